@@ -1,0 +1,120 @@
+// Package probe runs read-only probes against the environments a memory bank
+// describes: SQL on a SQLite database and file operations under a folder.
+// Every probe is bounded (time, rows, bytes), refuses writes and escapes, and
+// returns one Result with a stable JSON form and the environment's
+// fingerprint, so a re-run can be compared with a recorded run.
+package probe
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Kind names an environment kind.
+type Kind string
+
+// The environment kinds memreview can probe.
+const (
+	KindSQL   Kind = "sql"
+	KindFiles Kind = "files"
+)
+
+// Env is one environment declared in a bank's memreview.toml.
+// Path is absolute or relative to the bank directory.
+type Env struct {
+	Name string `toml:"name" json:"name"`
+	Kind Kind   `toml:"kind" json:"kind"`
+	Path string `toml:"path" json:"path"`
+}
+
+// Result is the outcome of one probe run. Its JSON form is stable: it is
+// stored in the bank and compared on re-runs. Values in Rows are strings,
+// numbers (int64 or float64) or nil, exactly as stored.
+type Result struct {
+	Env         string   `json:"env"`
+	Kind        Kind     `json:"kind"`
+	Input       string   `json:"input"`
+	Columns     []string `json:"columns,omitempty"`
+	Rows        [][]any  `json:"rows,omitempty"`
+	Text        string   `json:"text,omitempty"`
+	Truncated   bool     `json:"truncated,omitempty"`
+	DurationMS  float64  `json:"duration_ms"`
+	Fingerprint string   `json:"fingerprint,omitempty"`
+	Error       string   `json:"error,omitempty"`
+}
+
+// OK reports whether the run succeeded.
+func (r Result) OK() bool { return r.Error == "" }
+
+// Verdict compares a re-run with a recorded run.
+type Verdict string
+
+// The verdicts of Compare.
+const (
+	Same       Verdict = "same"        // same output, same fingerprint
+	Changed    Verdict = "changed"     // output differs
+	FailsNow   Verdict = "fails-now"   // recorded ok, now an error
+	EnvChanged Verdict = "env-changed" // same output, different fingerprint
+)
+
+// Compare says how a fresh run relates to a recorded one. Output is compared
+// through its canonical JSON encoding, so a recorded run decoded from storage
+// (numbers as float64 or json.Number) compares equal to a fresh one.
+func Compare(recorded, now Result) Verdict {
+	if recorded.OK() && !now.OK() {
+		return FailsNow
+	}
+	if recorded.Error != now.Error || !sameOutput(recorded, now) {
+		return Changed
+	}
+	if recorded.Fingerprint != "" && now.Fingerprint != "" && recorded.Fingerprint != now.Fingerprint {
+		return EnvChanged
+	}
+	return Same
+}
+
+func sameOutput(a, b Result) bool {
+	if a.Text != b.Text || a.Truncated != b.Truncated {
+		return false
+	}
+	return bytes.Equal(canonical(a.Columns), canonical(b.Columns)) &&
+		bytes.Equal(canonical(a.Rows), canonical(b.Rows))
+}
+
+func canonical(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	// Round-trip through a generic decode so 3, 3.0 and json.Number("3")
+	// all encode the same way.
+	var g any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if d.Decode(&g) != nil {
+		return b
+	}
+	out, _ := json.Marshal(normalize(g))
+	return out
+}
+
+func normalize(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if f, err := t.Float64(); err == nil {
+			return f
+		}
+		return t.String()
+	case []any:
+		for i := range t {
+			t[i] = normalize(t[i])
+		}
+		return t
+	case map[string]any:
+		for k := range t {
+			t[k] = normalize(t[k])
+		}
+		return t
+	}
+	return v
+}

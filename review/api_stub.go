@@ -1,0 +1,135 @@
+package review
+
+// TEMPORARY: signatures of the store, filled in by store*.go. Helpers code
+// against these; bodies land in store.go, decide.go, verify.go.
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/memreview/memreview/probe"
+)
+
+var errTODO = errors.New("not implemented yet")
+
+// ErrNotFound is returned (wrapped) when an id names nothing in the bank.
+var ErrNotFound = errors.New("not found")
+
+// Options tune a Store. Zero values mean: real clock, OS-derived operator.
+type Options struct {
+	Now func() time.Time // clock for timestamps (sample generation fixes it)
+}
+
+// Config is the bank's memreview.toml.
+type Config struct {
+	Envs    []probe.Env   `toml:"env"`
+	Curator CuratorConfig `toml:"curator"`
+}
+
+// CuratorConfig holds curator defaults from memreview.toml [curator].
+type CuratorConfig struct {
+	Model    string `toml:"model,omitempty"`
+	BaseURL  string `toml:"base_url,omitempty"`
+	Timeout  string `toml:"timeout,omitempty"`   // Go duration, per run
+	MaxSteps int    `toml:"max_steps,omitempty"` // tool-loop steps
+}
+
+// Env returns the environment with that name.
+func (c Config) Env(name string) (probe.Env, bool) {
+	for _, e := range c.Envs {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return probe.Env{}, false
+}
+
+// Change is one entry of the bank's change feed, which the index follows.
+type Change struct {
+	Seq  int64
+	Kind string // "record", "proposal", "trajectory"
+	ID   string
+}
+
+// ConflictError says a proposal cannot be decided as asked: a target record
+// changed since the proposal was made, or the proposal was already decided.
+type ConflictError struct {
+	Proposal string
+	Record   string // the target that changed; "" when the proposal itself was decided
+	Seen     int    // version the proposal saw
+	Now      int    // version in the bank now
+	By       string // who wrote the newer version
+	Op       string // what the newer version did
+	Reason   string
+	At       time.Time
+	Status   ProposalStatus // set when the proposal was already decided
+}
+
+func (e *ConflictError) Error() string {
+	if e.Record == "" {
+		return fmt.Sprintf("conflict: proposal %s was already decided (%s)", e.Proposal, e.Status)
+	}
+	return fmt.Sprintf("conflict: record %s changed since proposal %s was made: it saw version %d, the bank has version %d (%s by %s at %s%s)",
+		e.Record, e.Proposal, e.Seen, e.Now, e.Op, e.By, e.At.Format(time.RFC3339), reasonSuffix(e.Reason))
+}
+
+func reasonSuffix(r string) string {
+	if r == "" {
+		return ""
+	}
+	return ": " + r
+}
+
+// DecideRequest is an operator's decision on a proposal.
+//   - Accept applies the proposal as made.
+//   - Narrow and Edit apply Record (the operator's changed version of the
+//     proposed record; Narrow is meant for scope/trigger/lemma only).
+//   - Merge folds the proposal's record (or Record when set) and the records
+//     in With into one new record; the sources are retired and linked both ways.
+//   - Delete retires the proposal's targets.
+//   - Reject and Defer change no record.
+type DecideRequest struct {
+	Proposal string
+	Verb     Verb
+	Record   *Record  // narrow, edit, merge: the final record (nil: the proposal's)
+	With     []string // merge: record ids to fold in
+	Operator string
+	Note     string
+	Evidence []string // probe run ids the operator relied on
+}
+
+// RecordRequest is an operator's change to records outside any proposal
+// (the bank browser's verbs): Edit/Narrow write Record as a new version of
+// Record.ID; Delete retires IDs; Merge folds IDs into Record (new id when empty).
+type RecordRequest struct {
+	Verb     Verb
+	IDs      []string
+	Record   *Record
+	Operator string
+	Note     string
+}
+
+// CheckResult is the last verify outcome of one check of a record.
+type CheckResult struct {
+	RecordID string        `json:"record_id"`
+	Index    int           `json:"index"`
+	Env      string        `json:"env"`
+	Input    string        `json:"input"`
+	Verdict  probe.Verdict `json:"verdict"`
+	Now      probe.Result  `json:"now"`
+	At       time.Time     `json:"at"`
+}
+
+// RecordFilter selects records; zero value selects all.
+type RecordFilter struct {
+	Status Status // "" = any
+	Env    string
+}
+
+// TrajectoryUse is a trajectory that retrieved a record and how it ended.
+type TrajectoryUse struct {
+	Trajectory string
+	Task       string
+	Outcome    Outcome
+}

@@ -1,0 +1,298 @@
+// Package review owns the memory bank's domain and its store: records,
+// proposals, decisions, trajectories and probe runs, kept in SQLite
+// (bank.db) with every record change written as a new version row and every
+// decision committed in one transaction with the changes it makes.
+package review
+
+import (
+	"time"
+
+	"github.com/memreview/memreview/probe"
+)
+
+// Category says what kind of knowledge a record holds.
+type Category string
+
+// The record categories.
+const (
+	Fact         Category = "fact"
+	Procedure    Category = "procedure"
+	Relation     Category = "relation"
+	Convention   Category = "convention"
+	Warning      Category = "warning"
+	Strategy     Category = "strategy"
+	Recovery     Category = "recovery"
+	Optimisation Category = "optimisation"
+)
+
+// Categories lists every valid category in display order.
+var Categories = []Category{Fact, Procedure, Relation, Convention, Warning, Strategy, Recovery, Optimisation}
+
+// Valid reports whether c is a known category.
+func (c Category) Valid() bool {
+	for _, k := range Categories {
+		if c == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Status is a record's lifecycle state.
+type Status string
+
+// Record states.
+const (
+	Active  Status = "active"
+	Retired Status = "retired"
+)
+
+// Op is what a proposal asks for.
+type Op string
+
+// The proposal ops.
+const (
+	OpCreate Op = "create"
+	OpUpdate Op = "update"
+	OpNarrow Op = "narrow"
+	OpMerge  Op = "merge"
+	OpDelete Op = "delete"
+	OpSkip   Op = "skip"
+)
+
+// Ops lists every valid op.
+var Ops = []Op{OpCreate, OpUpdate, OpNarrow, OpMerge, OpDelete, OpSkip}
+
+// Valid reports whether o is a known op.
+func (o Op) Valid() bool {
+	for _, k := range Ops {
+		if o == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Verb is what an operator decides about a proposal.
+type Verb string
+
+// The operator's verbs.
+const (
+	Accept Verb = "accept"
+	Narrow Verb = "narrow"
+	Merge  Verb = "merge"
+	Delete Verb = "delete"
+	Reject Verb = "reject"
+	Edit   Verb = "edit"
+	Defer  Verb = "defer"
+	Undo   Verb = "undo"
+)
+
+// ProposalStatus is where a proposal stands in the queue.
+type ProposalStatus string
+
+// Proposal states. Pending and Deferred proposals are open; the others
+// name the verb that closed them.
+const (
+	Pending  ProposalStatus = "pending"
+	Deferred ProposalStatus = "deferred"
+	Accepted ProposalStatus = "accepted"
+	Narrowed ProposalStatus = "narrowed"
+	Merged   ProposalStatus = "merged"
+	Deleted  ProposalStatus = "deleted"
+	Rejected ProposalStatus = "rejected"
+	Edited   ProposalStatus = "edited"
+)
+
+// Open reports whether the proposal still awaits a decision.
+func (s ProposalStatus) Open() bool { return s == Pending || s == Deferred }
+
+// Scope says where a record applies.
+type Scope struct {
+	Env        string   `json:"env,omitempty"`
+	Tags       []string `json:"tags,omitempty"`
+	TaskFamily string   `json:"task_family,omitempty"`
+}
+
+// StepRange is an inclusive range of 1-based trajectory step numbers.
+type StepRange struct {
+	From int `json:"from"`
+	To   int `json:"to"`
+}
+
+// Contains reports whether step n lies in the range.
+func (r StepRange) Contains(n int) bool { return n >= r.From && n <= r.To }
+
+// Provenance says where a record came from.
+type Provenance struct {
+	Trajectory string     `json:"trajectory,omitempty"`
+	Steps      *StepRange `json:"steps,omitempty"`
+	ProbeRuns  []string   `json:"probe_runs,omitempty"`
+	MergedFrom []string   `json:"merged_from,omitempty"`
+	MergedInto string     `json:"merged_into,omitempty"`
+}
+
+// Check is a probe a record carries and the output it must reproduce.
+type Check struct {
+	Env    string       `json:"env"`
+	Input  string       `json:"input"`
+	Expect probe.Result `json:"expect"`
+}
+
+// Record is one memory: a concise statement plus what makes it usable and
+// checkable.
+type Record struct {
+	ID              string     `json:"id"`
+	Lemma           string     `json:"lemma"`
+	Category        Category   `json:"category"`
+	Scope           Scope      `json:"scope"`
+	Trigger         string     `json:"trigger,omitempty"`
+	Steps           []string   `json:"steps,omitempty"`
+	Confidence      float64    `json:"confidence"`
+	Priority        int        `json:"priority,omitempty"`
+	Provenance      Provenance `json:"provenance"`
+	Checks          []Check    `json:"checks,omitempty"`
+	Status          Status     `json:"status"`
+	Version         int        `json:"version"`
+	Created         time.Time  `json:"created"`
+	Updated         time.Time  `json:"updated"`
+	VerifiedAgainst string     `json:"verified_against,omitempty"`
+	// Suspect is derived, not stored with the record: set when the last
+	// verify found a check that no longer holds.
+	Suspect bool `json:"suspect,omitempty"`
+}
+
+// Target is a record a proposal touches and the version it saw.
+type Target struct {
+	ID      string `json:"id"`
+	Version int    `json:"version"`
+}
+
+// Evidence is what a proposal rests on.
+type Evidence struct {
+	Steps     []StepRange `json:"steps,omitempty"`
+	ProbeRuns []string    `json:"probe_runs,omitempty"`
+}
+
+// Proposal is a change the curator asks for.
+type Proposal struct {
+	ID         string         `json:"id"`
+	Op         Op             `json:"op"`
+	Targets    []Target       `json:"targets,omitempty"`
+	Record     *Record        `json:"record,omitempty"`
+	Rationale  string         `json:"rationale"`
+	Evidence   Evidence       `json:"evidence"`
+	Trajectory string         `json:"trajectory,omitempty"`
+	CuratorRun string         `json:"curator_run,omitempty"`
+	Status     ProposalStatus `json:"status"`
+	Created    time.Time      `json:"created"`
+}
+
+// TargetIDs returns the ids of the proposal's targets.
+func (p *Proposal) TargetIDs() []string {
+	ids := make([]string, len(p.Targets))
+	for i, t := range p.Targets {
+		ids[i] = t.ID
+	}
+	return ids
+}
+
+// RecordChange is one record a decision changed: the version before (0 when
+// the decision created it) and the version it wrote.
+type RecordChange struct {
+	RecordID string  `json:"record_id"`
+	Before   int     `json:"before"`
+	After    int     `json:"after"`
+	BeforeR  *Record `json:"before_record,omitempty"`
+	AfterR   *Record `json:"after_record,omitempty"`
+}
+
+// Decision is the operator's verdict on a proposal, with everything it
+// changed. It is also the audit entry.
+type Decision struct {
+	ID       string         `json:"id"`
+	Proposal string         `json:"proposal"`
+	Verb     Verb           `json:"verb"`
+	Record   *Record        `json:"record,omitempty"`
+	Changes  []RecordChange `json:"changes,omitempty"`
+	Operator string         `json:"operator"`
+	Note     string         `json:"note,omitempty"`
+	At       time.Time      `json:"at"`
+	Evidence []string       `json:"evidence,omitempty"`
+	Undoes   string         `json:"undoes,omitempty"`
+	UndoneBy string         `json:"undone_by,omitempty"`
+	// PrevStatus is the proposal's status before this decision, restored on undo.
+	PrevStatus ProposalStatus `json:"prev_status,omitempty"`
+}
+
+// Version is one stored version of a record, with who wrote it and why.
+type Version struct {
+	Record   Record    `json:"record"`
+	Op       string    `json:"op"`
+	Actor    string    `json:"actor"`
+	Reason   string    `json:"reason,omitempty"`
+	Decision string    `json:"decision,omitempty"`
+	At       time.Time `json:"at"`
+}
+
+// ToolCall is one tool call an assistant step made, with the result the
+// matching tool message returned.
+type ToolCall struct {
+	ID        string `json:"id,omitempty"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+	Result    string `json:"result,omitempty"`
+}
+
+// Step is one message of a trajectory. Steps are numbered from 1.
+type Step struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Name       string     `json:"name,omitempty"`
+}
+
+// Outcome is how a task ended.
+type Outcome struct {
+	Passed bool    `json:"passed"`
+	Reward float64 `json:"reward"`
+	Notes  string  `json:"notes,omitempty"`
+}
+
+// Observation is a decisive observation of a distilled trajectory.
+type Observation struct {
+	Steps StepRange `json:"steps"`
+	Text  string    `json:"text"`
+}
+
+// Packet is a distilled trajectory: what a curator needs and nothing more.
+type Packet struct {
+	Task         string        `json:"task"`
+	Retrieved    []string      `json:"retrieved,omitempty"`
+	Observations []Observation `json:"observations,omitempty"`
+	Procedures   []string      `json:"procedures,omitempty"`
+	Assumptions  []string      `json:"assumptions,omitempty"`
+	Answer       string        `json:"answer,omitempty"`
+}
+
+// Trajectory is one finished task run.
+type Trajectory struct {
+	ID        string    `json:"id"`
+	Env       string    `json:"env,omitempty"`
+	Task      string    `json:"task"`
+	Steps     []Step    `json:"steps"`
+	Outcome   Outcome   `json:"outcome"`
+	Retrieved []string  `json:"retrieved,omitempty"`
+	Started   time.Time `json:"started,omitempty"`
+	Ended     time.Time `json:"ended,omitempty"`
+	Distilled *Packet   `json:"distilled,omitempty"`
+}
+
+// ProbeRun is a stored probe run: evidence for proposals and records.
+type ProbeRun struct {
+	ID     string       `json:"id"`
+	Result probe.Result `json:"result"`
+	At     time.Time    `json:"at"`
+	Actor  string       `json:"actor,omitempty"`
+}
