@@ -1,8 +1,5 @@
 package review
 
-// TEMPORARY: signatures of the store, filled in by store*.go. Helpers code
-// against these; bodies land in store.go, decide.go, verify.go.
-
 import (
 	"errors"
 	"fmt"
@@ -10,8 +7,6 @@ import (
 
 	"github.com/memreview/memreview/probe"
 )
-
-var errTODO = errors.New("not implemented yet")
 
 // ErrNotFound is returned (wrapped) when an id names nothing in the bank.
 var ErrNotFound = errors.New("not found")

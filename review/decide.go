@@ -1,0 +1,384 @@
+package review
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// verbStatus is the proposal status each closing verb leaves.
+var verbStatus = map[Verb]ProposalStatus{
+	Accept: Accepted, Narrow: Narrowed, Edit: Edited, Merge: Merged,
+	Delete: Deleted, Reject: Rejected, Defer: Deferred,
+}
+
+// decision collects what one decision changes inside its transaction.
+type decision struct {
+	s   *Store
+	q   querier
+	d   *Decision
+	err error
+}
+
+func (dc *decision) write(r *Record, op string) {
+	if dc.err != nil {
+		return
+	}
+	before, err := getRecord(dc.q, r.ID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		dc.err = err
+		return
+	}
+	ch := RecordChange{RecordID: r.ID}
+	if before != nil {
+		ch.Before, ch.BeforeR = before.Version, before
+		before.Suspect = false
+	}
+	if dc.err = dc.s.writeRecord(dc.q, r, op, dc.d.Operator, dc.d.Note, dc.d.ID); dc.err != nil {
+		return
+	}
+	after := *r
+	ch.After, ch.AfterR = r.Version, &after
+	dc.d.Changes = append(dc.d.Changes, ch)
+}
+
+func (dc *decision) retire(id, into string) {
+	if dc.err != nil {
+		return
+	}
+	r, err := getRecord(dc.q, id)
+	if err != nil {
+		dc.err = err
+		return
+	}
+	if r.Status == Retired {
+		dc.err = fmt.Errorf("record %s is already retired", id)
+		return
+	}
+	r.Status = Retired
+	op := "retire"
+	if into != "" {
+		r.Provenance.MergedInto = into
+		op = "merge"
+	}
+	dc.write(r, op)
+}
+
+// newRecord assigns an id (the given one when free) and writes version 1.
+func (dc *decision) create(r *Record, op string) {
+	if dc.err != nil {
+		return
+	}
+	if r.ID != "" {
+		if _, err := getRecord(dc.q, r.ID); err == nil {
+			r.ID = ""
+		}
+	}
+	if r.ID == "" {
+		r.ID, dc.err = nextID(dc.q, "mem_", "records")
+		if dc.err != nil {
+			return
+		}
+	}
+	r.Version, r.Status, r.Created = 0, Active, dc.s.Now()
+	dc.write(r, op)
+}
+
+// merge folds base and the sources into one new record; sources are
+// retired and point at it.
+func (dc *decision) merge(base *Record, sources []string) {
+	if len(sources) == 0 {
+		dc.err = errors.New("merge needs at least one record to fold in")
+		return
+	}
+	m := *base
+	m.ID = ""
+	m.Provenance.MergedFrom = slices.Clone(sources)
+	m.Provenance.MergedInto = ""
+	dc.create(&m, "merge")
+	if dc.err != nil {
+		return
+	}
+	dc.d.Record = &m
+	for _, id := range sources {
+		dc.retire(id, m.ID)
+	}
+}
+
+func (dc *decision) save(verb Verb) error {
+	if dc.err != nil {
+		return dc.err
+	}
+	dc.d.Verb = verb
+	dc.d.At = dc.s.Now()
+	_, err := dc.q.Exec(`INSERT INTO decisions(id, proposal, verb, body) VALUES(?,?,?,?)`,
+		dc.d.ID, dc.d.Proposal, string(verb), marshal(dc.d))
+	return err
+}
+
+// Decide applies an operator's decision to a proposal in one transaction:
+// the record versions it writes, the proposal's new status and the audit
+// entry commit together or not at all. A target that changed since the
+// proposal was made, or a proposal already decided, returns *ConflictError
+// and changes nothing.
+func (s *Store) Decide(ctx context.Context, req DecideRequest) (*Decision, error) {
+	if _, ok := verbStatus[req.Verb]; !ok {
+		return nil, fmt.Errorf("decide: %q is not a verb (accept, narrow, edit, merge, delete, reject, defer)", req.Verb)
+	}
+	var out *Decision
+	err := s.tx(ctx, func(t *sql.Tx) error {
+		p, err := getProposal(t, req.Proposal)
+		if err != nil {
+			return err
+		}
+		if !p.Status.Open() {
+			return &ConflictError{Proposal: p.ID, Status: p.Status}
+		}
+		if req.Verb != Reject && req.Verb != Defer {
+			if ce, err := conflicts(t, p); err != nil {
+				return err
+			} else if ce != nil {
+				return ce
+			}
+		}
+		id, err := nextID(t, "dec_", "decisions")
+		if err != nil {
+			return err
+		}
+		dc := &decision{s: s, q: t, d: &Decision{ID: id, Proposal: p.ID, Operator: req.Operator,
+			Note: req.Note, Evidence: req.Evidence, PrevStatus: p.Status}}
+		if err := dc.apply(p, req); err != nil {
+			return err
+		}
+		if err := dc.save(req.Verb); err != nil {
+			return err
+		}
+		if _, err := t.Exec(`UPDATE proposals SET status = ? WHERE id = ?`, string(verbStatus[req.Verb]), p.ID); err != nil {
+			return err
+		}
+		if err := addChange(t, "proposal", p.ID); err != nil {
+			return err
+		}
+		out = dc.d
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (dc *decision) apply(p *Proposal, req DecideRequest) error {
+	final := p.Record
+	if req.Record != nil {
+		final = req.Record
+	}
+	var rec *Record
+	if final != nil {
+		c := *final
+		rec = &c
+	}
+	needRecord := func() error {
+		if rec == nil {
+			return fmt.Errorf("decide %s: a %s proposal has no record to %s", p.ID, p.Op, req.Verb)
+		}
+		return nil
+	}
+	switch req.Verb {
+	case Reject, Defer:
+		return nil
+	case Delete:
+		if len(p.Targets) == 0 {
+			return fmt.Errorf("decide %s: the proposal has no target record to delete", p.ID)
+		}
+		for _, t := range p.Targets {
+			dc.retire(t.ID, "")
+		}
+		return dc.err
+	case Merge:
+		if err := needRecord(); err != nil {
+			return err
+		}
+		var sources []string
+		for _, id := range append(p.TargetIDs(), req.With...) {
+			if !slices.Contains(sources, id) {
+				sources = append(sources, id)
+			}
+		}
+		dc.merge(rec, sources)
+		return dc.err
+	}
+	// accept, narrow, edit: apply the proposal's op with the final record.
+	switch p.Op {
+	case OpSkip:
+		if req.Verb != Accept {
+			return fmt.Errorf("decide %s: a skip proposal can only be accepted or rejected", p.ID)
+		}
+		return nil
+	case OpDelete:
+		if req.Verb != Accept {
+			return fmt.Errorf("decide %s: a delete proposal can only be accepted or rejected", p.ID)
+		}
+		return dc.apply(p, DecideRequest{Verb: Delete})
+	case OpCreate:
+		if err := needRecord(); err != nil {
+			return err
+		}
+		dc.create(rec, string(p.Op))
+		dc.d.Record = rec
+	case OpUpdate, OpNarrow:
+		if err := needRecord(); err != nil {
+			return err
+		}
+		cur, err := getRecord(dc.q, p.Targets[0].ID)
+		if err != nil {
+			return err
+		}
+		rec.ID, rec.Created, rec.Status = cur.ID, cur.Created, Active
+		op := string(p.Op)
+		if req.Verb != Accept {
+			op = string(req.Verb)
+		}
+		dc.write(rec, op)
+		dc.d.Record = rec
+	case OpMerge:
+		if err := needRecord(); err != nil {
+			return err
+		}
+		dc.merge(rec, p.TargetIDs())
+	}
+	return dc.err
+}
+
+// DecideRecords applies an operator's change to records outside any
+// proposal (the bank browser's verbs), audited like a proposal decision.
+func (s *Store) DecideRecords(ctx context.Context, req RecordRequest) (*Decision, error) {
+	var out *Decision
+	err := s.tx(ctx, func(t *sql.Tx) error {
+		id, err := nextID(t, "dec_", "decisions")
+		if err != nil {
+			return err
+		}
+		dc := &decision{s: s, q: t, d: &Decision{ID: id, Operator: req.Operator, Note: req.Note}}
+		switch req.Verb {
+		case Edit, Narrow:
+			if req.Record == nil || req.Record.ID == "" {
+				return fmt.Errorf("%s: which record? none given", req.Verb)
+			}
+			cur, err := getRecord(t, req.Record.ID)
+			if err != nil {
+				return err
+			}
+			rec := *req.Record
+			rec.Created, rec.Status = cur.Created, cur.Status
+			dc.write(&rec, string(req.Verb))
+			dc.d.Record = &rec
+		case Delete:
+			if len(req.IDs) == 0 {
+				return errors.New("delete: no record given")
+			}
+			for _, id := range req.IDs {
+				dc.retire(id, "")
+			}
+		case Merge:
+			if req.Record == nil {
+				return errors.New("merge: the merged record is missing")
+			}
+			dc.merge(req.Record, req.IDs)
+		default:
+			return fmt.Errorf("%q is not a record verb (edit, narrow, delete, merge)", req.Verb)
+		}
+		if err := dc.save(req.Verb); err != nil {
+			return err
+		}
+		out = dc.d
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Undo reverses a decision (the latest one not yet undone when decisionID
+// is empty): every record it changed gets a new version equal to the one
+// before, records it created are retired, and its proposal reopens. A record
+// changed again since the decision makes the undo a *ConflictError.
+func (s *Store) Undo(ctx context.Context, decisionID, operator, note string) (*Decision, error) {
+	var out *Decision
+	err := s.tx(ctx, func(t *sql.Tx) error {
+		var body string
+		var err error
+		if decisionID == "" {
+			err = t.QueryRow(`SELECT body FROM decisions WHERE undone_by = '' AND verb <> 'undo' ORDER BY seq DESC LIMIT 1`).Scan(&body)
+			if errors.Is(err, sql.ErrNoRows) {
+				return errors.New("undo: there is no decision to undo")
+			}
+		} else {
+			var undone string
+			err = t.QueryRow(`SELECT body, undone_by FROM decisions WHERE id = ?`, decisionID).Scan(&body, &undone)
+			if errors.Is(err, sql.ErrNoRows) {
+				return notFound("decision", decisionID)
+			}
+			if err == nil && undone != "" {
+				return fmt.Errorf("undo: decision %s was already undone by %s", decisionID, undone)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		var orig Decision
+		if err := unmarshal(body, &orig); err != nil {
+			return err
+		}
+		if orig.Verb == Undo {
+			return fmt.Errorf("undo: %s is itself an undo; undo is not undone", orig.ID)
+		}
+		id, err := nextID(t, "dec_", "decisions")
+		if err != nil {
+			return err
+		}
+		dc := &decision{s: s, q: t, d: &Decision{ID: id, Proposal: orig.Proposal, Operator: operator, Note: note, Undoes: orig.ID}}
+		for i := len(orig.Changes) - 1; i >= 0; i-- {
+			ch := orig.Changes[i]
+			cur, err := getRecord(t, ch.RecordID)
+			if err != nil {
+				return err
+			}
+			if cur.Version != ch.After {
+				return &ConflictError{Proposal: orig.Proposal, Record: ch.RecordID, Seen: ch.After, Now: cur.Version, Op: "changed after the decision", By: "another decision"}
+			}
+			var back Record
+			if ch.BeforeR != nil {
+				back = *ch.BeforeR
+			} else {
+				back = *cur
+				back.Status = Retired
+			}
+			back.ID = ch.RecordID
+			dc.write(&back, "undo")
+		}
+		if err := dc.save(Undo); err != nil {
+			return err
+		}
+		if _, err := t.Exec(`UPDATE decisions SET undone_by = ? WHERE id = ?`, id, orig.ID); err != nil {
+			return err
+		}
+		if orig.Proposal != "" && orig.PrevStatus != "" {
+			if _, err := t.Exec(`UPDATE proposals SET status = ? WHERE id = ?`, string(orig.PrevStatus), orig.Proposal); err != nil {
+				return err
+			}
+			if err := addChange(t, "proposal", orig.Proposal); err != nil {
+				return err
+			}
+		}
+		out = dc.d
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,287 @@
+package review
+
+import (
+	"database/sql"
+	"errors"
+	"sort"
+)
+
+const suspectSQL = `EXISTS(SELECT 1 FROM check_results c WHERE c.record_id = records.id AND c.verdict NOT IN ('same', 'env-changed'))`
+
+// Record returns the current version of a record.
+func (s *Store) Record(id string) (*Record, error) { return getRecord(s.db, id) }
+
+func getRecord(q querier, id string) (*Record, error) {
+	var body string
+	var suspect bool
+	err := q.QueryRow(`SELECT body, `+suspectSQL+` FROM records WHERE id = ?`, id).Scan(&body, &suspect)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("record", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r Record
+	if err := unmarshal(body, &r); err != nil {
+		return nil, err
+	}
+	r.Suspect = suspect
+	return &r, nil
+}
+
+// Records returns the current version of every record the filter selects, by id.
+func (s *Store) Records(f RecordFilter) ([]Record, error) {
+	q := `SELECT body, ` + suspectSQL + ` FROM records WHERE 1=1`
+	var args []any
+	if f.Status != "" {
+		q += ` AND status = ?`
+		args = append(args, string(f.Status))
+	}
+	if f.Env != "" {
+		q += ` AND env = ?`
+		args = append(args, f.Env)
+	}
+	rows, err := s.db.Query(q+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Record
+	for rows.Next() {
+		var body string
+		var suspect bool
+		if err := rows.Scan(&body, &suspect); err != nil {
+			return nil, err
+		}
+		var r Record
+		if err := unmarshal(body, &r); err != nil {
+			return nil, err
+		}
+		r.Suspect = suspect
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// History returns every version of a record, oldest first.
+func (s *Store) History(id string) ([]Version, error) {
+	rows, err := s.db.Query(`SELECT body, op, actor, reason, decision, at FROM record_versions WHERE id = ? ORDER BY version`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Version
+	for rows.Next() {
+		var v Version
+		var body, at string
+		if err := rows.Scan(&body, &v.Op, &v.Actor, &v.Reason, &v.Decision, &at); err != nil {
+			return nil, err
+		}
+		if err := unmarshal(body, &v.Record); err != nil {
+			return nil, err
+		}
+		v.At = parseTS(at)
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, notFound("record", id)
+	}
+	return out, nil
+}
+
+// RecordVersion returns one version of a record.
+func (s *Store) RecordVersion(id string, v int) (*Record, error) {
+	var body string
+	err := s.db.QueryRow(`SELECT body FROM record_versions WHERE id = ? AND version = ?`, id, v).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("record version", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r Record
+	return &r, unmarshal(body, &r)
+}
+
+// Proposal returns one proposal.
+func (s *Store) Proposal(id string) (*Proposal, error) { return getProposal(s.db, id) }
+
+func getProposal(q querier, id string) (*Proposal, error) {
+	var body, status string
+	err := q.QueryRow(`SELECT body, status FROM proposals WHERE id = ?`, id).Scan(&body, &status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("proposal", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var p Proposal
+	if err := unmarshal(body, &p); err != nil {
+		return nil, err
+	}
+	p.Status = ProposalStatus(status)
+	return &p, nil
+}
+
+func (s *Store) proposals(where string, args ...any) ([]Proposal, error) {
+	rows, err := s.db.Query(`SELECT body, status FROM proposals `+where+` ORDER BY created, id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Proposal
+	for rows.Next() {
+		var body, status string
+		if err := rows.Scan(&body, &status); err != nil {
+			return nil, err
+		}
+		var p Proposal
+		if err := unmarshal(body, &p); err != nil {
+			return nil, err
+		}
+		p.Status = ProposalStatus(status)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Proposals returns every proposal, oldest first.
+func (s *Store) Proposals() ([]Proposal, error) { return s.proposals("") }
+
+// Queue returns the open proposals: pending ones first, then deferred ones,
+// each oldest first.
+func (s *Store) Queue() ([]Proposal, error) {
+	ps, err := s.proposals(`WHERE status IN ('pending', 'deferred')`)
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Status == Pending && ps[j].Status != Pending })
+	return ps, nil
+}
+
+// Conflicts says whether any target of p changed since p was made.
+func (s *Store) Conflicts(p *Proposal) (*ConflictError, error) { return conflicts(s.db, p) }
+
+func conflicts(q querier, p *Proposal) (*ConflictError, error) {
+	for _, t := range p.Targets {
+		var cur int
+		err := q.QueryRow(`SELECT version FROM records WHERE id = ?`, t.ID).Scan(&cur)
+		if errors.Is(err, sql.ErrNoRows) {
+			return &ConflictError{Proposal: p.ID, Record: t.ID, Seen: t.Version, Op: "missing"}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if cur == t.Version {
+			continue
+		}
+		ce := &ConflictError{Proposal: p.ID, Record: t.ID, Seen: t.Version, Now: cur}
+		var at string
+		if err := q.QueryRow(`SELECT op, actor, reason, at FROM record_versions WHERE id = ? AND version = ?`, t.ID, cur).
+			Scan(&ce.Op, &ce.By, &ce.Reason, &at); err != nil {
+			return nil, err
+		}
+		ce.At = parseTS(at)
+		return ce, nil
+	}
+	return nil, nil
+}
+
+// Decision returns one decision.
+func (s *Store) Decision(id string) (*Decision, error) {
+	ds, err := s.decisions(`WHERE id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(ds) == 0 {
+		return nil, notFound("decision", id)
+	}
+	return &ds[0], nil
+}
+
+// Decisions returns every decision in the order made.
+func (s *Store) Decisions() ([]Decision, error) { return s.decisions("") }
+
+func (s *Store) decisions(where string, args ...any) ([]Decision, error) {
+	rows, err := s.db.Query(`SELECT body, undone_by FROM decisions `+where+` ORDER BY seq`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Decision
+	for rows.Next() {
+		var body, undone string
+		if err := rows.Scan(&body, &undone); err != nil {
+			return nil, err
+		}
+		var d Decision
+		if err := unmarshal(body, &d); err != nil {
+			return nil, err
+		}
+		d.UndoneBy = undone
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// Trajectory returns one trajectory.
+func (s *Store) Trajectory(id string) (*Trajectory, error) {
+	var body string
+	err := s.db.QueryRow(`SELECT body FROM trajectories WHERE id = ?`, id).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("trajectory", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var t Trajectory
+	return &t, unmarshal(body, &t)
+}
+
+// Trajectories returns every trajectory, by id.
+func (s *Store) Trajectories() ([]Trajectory, error) {
+	rows, err := s.db.Query(`SELECT body FROM trajectories ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Trajectory
+	for rows.Next() {
+		var body string
+		if err := rows.Scan(&body); err != nil {
+			return nil, err
+		}
+		var t Trajectory
+		if err := unmarshal(body, &t); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// RetrievedBy lists the trajectories whose task agent retrieved the record.
+func (s *Store) RetrievedBy(recordID string) ([]TrajectoryUse, error) {
+	rows, err := s.db.Query(`SELECT t.body FROM retrievals r JOIN trajectories t ON t.id = r.trajectory_id
+		WHERE r.record_id = ? ORDER BY t.id`, recordID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []TrajectoryUse
+	for rows.Next() {
+		var body string
+		if err := rows.Scan(&body); err != nil {
+			return nil, err
+		}
+		var t Trajectory
+		if err := unmarshal(body, &t); err != nil {
+			return nil, err
+		}
+		out = append(out, TrajectoryUse{Trajectory: t.ID, Task: t.Task, Outcome: t.Outcome})
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,165 @@
+package review
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, no cgo
+)
+
+// File names inside a bank directory.
+const (
+	DBFile     = "bank.db"
+	ConfigFile = "memreview.toml"
+	IndexDir   = "index"
+)
+
+// Store is an open bank: the SQLite system of record plus its config file.
+// It is safe for concurrent use; two processes may share one bank, and a
+// decision that lost a race gets a *ConflictError.
+type Store struct {
+	dir string
+	db  *sql.DB
+	now func() time.Time
+}
+
+// Create makes a new bank in dir (created if missing). It fails when dir
+// already holds a bank.
+func Create(dir string, opt Options) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create bank: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, DBFile)); err == nil {
+		return nil, fmt.Errorf("create bank: %s already holds a bank", dir)
+	}
+	s, err := open(dir, opt)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, ConfigFile)); errors.Is(err, os.ErrNotExist) {
+		if err := s.SaveConfig(Config{}); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Open opens the bank in dir, migrating its schema forward.
+func Open(dir string, opt Options) (*Store, error) {
+	if _, err := os.Stat(filepath.Join(dir, DBFile)); err != nil {
+		return nil, fmt.Errorf("no bank at %s (run 'memreview init' there, or pass --bank)", dir)
+	}
+	return open(dir, opt)
+}
+
+func open(dir string, opt Options) (*Store, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	dsn := "file:" + filepath.Join(abs, DBFile) +
+		"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(15000)&_pragma=foreign_keys(1)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", filepath.Join(abs, DBFile), err)
+	}
+	db.SetMaxOpenConns(4)
+	s := &Store{dir: abs, db: db, now: opt.Now}
+	if s.now == nil {
+		s.now = func() time.Time { return time.Now().UTC() }
+	}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", filepath.Join(abs, DBFile), err)
+	}
+	return s, nil
+}
+
+// Dir is the bank directory (absolute).
+func (s *Store) Dir() string { return s.dir }
+
+// Now is the store's clock.
+func (s *Store) Now() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// tx runs fn in one immediate (write-locking) transaction.
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	t, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(t); err != nil {
+		t.Rollback()
+		return err
+	}
+	if err := t.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+type querier interface {
+	QueryRow(query string, args ...any) *sql.Row
+	Query(query string, args ...any) (*sql.Rows, error)
+	Exec(query string, args ...any) (sql.Result, error)
+}
+
+func addChange(q querier, kind, id string) error {
+	_, err := q.Exec(`INSERT INTO changes(kind, id) VALUES(?, ?)`, kind, id)
+	return err
+}
+
+// nextID returns prefix + the next number of a counter, unique within the bank.
+func nextID(q querier, prefix, table string) (string, error) {
+	var n int64
+	err := q.QueryRow(`INSERT INTO counters(name, n) VALUES(?, 1)
+		ON CONFLICT(name) DO UPDATE SET n = n + 1 RETURNING n`, prefix).Scan(&n)
+	if err != nil {
+		return "", err
+	}
+	for {
+		id := fmt.Sprintf("%s%04d", prefix, n)
+		var x int
+		err := q.QueryRow(`SELECT 1 FROM `+table+` WHERE id = ?`, id).Scan(&x)
+		if errors.Is(err, sql.ErrNoRows) {
+			if _, err := q.Exec(`UPDATE counters SET n = ? WHERE name = ?`, n, prefix); err != nil {
+				return "", err
+			}
+			return id, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		n++
+	}
+}
+
+func marshal(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // our own types always marshal
+	}
+	return string(b)
+}
+
+func unmarshal(s string, v any) error {
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		return fmt.Errorf("corrupt row: %w", err)
+	}
+	return nil
+}
+
+func notFound(kind, id string) error {
+	return fmt.Errorf("%s %q: %w", kind, id, ErrNotFound)
+}
+
+func ts(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

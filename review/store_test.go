@@ -1,0 +1,304 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fixedClock returns a clock that advances one second per call.
+func fixedClock() func() time.Time {
+	var mu sync.Mutex
+	t := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		t = t.Add(time.Second)
+		return t
+	}
+}
+
+func newBank(t *testing.T) *Store {
+	t.Helper()
+	s, err := Create(t.TempDir(), Options{Now: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	recs := []Record{
+		{ID: "mem_a", Lemma: "reviews join items on fdbk_g1.ref_id = items_g1.item_id", Category: Relation, Scope: Scope{Env: "shop", Tags: []string{"g1"}}, Confidence: 0.9},
+		{ID: "mem_b", Lemma: "prices are stored in cents", Category: Convention, Scope: Scope{Env: "shop"}, Confidence: 0.8},
+		{ID: "mem_c", Lemma: "prices are integers in cents in every items table", Category: Convention, Scope: Scope{Env: "shop"}, Confidence: 0.7},
+	}
+	if err := s.PutRecords(recs, "test", "fixture"); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func propose(t *testing.T, s *Store, ps ...Proposal) {
+	t.Helper()
+	if err := s.AddProposals(ps, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCreateOpenRoundTrip(t *testing.T) {
+	s := newBank(t)
+	dir := s.Dir()
+	s.Close()
+	if _, err := Create(dir, Options{}); err == nil {
+		t.Fatal("Create over an existing bank succeeded")
+	}
+	s2, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	r, err := s2.Record("mem_b")
+	if err != nil || r.Lemma != "prices are stored in cents" || r.Version != 1 || r.Status != Active {
+		t.Fatalf("record after reopen = %+v, %v", r, err)
+	}
+	if _, err := Open(t.TempDir(), Options{}); err == nil {
+		t.Fatal("Open of an empty dir succeeded")
+	}
+	if _, err := s2.Record("nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown record: %v", err)
+	}
+}
+
+func TestAcceptCreateThenUndo(t *testing.T) {
+	s := newBank(t)
+	ctx := context.Background()
+	propose(t, s, Proposal{ID: "p1", Op: OpCreate, Rationale: "seen twice",
+		Record: &Record{Lemma: "ratings are 1-5 integers", Category: Fact, Confidence: 0.6}})
+	d, err := s.Decide(ctx, DecideRequest{Proposal: "p1", Verb: Accept, Operator: "ana", Note: "ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Record == nil || d.Record.ID == "" || len(d.Changes) != 1 || d.Changes[0].Before != 0 || d.Changes[0].After != 1 {
+		t.Fatalf("decision = %+v", d)
+	}
+	newID := d.Record.ID
+	p, _ := s.Proposal("p1")
+	if p.Status != Accepted {
+		t.Fatalf("status = %s", p.Status)
+	}
+	if _, err := s.Decide(ctx, DecideRequest{Proposal: "p1", Verb: Reject}); !isConflict(err) {
+		t.Fatalf("deciding twice: %v", err)
+	}
+	u, err := s.Undo(ctx, "", "ana", "oops")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Undoes != d.ID {
+		t.Fatalf("undo undid %s, want %s", u.Undoes, d.ID)
+	}
+	r, _ := s.Record(newID)
+	if r.Status != Retired || r.Version != 2 {
+		t.Fatalf("created record after undo = %+v", r)
+	}
+	p, _ = s.Proposal("p1")
+	if p.Status != Pending {
+		t.Fatalf("proposal after undo = %s", p.Status)
+	}
+	h, _ := s.History(newID)
+	if len(h) != 2 || h[0].Op != "create" || h[1].Op != "undo" || h[1].Actor != "ana" {
+		t.Fatalf("history = %+v", h)
+	}
+	ds, _ := s.Decisions()
+	if len(ds) != 2 || ds[0].UndoneBy != u.ID {
+		t.Fatalf("decisions = %+v", ds)
+	}
+	if _, err := s.Undo(ctx, "", "ana", ""); err == nil {
+		t.Fatal("undo with nothing left to undo succeeded")
+	}
+}
+
+func isConflict(err error) bool {
+	var ce *ConflictError
+	return errors.As(err, &ce)
+}
+
+func TestNarrowAndConflict(t *testing.T) {
+	s := newBank(t)
+	ctx := context.Background()
+	rec := Record{Lemma: "reviews join items on ref_id (g1 only)", Category: Relation, Scope: Scope{Env: "shop", Tags: []string{"g1"}}, Confidence: 0.9}
+	propose(t, s,
+		Proposal{ID: "p1", Op: OpNarrow, Targets: []Target{{ID: "mem_a"}}, Record: &rec},
+		Proposal{ID: "p2", Op: OpUpdate, Targets: []Target{{ID: "mem_a"}}, Record: &rec})
+	narrowed := rec
+	narrowed.Scope.Tags = []string{"g1", "office"}
+	if _, err := s.Decide(ctx, DecideRequest{Proposal: "p1", Verb: Narrow, Record: &narrowed, Operator: "ana"}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := s.Record("mem_a")
+	if r.Version != 2 || len(r.Scope.Tags) != 2 || r.Scope.Tags[1] != "office" {
+		t.Fatalf("narrowed = %+v", r)
+	}
+	p2, _ := s.Proposal("p2")
+	ce, _ := s.Conflicts(p2)
+	if ce == nil || ce.Record != "mem_a" || ce.Seen != 1 || ce.Now != 2 || ce.By != "ana" || ce.Op != "narrow" {
+		t.Fatalf("conflict = %+v", ce)
+	}
+	_, err := s.Decide(ctx, DecideRequest{Proposal: "p2", Verb: Accept, Operator: "bo"})
+	var got *ConflictError
+	if !errors.As(err, &got) || got.Record != "mem_a" {
+		t.Fatalf("accept of stale proposal: %v", err)
+	}
+	if r2, _ := s.Record("mem_a"); r2.Version != 2 {
+		t.Fatalf("conflicting accept changed the record: v%d", r2.Version)
+	}
+	// Rejecting a stale proposal is always allowed.
+	if _, err := s.Decide(ctx, DecideRequest{Proposal: "p2", Verb: Reject, Operator: "bo"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMergeRetiresSourcesBothWays(t *testing.T) {
+	s := newBank(t)
+	ctx := context.Background()
+	propose(t, s, Proposal{ID: "p1", Op: OpCreate, Record: &Record{Lemma: "prices are cents", Category: Convention, Confidence: 0.5}})
+	d, err := s.Decide(ctx, DecideRequest{Proposal: "p1", Verb: Merge, With: []string{"mem_b", "mem_c"}, Operator: "ana",
+		Record: &Record{Lemma: "all prices are integer cents", Category: Convention, Confidence: 0.9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := s.Record(d.Record.ID)
+	if m.Lemma != "all prices are integer cents" || len(m.Provenance.MergedFrom) != 2 {
+		t.Fatalf("merged = %+v", m)
+	}
+	for _, id := range []string{"mem_b", "mem_c"} {
+		r, _ := s.Record(id)
+		if r.Status != Retired || r.Provenance.MergedInto != m.ID || r.Version != 2 {
+			t.Fatalf("source %s = %+v", id, r)
+		}
+	}
+	if len(d.Changes) != 3 {
+		t.Fatalf("changes = %d", len(d.Changes))
+	}
+	if _, err := s.Undo(ctx, d.ID, "ana", ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"mem_b", "mem_c"} {
+		r, _ := s.Record(id)
+		if r.Status != Active || r.Provenance.MergedInto != "" || r.Version != 3 {
+			t.Fatalf("source %s after undo = %+v", id, r)
+		}
+	}
+}
+
+func TestDeleteRejectDefer(t *testing.T) {
+	s := newBank(t)
+	ctx := context.Background()
+	propose(t, s,
+		Proposal{ID: "p1", Op: OpDelete, Targets: []Target{{ID: "mem_c"}}},
+		Proposal{ID: "p2", Op: OpSkip, Rationale: "nothing new"},
+		Proposal{ID: "p3", Op: OpCreate, Record: &Record{Lemma: "x", Category: Fact}})
+	if _, err := s.Decide(ctx, DecideRequest{Proposal: "p1", Verb: Delete, Operator: "ana"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := s.Record("mem_c"); r.Status != Retired {
+		t.Fatalf("deleted record = %+v", r)
+	}
+	if _, err := s.Decide(ctx, DecideRequest{Proposal: "p2", Verb: Defer}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Decide(ctx, DecideRequest{Proposal: "p3", Verb: Delete}); err == nil {
+		t.Fatal("delete on a create proposal with no targets succeeded")
+	}
+	q, _ := s.Queue()
+	if len(q) != 2 || q[0].ID != "p3" || q[1].ID != "p2" || q[1].Status != Deferred {
+		t.Fatalf("queue = %v", ids(q))
+	}
+	if _, err := s.Decide(ctx, DecideRequest{Proposal: "p3", Verb: Reject}); err != nil {
+		t.Fatal(err)
+	}
+	q, _ = s.Queue()
+	if len(q) != 1 {
+		t.Fatalf("queue = %v", ids(q))
+	}
+}
+
+func ids(ps []Proposal) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.ID+":"+string(p.Status))
+	}
+	return out
+}
+
+func TestAddProposalsAtomic(t *testing.T) {
+	s := newBank(t)
+	err := s.AddProposals([]Proposal{
+		{ID: "ok", Op: OpSkip},
+		{ID: "bad", Op: OpDelete, Targets: []Target{{ID: "mem_missing"}}},
+	}, []ProbeRun{{ID: "run_x"}})
+	if err == nil {
+		t.Fatal("proposal naming a missing record was accepted")
+	}
+	ps, _ := s.Proposals()
+	if len(ps) != 0 {
+		t.Fatalf("half-applied: %v", ids(ps))
+	}
+	if _, err := s.ProbeRun("run_x"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("probe run of a failed batch stored: %v", err)
+	}
+}
+
+func TestConcurrentDecideOneWins(t *testing.T) {
+	s := newBank(t)
+	propose(t, s, Proposal{ID: "p1", Op: OpUpdate, Targets: []Target{{ID: "mem_b"}},
+		Record: &Record{Lemma: "prices are integer cents", Category: Convention, Confidence: 0.9}})
+	other, err := Open(s.Dir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, st := range []*Store{s, other} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = st.Decide(context.Background(), DecideRequest{Proposal: "p1", Verb: Accept, Operator: "op"})
+		}()
+	}
+	wg.Wait()
+	ok, conflict := 0, 0
+	for _, e := range errs {
+		switch {
+		case e == nil:
+			ok++
+		case isConflict(e):
+			conflict++
+		default:
+			t.Fatalf("unexpected error: %v", e)
+		}
+	}
+	if ok != 1 || conflict != 1 {
+		t.Fatalf("ok=%d conflict=%d", ok, conflict)
+	}
+	if r, _ := s.Record("mem_b"); r.Version != 2 {
+		t.Fatalf("record version = %d, want exactly one update", r.Version)
+	}
+}
+
+func TestChangeFeed(t *testing.T) {
+	s := newBank(t)
+	seq, _ := s.LastSeq()
+	propose(t, s, Proposal{ID: "p1", Op: OpDelete, Targets: []Target{{ID: "mem_a"}}})
+	if _, err := s.Decide(context.Background(), DecideRequest{Proposal: "p1", Verb: Accept}); err != nil {
+		t.Fatal(err)
+	}
+	ch, _ := s.ChangesSince(seq)
+	got := map[string]bool{}
+	for _, c := range ch {
+		got[c.Kind+":"+c.ID] = true
+	}
+	if len(ch) != 2 || !got["proposal:p1"] || !got["record:mem_a"] {
+		t.Fatalf("changes = %+v", ch)
+	}
+}

@@ -1,0 +1,363 @@
+package review
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+func parseTS(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+// validateRecord checks what every stored record must satisfy.
+func validateRecord(r *Record) error {
+	switch {
+	case strings.TrimSpace(r.Lemma) == "":
+		return fmt.Errorf("record %s: field \"lemma\" is empty", r.ID)
+	case !r.Category.Valid():
+		return fmt.Errorf("record %s: field \"category\": unknown category %q", r.ID, r.Category)
+	case r.Confidence < 0 || r.Confidence > 1:
+		return fmt.Errorf("record %s: field \"confidence\": %v is outside 0..1", r.ID, r.Confidence)
+	case r.Status != Active && r.Status != Retired:
+		return fmt.Errorf("record %s: field \"status\": unknown status %q", r.ID, r.Status)
+	}
+	return nil
+}
+
+// writeRecord stores r as the next version of its record (version 1 for a
+// new one), with who wrote it and why, and appends to the change feed.
+func (s *Store) writeRecord(q querier, r *Record, op, actor, reason, decision string) error {
+	var cur int
+	err := q.QueryRow(`SELECT version FROM records WHERE id = ?`, r.ID).Scan(&cur)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	now := s.Now()
+	r.Version = cur + 1
+	r.Updated = now
+	if cur == 0 && r.Created.IsZero() {
+		r.Created = now
+	}
+	if r.Status == "" {
+		r.Status = Active
+	}
+	r.Suspect = false
+	if err := validateRecord(r); err != nil {
+		return err
+	}
+	body := marshal(r)
+	if _, err := q.Exec(`INSERT INTO record_versions(id, version, op, actor, reason, decision, at, body) VALUES(?,?,?,?,?,?,?,?)`,
+		r.ID, r.Version, op, actor, reason, decision, ts(now), body); err != nil {
+		return fmt.Errorf("write record %s v%d: %w", r.ID, r.Version, err)
+	}
+	if _, err := q.Exec(`INSERT INTO records(id, version, status, env, body) VALUES(?,?,?,?,?)
+		ON CONFLICT(id) DO UPDATE SET version = excluded.version, status = excluded.status, env = excluded.env, body = excluded.body`,
+		r.ID, r.Version, string(r.Status), r.Scope.Env, body); err != nil {
+		return fmt.Errorf("write record %s: %w", r.ID, err)
+	}
+	return addChange(q, "record", r.ID)
+}
+
+// PutRecords stores new records at version 1 in one transaction (import).
+// Every id must be new.
+func (s *Store) PutRecords(recs []Record, actor, reason string) error {
+	return s.tx(context.Background(), func(t *sql.Tx) error {
+		for i := range recs {
+			r := recs[i]
+			if r.ID == "" {
+				return fmt.Errorf("record #%d: field \"id\" is empty", i+1)
+			}
+			var x int
+			if err := t.QueryRow(`SELECT 1 FROM records WHERE id = ?`, r.ID).Scan(&x); err == nil {
+				return fmt.Errorf("record %s already exists in the bank", r.ID)
+			}
+			if err := s.writeRecord(t, &r, "import", actor, reason, ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// PutTrajectories inserts or replaces trajectories in one transaction.
+func (s *Store) PutTrajectories(trs []Trajectory) error {
+	return s.tx(context.Background(), func(t *sql.Tx) error {
+		for _, tr := range trs {
+			if tr.ID == "" {
+				return errors.New("trajectory: field \"id\" is empty")
+			}
+			if _, err := t.Exec(`INSERT INTO trajectories(id, body) VALUES(?, ?)
+				ON CONFLICT(id) DO UPDATE SET body = excluded.body`, tr.ID, marshal(tr)); err != nil {
+				return err
+			}
+			if _, err := t.Exec(`DELETE FROM retrievals WHERE trajectory_id = ?`, tr.ID); err != nil {
+				return err
+			}
+			for _, rid := range tr.Retrieved {
+				if _, err := t.Exec(`INSERT OR IGNORE INTO retrievals(record_id, trajectory_id) VALUES(?, ?)`, rid, tr.ID); err != nil {
+					return err
+				}
+			}
+			if err := addChange(t, "trajectory", tr.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// AddProposals queues proposals and the probe runs they cite, all or
+// nothing. Ids are assigned when empty; every target must exist; a target
+// version of 0 means "the current version".
+func (s *Store) AddProposals(ps []Proposal, runs []ProbeRun) error {
+	return s.tx(context.Background(), func(t *sql.Tx) error {
+		for _, run := range runs {
+			if _, err := s.saveRun(t, run); err != nil {
+				return err
+			}
+		}
+		for i := range ps {
+			p := ps[i]
+			if !p.Op.Valid() {
+				return fmt.Errorf("proposal %s: field \"op\": unknown op %q", p.ID, p.Op)
+			}
+			if p.ID == "" {
+				id, err := nextID(t, "prop_", "proposals")
+				if err != nil {
+					return err
+				}
+				p.ID = id
+			}
+			for j, tg := range p.Targets {
+				var cur int
+				err := t.QueryRow(`SELECT version FROM records WHERE id = ?`, tg.ID).Scan(&cur)
+				if errors.Is(err, sql.ErrNoRows) {
+					return fmt.Errorf("proposal %s: field \"targets[%d].id\": record %q does not exist", p.ID, j, tg.ID)
+				}
+				if err != nil {
+					return err
+				}
+				if tg.Version == 0 {
+					p.Targets[j].Version = cur
+				}
+			}
+			if p.Record != nil {
+				rec := *p.Record
+				if rec.Status == "" {
+					rec.Status = Active
+				}
+				if err := validateRecord(&rec); err != nil {
+					return fmt.Errorf("proposal %s: %w", p.ID, err)
+				}
+			}
+			if p.Status == "" {
+				p.Status = Pending
+			}
+			if p.Created.IsZero() {
+				p.Created = s.Now()
+			}
+			if _, err := t.Exec(`INSERT INTO proposals(id, status, created, body) VALUES(?,?,?,?)`,
+				p.ID, string(p.Status), ts(p.Created), marshal(p)); err != nil {
+				return fmt.Errorf("proposal %s: %w", p.ID, err)
+			}
+			if err := addChange(t, "proposal", p.ID); err != nil {
+				return err
+			}
+			ps[i] = p
+		}
+		return nil
+	})
+}
+
+func (s *Store) saveRun(q querier, run ProbeRun) (string, error) {
+	if run.ID == "" {
+		id, err := nextID(q, "run_", "probe_runs")
+		if err != nil {
+			return "", err
+		}
+		run.ID = id
+	}
+	if run.At.IsZero() {
+		run.At = s.Now()
+	}
+	if _, err := q.Exec(`INSERT INTO probe_runs(id, at, body) VALUES(?,?,?)`, run.ID, ts(run.At), marshal(run)); err != nil {
+		return "", fmt.Errorf("probe run %s: %w", run.ID, err)
+	}
+	return run.ID, nil
+}
+
+// SaveProbeRun stores a probe run and returns its id.
+func (s *Store) SaveProbeRun(run ProbeRun) (string, error) {
+	var id string
+	err := s.tx(context.Background(), func(t *sql.Tx) error {
+		var err error
+		id, err = s.saveRun(t, run)
+		return err
+	})
+	return id, err
+}
+
+// ProbeRun returns one stored probe run.
+func (s *Store) ProbeRun(id string) (*ProbeRun, error) {
+	var body string
+	err := s.db.QueryRow(`SELECT body FROM probe_runs WHERE id = ?`, id).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("probe run", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r ProbeRun
+	return &r, unmarshal(body, &r)
+}
+
+// Attach links a stored probe run as evidence to a proposal or a record.
+func (s *Store) Attach(runID, kind, id, actor string) error {
+	if kind != "proposal" && kind != "record" {
+		return fmt.Errorf("attach: kind %q is not proposal or record", kind)
+	}
+	if _, err := s.ProbeRun(runID); err != nil {
+		return err
+	}
+	if kind == "proposal" {
+		if _, err := s.Proposal(id); err != nil {
+			return err
+		}
+	} else if _, err := s.Record(id); err != nil {
+		return err
+	}
+	return s.tx(context.Background(), func(t *sql.Tx) error {
+		if _, err := t.Exec(`INSERT OR IGNORE INTO attachments(run_id, kind, target, actor, at) VALUES(?,?,?,?,?)`,
+			runID, kind, id, actor, ts(s.Now())); err != nil {
+			return err
+		}
+		return addChange(t, kind, id)
+	})
+}
+
+// ProbeRunsFor returns a proposal's or record's evidence: the runs it was
+// made with, then the runs attached later, in order.
+func (s *Store) ProbeRunsFor(kind, id string) ([]ProbeRun, error) {
+	var ids []string
+	switch kind {
+	case "proposal":
+		p, err := s.Proposal(id)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, p.Evidence.ProbeRuns...)
+	case "record":
+		r, err := s.Record(id)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, r.Provenance.ProbeRuns...)
+	default:
+		return nil, fmt.Errorf("probe runs: kind %q is not proposal or record", kind)
+	}
+	rows, err := s.db.Query(`SELECT run_id FROM attachments WHERE kind = ? AND target = ? ORDER BY at, run_id`, kind, id)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var rid string
+		if err := rows.Scan(&rid); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, rid)
+	}
+	rows.Close()
+	seen := map[string]bool{}
+	var out []ProbeRun
+	for _, rid := range ids {
+		if seen[rid] {
+			continue
+		}
+		seen[rid] = true
+		r, err := s.ProbeRun(rid)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *r)
+	}
+	return out, nil
+}
+
+// SetCheckResults replaces the stored verify results of the records named in
+// results. A record is suspect while any of its checks has a verdict other
+// than same or env-changed.
+func (s *Store) SetCheckResults(results []CheckResult) error {
+	return s.tx(context.Background(), func(t *sql.Tx) error {
+		done := map[string]bool{}
+		for _, r := range results {
+			if !done[r.RecordID] {
+				if _, err := t.Exec(`DELETE FROM check_results WHERE record_id = ?`, r.RecordID); err != nil {
+					return err
+				}
+				done[r.RecordID] = true
+				if err := addChange(t, "record", r.RecordID); err != nil {
+					return err
+				}
+			}
+			if _, err := t.Exec(`INSERT INTO check_results(record_id, idx, verdict, body) VALUES(?,?,?,?)`,
+				r.RecordID, r.Index, string(r.Verdict), marshal(r)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// CheckResults returns a record's last verify results, by check index.
+func (s *Store) CheckResults(recordID string) ([]CheckResult, error) {
+	rows, err := s.db.Query(`SELECT body FROM check_results WHERE record_id = ? ORDER BY idx`, recordID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []CheckResult
+	for rows.Next() {
+		var body string
+		if err := rows.Scan(&body); err != nil {
+			return nil, err
+		}
+		var c CheckResult
+		if err := unmarshal(body, &c); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// LastSeq is the sequence number of the bank's latest change.
+func (s *Store) LastSeq() (int64, error) {
+	var n sql.NullInt64
+	err := s.db.QueryRow(`SELECT max(seq) FROM changes`).Scan(&n)
+	return n.Int64, err
+}
+
+// ChangesSince lists the changes after seq, oldest first, one entry per
+// object (its latest change).
+func (s *Store) ChangesSince(seq int64) ([]Change, error) {
+	rows, err := s.db.Query(`SELECT max(seq), kind, id FROM changes WHERE seq > ? GROUP BY kind, id ORDER BY max(seq)`, seq)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Change
+	for rows.Next() {
+		var c Change
+		if err := rows.Scan(&c.Seq, &c.Kind, &c.ID); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
