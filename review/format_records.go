@@ -1,0 +1,291 @@
+package review
+
+// Readers for memreview's own JSON Lines formats: records, proposals and
+// decisions. Each validates the whole input and returns every item or one
+// *InputError; see docs/FORMATS.md.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ReadRecords reads records as JSON Lines (one Record per line). Unknown
+// fields, unknown categories or statuses, missing ids or lemmas, duplicate
+// ids and confidences outside 0..1 are errors. A missing status becomes
+// active; version 0 is left for the store.
+func ReadRecords(r io.Reader, file string) ([]Record, error) {
+	lines, err := readJSONLines(r, file, MaxLineBytes)
+	if err != nil {
+		return nil, err
+	}
+	recs := make([]Record, len(lines))
+	seen := map[string]int{}
+	for i, l := range lines {
+		rec := &recs[i]
+		if err := decodeLine(file, l.n, l.data, rec, true); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(rec.ID) == "" {
+			return nil, inputErr(file, l.n, "id", "missing id")
+		}
+		if first, ok := seen[rec.ID]; ok {
+			return nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", rec.ID, first)
+		}
+		seen[rec.ID] = l.n
+		if rec.Status == "" {
+			rec.Status = Active
+		}
+		if field, msg := checkRecord(rec); msg != "" {
+			return nil, inputErr(file, l.n, field, "%s", msg)
+		}
+	}
+	return recs, nil
+}
+
+// checkRecord validates a record's content (not its id) and returns the
+// offending field and a message, or "", "".
+func checkRecord(rec *Record) (field, msg string) {
+	if strings.TrimSpace(rec.Lemma) == "" {
+		return "lemma", "missing lemma"
+	}
+	if rec.Category == "" {
+		return "category", "missing category (want one of " + categoryList() + ")"
+	}
+	if !rec.Category.Valid() {
+		return "category", fmt.Sprintf("unknown category %q (want one of %s)", rec.Category, categoryList())
+	}
+	if rec.Confidence < 0 || rec.Confidence > 1 {
+		return "confidence", fmt.Sprintf("confidence %g is outside 0..1", rec.Confidence)
+	}
+	switch rec.Status {
+	case "", Active, Retired:
+	default:
+		return "status", fmt.Sprintf("unknown status %q (want active or retired)", rec.Status)
+	}
+	if rec.Version < 0 {
+		return "version", fmt.Sprintf("version %d is negative", rec.Version)
+	}
+	if s := rec.Provenance.Steps; s != nil {
+		if m := checkRange(*s); m != "" {
+			return "provenance.steps", m
+		}
+	}
+	for i, c := range rec.Checks {
+		if strings.TrimSpace(c.Env) == "" {
+			return fmt.Sprintf("checks[%d].env", i), "missing env"
+		}
+		if strings.TrimSpace(c.Input) == "" {
+			return fmt.Sprintf("checks[%d].input", i), "missing input"
+		}
+	}
+	return "", ""
+}
+
+func checkRange(s StepRange) string {
+	if s.From < 1 || s.To < s.From {
+		return fmt.Sprintf("bad step range %d..%d (want 1 <= from <= to)", s.From, s.To)
+	}
+	return ""
+}
+
+func categoryList() string {
+	names := make([]string, len(Categories))
+	for i, c := range Categories {
+		names[i] = string(c)
+	}
+	return strings.Join(names, ", ")
+}
+
+func opList() string {
+	names := make([]string, len(Ops))
+	for i, o := range Ops {
+		names[i] = string(o)
+	}
+	return strings.Join(names, ", ")
+}
+
+// proposalStatuses are the statuses a proposal line may carry.
+var proposalStatuses = []ProposalStatus{Pending, Deferred, Accepted, Narrowed, Merged, Deleted, Rejected, Edited}
+
+// ReadProposals reads proposals as JSON Lines (one Proposal per line) and
+// returns them with the line each came from (for CheckProposalTargets).
+// Unknown fields, unknown ops or statuses, duplicate ids, and a shape that
+// does not fit the op (see checkProposalShape) are errors. An empty id is
+// allowed: the store assigns one.
+func ReadProposals(r io.Reader, file string) ([]Proposal, []int, error) {
+	lines, err := readJSONLines(r, file, MaxLineBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps := make([]Proposal, len(lines))
+	at := make([]int, len(lines))
+	seen := map[string]int{}
+	for i, l := range lines {
+		p := &ps[i]
+		at[i] = l.n
+		if err := decodeLine(file, l.n, l.data, p, true); err != nil {
+			return nil, nil, err
+		}
+		if p.ID != "" {
+			if first, ok := seen[p.ID]; ok {
+				return nil, nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", p.ID, first)
+			}
+			seen[p.ID] = l.n
+		}
+		if err := checkProposalShape(file, l.n, p); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ps, at, nil
+}
+
+// checkProposalShape checks what a proposal must hold for its op: create
+// needs a record; update and narrow need targets and a record; merge needs
+// at least one target and a record; delete needs targets; skip needs
+// nothing. A record it carries must be valid (its id may be empty).
+func checkProposalShape(file string, line int, p *Proposal) error {
+	if p.Op == "" {
+		return inputErr(file, line, "op", "missing op (want one of %s)", opList())
+	}
+	if !p.Op.Valid() {
+		return inputErr(file, line, "op", "unknown op %q (want one of %s)", p.Op, opList())
+	}
+	if p.Status != "" && !validProposalStatus(p.Status) {
+		return inputErr(file, line, "status", "unknown status %q", p.Status)
+	}
+	needRecord, needTargets := false, false
+	switch p.Op {
+	case OpCreate:
+		needRecord = true
+	case OpUpdate, OpNarrow, OpMerge:
+		needRecord, needTargets = true, true
+	case OpDelete:
+		needTargets = true
+	}
+	if needTargets && len(p.Targets) == 0 {
+		return inputErr(file, line, "targets", "op %s needs at least one target record", p.Op)
+	}
+	seen := map[string]bool{}
+	for i, t := range p.Targets {
+		f := fmt.Sprintf("targets[%d]", i)
+		if strings.TrimSpace(t.ID) == "" {
+			return inputErr(file, line, f+".id", "missing id")
+		}
+		if seen[t.ID] {
+			return inputErr(file, line, f+".id", "record %q is targeted twice", t.ID)
+		}
+		seen[t.ID] = true
+		if t.Version < 0 {
+			return inputErr(file, line, f+".version", "version %d is negative", t.Version)
+		}
+	}
+	if needRecord && p.Record == nil {
+		return inputErr(file, line, "record", "op %s needs a record", p.Op)
+	}
+	if p.Record != nil {
+		if field, msg := checkRecord(p.Record); msg != "" {
+			return inputErr(file, line, joinField("record", field), "%s", msg)
+		}
+	}
+	for i, s := range p.Evidence.Steps {
+		if m := checkRange(s); m != "" {
+			return inputErr(file, line, fmt.Sprintf("evidence.steps[%d]", i), "%s", m)
+		}
+	}
+	return nil
+}
+
+func validProposalStatus(s ProposalStatus) bool {
+	for _, k := range proposalStatuses {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckProposalTargets checks proposals against the bank: every target must
+// name a record for which exists returns true, and each proposal's shape
+// must fit its op. lines[i] is the line proposal i came from (as
+// ReadProposals returns; nil or short means unknown, reported as line 0).
+func CheckProposalTargets(file string, ps []Proposal, lines []int, exists func(id string) bool) error {
+	for i := range ps {
+		line := 0
+		if i < len(lines) {
+			line = lines[i]
+		}
+		p := &ps[i]
+		if err := checkProposalShape(file, line, p); err != nil {
+			return err
+		}
+		for j, t := range p.Targets {
+			if !exists(t.ID) {
+				return inputErr(file, line, fmt.Sprintf("targets[%d].id", j), "no record %q in the bank", t.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// decisionVerbs are the verbs a decision line may carry.
+var decisionVerbs = []Verb{Accept, Narrow, Merge, Delete, Reject, Edit, Defer, Undo}
+
+// ReadDecisions reads decisions as JSON Lines (one Decision per line), as
+// exported. Unknown fields and verbs, missing ids or operators, and
+// duplicate ids are errors; records a decision carries are validated like
+// records. The proposal may be empty (changes made in the bank browser).
+func ReadDecisions(r io.Reader, file string) ([]Decision, error) {
+	lines, err := readJSONLines(r, file, MaxLineBytes)
+	if err != nil {
+		return nil, err
+	}
+	ds := make([]Decision, len(lines))
+	seen := map[string]int{}
+	for i, l := range lines {
+		d := &ds[i]
+		if err := decodeLine(file, l.n, l.data, d, true); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(d.ID) == "" {
+			return nil, inputErr(file, l.n, "id", "missing id")
+		}
+		if first, ok := seen[d.ID]; ok {
+			return nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", d.ID, first)
+		}
+		seen[d.ID] = l.n
+		if err := checkDecision(file, l.n, d); err != nil {
+			return nil, err
+		}
+	}
+	return ds, nil
+}
+
+func checkDecision(file string, line int, d *Decision) error {
+	known := false
+	names := make([]string, len(decisionVerbs))
+	for i, v := range decisionVerbs {
+		known = known || d.Verb == v
+		names[i] = string(v)
+	}
+	if !known {
+		return inputErr(file, line, "verb", "unknown verb %q (want one of %s)", d.Verb, strings.Join(names, ", "))
+	}
+	if strings.TrimSpace(d.Operator) == "" {
+		return inputErr(file, line, "operator", "missing operator")
+	}
+	if d.Record != nil {
+		if field, msg := checkRecord(d.Record); msg != "" {
+			return inputErr(file, line, joinField("record", field), "%s", msg)
+		}
+	}
+	for i, c := range d.Changes {
+		if strings.TrimSpace(c.RecordID) == "" {
+			return inputErr(file, line, fmt.Sprintf("changes[%d].record_id", i), "missing record_id")
+		}
+	}
+	if d.PrevStatus != "" && !validProposalStatus(d.PrevStatus) {
+		return inputErr(file, line, "prev_status", "unknown status %q", d.PrevStatus)
+	}
+	return nil
+}
