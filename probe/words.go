@@ -1,0 +1,139 @@
+package probe
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// filesOp is one parsed files-probe request.
+type filesOp struct {
+	Verb       string // ls, read, grep, stat, csv
+	Path       string // relative to the environment folder; "." when omitted
+	Pattern    string // grep only
+	IgnoreCase bool   // grep -i
+	Offset     int64  // read --offset
+	Limit      int64  // read --limit; 0 means the byte cap
+}
+
+const filesUsage = "use one of: ls [PATH], read PATH [--offset N] [--limit N], grep [-i] PATTERN [PATH], stat PATH, csv PATH"
+
+// parseFilesInput parses the files-probe grammar. Words are split like a
+// shell: 'single' and "double" quotes group, a backslash escapes the next
+// character outside single quotes.
+func parseFilesInput(input string) (filesOp, error) {
+	w, err := splitWords(input)
+	if err != nil {
+		return filesOp{}, err
+	}
+	if len(w) == 0 {
+		return filesOp{}, errors.New("empty request: " + filesUsage)
+	}
+	op := filesOp{Verb: w[0], Path: "."}
+	args := w[1:]
+	switch op.Verb {
+	case "ls":
+		if len(args) > 1 {
+			return op, errors.New("ls takes at most one path")
+		}
+		if len(args) == 1 {
+			op.Path = args[0]
+		}
+	case "stat", "csv":
+		if len(args) != 1 {
+			return op, fmt.Errorf("%s takes exactly one path", op.Verb)
+		}
+		op.Path = args[0]
+	case "read":
+		var paths []string
+		for i := 0; i < len(args); i++ {
+			switch a := args[i]; a {
+			case "--offset", "--limit":
+				if i+1 >= len(args) {
+					return op, fmt.Errorf("read: %s needs a number", a)
+				}
+				n, err := strconv.ParseInt(args[i+1], 10, 64)
+				if err != nil || n < 0 {
+					return op, fmt.Errorf("read: %s needs a non-negative number, not %q", a, args[i+1])
+				}
+				if a == "--offset" {
+					op.Offset = n
+				} else {
+					op.Limit = n
+				}
+				i++
+			default:
+				paths = append(paths, a)
+			}
+		}
+		if len(paths) != 1 {
+			return op, errors.New("read takes exactly one path")
+		}
+		op.Path = paths[0]
+	case "grep":
+		if len(args) > 0 && args[0] == "-i" {
+			op.IgnoreCase = true
+			args = args[1:]
+		}
+		if len(args) < 1 || len(args) > 2 {
+			return op, errors.New("grep takes a pattern and at most one path")
+		}
+		op.Pattern = args[0]
+		if len(args) == 2 {
+			op.Path = args[1]
+		}
+	default:
+		return op, fmt.Errorf("unknown files request %q: %s", op.Verb, filesUsage)
+	}
+	return op, nil
+}
+
+// splitWords splits s into shell-like words.
+func splitWords(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated double quote")
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}
