@@ -1,0 +1,106 @@
+package curator
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
+)
+
+func TestDistillValidates(t *testing.T) {
+	tr := testTrajectory(false)
+	for name, tc := range map[string]struct{ content, want string }{
+		"step out of range": {args(map[string]any{"task": "x", "observations": []any{map[string]any{"steps": map[string]int{"from": 3, "to": 9}, "text": "y"}}}), "observation 1 cites steps 3–9, but the trajectory has steps 1–4"},
+		"empty task":        {args(map[string]any{"task": " ", "observations": []any{}}), "its task is empty"},
+		"not json":          {"Sure! Here is the packet.", "is not the packet JSON"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFakeLLM(t, completion(map[string]any{"role": "assistant", "content": tc.content}))
+			_, err := Distill(context.Background(), testLLM(f, &sleeper{}, nil), &tr)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			mustContain(t, "error", err.Error(), "curator: the distilled packet for traj_1", tc.want)
+		})
+	}
+	f := newFakeLLM(t, completion(map[string]any{"role": "assistant", "content": "```json\n" + `{"task":"t","observations":[{"steps":{"from":1,"to":4},"text":"all"}]}` + "\n```"}))
+	p, err := Distill(context.Background(), testLLM(f, &sleeper{}, nil), &tr)
+	if err != nil || p.Task != "t" || len(p.Observations) != 1 {
+		t.Errorf("fenced packet: %+v, %v", p, err)
+	}
+}
+
+func TestCurateRedistill(t *testing.T) {
+	st := newBank(t)
+	f := newFakeLLM(t,
+		completion(map[string]any{"role": "assistant", "content": `{"task":"fresh task","retrieved":[],"observations":[],"procedures":[],"assumptions":[],"answer":""}`}),
+		toolReply(call{"c1", "propose_skip", `{"targets":[],"rationale":"nothing new","evidence":[],"probe_runs":[]}`}).with(func(t *testing.T, r *wireReq) {
+			mustContain(t, "brief", r.Messages[1].Content, "fresh task")
+		}),
+		toolReply(call{"c2", "finish", `{"summary":"s"}`}),
+	)
+	if _, err := Curate(context.Background(), Deps{Store: st, LLM: testLLM(f, &sleeper{}, nil)}, []string{"traj_1"}, Options{Redistill: true, DryRun: true}); err != nil {
+		t.Fatal(err)
+	}
+	f.done()
+	if n := queueLen(t, st); n != 0 {
+		t.Errorf("dry run saved %d proposals", n)
+	}
+	if got, _ := st.Trajectory("traj_1"); got.Distilled.Task != "List the item names." {
+		t.Errorf("dry run replaced the packet: %+v", got.Distilled)
+	}
+}
+
+func TestDeclaredSchemasAreStrict(t *testing.T) {
+	var check func(path string, v any)
+	check = func(path string, v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if m["type"] == "object" {
+			props, _ := m["properties"].(map[string]any)
+			req, _ := m["required"].([]any)
+			if m["additionalProperties"] != false || len(req) != len(props) {
+				t.Errorf("%s: not strict: %v", path, m)
+			}
+		}
+		for k, c := range m {
+			check(path+"."+k, c)
+		}
+	}
+	for _, tl := range declareTools(review.Config{Envs: []probe.Env{{Name: "a", Kind: probe.KindSQL}}}, true) {
+		var v any
+		if err := json.Unmarshal(tl.Function.Parameters.(json.RawMessage), &v); err != nil {
+			t.Fatal(err)
+		}
+		check(tl.Function.Name, v)
+	}
+	names := []string{}
+	for _, tl := range declareTools(review.Config{Envs: []probe.Env{{Name: "a", Kind: probe.KindSQL}}}, true) {
+		names = append(names, tl.Function.Name)
+	}
+	if slices.Contains(names, "files_ls") || !slices.Contains(names, "sql_query") {
+		t.Errorf("tools for a bank with only a sql env: %v", names)
+	}
+}
+
+func TestIndexSearcher(t *testing.T) {
+	st := newBank(t)
+	ix, err := index.Open(t.TempDir(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	s := IndexSearcher{Ix: ix}
+	for _, q := range []string{"item names", "names: (items"} {
+		ids, err := s.SearchRecords(q, 5)
+		if err != nil || !slices.Equal(ids, []string{"mem_1"}) {
+			t.Errorf("SearchRecords(%q) = %v, %v; want the active mem_1 only", q, ids, err)
+		}
+	}
+}
