@@ -1,0 +1,336 @@
+// Package index owns the Bleve index derived from bank.db (BANK/index):
+// full-text and fielded search over records, proposals and trajectories,
+// facets, highlighting, and the retrieval call that gives a task agent its
+// records.
+//
+// The index is disposable. It stores the sequence number of the last bank
+// change it holds and catches up from the bank's change feed on Open and on
+// Sync; when it is missing, unreadable or written by another version of the
+// mapping it is rebuilt from the bank. Losing it loses nothing.
+package index
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/memreview/memreview/review"
+)
+
+// Source is what the index reads: the bank's change feed and its items.
+// *review.Store satisfies it.
+type Source interface {
+	LastSeq() (int64, error)
+	ChangesSince(seq int64) ([]review.Change, error) // ascending seq
+	Record(id string) (*review.Record, error)        // wrapped review.ErrNotFound when gone
+	Proposal(id string) (*review.Proposal, error)
+	Trajectory(id string) (*review.Trajectory, error)
+	Records(f review.RecordFilter) ([]review.Record, error)
+	Proposals() ([]review.Proposal, error)
+	Trajectories() ([]review.Trajectory, error)
+}
+
+// ErrInUse is returned (wrapped) by Open when another process holds the index.
+var ErrInUse = errors.New("bank is in use by another memreview process")
+
+// lockTimeout is how long Open waits for another process to release the index.
+const lockTimeout = "1s"
+
+// batchSize is how many documents or changes go into one bleve batch.
+const batchSize = 1000
+
+// Internal keys stored in the index.
+var (
+	seqKey     = []byte("memreview_seq")
+	mappingKey = []byte("memreview_mapping")
+)
+
+// Index is an open Bleve index of one bank. Its methods are safe for
+// concurrent use; Sync and Rebuild run one at a time.
+type Index struct {
+	dir string
+	src Source
+
+	writeMu sync.Mutex   // serialises Sync, Rebuild and Close
+	mu      sync.RWMutex // guards idx: readers search, Rebuild swaps
+	idx     bleve.Index
+	seq     atomic.Int64
+}
+
+// Open opens the index in dir (BANK/index), rebuilding it from src when it
+// is missing or unreadable, and catches it up with src's change feed.
+func Open(dir string, src Source) (*Index, error) {
+	ix := &Index{dir: dir, src: src}
+	idx, err := openDir(dir)
+	if errors.Is(err, ErrInUse) {
+		return nil, err
+	}
+	if err == nil {
+		var ok bool
+		ok, err = ix.usable(idx)
+		if !ok || err != nil {
+			_ = idx.Close()
+			idx = nil
+		}
+	}
+	if idx == nil {
+		if idx, err = ix.rebuild(); err != nil {
+			return nil, err
+		}
+	}
+	ix.idx = idx
+	if err := ix.Sync(); err != nil {
+		_ = ix.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// usable reads the stored seq and reports whether idx can be caught up:
+// written by this mapping version and not ahead of the bank (an index ahead
+// of the bank belongs to another bank or to one restored from a backup).
+func (ix *Index) usable(idx bleve.Index) (bool, error) {
+	mv, err := idx.GetInternal(mappingKey)
+	if err != nil || string(mv) != mappingVersion {
+		return false, err
+	}
+	seq, err := readSeq(idx)
+	if err != nil {
+		return false, err
+	}
+	last, err := ix.src.LastSeq()
+	if err != nil {
+		return false, fmt.Errorf("index: read the bank's change sequence: %w", err)
+	}
+	if seq > last {
+		return false, nil
+	}
+	ix.seq.Store(seq)
+	return true, nil
+}
+
+// openDir opens an existing index, failing with ErrInUse when another
+// process holds it.
+func openDir(dir string) (bleve.Index, error) {
+	idx, err := bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": lockTimeout})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("open index %s: %w", dir, ErrInUse)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	return idx, nil
+}
+
+func readSeq(idx bleve.Index) (int64, error) {
+	b, err := idx.GetInternal(seqKey)
+	if err != nil {
+		return 0, fmt.Errorf("index: read stored sequence: %w", err)
+	}
+	if len(b) == 0 {
+		return 0, nil
+	}
+	seq, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("index: stored sequence %q: %w", b, err)
+	}
+	return seq, nil
+}
+
+// Seq returns the sequence number of the last bank change the index holds.
+func (ix *Index) Seq() int64 { return ix.seq.Load() }
+
+// DocCount returns how many documents the index holds.
+func (ix *Index) DocCount() (uint64, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.idx == nil {
+		return 0, errClosed
+	}
+	return ix.idx.DocCount()
+}
+
+var errClosed = errors.New("index is closed")
+
+// Close closes the index. It is safe to call more than once.
+func (ix *Index) Close() error {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.idx == nil {
+		return nil
+	}
+	err := ix.idx.Close()
+	ix.idx = nil
+	if err != nil {
+		return fmt.Errorf("close index %s: %w", ix.dir, err)
+	}
+	return nil
+}
+
+// Rebuild builds the index again from the bank (memreview reindex), beside
+// the open one, then swaps it in and catches it up. Searches keep using the
+// old index until the swap.
+func (ix *Index) Rebuild() error {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	if ix.idx == nil { // only Close and Rebuild change idx, both under writeMu
+		return errClosed
+	}
+	fresh, err := ix.build(ix.dir + ".new")
+	if err != nil {
+		return err
+	}
+	if err := fresh.Close(); err != nil {
+		return fmt.Errorf("index: close rebuilt index: %w", err)
+	}
+	ix.mu.Lock()
+	err = ix.idx.Close()
+	ix.idx = nil
+	if err == nil {
+		ix.idx, err = swapIn(ix.dir)
+	}
+	ix.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if err := ix.readStoredSeq(); err != nil {
+		return err
+	}
+	return ix.catchUp()
+}
+
+func (ix *Index) readStoredSeq() error {
+	seq, err := readSeq(ix.idx)
+	if err != nil {
+		return err
+	}
+	ix.seq.Store(seq)
+	return nil
+}
+
+// rebuild builds a new index beside dir, swaps it in and opens it.
+func (ix *Index) rebuild() (bleve.Index, error) {
+	fresh, err := ix.build(ix.dir + ".new")
+	if err == nil {
+		err = fresh.Close()
+	}
+	if err != nil {
+		return nil, err
+	}
+	idx, err := swapIn(ix.dir)
+	if err != nil {
+		return nil, err
+	}
+	seq, err := readSeq(idx)
+	if err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
+	ix.seq.Store(seq)
+	return idx, nil
+}
+
+// swapIn replaces dir with dir+".new" and opens it.
+func swapIn(dir string) (bleve.Index, error) {
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, fmt.Errorf("index: remove old index: %w", err)
+	}
+	if err := os.Rename(dir+".new", dir); err != nil {
+		return nil, fmt.Errorf("index: swap in rebuilt index: %w", err)
+	}
+	return openDir(dir)
+}
+
+// build writes every item of the bank into a new index at path, recording
+// the bank's sequence as read before the items: changes made while it reads
+// are applied again by the next catch-up, which is harmless.
+func (ix *Index) build(path string) (bleve.Index, error) {
+	if err := os.RemoveAll(path); err != nil {
+		return nil, fmt.Errorf("index: clear %s: %w", path, err)
+	}
+	m, err := newMapping()
+	if err != nil {
+		return nil, fmt.Errorf("index: build mapping: %w", err)
+	}
+	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, map[string]interface{}{"bolt_timeout": lockTimeout})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("create index %s: %w", path, ErrInUse)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create index %s: %w", path, err)
+	}
+	if err := fill(idx, ix.src); err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
+	return idx, nil
+}
+
+func fill(idx bleve.Index, src Source) error {
+	seq, err := src.LastSeq()
+	if err != nil {
+		return fmt.Errorf("index: read the bank's change sequence: %w", err)
+	}
+	recs, err := src.Records(review.RecordFilter{})
+	if err != nil {
+		return fmt.Errorf("index: read records: %w", err)
+	}
+	props, err := src.Proposals()
+	if err != nil {
+		return fmt.Errorf("index: read proposals: %w", err)
+	}
+	trajs, err := src.Trajectories()
+	if err != nil {
+		return fmt.Errorf("index: read trajectories: %w", err)
+	}
+	b := idx.NewBatch()
+	flush := func() error {
+		if b.Size() == 0 {
+			return nil
+		}
+		if err := idx.Batch(b); err != nil {
+			return fmt.Errorf("index: write batch: %w", err)
+		}
+		b.Reset()
+		return nil
+	}
+	add := func(id string, d doc) error {
+		if err := b.Index(id, d); err != nil {
+			return fmt.Errorf("index: %s: %w", id, err)
+		}
+		if b.Size() >= batchSize {
+			return flush()
+		}
+		return nil
+	}
+	for i := range recs {
+		if err := add(docID("record", recs[i].ID), recordDoc(&recs[i])); err != nil {
+			return err
+		}
+	}
+	for i := range props {
+		if err := add(docID("proposal", props[i].ID), proposalDoc(&props[i])); err != nil {
+			return err
+		}
+	}
+	for i := range trajs {
+		if err := add(docID("trajectory", trajs[i].ID), trajectoryDoc(&trajs[i])); err != nil {
+			return err
+		}
+	}
+	b.SetInternal(mappingKey, []byte(mappingVersion))
+	b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10)))
+	if err := idx.Batch(b); err != nil {
+		return fmt.Errorf("index: write batch: %w", err)
+	}
+	return nil
+}

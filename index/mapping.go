@@ -1,0 +1,279 @@
+package index
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/registry"
+	"github.com/blevesearch/bleve/v2/search/highlight"
+	"github.com/blevesearch/bleve/v2/search/highlight/format/plain"
+	simplefrag "github.com/blevesearch/bleve/v2/search/highlight/fragmenter/simple"
+	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
+
+	"github.com/memreview/memreview/review"
+)
+
+// mappingVersion changes whenever the mapping or the document shape does; an
+// index written under another version is rebuilt on Open.
+const mappingVersion = "1"
+
+// keywordAnalyzer indexes a whole value as one lower-cased term, so that
+// category:Fact and category:fact find the same records: query-string field
+// queries analyse their text with the field's analyzer.
+const keywordAnalyzer = "memreview_keyword"
+
+// Highlight markers wrapped around each match in Hit.Fragments. The text
+// between and around them is the stored field text, not HTML-escaped.
+const (
+	MarkStart = "<mark>"
+	MarkEnd   = "</mark>"
+)
+
+// highlighterName is the bleve highlighter that writes MarkStart/MarkEnd.
+const highlighterName = "memreview"
+
+// anyScope is indexed into scope_env and scope_tags for records without an
+// env or without tags, so Retrieve can ask for "this env or none" with terms.
+const anyScope = "(any)"
+
+// Field groups of the mapping.
+var (
+	// keywordFields hold whole values, lower-cased at index and query time.
+	keywordFields = []string{"type", "id", "category", "env", "status", "tags", "op", "suspect", "passed", "scope_env", "scope_tags"}
+	// textFields are analysed as English and searched by bare terms.
+	textFields = []string{"lemma", "trigger", "steps", "rationale", "task", "answer", "tools"}
+	// numericFields and dateFields support range queries and sorting.
+	numericFields = []string{"confidence", "priority", "reward"}
+	dateFields    = []string{"created", "updated"}
+)
+
+// Fields lists every searchable field name, for help screens and for
+// rejecting queries that name a field the index does not have.
+func Fields() []string {
+	var all []string
+	all = append(all, keywordFields...)
+	all = append(all, textFields...)
+	all = append(all, "text")
+	all = append(all, numericFields...)
+	all = append(all, dateFields...)
+	return all
+}
+
+func init() {
+	err := registry.RegisterHighlighter(highlighterName, func(map[string]interface{}, *registry.Cache) (highlight.Highlighter, error) {
+		return simplehl.NewHighlighter(simplefrag.NewFragmenter(200),
+			plain.NewFragmentFormatter(MarkStart, MarkEnd), simplehl.DefaultSeparator), nil
+	})
+	if err != nil {
+		panic(err)
+	}
+}
+
+// newMapping builds the index mapping: one document shape for all three
+// kinds, told apart by the "type" keyword field, scored with BM25. Bare
+// query terms search "_all", which holds the English text fields and the
+// "text" catch-all.
+func newMapping() (mapping.IndexMapping, error) {
+	im := bleve.NewIndexMapping()
+	im.ScoringModel = "bm25"
+	im.DefaultAnalyzer = en.AnalyzerName
+	im.DefaultField = "_all"
+	err := im.AddCustomAnalyzer(keywordAnalyzer, map[string]interface{}{
+		"type":          custom.Name,
+		"tokenizer":     single.Name,
+		"token_filters": []string{lowercase.Name},
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	dm := bleve.NewDocumentStaticMapping()
+	for _, f := range keywordFields {
+		fm := bleve.NewTextFieldMapping()
+		fm.Analyzer = keywordAnalyzer
+		fm.IncludeInAll = false
+		fm.IncludeTermVectors = false
+		dm.AddFieldMappingsAt(f, fm)
+	}
+	for _, f := range textFields {
+		fm := bleve.NewTextFieldMapping()
+		fm.Analyzer = en.AnalyzerName
+		fm.IncludeTermVectors = true // phrases and highlighting
+		dm.AddFieldMappingsAt(f, fm)
+	}
+	text := bleve.NewTextFieldMapping()
+	text.Analyzer = en.AnalyzerName
+	text.Store = false
+	text.IncludeTermVectors = true
+	dm.AddFieldMappingsAt("text", text)
+	for _, f := range numericFields {
+		fm := bleve.NewNumericFieldMapping()
+		fm.IncludeInAll = false
+		dm.AddFieldMappingsAt(f, fm)
+	}
+	for _, f := range dateFields {
+		fm := bleve.NewDateTimeFieldMapping()
+		fm.IncludeInAll = false
+		dm.AddFieldMappingsAt(f, fm)
+	}
+	im.DefaultMapping = dm
+	return im, nil
+}
+
+// docID is the bleve document id of an item: ids are unique per kind only.
+func docID(kind, id string) string { return kind + "/" + id }
+
+// splitDocID is docID's inverse.
+func splitDocID(doc string) (kind, id string) {
+	kind, id, ok := strings.Cut(doc, "/")
+	if !ok {
+		return "", doc
+	}
+	return kind, id
+}
+
+// doc is a document to index; only the fields that are set are indexed.
+type doc map[string]interface{}
+
+func (d doc) set(field, v string) {
+	if v != "" {
+		d[field] = v
+	}
+}
+
+func (d doc) setList(field string, vs []string) {
+	var keep []string
+	for _, v := range vs {
+		if v != "" {
+			keep = append(keep, v)
+		}
+	}
+	if len(keep) > 0 {
+		d[field] = keep
+	}
+}
+
+// recordDoc is the document of a record.
+func recordDoc(r *review.Record) doc {
+	d := doc{"type": "record", "id": r.ID,
+		"confidence": r.Confidence, "priority": float64(r.Priority),
+		"suspect": strconv.FormatBool(r.Suspect)}
+	d.set("category", string(r.Category))
+	d.set("env", r.Scope.Env)
+	d.set("status", string(r.Status))
+	d.setList("tags", r.Scope.Tags)
+	d.set("lemma", r.Lemma)
+	d.set("trigger", r.Trigger)
+	d.setList("steps", r.Steps)
+	if r.Scope.Env == "" {
+		d["scope_env"] = anyScope
+	} else {
+		d["scope_env"] = r.Scope.Env
+	}
+	if len(r.Scope.Tags) == 0 {
+		d["scope_tags"] = anyScope
+	} else {
+		d["scope_tags"] = r.Scope.Tags
+	}
+	if !r.Created.IsZero() {
+		d["created"] = r.Created
+	}
+	if !r.Updated.IsZero() {
+		d["updated"] = r.Updated
+	}
+	d.set("text", join(r.ID, string(r.Category), r.Scope.Env, strings.Join(r.Scope.Tags, " "), r.Scope.TaskFamily))
+	return d
+}
+
+// proposalDoc is the document of a proposal: its own fields plus those of
+// the record it proposes.
+func proposalDoc(p *review.Proposal) doc {
+	d := doc{"type": "proposal", "id": p.ID}
+	d.set("op", string(p.Op))
+	d.set("status", string(p.Status))
+	d.set("rationale", p.Rationale)
+	if !p.Created.IsZero() {
+		d["created"] = p.Created
+	}
+	text := []string{p.ID, string(p.Op), p.Trajectory, strings.Join(p.TargetIDs(), " ")}
+	if r := p.Record; r != nil {
+		d.set("category", string(r.Category))
+		d.set("env", r.Scope.Env)
+		d.setList("tags", r.Scope.Tags)
+		d.set("lemma", r.Lemma)
+		d.set("trigger", r.Trigger)
+		d.setList("steps", r.Steps)
+		d["confidence"] = r.Confidence
+		d["priority"] = float64(r.Priority)
+		text = append(text, string(r.Category), r.Scope.Env, strings.Join(r.Scope.Tags, " "))
+	}
+	d.set("text", join(text...))
+	return d
+}
+
+// trajectoryDoc is the document of a trajectory; its step contents go to the
+// catch-all text field only.
+func trajectoryDoc(t *review.Trajectory) doc {
+	d := doc{"type": "trajectory", "id": t.ID,
+		"passed": strconv.FormatBool(t.Outcome.Passed), "reward": t.Outcome.Reward}
+	d.set("env", t.Env)
+	d.set("task", t.Task)
+	var tools, text []string
+	seen := map[string]bool{}
+	addTool := func(name string) {
+		if name != "" && !seen[name] {
+			seen[name] = true
+			tools = append(tools, name)
+			// "book_reservation" is one token; let "book" find it too.
+			text = append(text, strings.NewReplacer("_", " ", ".", " ", "-", " ").Replace(name))
+		}
+	}
+	answer := ""
+	for _, s := range t.Steps {
+		for _, c := range s.ToolCalls {
+			addTool(c.Name)
+			text = append(text, c.Arguments, c.Result)
+		}
+		if s.Role == "tool" {
+			addTool(s.Name)
+		}
+		text = append(text, s.Content)
+		if s.Role == "assistant" && len(s.ToolCalls) == 0 && s.Content != "" {
+			answer = s.Content
+		}
+	}
+	if t.Distilled != nil && t.Distilled.Answer != "" {
+		answer = t.Distilled.Answer
+	}
+	d.setList("tools", tools)
+	d.set("answer", answer)
+	if !t.Started.IsZero() {
+		d["created"] = t.Started
+	}
+	if !t.Ended.IsZero() {
+		d["updated"] = t.Ended
+	}
+	d.set("text", join(append([]string{t.ID, t.Env, t.Outcome.Notes}, text...)...))
+	return d
+}
+
+// join joins the non-empty parts with newlines.
+func join(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}

@@ -1,0 +1,297 @@
+package index
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/memreview/memreview/review"
+)
+
+// Request is a search over the index.
+type Request struct {
+	// Query uses bleve's query-string syntax: terms (searched in the English
+	// text fields), field:value, +required, -excluded, "phrases",
+	// confidence:>0.7, created:>"2026-01-01". Empty matches everything.
+	Query string
+	// Type limits hits to "record", "proposal" or "trajectory"; "" = all.
+	Type string
+	// Filters maps a keyword or text field to values: a hit must match any
+	// one value of every field named. They do not change scores.
+	Filters map[string][]string
+	// Facets names fields to count terms of, e.g. "category", "env", "status".
+	Facets []string
+	// Sort lists fields to order by, "-" first for descending; "_score" is
+	// the relevance. Empty = best score first.
+	Sort []string
+	// From skips that many hits; Size caps the hits returned (0 = 20).
+	From, Size int
+	// Highlight asks for Hit.Fragments.
+	Highlight bool
+}
+
+// Results is what a search found.
+type Results struct {
+	Total  uint64 // hits in all, not only those returned
+	Hits   []Hit
+	Facets map[string][]FacetCount // by field name, most frequent first
+	Took   time.Duration
+}
+
+// Hit is one document found.
+type Hit struct {
+	ID    string // the record, proposal or trajectory id
+	Type  string // "record", "proposal" or "trajectory"
+	Score float64
+	// Fragments holds, per field that matched, snippets of the stored text
+	// with each match wrapped in MarkStart and MarkEnd (not HTML-escaped).
+	Fragments map[string][]string
+}
+
+// FacetCount is how many hits have one term of a facet field.
+type FacetCount struct {
+	Term  string
+	Count int
+}
+
+// Types lists the document types the index holds.
+var Types = []string{"record", "proposal", "trajectory"}
+
+// defaultSize is the number of hits returned when Request.Size is 0.
+const defaultSize = 20
+
+// facetSize caps the terms counted per facet.
+const facetSize = 100
+
+// Search runs req. A query that does not parse, or that names a field the
+// index does not have, is an error that says so.
+func (ix *Index) Search(req Request) (*Results, error) {
+	q, err := parseQuery(req.Query)
+	if err != nil {
+		return nil, err
+	}
+	bq := query.NewBooleanQuery([]query.Query{q}, nil, nil)
+	var filters []query.Query
+	if req.Type != "" {
+		if !slices.Contains(Types, req.Type) {
+			return nil, fmt.Errorf("search: unknown type %q (want one of %s)", req.Type, strings.Join(Types, ", "))
+		}
+		filters = append(filters, termQuery("type", req.Type))
+	}
+	fields := make([]string, 0, len(req.Filters))
+	for f := range req.Filters {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	for _, f := range fields {
+		if !slices.Contains(keywordFields, f) && !slices.Contains(textFields, f) {
+			return nil, fmt.Errorf("search: cannot filter on %q: not a keyword or text field (%s)", f, strings.Join(Fields(), ", "))
+		}
+		var any []query.Query
+		for _, v := range req.Filters[f] {
+			mq := query.NewMatchQuery(v)
+			mq.SetField(f)
+			any = append(any, mq)
+		}
+		if len(any) > 0 {
+			filters = append(filters, query.NewDisjunctionQuery(any))
+		}
+	}
+	if len(filters) > 0 {
+		bq.AddFilter(query.NewConjunctionQuery(filters))
+	}
+
+	size := req.Size
+	if size <= 0 {
+		size = defaultSize
+	}
+	sr := bleve.NewSearchRequestOptions(bq, size, max(req.From, 0), false)
+	for _, f := range req.Facets {
+		if !slices.Contains(Fields(), f) {
+			return nil, fmt.Errorf("search: cannot count facet %q: no such field (%s)", f, strings.Join(Fields(), ", "))
+		}
+		sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
+	}
+	if len(req.Sort) > 0 {
+		for _, s := range req.Sort {
+			f := strings.TrimPrefix(s, "-")
+			if f != "_score" && f != "_id" && !slices.Contains(Fields(), f) {
+				return nil, fmt.Errorf("search: cannot sort by %q: no such field (%s)", f, strings.Join(Fields(), ", "))
+			}
+		}
+		sr.SortBy(req.Sort)
+	}
+	if req.Highlight {
+		sr.Highlight = bleve.NewHighlightWithStyle(highlighterName)
+	}
+
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.idx == nil {
+		return nil, errClosed
+	}
+	res, err := ix.idx.Search(sr)
+	if err != nil {
+		return nil, fmt.Errorf("search %q: %w", req.Query, err)
+	}
+	out := &Results{Total: res.Total, Took: res.Took}
+	for _, h := range res.Hits {
+		kind, id := splitDocID(h.ID)
+		out.Hits = append(out.Hits, Hit{ID: id, Type: kind, Score: h.Score, Fragments: h.Fragments})
+	}
+	if len(res.Facets) > 0 {
+		out.Facets = map[string][]FacetCount{}
+		for name, fr := range res.Facets {
+			counts := []FacetCount{}
+			if fr.Terms != nil {
+				for _, t := range fr.Terms.Terms() {
+					counts = append(counts, FacetCount{Term: t.Term, Count: t.Count})
+				}
+			}
+			out.Facets[name] = counts
+		}
+	}
+	return out, nil
+}
+
+// syntaxHint follows bleve's terse parse errors.
+const syntaxHint = `use terms, field:value, +required, -excluded, "a phrase", field:>number or field:>"2006-01-02"`
+
+// parseQuery parses a query string and checks the fields it names.
+func parseQuery(s string) (query.Query, error) {
+	if strings.TrimSpace(s) == "" {
+		return query.NewMatchAllQuery(), nil
+	}
+	q, err := query.NewQueryStringQuery(s).Parse()
+	if err != nil {
+		return nil, fmt.Errorf("search: cannot parse query %q: %v (%s)", s, err, syntaxHint)
+	}
+	if f := unknownField(q); f != "" {
+		return nil, fmt.Errorf("search: query %q names unknown field %q; fields are %s", s, f, strings.Join(Fields(), ", "))
+	}
+	return q, nil
+}
+
+// unknownField returns the first field q names that the mapping lacks.
+func unknownField(q query.Query) string {
+	var subs []query.Query
+	switch q := q.(type) {
+	case *query.BooleanQuery:
+		subs = []query.Query{q.Must, q.Should, q.MustNot, q.Filter}
+	case *query.ConjunctionQuery:
+		subs = q.Conjuncts
+	case *query.DisjunctionQuery:
+		subs = q.Disjuncts
+	case query.FieldableQuery:
+		f := q.Field()
+		if f != "" && f != "_all" && !slices.Contains(Fields(), f) {
+			return f
+		}
+	}
+	for _, s := range subs {
+		if s == nil {
+			continue
+		}
+		if f := unknownField(s); f != "" {
+			return f
+		}
+	}
+	return ""
+}
+
+// termQuery matches a keyword field exactly, lower-cased as it was indexed.
+func termQuery(field, value string) query.Query {
+	tq := query.NewTermQuery(strings.ToLower(value))
+	tq.SetField(field)
+	return tq
+}
+
+// Scored is a record Retrieve chose and its final score.
+type Scored struct {
+	ID    string
+	Score float64
+}
+
+// Retrieval weights; see Retrieve.
+const (
+	priorityWeight = 0.1
+	minWeight      = 0.1
+	suspectWeight  = 0.5
+	retrievePool   = 50
+)
+
+// Retrieve returns the k records a task agent working on task should be
+// given (k <= 0 means 5), best first. Candidates are active records whose
+// env is scope.Env or unset (any env when scope.Env is ""), and, when
+// scope.Tags is given, whose tags meet scope.Tags or who have no tags. They
+// are matched against task by BM25 over the text fields (all of them when
+// task is blank), and ranked by
+//
+//	score × max(0.1, 1 + 0.1×priority) × (0.5 if suspect)
+//
+// Suspect records (a check failed at the last verify) are kept but halved.
+// The weighting re-ranks the best max(4k, 50) BM25 candidates; ties go to
+// the smaller id.
+func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, error) {
+	if k <= 0 {
+		k = 5
+	}
+	var q query.Query = query.NewMatchAllQuery()
+	if strings.TrimSpace(task) != "" {
+		mq := query.NewMatchQuery(task)
+		mq.SetField("_all")
+		q = mq
+	}
+	filters := []query.Query{termQuery("type", "record"), termQuery("status", string(review.Active))}
+	if scope.Env != "" {
+		filters = append(filters, query.NewDisjunctionQuery([]query.Query{
+			termQuery("scope_env", scope.Env), termQuery("scope_env", anyScope)}))
+	}
+	if len(scope.Tags) > 0 {
+		any := []query.Query{termQuery("scope_tags", anyScope)}
+		for _, t := range scope.Tags {
+			any = append(any, termQuery("scope_tags", t))
+		}
+		filters = append(filters, query.NewDisjunctionQuery(any))
+	}
+	bq := query.NewBooleanQuery([]query.Query{q}, nil, nil)
+	bq.AddFilter(query.NewConjunctionQuery(filters))
+	sr := bleve.NewSearchRequestOptions(bq, max(4*k, retrievePool), 0, false)
+	sr.Fields = []string{"priority", "suspect"}
+
+	ix.mu.RLock()
+	if ix.idx == nil {
+		ix.mu.RUnlock()
+		return nil, errClosed
+	}
+	res, err := ix.idx.Search(sr)
+	ix.mu.RUnlock()
+	if err != nil {
+		return nil, fmt.Errorf("retrieve for %q: %w", task, err)
+	}
+	out := make([]Scored, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		_, id := splitDocID(h.ID)
+		prio, _ := h.Fields["priority"].(float64)
+		w := max(minWeight, 1+priorityWeight*prio)
+		if s, _ := h.Fields["suspect"].(string); s == "true" {
+			w *= suspectWeight
+		}
+		out = append(out, Scored{ID: id, Score: h.Score * w})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out, nil
+}
