@@ -1,0 +1,446 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/memreview/memreview/sample"
+)
+
+// bin is the memreview binary built once for the tests that run it as a
+// user would.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "memreview-bin")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "memreview")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build memreview: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func mr(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "MEMREVIEW_OPERATOR=tester", "NO_COLOR=1")
+	cmd.Stdin = strings.NewReader(stdin)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code, o.String(), e.String()}
+}
+
+func must(t *testing.T, r result) result {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+const goodRecords = `{"id":"mem_1","lemma":"reviews join items on fdbk_g1.ref_id = items_g1.item_id","category":"relation","scope":{"env":"shop","tags":["g1"]},"confidence":0.9,"provenance":{},"status":"active","version":1,"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z"}
+{"id":"mem_2","lemma":"prices are stored in cents","category":"convention","scope":{"env":"shop"},"confidence":0.8,"provenance":{},"status":"active","version":1,"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z"}
+`
+
+func newCLIBank(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "bank")
+	must(t, mr(t, "", "--bank", dir, "init"))
+	must(t, mr(t, goodRecords, "--bank", dir, "import", "records", "-"))
+	return dir
+}
+
+func exportAll(t *testing.T, bank string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, k := range []string{"records", "proposals", "decisions", "trajectories"} {
+		b.WriteString(must(t, mr(t, "", "--bank", bank, "export", k)).stdout)
+	}
+	return b.String()
+}
+
+func TestUsageAndHelp(t *testing.T) {
+	if r := mr(t, "", "help", "decide"); r.code != 0 || !strings.Contains(r.stdout, "scope-tags") {
+		t.Fatalf("help decide: %+v", r)
+	}
+	if r := mr(t, "", "frobnicate"); r.code != 2 || !strings.Contains(r.stderr, "unknown command") {
+		t.Fatalf("unknown command: %+v", r)
+	}
+	bank := newCLIBank(t)
+	if r := mr(t, "", "--bank", bank, "decide", "prop_x"); r.code != 2 {
+		t.Fatalf("decide without verb: %+v", r)
+	}
+	if r := mr(t, "", "--bank", bank, "show", "nope"); r.code != 1 || !strings.Contains(r.stderr, `"nope"`) {
+		t.Fatalf("show unknown: %+v", r)
+	}
+	if r := mr(t, "", "--bank", filepath.Join(t.TempDir(), "none"), "queue"); r.code != 1 || !strings.Contains(r.stderr, "no bank") {
+		t.Fatalf("queue on missing bank: %+v", r)
+	}
+}
+
+func TestImportBadInputChangesNothing(t *testing.T) {
+	bank := newCLIBank(t)
+	before := exportAll(t, bank)
+	rec := func(mut string) string {
+		return `{"id":"mem_9","lemma":"x","category":"fact","scope":{},"confidence":0.5,"provenance":{},"status":"active","version":1,"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z"` + mut + "}"
+	}
+	okLine := rec("")
+	huge := `{"id":"mem_h","lemma":"` + strings.Repeat("a", 10<<20) + `","category":"fact"}`
+	cases := []struct {
+		name, kind, input string
+		want              string // regexp over stderr: file, line, field
+	}{
+		{"truncated", "records", okLine + "\n" + `{"id":"mem_3","lemma":"x`, `bad\.jsonl:2`},
+		{"wrong type", "records", okLine + "\n" + strings.Replace(rec(""), `"confidence":0.5`, `"confidence":"high"`, 1), `bad\.jsonl:2.*confidence`},
+		{"unknown category", "records", strings.Replace(okLine, `"fact"`, `"facts"`, 1), `bad\.jsonl:1.*category`},
+		{"missing lemma", "records", okLine + "\n" + strings.Replace(strings.Replace(rec(""), `"lemma":"x",`, ``, 1), "mem_9", "mem_10", 1), `bad\.jsonl:2.*lemma`},
+		{"huge line", "records", okLine + "\n" + huge, `bad\.jsonl:2`},
+		{"invalid utf-8", "records", okLine + "\n" + strings.Replace(rec(""), `"x"`, "\"\xff\xfe\"", 1), `bad\.jsonl:2`},
+		{"empty file", "records", "", `bad\.jsonl.*empty`},
+		{"unknown op", "proposals", `{"id":"p1","op":"explode","rationale":"r"}`, `bad\.jsonl:1.*op`},
+		{"missing target", "proposals", `{"id":"p1","op":"delete","targets":[{"id":"mem_404","version":1}],"rationale":"r"}`, `bad\.jsonl:1.*targets`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := filepath.Join(t.TempDir(), "bad.jsonl")
+			if err := os.WriteFile(f, []byte(c.input), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := mr(t, "", "--bank", bank, "import", c.kind, f)
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1; stderr %s", r.code, r.stderr)
+			}
+			if !regexp.MustCompile(c.want).MatchString(r.stderr) {
+				t.Fatalf("stderr %q does not match %q", r.stderr, c.want)
+			}
+		})
+	}
+	if after := exportAll(t, bank); after != before {
+		t.Fatalf("a failed import changed the bank:\nbefore %s\nafter %s", before, after)
+	}
+}
+
+// proposalsJSONL makes n update proposals, each on its own new record.
+func seedDecisionBank(t *testing.T, n int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "bank")
+	must(t, mr(t, "", "--bank", dir, "init"))
+	var recs, props strings.Builder
+	for i := range n {
+		fmt.Fprintf(&recs, `{"id":"mem_%03d","lemma":"fact number %d about widgets","category":"fact","scope":{"env":"shop"},"confidence":0.5,"provenance":{},"status":"active"}`+"\n", i, i)
+		fmt.Fprintf(&props, `{"id":"prop_%03d","op":"update","targets":[{"id":"mem_%03d","version":1}],"record":{"id":"mem_%03d","lemma":"updated fact %d about gadgets","category":"fact","scope":{"env":"shop"},"confidence":0.7,"provenance":{},"status":"active"},"rationale":"probe showed it","evidence":{},"status":"pending"}`+"\n", i, i, i, i)
+	}
+	must(t, mr(t, recs.String(), "--bank", dir, "import", "records", "-"))
+	must(t, mr(t, props.String(), "--bank", dir, "import", "proposals", "-"))
+	return dir
+}
+
+type exportedDecision struct {
+	ID       string `json:"id"`
+	Proposal string `json:"proposal"`
+	Changes  []struct {
+		RecordID string `json:"record_id"`
+		After    int    `json:"after"`
+	} `json:"changes"`
+}
+
+func TestKill9NeverLosesACommittedDecision(t *testing.T) {
+	const n = 150
+	bank := seedDecisionBank(t, n)
+	rng := rand.New(rand.NewPCG(7, 9))
+	reported := map[string]string{} // proposal -> decision id printed by the binary
+	kills := 0
+	runs := 0
+	for i := 0; i < n && kills < 25; i++ {
+		runs++
+		cmd := exec.Command(bin, "--bank", bank, "decide", "--note", "kill test", fmt.Sprintf("prop_%03d", i), "accept")
+		cmd.Env = append(os.Environ(), "MEMREVIEW_OPERATOR=killer")
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		killed := false
+		if i%4 != 3 { // three in four runs die at a random moment
+			select {
+			case err := <-done:
+				done <- err
+			case <-time.After(time.Duration(rng.IntN(40)) * time.Millisecond):
+				cmd.Process.Signal(syscall.SIGKILL)
+				killed = true
+			}
+		}
+		<-done
+		if killed {
+			kills++
+		}
+		if m := regexp.MustCompile(`^(dec_\d+): accept (prop_\d+)`).FindStringSubmatch(out.String()); m != nil {
+			reported[m[2]] = m[1]
+		}
+	}
+	if kills < 20 {
+		t.Fatalf("only %d kills", kills)
+	}
+	var decisions []exportedDecision
+	for _, line := range strings.Split(strings.TrimSpace(must(t, mr(t, "", "--bank", bank, "export", "decisions")).stdout), "\n") {
+		if line == "" {
+			continue
+		}
+		var d exportedDecision
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatal(err)
+		}
+		decisions = append(decisions, d)
+	}
+	byProposal := map[string]exportedDecision{}
+	for _, d := range decisions {
+		byProposal[d.Proposal] = d
+	}
+	for p, id := range reported {
+		if byProposal[p].ID != id {
+			t.Errorf("decision %s on %s was reported committed but is not in the bank", id, p)
+		}
+	}
+	// Not half-applied: every decision's record is at version 2 with the new
+	// lemma, every undecided proposal's record at version 1.
+	var recs []struct {
+		ID      string `json:"id"`
+		Lemma   string `json:"lemma"`
+		Version int    `json:"version"`
+	}
+	for _, line := range strings.Split(strings.TrimSpace(must(t, mr(t, "", "--bank", bank, "export", "records")).stdout), "\n") {
+		var r struct {
+			ID      string `json:"id"`
+			Lemma   string `json:"lemma"`
+			Version int    `json:"version"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	updated := 0
+	for i, r := range recs {
+		_, decided := byProposal[fmt.Sprintf("prop_%03d", i)]
+		switch {
+		case decided && (r.Version != 2 || !strings.Contains(r.Lemma, "gadgets")):
+			t.Errorf("%s: decided but record is v%d %q", r.ID, r.Version, r.Lemma)
+		case !decided && r.Version != 1:
+			t.Errorf("%s: undecided but record is v%d", r.ID, r.Version)
+		}
+		if r.Version == 2 {
+			updated++
+		}
+	}
+	// Search agrees with the store once the index catches up.
+	res := must(t, mr(t, "", "--bank", bank, "search", "--json", "-k", "100", "gadgets"))
+	var sr struct {
+		Total int `json:"Total"`
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &sr); err != nil {
+		t.Fatalf("search json: %v\n%s", err, res.stdout)
+	}
+	if sr.Total != updated {
+		t.Fatalf("search finds %d updated records, the store has %d", sr.Total, updated)
+	}
+	t.Logf("%d runs, %d kills, %d decisions reported, %d in the bank", runs, kills, len(reported), len(decisions))
+}
+
+func TestTwoProcessesDecideSameProposal(t *testing.T) {
+	bank := seedDecisionBank(t, 1)
+	var wg sync.WaitGroup
+	results := make([]result, 2)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = mr(t, "", "--bank", bank, "decide", "prop_000", "accept")
+		}()
+	}
+	wg.Wait()
+	ok, conflict := 0, 0
+	for _, r := range results {
+		switch {
+		case r.code == 0:
+			ok++
+		case r.code == 1 && strings.Contains(r.stderr, "conflict"):
+			conflict++
+		default:
+			t.Fatalf("unexpected: %+v", r)
+		}
+	}
+	if ok != 1 || conflict != 1 {
+		t.Fatalf("ok=%d conflict=%d: %+v", ok, conflict, results)
+	}
+}
+
+func TestDeletedIndexIsRebuilt(t *testing.T) {
+	bank := newCLIBank(t)
+	first := must(t, mr(t, "", "--bank", bank, "search", "cents")).stdout
+	if !strings.Contains(first, "mem_2") {
+		t.Fatalf("search before: %s", first)
+	}
+	if err := os.RemoveAll(filepath.Join(bank, "index")); err != nil {
+		t.Fatal(err)
+	}
+	if again := must(t, mr(t, "", "--bank", bank, "search", "cents")).stdout; !strings.Contains(again, "mem_2") {
+		t.Fatalf("search after deleting the index: %s", again)
+	}
+}
+
+func realdata(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join("..", "shared", "realdata", rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("real data %s is absent (it lives in ../shared/realdata): %v", rel, err)
+	}
+	return p
+}
+
+func TestTauBenchImportAndSearch(t *testing.T) {
+	file := realdata(t, "trajectories/tau-bench-gpt-4o-airline.json")
+	bank := filepath.Join(t.TempDir(), "bank")
+	must(t, mr(t, "", "--bank", bank, "init"))
+	if r := must(t, mr(t, "", "--bank", bank, "import", "trajectories", file)); !strings.Contains(r.stdout, "imported 200 trajectories") {
+		t.Fatalf("import: %s", r.stdout)
+	}
+	r := must(t, mr(t, "", "--bank", bank, "search", "--type", "trajectory", "--json", "-k", "200", "book_reservation"))
+	var sr struct {
+		Total int `json:"Total"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &sr); err != nil {
+		t.Fatal(err)
+	}
+	// Counted independently: runs whose messages call book_reservation.
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []struct {
+		Traj []struct {
+			ToolCalls []struct {
+				Function struct{ Name string } `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"traj"`
+	}
+	if err := json.Unmarshal(raw, &runs); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, run := range runs {
+	next:
+		for _, m := range run.Traj {
+			for _, c := range m.ToolCalls {
+				if c.Function.Name == "book_reservation" {
+					want++
+					break next
+				}
+			}
+		}
+	}
+	if sr.Total != want || want == 0 {
+		t.Fatalf("search finds %d trajectories calling book_reservation, the file has %d", sr.Total, want)
+	}
+}
+
+func TestSampleVerifyFlagsExactlyTheStaleRecords(t *testing.T) {
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	r := mr(t, "", "--bank", bank, "verify", "--json")
+	if r.code != 1 {
+		t.Fatalf("verify on the sample world: exit %d, want 1 (stale records)\n%s", r.code, r.stderr)
+	}
+	var out struct {
+		Suspect []string `json:"suspect"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := append([]string(nil), sample.StaleRecords...)
+	sort.Strings(want)
+	if strings.Join(out.Suspect, ",") != strings.Join(want, ",") {
+		t.Fatalf("verify flagged %v, the world was built with stale %v", out.Suspect, want)
+	}
+	// Suspect records say so in show and in search.
+	if s := must(t, mr(t, "", "--bank", bank, "show", want[0])).stdout; !strings.Contains(s, "SUSPECT") {
+		t.Fatalf("show %s does not say suspect:\n%s", want[0], s)
+	}
+	hits := must(t, mr(t, "", "--bank", bank, "search", "-k", "50", "suspect:true")).stdout
+	for _, id := range want {
+		if !strings.Contains(hits, id) {
+			t.Errorf("search suspect:true misses %s:\n%s", id, hits)
+		}
+	}
+}
+
+func TestProbeAndEnvCommands(t *testing.T) {
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	r := must(t, mr(t, "", "--bank", bank, "probe", "--json", "shop", "SELECT count(*) AS n FROM items_g1"))
+	var res struct {
+		Columns []string `json:"columns"`
+		Rows    [][]any  `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 1 || res.Columns[0] != "n" || res.Rows[0][0].(float64) != 120 {
+		t.Fatalf("count of items_g1 = %s", r.stdout)
+	}
+	if r := mr(t, "", "--bank", bank, "probe", "shop", "DELETE FROM items_g1"); r.code != 1 || !strings.Contains(r.stdout+r.stderr, "refused") {
+		t.Fatalf("a write through probe: %+v", r)
+	}
+	if r := must(t, mr(t, "", "--bank", bank, "probe", "docs", "grep", "-i", "headcount")); !strings.Contains(r.stdout, "headcount") {
+		t.Fatalf("docs grep: %s", r.stdout)
+	}
+	db := filepath.Join(t.TempDir(), "extra.db")
+	if err := os.WriteFile(db, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must(t, mr(t, "", "--bank", bank, "env", "add", "extra", "--sql", db))
+	if r := mr(t, "", "--bank", bank, "env", "add", "extra", "--sql", db); r.code != 1 {
+		t.Fatalf("duplicate env add: %+v", r)
+	}
+	if r := mr(t, "", "--bank", bank, "env", "add", "x", "--files", db); r.code != 1 || !strings.Contains(r.stderr, "not a folder") {
+		t.Fatalf("files env on a file: %+v", r)
+	}
+	if l := must(t, mr(t, "", "--bank", bank, "env", "list")).stdout; !strings.Contains(l, "extra") || !strings.Contains(l, "shop") {
+		t.Fatalf("env list: %s", l)
+	}
+	must(t, mr(t, "", "--bank", bank, "env", "rm", "extra"))
+	if l := must(t, mr(t, "", "--bank", bank, "env", "list")).stdout; strings.Contains(l, "extra") {
+		t.Fatalf("env rm left it: %s", l)
+	}
+}
