@@ -682,20 +682,47 @@ func cmdQueue(a *app, jsonOut bool) error {
 	return tw.Flush()
 }
 
-// reportDecision prints what a decision changed.
-func reportDecision(a *app, d *review.Decision, jsonOut bool) error {
+// decide opens the bank, commits one decision made by fn, reports it and
+// brings the index up to date.
+func (a *app) decide(jsonOut bool, fn func(*review.Store) (*review.Decision, error)) error {
+	b, err := a.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	d, err := fn(b.store)
+	if err != nil {
+		return err
+	}
 	if jsonOut {
-		return printJSON(a.stdout, d)
-	}
-	fmt.Fprintf(a.stdout, "%s: %s %s by %s\n", d.ID, d.Verb, d.Proposal, d.Operator)
-	for _, c := range d.Changes {
-		status := ""
-		if c.AfterR != nil {
-			status = string(c.AfterR.Status)
+		err = printJSON(a.stdout, d)
+	} else {
+		fmt.Fprintf(a.stdout, "%s: %s %s by %s\n", d.ID, d.Verb, d.Proposal, d.Operator)
+		for _, c := range d.Changes {
+			status := ""
+			if c.AfterR != nil {
+				status = string(c.AfterR.Status)
+			}
+			fmt.Fprintf(a.stdout, "  %s v%d → v%d %s\n", c.RecordID, c.Before, c.After, status)
 		}
-		fmt.Fprintf(a.stdout, "  %s v%d → v%d %s\n", c.RecordID, c.Before, c.After, status)
 	}
-	return nil
+	if err != nil {
+		return err
+	}
+	return b.sync()
+}
+
+// proposedRecord returns a copy of a proposal's record, for the operator
+// to change before deciding.
+func proposedRecord(s *review.Store, id string, verb review.Verb) (review.Record, error) {
+	p, err := s.Proposal(id)
+	if err != nil {
+		return review.Record{}, err
+	}
+	if p.Record == nil {
+		return review.Record{}, fmt.Errorf("%s %s: a %s proposal has no record to %s", verb, p.ID, p.Op, verb)
+	}
+	return *p.Record, nil
 }
 
 func cmdDecide(a *app, fs *flag.FlagSet, jsonOut bool) error {
@@ -708,93 +735,55 @@ func cmdDecide(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	default:
 		return usagef("decide: %q is not accept, narrow, edit, reject, delete or defer", verb)
 	}
-	b, err := a.open(false)
-	if err != nil {
-		return err
+	tags, trigger, lemma := flagString(fs, "scope-tags"), flagString(fs, "trigger"), flagString(fs, "lemma")
+	if (verb == review.Narrow || verb == review.Edit) && tags == "" && trigger == "" && lemma == "" {
+		return usagef("decide %s: give the changed fields with --scope-tags, --trigger or --lemma", verb)
 	}
-	defer b.Close()
-	req := review.DecideRequest{Proposal: fs.Arg(0), Verb: verb, Operator: a.operator, Note: flagString(fs, "note")}
-	if verb == review.Narrow || verb == review.Edit {
-		p, err := b.store.Proposal(req.Proposal)
-		if err != nil {
-			return err
+	return a.decide(jsonOut, func(s *review.Store) (*review.Decision, error) {
+		req := review.DecideRequest{Proposal: fs.Arg(0), Verb: verb, Operator: a.operator, Note: flagString(fs, "note")}
+		if verb == review.Narrow || verb == review.Edit {
+			rec, err := proposedRecord(s, req.Proposal, verb)
+			if err != nil {
+				return nil, err
+			}
+			if tags != "" {
+				rec.Scope.Tags = splitList(tags)
+			}
+			if trigger != "" {
+				rec.Trigger = trigger
+			}
+			if lemma != "" {
+				rec.Lemma = lemma
+			}
+			req.Record = &rec
 		}
-		if p.Record == nil {
-			return fmt.Errorf("decide %s: a %s proposal has no record to %s", p.ID, p.Op, verb)
-		}
-		rec := *p.Record
-		changed := false
-		if v := flagString(fs, "scope-tags"); v != "" {
-			rec.Scope.Tags, changed = splitList(v), true
-		}
-		if v := flagString(fs, "trigger"); v != "" {
-			rec.Trigger, changed = v, true
-		}
-		if v := flagString(fs, "lemma"); v != "" {
-			rec.Lemma, changed = v, true
-		}
-		if !changed {
-			return usagef("decide %s: give the changed fields with --scope-tags, --trigger or --lemma", verb)
-		}
-		req.Record = &rec
-	}
-	d, err := b.store.Decide(a.ctx, req)
-	if err != nil {
-		return err
-	}
-	if err := reportDecision(a, d, jsonOut); err != nil {
-		return err
-	}
-	return b.sync()
+		return s.Decide(a.ctx, req)
+	})
 }
 
 func cmdMerge(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "PROPOSAL_ID"); err != nil {
 		return err
 	}
-	with := splitList(flagString(fs, "with"))
-	b, err := a.open(false)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	req := review.DecideRequest{Proposal: fs.Arg(0), Verb: review.Merge, With: with, Operator: a.operator, Note: flagString(fs, "note")}
-	if l := flagString(fs, "lemma"); l != "" {
-		p, err := b.store.Proposal(req.Proposal)
-		if err != nil {
-			return err
+	return a.decide(jsonOut, func(s *review.Store) (*review.Decision, error) {
+		req := review.DecideRequest{Proposal: fs.Arg(0), Verb: review.Merge, With: splitList(flagString(fs, "with")),
+			Operator: a.operator, Note: flagString(fs, "note")}
+		if l := flagString(fs, "lemma"); l != "" {
+			rec, err := proposedRecord(s, req.Proposal, review.Merge)
+			if err != nil {
+				return nil, err
+			}
+			rec.Lemma = l
+			req.Record = &rec
 		}
-		if p.Record == nil {
-			return fmt.Errorf("merge %s: a %s proposal has no record to merge", p.ID, p.Op)
-		}
-		rec := *p.Record
-		rec.Lemma = l
-		req.Record = &rec
-	}
-	d, err := b.store.Decide(a.ctx, req)
-	if err != nil {
-		return err
-	}
-	if err := reportDecision(a, d, jsonOut); err != nil {
-		return err
-	}
-	return b.sync()
+		return s.Decide(a.ctx, req)
+	})
 }
 
 func cmdUndo(a *app, fs *flag.FlagSet, jsonOut bool) error {
-	b, err := a.open(false)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	d, err := b.store.Undo(a.ctx, fs.Arg(0), a.operator, flagString(fs, "note"))
-	if err != nil {
-		return err
-	}
-	if err := reportDecision(a, d, jsonOut); err != nil {
-		return err
-	}
-	return b.sync()
+	return a.decide(jsonOut, func(s *review.Store) (*review.Decision, error) {
+		return s.Undo(a.ctx, fs.Arg(0), a.operator, flagString(fs, "note"))
+	})
 }
 
 func probeCommands(jsonOut *bool) []*command {

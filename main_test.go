@@ -444,3 +444,123 @@ func TestProbeAndEnvCommands(t *testing.T) {
 		t.Fatalf("env rm left it: %s", l)
 	}
 }
+
+// TestTUIInTmux runs the built binary in a real terminal (tmux), types as an
+// operator would and reads the screen back.
+func TestTUIInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed; the end-to-end terminal test needs it (apt-get install tmux)")
+	}
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	session := fmt.Sprintf("memreview-e2e-%d", os.Getpid())
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40",
+		"env", "TERM=xterm-256color", "NO_COLOR=1", "MEMREVIEW_OPERATOR=e2e", bin, "--bank", bank)
+	defer exec.Command("tmux", "kill-session", "-t", session).Run()
+	screen := func() string { return tmux("capture-pane", "-p", "-t", session) }
+	waitFor := func(what string) string {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			s := screen()
+			if strings.Contains(s, what) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("screen never showed %q:\n%s", what, s)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	first := waitFor("Review 1/15")
+	for _, line := range strings.Split(first, "\n") {
+		if w := len([]rune(line)); w > 120 {
+			t.Errorf("line wider than the terminal (%d): %q", w, line)
+		}
+	}
+	tmux("send-keys", "-t", session, "]")
+	waitFor("Review 2/15")
+	tmux("send-keys", "-t", session, "r")
+	waitFor("Review 2/14")
+	tmux("send-keys", "-t", session, "q")
+	deadline := time.Now().Add(5 * time.Second)
+	for exec.Command("tmux", "has-session", "-t", session).Run() == nil {
+		if strings.Contains(screen(), "$") || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// The reject is in the bank, decided by the operator the terminal named.
+	var d struct {
+		Verb     string `json:"verb"`
+		Operator string `json:"operator"`
+		Proposal string `json:"proposal"`
+	}
+	line := strings.TrimSpace(must(t, mr(t, "", "--bank", bank, "export", "decisions")).stdout)
+	if err := json.Unmarshal([]byte(line), &d); err != nil {
+		t.Fatalf("decisions after the session: %q: %v", line, err)
+	}
+	if d.Verb != "reject" || d.Operator != "e2e" || d.Proposal != sample.ProposalIDs[1] {
+		t.Fatalf("decision = %+v, want reject of %s by e2e", d, sample.ProposalIDs[1])
+	}
+}
+
+func TestDecideNarrowMergeUndoHistory(t *testing.T) {
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	if r := mr(t, "", "--bank", bank, "decide", sample.PropNarrow, "narrow"); r.code != 2 {
+		t.Fatalf("narrow without changed fields: %+v", r)
+	}
+	must(t, mr(t, "", "--bank", bank, "decide", "--note", "g1 only", "--scope-tags", "g1,reviews", sample.PropNarrow, "narrow"))
+	var rec struct {
+		Record struct {
+			Version int `json:"version"`
+			Scope   struct {
+				Tags []string `json:"tags"`
+			} `json:"scope"`
+		} `json:"record"`
+	}
+	if err := json.Unmarshal([]byte(must(t, mr(t, "", "--bank", bank, "show", "--json", sample.RecOvergeneral)).stdout), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Record.Version != 2 || strings.Join(rec.Record.Scope.Tags, ",") != "g1,reviews" {
+		t.Fatalf("narrowed record = %+v", rec.Record)
+	}
+	h := must(t, mr(t, "", "--bank", bank, "history", sample.RecOvergeneral)).stdout
+	if !strings.Contains(h, "v2") || !strings.Contains(h, "narrow") || !strings.Contains(h, "by tester") || !strings.Contains(h, "g1 only") {
+		t.Fatalf("history:\n%s", h)
+	}
+	out := must(t, mr(t, "", "--bank", bank, "merge", "--json", "--with", sample.RecCentsB, "--lemma", "Prices are integer cents in every items table.", sample.PropMerge)).stdout
+	var d struct {
+		Record struct {
+			ID         string `json:"id"`
+			Lemma      string `json:"lemma"`
+			Provenance struct {
+				MergedFrom []string `json:"merged_from"`
+			} `json:"provenance"`
+		} `json:"record"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Record.Lemma != "Prices are integer cents in every items table." || len(d.Record.Provenance.MergedFrom) != 3 {
+		t.Fatalf("merged record = %+v", d.Record)
+	}
+	if s := must(t, mr(t, "", "--bank", bank, "show", sample.RecCentsB)).stdout; !strings.Contains(s, "retired") || !strings.Contains(s, "merged_into="+d.Record.ID) {
+		t.Fatalf("merged source:\n%s", s)
+	}
+	must(t, mr(t, "", "--bank", bank, "undo"))
+	if s := must(t, mr(t, "", "--bank", bank, "show", sample.RecCentsB)).stdout; !strings.Contains(s, "active") {
+		t.Fatalf("source after undo:\n%s", s)
+	}
+	if q := must(t, mr(t, "", "--bank", bank, "queue")).stdout; !strings.Contains(q, sample.PropMerge) || strings.Contains(q, sample.PropNarrow) {
+		t.Fatalf("queue after undo:\n%s", q)
+	}
+}
