@@ -1,0 +1,223 @@
+package bank
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/trajs"
+)
+
+// Flows on the generated sample world, through a tiny root model.
+
+// startBank starts the screen and waits for every record and texts.
+func startBank(t *testing.T, deps common.Deps, withTrajs bool, texts ...string) *teatest.TestModel {
+	t.Helper()
+	r := &root{screens: []common.Screen{New(common.NewCommon(), deps)}}
+	if withTrajs {
+		r.screens = append(r.screens, trajs.New(common.NewCommon(), deps))
+	}
+	tm := teatest.NewTestModel(t, r, teatest.WithInitialTermSize(160, 45))
+	t.Cleanup(func() { quit(t, tm) })
+	n, err := deps.Store.Records(review.RecordFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tm, append(texts, fmt.Sprintf("%d records", len(n)))...)
+	return tm
+}
+
+func search(t *testing.T, ix *index.Index, req index.Request) *index.Results {
+	t.Helper()
+	req.Type = "record"
+	req.Sort = sortFor(req.Query)
+	res, err := ix.Search(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func lemma(t *testing.T, s *review.Store, id string) string {
+	t.Helper()
+	r, err := s.Record(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Lemma
+}
+
+var (
+	esc   = tea.KeyMsg{Type: tea.KeyEsc}
+	enter = tea.KeyMsg{Type: tea.KeyEnter}
+	space = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+)
+
+func TestSearchAndSelect(t *testing.T) {
+	deps := openSample(t)
+	want := search(t, deps.Index, index.Request{Query: "stars", Size: 100})
+	if want.Total < 2 {
+		t.Fatalf("the sample bank has %d records about stars; the test needs two", want.Total)
+	}
+	tm := startBank(t, deps, false)
+	tm.Type("/stars")
+	waitFor(t, tm, fmt.Sprintf("%d records", want.Total))
+	tm.Send(esc)
+	tm.Type("j")
+	id := want.Hits[1].ID
+	waitFor(t, tm, "Detail "+id+" v1", lemma(t, deps.Store, id)[:30], "Provenance", "History (1 version)")
+}
+
+func TestFacetToggle(t *testing.T) {
+	deps := openSample(t)
+	all := search(t, deps.Index, index.Request{Facets: []string{"category"}})
+	fc := all.Facets["category"][0]
+	if uint64(fc.Count) == all.Total {
+		t.Fatalf("facet %s holds every record; the count would not change", fc.Term)
+	}
+	tm := startBank(t, deps, false)
+	tm.Type("f")
+	waitFor(t, tm, "Facets", fmt.Sprintf("[ ] %s %d", fc.Term, fc.Count))
+	tm.Send(space)
+	waitFor(t, tm, fmt.Sprintf("%d records", fc.Count), "category="+fc.Term, fmt.Sprintf("[x] %s", fc.Term))
+	tm.Send(space) // off again: every record
+	waitFor(t, tm, fmt.Sprintf("%d records", all.Total))
+}
+
+// TestEditHistoryUndo edits a record through the form, sees the new version
+// as a diff in its history, then undoes it.
+func TestEditHistoryUndo(t *testing.T) {
+	deps := openSample(t)
+	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
+	before := lemma(t, deps.Store, id)
+	tm := startBank(t, deps, false, "Detail "+id+" v1")
+	tm.Type("e")
+	waitFor(t, tm, "Edit "+id)
+	tm.Type(" XQZ")
+	tm.Send(enter)
+	waitFor(t, tm, "edit dec_", "Detail "+id+" v2", "History (2 versions)")
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab}) // to the detail, then its end: the history
+	tm.Type("G")
+	waitFor(t, tm, "v2 edit · tester", "+ lemma: ", "XQZ")
+	hist, err := deps.Store.History(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != 2 || hist[1].Op != "edit" || hist[1].Actor != "tester" || hist[1].Record.Lemma != before+" XQZ" {
+		t.Fatalf("history after the edit: %+v", hist)
+	}
+	tm.Type("u")
+	waitFor(t, tm, "undid dec_", "Detail "+id+" v3")
+	if got := lemma(t, deps.Store, id); got != before {
+		t.Errorf("after undo the lemma is %q, want %q", got, before)
+	}
+}
+
+func TestDeleteAsksThenRetires(t *testing.T) {
+	deps := openSample(t)
+	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
+	tm := startBank(t, deps, false, "Detail "+id+" v1")
+	tm.Type("d")
+	waitFor(t, tm, "Delete: retire "+id)
+	tm.Type("y")
+	waitFor(t, tm, id+" v2 (retired)")
+	r, err := deps.Store.Record(id)
+	if err != nil || r.Status != review.Retired {
+		t.Fatalf("record %s after delete: %+v, %v", id, r, err)
+	}
+}
+
+func TestMergeMarkedRecords(t *testing.T) {
+	deps := openSample(t)
+	want := search(t, deps.Index, index.Request{Query: "cents", Size: 2})
+	a, b := want.Hits[0].ID, want.Hits[1].ID
+	tm := startBank(t, deps, false)
+	tm.Type("/cents")
+	waitFor(t, tm, fmt.Sprintf("%d records", want.Total))
+	tm.Send(esc)
+	tm.Send(space) // mark a; the cursor moves to b
+	waitFor(t, tm, "1 marked for merge", "Detail "+b)
+	tm.Type("m")
+	waitFor(t, tm, "Merge "+b+" with "+a)
+	tm.Send(enter)
+	waitFor(t, tm, "merge dec_")
+	for _, id := range []string{a, b} {
+		r, err := deps.Store.Record(id)
+		if err != nil || r.Status != review.Retired || r.Provenance.MergedInto == "" {
+			t.Errorf("source %s after merge: %+v, %v", id, r, err)
+		}
+	}
+}
+
+func TestRetrievalPreview(t *testing.T) {
+	deps := openSample(t)
+	task := "average price of electronics in dollars"
+	want, err := deps.Index.Retrieve(task, review.Scope{Env: "shop"}, 3)
+	if err != nil || len(want) == 0 {
+		t.Fatalf("retrieve: %v, %v", want, err)
+	}
+	tm := startBank(t, deps, false)
+	tm.Type("R")
+	waitFor(t, tm, "Retrieval preview")
+	tm.Type(task)
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	tm.Type("shop")
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
+	tm.Type("3")
+	tm.Send(enter)
+	var texts []string
+	for i, s := range want {
+		texts = append(texts, fmt.Sprintf("%d %-8s %6.3f", i+1, s.ID, s.Score))
+	}
+	waitFor(t, tm, texts...)
+}
+
+// TestProvenanceOpensTrajectory follows a record's provenance to the
+// trajectories screen, which opens at the cited step and lists the record
+// under it.
+func TestProvenanceOpensTrajectory(t *testing.T) {
+	deps := openSample(t)
+	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
+	r, err := deps.Store.Record(id)
+	if err != nil || r.Provenance.Trajectory == "" || r.Provenance.Steps == nil {
+		t.Fatalf("record %s has no provenance to follow: %+v, %v", id, r, err)
+	}
+	tm := startBank(t, deps, true, "Detail "+id+" v1")
+	tm.Send(enter) // to the detail
+	tm.Send(enter) // open the provenance link
+	waitFor(t, tm, fmt.Sprintf("Detail %s · step %d", r.Provenance.Trajectory, r.Provenance.Steps.From), "↳ "+id)
+}
+
+// TestVerifyChecks re-runs a record's checks live with v and stores the
+// results.
+func TestVerifyChecks(t *testing.T) {
+	deps := openSample(t)
+	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
+	r, err := deps.Store.Record(id)
+	if err != nil || len(r.Checks) == 0 {
+		t.Fatalf("record %s has no checks: %v", id, err)
+	}
+	env, err := deps.Store.ResolveEnv(r.Checks[0].Env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := probe.Compare(r.Checks[0].Expect, probe.Run(context.Background(), env, r.Checks[0].Input, probe.Limits{}))
+	tm := startBank(t, deps, false, "Detail "+id+" v1", "not verified yet")
+	tm.Type("v")
+	waitFor(t, tm, "verified "+id+": ", verdictWords[want])
+	got, err := deps.Store.CheckResults(id)
+	if err != nil || len(got) != len(r.Checks) || got[0].Verdict != want {
+		t.Fatalf("check results of %s: %+v, %v; want %d results, the first %s", id, got, err, len(r.Checks), want)
+	}
+}
+
+var verdictWords = map[probe.Verdict]string{probe.Same: "✔ same", probe.Changed: "~ changed",
+	probe.FailsNow: "✘ fails now", probe.EnvChanged: "≈ environment changed"}

@@ -1,0 +1,227 @@
+// Package bank is the bank browser: a search box over the Bleve index
+// (query-string syntax, searched as you type), facet filters by category,
+// env and status, a windowed result list that pages hits from the index and
+// loads record details lazily for the rows on screen, and a detail pane with
+// every field of the selected record, its versions as diffs, its provenance,
+// its checks and the trajectories that retrieved it. The operator's record
+// verbs (edit, narrow, merge, delete, undo) and live re-verification run in
+// tea.Cmds through the store, audited like proposal decisions. R opens the
+// retrieval preview: the top-k records a task agent would be given.
+package bank
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// WideWidth is the width from which list and detail sit side by side.
+const WideWidth = 100
+
+// The panes.
+const (
+	paneList = iota
+	paneDetail
+)
+
+// facetFields are the fields the screen counts and filters by.
+var facetFields = []string{"category", "env", "status"}
+
+// Keys this screen adds to common.KeyMap (see ui/REQUESTS-issue6.md).
+type Keys struct {
+	Retrieve key.Binding // R: retrieval preview
+	Verify   key.Binding // v: re-run the record's checks live
+	Mark     key.Binding // space: mark a row for merging
+}
+
+// DefaultKeys returns the screen's own keys.
+func DefaultKeys() Keys {
+	return Keys{
+		Retrieve: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retrieval preview")),
+		Verify:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "verify checks")),
+		Mark:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark for merge")),
+	}
+}
+
+// Model is the bank screen.
+type Model struct {
+	common.Common
+	deps common.Deps
+	src  Source
+	keys Keys
+
+	search    textinput.Model
+	searching bool                // the search box has focus
+	filters   map[string][]string // facet field → chosen terms
+	facets    map[string][]index.FacetCount
+	querySeq  int // the latest query; every search result carries it
+	searched  bool
+	searchErr string
+	took      string
+
+	list  list
+	toTop bool                      // the next first page is of a new query: cursor to the top
+	recs  map[string]*review.Record // record details of rows shown, by id
+	asked map[string]bool           // record details requested, not yet back
+	gen   int                       // cache generation: bumped after every write
+	marks map[string]bool           // rows marked for merging
+
+	detail    *Detail // the selected record's detail; nil while loading
+	detailErr string  // why the selected record's detail did not load
+	detailSeq int
+	links     []link // trajectories the detail links to
+	link      int    // the selected link
+	pane      viewport.Model
+	focus     int
+
+	retrieveSeq int // the latest retrieval preview request
+
+	busy    string  // "deleting mem_3…" while a write is in flight
+	overlay overlay // a form, picker or question over the screen; nil when none
+}
+
+// link is a trajectory step the detail pane can open.
+type link struct {
+	traj string
+	step int
+}
+
+// overlay is a form, picker or question that takes the keys while open.
+type overlay interface {
+	update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd)
+	view(m *Model, width, height int) string
+	help(m *Model) []key.Binding
+	capturing() bool // typing text: global keys go to the overlay
+}
+
+// New returns the bank screen over the program's index and store; Init runs
+// the first search (everything).
+func New(c common.Common, deps common.Deps) common.Screen {
+	var src Source
+	if deps.Index != nil && deps.Store != nil {
+		src = StoreSource{Index: deps.Index, Store: deps.Store}
+	}
+	return NewWithSource(c, deps, src)
+}
+
+// NewWithSource returns the bank screen reading from src (tests pass a fake).
+func NewWithSource(c common.Common, deps common.Deps, src Source) *Model {
+	m := &Model{Common: c, deps: deps, src: src, keys: DefaultKeys(),
+		filters: map[string][]string{}, marks: map[string]bool{}}
+	m.search = newInput("")
+	m.search.Prompt = "/ "
+	m.search.Placeholder = `search: terms, field:value, "a phrase", -excluded`
+	m.pane = viewport.New(0, 0)
+	m.pane.MouseWheelEnabled = false
+	m.list = newList()
+	m.resetCache()
+	m.Keys.Filter.SetHelp("f", "facets")
+	m.Keys.Confirm.SetHelp("enter", "open")
+	m.Keys.Next.SetHelp("]", "next link")
+	m.Keys.Prev.SetHelp("[", "prev link")
+	m.enableKeys()
+	return m
+}
+
+// Init runs the first search.
+func (m *Model) Init() tea.Cmd { return m.runSearch() }
+
+// Capturing reports whether the search box or a form takes typed text.
+func (m *Model) Capturing() bool {
+	return m.searching || (m.overlay != nil && m.overlay.capturing())
+}
+
+// SetSize lays the screen out again and re-wraps the detail.
+func (m *Model) SetSize(w, h int) {
+	m.Width, m.Height = w, h
+	m.search.Width = max(w-4, 1)
+	m.layout()
+	m.renderDetail()
+}
+
+func (m *Model) resetCache() {
+	m.recs, m.asked = map[string]*review.Record{}, map[string]bool{}
+	m.gen++
+}
+
+// selected is the record id under the cursor, or "".
+func (m *Model) selected() string {
+	if h, ok := m.list.hit(m.list.cursor); ok {
+		return h.ID
+	}
+	return ""
+}
+
+// ready reports whether the selected record's detail has loaded.
+func (m *Model) ready() bool {
+	return m.detail != nil && m.detail.Record != nil && m.detail.Record.ID == m.selected()
+}
+
+func (m *Model) enableKeys() {
+	k := &m.Keys
+	writable := m.deps.Store != nil && m.busy == ""
+	active := writable && m.ready() && m.detail.Record.Status == review.Active
+	k.Edit.SetEnabled(active)
+	k.Narrow.SetEnabled(active)
+	k.Delete.SetEnabled(active)
+	k.Merge.SetEnabled(active && len(m.marked()) > 0)
+	k.Undo.SetEnabled(writable)
+	m.keys.Verify.SetEnabled(writable && m.ready() && len(m.detail.Record.Checks) > 0)
+	m.keys.Retrieve.SetEnabled(m.deps.Index != nil)
+	k.Next.SetEnabled(len(m.links) > 1)
+	k.Prev.SetEnabled(len(m.links) > 1)
+	k.Filter.SetEnabled(m.searched)
+}
+
+// marked lists the rows marked for merging other than the selected one.
+func (m *Model) marked() []string {
+	var ids []string
+	for id := range m.marks {
+		if id != m.selected() {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// ShortHelp lists the keys that apply now.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.Keys
+	switch {
+	case m.overlay != nil:
+		return m.overlay.help(m)
+	case m.searching:
+		return []key.Binding{k.Cancel, k.Confirm}
+	}
+	return []key.Binding{k.Search, k.Filter, k.Confirm, k.NextPane, k.Edit, k.Narrow, m.keys.Mark, k.Merge,
+		k.Delete, k.Undo, m.keys.Verify, m.keys.Retrieve}
+}
+
+// FullHelp lists every key of the screen for the help overlay.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.Keys
+	return [][]key.Binding{
+		{k.Search, k.Filter, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
+		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, m.keys.Verify},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+	}
+}
+
+// Title is the header: hit count and filters.
+func (m *Model) Title() string {
+	t := "Bank"
+	if m.searched {
+		t += " " + plural(m.list.total, "record")
+	} else {
+		t += " …"
+	}
+	if f := filterText(m.filters); f != "" {
+		t += " · " + f
+	}
+	return t
+}

@@ -1,0 +1,279 @@
+package bank
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+)
+
+// The facet picker and the retrieval preview.
+
+// facetRow is one term of a facet with its count in the current results.
+type facetRow struct {
+	field, term string
+	count       int
+}
+
+// facetPicker toggles facet terms as filters; each toggle searches again.
+type facetPicker struct{ cur facetRow }
+
+func newFacetPicker(m *Model) *facetPicker {
+	fp := &facetPicker{}
+	if rows := m.facetRows(); len(rows) > 0 {
+		fp.cur = rows[0]
+	}
+	return fp
+}
+
+// facetRows lists every term of every facet of the latest results, plus
+// the chosen terms the results no longer hold (so they can be cleared).
+func (m *Model) facetRows() []facetRow {
+	var rows []facetRow
+	for _, f := range facetFields {
+		seen := map[string]bool{}
+		for _, c := range m.facets[f] {
+			rows = append(rows, facetRow{f, c.Term, c.Count})
+			seen[c.Term] = true
+		}
+		for _, t := range m.filters[f] {
+			if !seen[t] {
+				rows = append(rows, facetRow{f, t, 0})
+			}
+		}
+	}
+	return rows
+}
+
+func (fp *facetPicker) pos(rows []facetRow) int {
+	for i, r := range rows {
+		if r.field == fp.cur.field && r.term == fp.cur.term {
+			return i
+		}
+	}
+	return 0
+}
+
+func (fp *facetPicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+	k := m.Keys
+	rows := m.facetRows()
+	i := fp.pos(rows)
+	switch {
+	case key.Matches(msg, k.Cancel), key.Matches(msg, k.Confirm), key.Matches(msg, k.Filter):
+		return nil, nil
+	case len(rows) == 0:
+		return fp, nil
+	case key.Matches(msg, k.Up):
+		fp.cur = rows[max(i-1, 0)]
+	case key.Matches(msg, k.Down):
+		fp.cur = rows[min(i+1, len(rows)-1)]
+	case key.Matches(msg, k.Toggle):
+		r := rows[i]
+		vs := m.filters[r.field]
+		if j := slices.Index(vs, r.term); j >= 0 {
+			m.filters[r.field] = slices.Delete(vs, j, j+1)
+		} else {
+			m.filters[r.field] = append(vs, r.term)
+		}
+		return fp, m.runSearch()
+	}
+	return fp, nil
+}
+
+func (fp *facetPicker) view(m *Model, w, h int) string {
+	st := m.Styles
+	inner := w - st.Overlay.GetHorizontalFrameSize()
+	lines := []string{st.Title.Render("Facets") + st.Subtle.Render(" — space toggles a filter; counts are of the current query")}
+	rows := m.facetRows()
+	cur := fp.pos(rows)
+	field := ""
+	for i, r := range rows {
+		if r.field != field {
+			field = r.field
+			lines = append(lines, st.Label.Render(field))
+		}
+		on := slices.Contains(m.filters[r.field], r.term)
+		box := "[ ]"
+		if on {
+			box = "[x]"
+		}
+		line := fmt.Sprintf("%s %s %s", box, r.term, st.Subtle.Render(strconv.Itoa(r.count)))
+		if i == cur {
+			line = st.Selected.Render("▸ ") + line
+		} else {
+			line = "  " + line
+		}
+		lines = append(lines, ansi.Truncate(line, inner, "…"))
+	}
+	if len(rows) == 0 {
+		lines = append(lines, st.Subtle.Render("no facets: the query found nothing"))
+	}
+	// Keep the cursor row on screen when the list is taller than the box.
+	if over := len(lines) - (h - 2); over > 0 {
+		skip := min(over, max(cur-(h-4)/2, 0))
+		lines = append(lines[:1], lines[1+skip:]...)
+	}
+	return box(m, strings.Join(lines, "\n"), w, h)
+}
+
+func (fp *facetPicker) help(m *Model) []key.Binding {
+	k := m.Keys
+	return []key.Binding{k.Up, k.Down, k.Toggle, k.Cancel}
+}
+
+func (fp *facetPicker) capturing() bool { return false }
+
+// retrievePreview shows the records a task agent would be given.
+type retrievePreview struct {
+	inputs [3]textinput.Model // task, env, k
+	focus  int
+	seq    int
+	res    []scored
+	err    error
+	ran    bool
+
+	lines  string // res wrapped at width linesW; rebuilt when either changes
+	linesW int
+}
+
+var retrieveLabels = [3]string{"task", "env", "k"}
+
+// scored is one retrieved record with its score.
+type scored struct {
+	index.Scored
+	rec *review.Record
+}
+
+type retrieved struct {
+	seq int
+	res []scored
+	err error
+}
+
+func newRetrievePreview(m *Model) *retrievePreview {
+	rp := &retrievePreview{}
+	rp.inputs[0] = newInput("")
+	rp.inputs[0].Placeholder = "describe a task"
+	rp.inputs[1] = newInput("")
+	rp.inputs[1].Placeholder = "any env"
+	rp.inputs[2] = newInput("5")
+	rp.inputs[0].Focus()
+	return rp
+}
+
+func (rp *retrievePreview) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		return nil, nil
+	case msg.Type == tea.KeyTab || msg.Type == tea.KeyShiftTab:
+		rp.inputs[rp.focus].Blur()
+		step := 1
+		if msg.Type == tea.KeyShiftTab {
+			step = len(rp.inputs) - 1
+		}
+		rp.focus = (rp.focus + step) % len(rp.inputs)
+		return rp, rp.inputs[rp.focus].Focus()
+	case key.Matches(msg, k.Confirm):
+		return rp, rp.run(m)
+	}
+	var cmd tea.Cmd
+	rp.inputs[rp.focus], cmd = rp.inputs[rp.focus].Update(msg)
+	return rp, cmd
+}
+
+// run retrieves in a Cmd and loads the records it names.
+func (rp *retrievePreview) run(m *Model) tea.Cmd {
+	kk, err := strconv.Atoi(strings.TrimSpace(rp.inputs[2].Value()))
+	if err != nil || kk <= 0 {
+		kk = 5
+	}
+	m.retrieveSeq++
+	rp.seq, rp.ran = m.retrieveSeq, true
+	seq, ix, src := rp.seq, m.deps.Index, m.src
+	task, scope := rp.inputs[0].Value(), review.Scope{Env: strings.TrimSpace(rp.inputs[1].Value())}
+	return func() tea.Msg {
+		hits, err := ix.Retrieve(task, scope, kk)
+		if err != nil {
+			return retrieved{seq: seq, err: err}
+		}
+		ids := make([]string, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ID
+		}
+		recs, err := src.Records(ids)
+		out := make([]scored, len(hits))
+		for i, h := range hits {
+			out[i] = scored{Scored: h, rec: recs[h.ID]}
+		}
+		return retrieved{seq: seq, res: out, err: err}
+	}
+}
+
+func (rp *retrievePreview) view(m *Model, w, h int) string {
+	st := m.Styles
+	inner := w - st.Overlay.GetHorizontalFrameSize()
+	lines := []string{st.Title.Render("Retrieval preview") +
+		st.Subtle.Render(" — what a task agent would be given; enter retrieves, tab next field")}
+	for i, l := range retrieveLabels {
+		in := rp.inputs[i]
+		in.Width = max(inner-8, 1)
+		mark := "  "
+		if i == rp.focus {
+			mark = st.Selected.Render("▸ ")
+		}
+		lines = append(lines, mark+st.Label.Render(fmt.Sprintf("%-5s ", l))+in.View())
+	}
+	if envs := m.facets["env"]; len(envs) > 0 {
+		var names []string
+		for _, e := range envs {
+			names = append(names, e.Term)
+		}
+		lines = append(lines, st.Subtle.Render(ansi.Truncate("  envs: "+strings.Join(names, ", "), inner, "…")))
+	}
+	lines = append(lines, "")
+	switch {
+	case rp.err != nil:
+		lines = append(lines, st.Error.Render(wrapText("retrieve failed: "+rp.err.Error(), inner)))
+	case rp.ran && rp.res == nil:
+		lines = append(lines, st.Subtle.Render("retrieving…"))
+	case rp.ran && len(rp.res) == 0:
+		lines = append(lines, st.Subtle.Render("no active record matches this task and scope"))
+	}
+	if len(rp.res) > 0 {
+		if rp.linesW != inner {
+			rp.lines, rp.linesW = resultLines(rp.res, inner), inner
+		}
+		lines = append(lines, rp.lines)
+	}
+	return box(m, strings.Join(lines, "\n"), w, h)
+}
+
+// resultLines renders the retrieved records at width w.
+func resultLines(res []scored, w int) string {
+	lines := make([]string, len(res))
+	for i, s := range res {
+		lemma := "(gone)"
+		if s.rec != nil {
+			lemma = s.rec.Lemma
+		}
+		lead := fmt.Sprintf("%d %-8s %6.3f ", i+1, s.ID, s.Score)
+		lines[i] = indent(lead, lemma, w, ansi.StringWidth(lead))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (rp *retrievePreview) help(m *Model) []key.Binding {
+	k := m.Keys
+	return []key.Binding{k.Confirm, k.NextField, k.Cancel}
+}
+
+func (rp *retrievePreview) capturing() bool { return true }

@@ -1,0 +1,187 @@
+package bank
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Layout and View. The detail is wrapped in renderDetail (on size, record
+// or link change) and cached in its viewport; the list renders only the
+// rows on screen; View only joins cached parts.
+
+// topLines is the search box and the status line.
+const topLines = 2
+
+func (m *Model) wide() bool { return m.Width >= WideWidth }
+
+// paneWidths returns the outer widths of the list and the detail (0 = hidden).
+func (m *Model) paneWidths() (int, int) {
+	if !m.wide() {
+		if m.focus == paneDetail {
+			return 0, m.Width
+		}
+		return m.Width, 0
+	}
+	lw := m.Width * 9 / 20
+	return lw, m.Width - lw
+}
+
+func (m *Model) paneHeight() int { return max(m.Height-topLines, 0) }
+
+// layout sizes the list window and the detail viewport.
+func (m *Model) layout() {
+	fw, fh := m.Styles.Pane.GetFrameSize()
+	m.list.height = max(m.paneHeight()-fh-1, 1) // less the title line
+	m.list.move(m.list.cursor)
+	dw := m.Width
+	if m.wide() {
+		_, dw = m.paneWidths()
+	}
+	m.pane.Width = max(dw-fw, 1)
+	m.pane.Height = max(m.paneHeight()-fh-1, 1)
+}
+
+// View draws the search box, the status line and the panes, or the overlay.
+func (m *Model) View() string {
+	if m.Width <= 0 || m.Height <= 0 {
+		return ""
+	}
+	st := m.Styles
+	box := m.search.View()
+	if !m.searching && m.search.Value() == "" {
+		box = st.Subtle.Render("/ search the bank (everything shown)")
+	}
+	lines := []string{ansi.Truncate(box, m.Width, "…"), m.statusLine()}
+	body := ""
+	if m.overlay != nil {
+		body = m.overlay.view(m, m.Width, m.paneHeight())
+	} else {
+		body = m.panesView()
+	}
+	out := strings.Join(lines, "\n") + "\n" + body
+	return lipgloss.NewStyle().MaxHeight(m.Height).Render(out)
+}
+
+// statusLine shows the hit count, the facet filters and what is in flight.
+func (m *Model) statusLine() string {
+	st := m.Styles
+	left := st.Subtle.Render("…")
+	if m.searched {
+		left = st.Title.Render(plural(m.list.total, "record"))
+		if m.took != "" {
+			left += st.Subtle.Render(" in " + m.took)
+		}
+	}
+	if f := filterText(m.filters); f != "" {
+		left += st.Label.Render(" · ") + st.Selected.Render(f)
+	}
+	if n := len(m.marks); n > 0 {
+		left += st.Warn.Render(fmt.Sprintf(" · %d marked for merge", n))
+	}
+	right := ""
+	if m.busy != "" {
+		right = st.Warn.Render(m.busy)
+	}
+	gap := m.Width - lipgloss.Width(left) - lipgloss.Width(right)
+	if gap < 1 {
+		return ansi.Truncate(left+" "+right, m.Width, "…")
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// filterText describes the facet filters: "category=fact,warning env=shop".
+func filterText(f map[string][]string) string {
+	var parts []string
+	for _, field := range facetFields {
+		if vs := f[field]; len(vs) > 0 {
+			s := append([]string(nil), vs...)
+			sort.Strings(s)
+			parts = append(parts, field+"="+strings.Join(s, ","))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// panesView frames the list and the detail.
+func (m *Model) panesView() string {
+	lw, dw := m.paneWidths()
+	h := m.paneHeight()
+	var cols []string
+	frame := func(w int, on bool, title, inner string) string {
+		style := m.Styles.Pane
+		if on && m.wide() {
+			style = m.Styles.PaneOn
+		}
+		inW := max(w-style.GetHorizontalFrameSize(), 1)
+		t := m.Styles.Title.Render(ansi.Truncate(title, inW, "…"))
+		return style.Width(max(w-style.GetHorizontalBorderSize(), 1)).
+			Height(max(h-style.GetVerticalBorderSize(), 0)).MaxHeight(h).
+			Render(t + "\n" + inner)
+	}
+	if lw > 0 {
+		inW := max(lw-m.Styles.Pane.GetHorizontalFrameSize(), 1)
+		title := "Records"
+		if m.list.total > m.list.height {
+			title += fmt.Sprintf(" %d–%d of %d", m.list.top+1, min(m.list.top+m.list.height, m.list.total), m.list.total)
+		}
+		cols = append(cols, frame(lw, m.focus == paneList, title, m.listView(inW)))
+	}
+	if dw > 0 {
+		title := "Detail"
+		if m.ready() {
+			title += " " + m.detail.Record.ID + fmt.Sprintf(" v%d", m.detail.Record.Version)
+		}
+		if m.pane.TotalLineCount() > m.pane.Height {
+			title += fmt.Sprintf(" %d%%", int(m.pane.ScrollPercent()*100))
+		}
+		cols = append(cols, frame(dw, m.focus == paneDetail, title, m.pane.View()))
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, cols...)
+}
+
+// wrapText wraps s to width w (ANSI-aware), breaking long words.
+func wrapText(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	return ansi.Wrap(s, w, " -")
+}
+
+// indent wraps s to width w: the first line starts with lead, the others
+// with pad spaces; line breaks in s are kept. A lead wider than pad
+// shortens the first line instead of overflowing it.
+func indent(lead, s string, w, pad int) string {
+	sp := strings.Repeat(" ", pad)
+	room := max(w-pad, 1)
+	extra := max(ansi.StringWidth(lead)-pad, 0)
+	if extra >= room {
+		return lead + "\n" + indent(sp, s, w, pad)
+	}
+	filler := strings.Repeat("\u00a0", extra) // not a break point: holds the lead's room
+	var out []string
+	for i, para := range strings.Split(s, "\n") {
+		if i == 0 {
+			para = filler + para
+		}
+		for j, l := range strings.Split(ansi.Wrap(para, room, " -"), "\n") {
+			if i == 0 && j == 0 {
+				l = lead + strings.TrimPrefix(l, filler)
+			} else {
+				l = sp + l
+			}
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,206 @@
+package bank
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+)
+
+// Source is what the screen reads: searches (paged, with facets), record
+// details for the rows on screen, and one record's full detail. The program
+// reads the index and the store (StoreSource); tests pass fakes.
+type Source interface {
+	Search(index.Request) (*index.Results, error)
+	// Records returns the records with those ids; missing ones are left out.
+	Records(ids []string) (map[string]*review.Record, error)
+	Detail(id string) (*Detail, error)
+}
+
+// Detail is everything the detail pane shows about one record.
+type Detail struct {
+	Record  *review.Record
+	History []review.Version       // oldest first
+	Checks  []review.CheckResult   // last verify result of each check
+	Uses    []review.TrajectoryUse // trajectories that retrieved it
+}
+
+// StoreSource is the program's Source.
+type StoreSource struct {
+	Index *index.Index
+	Store *review.Store
+}
+
+// Search runs req on the index.
+func (s StoreSource) Search(req index.Request) (*index.Results, error) { return s.Index.Search(req) }
+
+// Records reads each record from the store.
+func (s StoreSource) Records(ids []string) (map[string]*review.Record, error) {
+	out := make(map[string]*review.Record, len(ids))
+	for _, id := range ids {
+		r, err := s.Store.Record(id)
+		if errors.Is(err, review.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load record %s: %w", id, err)
+		}
+		out[id] = r
+	}
+	return out, nil
+}
+
+// Detail reads a record with its history, checks and uses.
+func (s StoreSource) Detail(id string) (*Detail, error) {
+	r, err := s.Store.Record(id)
+	if err != nil {
+		return nil, fmt.Errorf("load record %s: %w", id, err)
+	}
+	d := &Detail{Record: r}
+	if d.History, err = s.Store.History(id); err != nil {
+		return nil, fmt.Errorf("load the history of %s: %w", id, err)
+	}
+	if d.Checks, err = s.Store.CheckResults(id); err != nil {
+		return nil, fmt.Errorf("load the check results of %s: %w", id, err)
+	}
+	if d.Uses, err = s.Store.RetrievedBy(id); err != nil {
+		return nil, fmt.Errorf("load the trajectories that retrieved %s: %w", id, err)
+	}
+	return d, nil
+}
+
+// Background results. Each carries what asked for it and is dropped when
+// the screen has moved on.
+
+// debounced fires debounceDelay after a keystroke in the search box.
+type debounced struct{ seq int }
+
+// pageLoaded is one page of hits of query seq.
+type pageLoaded struct {
+	seq, page int
+	res       *index.Results
+	err       error
+}
+
+// recordsLoaded is the detail of some rows, for cache generation gen.
+type recordsLoaded struct {
+	gen  int
+	ids  []string
+	recs map[string]*review.Record
+	err  error
+}
+
+// detailLoaded is the selected record's detail.
+type detailLoaded struct {
+	seq int
+	id  string
+	d   *Detail
+	err error
+}
+
+// debounceDelay is how long the search box waits for the next keystroke.
+const debounceDelay = 120 * time.Millisecond
+
+// pageSize is how many hits one index request pages in.
+const pageSize = 100
+
+// typed starts the debounce of a new query.
+func (m *Model) typed() tea.Cmd {
+	m.querySeq++
+	seq := m.querySeq
+	return tea.Tick(debounceDelay, func(time.Time) tea.Msg { return debounced{seq} })
+}
+
+// runSearch starts a new query from page 0. The old rows stay on screen
+// until its first page arrives; then the cursor goes to the top.
+func (m *Model) runSearch() tea.Cmd {
+	m.toTop = true
+	return m.research()
+}
+
+// research runs the current query again from page 0.
+func (m *Model) research() tea.Cmd {
+	m.querySeq++
+	m.list.stale = true
+	m.list.pending = map[int]bool{}
+	return m.loadPage(0)
+}
+
+// request builds the index request of page n of the current query.
+func (m *Model) request(page int) index.Request {
+	filters := map[string][]string{}
+	for f, vs := range m.filters {
+		if len(vs) > 0 {
+			filters[f] = append([]string(nil), vs...)
+		}
+	}
+	q := m.search.Value()
+	req := index.Request{Query: q, Type: "record", Filters: filters, Sort: sortFor(q),
+		From: page * pageSize, Size: pageSize, Highlight: true}
+	if page == 0 {
+		req.Facets = facetFields
+	}
+	return req
+}
+
+// sortFor orders hits: by id when the query is blank (every score is the
+// same), else best first with ties by id, so paging is stable.
+func sortFor(query string) []string {
+	if strings.TrimSpace(query) == "" {
+		return []string{"_id"}
+	}
+	return []string{"-_score", "_id"}
+}
+
+// loadPage asks for page n of the current query.
+func (m *Model) loadPage(n int) tea.Cmd {
+	if m.src == nil {
+		return nil
+	}
+	m.list.pending[n] = true
+	seq, src, req := m.querySeq, m.src, m.request(n)
+	return func() tea.Msg {
+		res, err := src.Search(req)
+		return pageLoaded{seq: seq, page: n, res: res, err: err}
+	}
+}
+
+// loadRecords asks for the detail of rows not cached yet.
+func (m *Model) loadRecords(ids []string) tea.Cmd {
+	if len(ids) == 0 || m.src == nil {
+		return nil
+	}
+	for _, id := range ids {
+		m.asked[id] = true
+	}
+	gen, src := m.gen, m.src
+	return func() tea.Msg {
+		recs, err := src.Records(ids)
+		return recordsLoaded{gen: gen, ids: ids, recs: recs, err: err}
+	}
+}
+
+// loadDetail asks for the selected record's detail.
+func (m *Model) loadDetail() tea.Cmd {
+	id := m.selected()
+	m.detailSeq++
+	if id == "" || m.src == nil {
+		m.detail = nil
+		m.renderDetail()
+		return nil
+	}
+	if m.detail != nil && m.detail.Record != nil && m.detail.Record.ID != id || m.detailErr != "" {
+		m.detail, m.detailErr = nil, ""
+		m.renderDetail()
+	}
+	seq, src := m.detailSeq, m.src
+	return func() tea.Msg {
+		d, err := src.Detail(id)
+		return detailLoaded{seq: seq, id: id, d: d, err: err}
+	}
+}

@@ -1,0 +1,285 @@
+package bank
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// Update handles keys, the mouse wheel and background results.
+func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	cmd := m.update(msg)
+	m.enableKeys()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case m.overlay != nil:
+			var cmd tea.Cmd
+			m.overlay, cmd = m.overlay.update(m, msg)
+			return cmd
+		case m.searching:
+			return m.searchKey(msg)
+		}
+		return m.handleKey(msg)
+	case tea.MouseMsg:
+		return m.handleMouse(msg)
+	case debounced:
+		if msg.seq != m.querySeq {
+			return nil // another keystroke came since
+		}
+		return m.runSearch()
+	case pageLoaded:
+		return m.pageLoaded(msg)
+	case recordsLoaded:
+		if msg.gen != m.gen {
+			return nil
+		}
+		for _, id := range msg.ids {
+			delete(m.asked, id)
+			if msg.err == nil {
+				m.recs[id] = msg.recs[id] // nil: gone from the bank
+			}
+		}
+		if msg.err != nil {
+			return common.NotifyErr("could not read records: " + msg.err.Error())
+		}
+	case detailLoaded:
+		if msg.seq != m.detailSeq || msg.id != m.selected() {
+			return nil
+		}
+		m.detail, m.detailErr = msg.d, ""
+		if msg.err != nil {
+			m.detailErr = msg.err.Error()
+			m.renderDetail()
+			return nil
+		}
+		m.recs[msg.id] = msg.d.Record
+		m.setLinks()
+		m.renderDetail()
+		m.pane.GotoTop()
+	case written:
+		return m.written(msg)
+	case verified:
+		return m.verified(msg)
+	case retrieved:
+		if rp, ok := m.overlay.(*retrievePreview); ok && msg.seq == rp.seq {
+			rp.res, rp.err, rp.linesW = msg.res, msg.err, 0
+		}
+	case common.ShowRecord:
+		return m.showRecord(msg.ID)
+	}
+	return nil
+}
+
+// pageLoaded stores a page of hits of the current query.
+func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
+	if msg.seq != m.querySeq {
+		return nil // the query changed since
+	}
+	delete(m.list.pending, msg.page)
+	if msg.err != nil {
+		if msg.page == 0 {
+			m.searched, m.searchErr = true, msg.err.Error()
+			m.list.total, m.list.stale = 0, false
+			m.list.pages = map[int][]index.Hit{}
+			return nil
+		}
+		return common.NotifyErr("could not page the results: " + msg.err.Error())
+	}
+	if msg.page == 0 {
+		m.list.pages, m.list.stale = map[int][]index.Hit{}, false
+		m.searched, m.searchErr = true, ""
+		m.list.total = int(msg.res.Total)
+		m.facets = msg.res.Facets
+		m.took = msg.res.Took.Round(time.Microsecond).String()
+		if m.toTop {
+			m.list.cursor, m.list.top, m.toTop = 0, 0, false
+		}
+		m.list.move(m.list.cursor)
+	}
+	m.list.pages[msg.page] = msg.res.Hits
+	return m.fill()
+}
+
+// fill asks for the pages and record details the rows on screen lack, and
+// for the selected record's detail when the selection changed.
+func (m *Model) fill() tea.Cmd {
+	if m.list.stale {
+		return nil // page 0 of the new query decides what is shown
+	}
+	var cmds []tea.Cmd
+	for _, p := range m.list.window() {
+		if _, ok := m.list.pages[p]; !ok && !m.list.pending[p] {
+			cmds = append(cmds, m.loadPage(p))
+		}
+	}
+	m.list.trim()
+	if len(m.recs) > 20*pageSize { // bound the cache; rows on screen reload below
+		m.resetCache()
+	}
+	var missing []string
+	for _, id := range m.visibleIDs() {
+		if _, ok := m.recs[id]; !ok && !m.asked[id] {
+			missing = append(missing, id)
+		}
+	}
+	cmds = append(cmds, m.loadRecords(missing))
+	if id := m.selected(); id != "" && (m.detail == nil || m.detail.Record == nil || m.detail.Record.ID != id) {
+		cmds = append(cmds, m.loadDetail())
+	}
+	return tea.Batch(cmds...)
+}
+
+// searchKey handles a key while the search box has focus: every change of
+// the query starts the debounce; the search runs in a Cmd when it fires.
+func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		m.searching = false
+		m.search.Blur()
+		return nil
+	case key.Matches(msg, k.Confirm):
+		m.searching = false
+		m.search.Blur()
+		return nil
+	}
+	before := m.search.Value()
+	var cmd tea.Cmd
+	m.search, cmd = m.search.Update(msg)
+	if m.search.Value() == before {
+		return cmd
+	}
+	return tea.Batch(cmd, m.typed())
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Search):
+		m.searching = true
+		return m.search.Focus()
+	case key.Matches(msg, k.Filter):
+		m.overlay = newFacetPicker(m)
+		return nil
+	case key.Matches(msg, m.keys.Retrieve):
+		m.overlay = newRetrievePreview(m)
+		return nil
+	case key.Matches(msg, k.NextPane):
+		m.focus = 1 - m.focus
+		return nil
+	case key.Matches(msg, k.Cancel) && m.focus == paneDetail:
+		m.focus = paneList
+		return nil
+	}
+	if cmd, ok := m.verbKey(msg); ok {
+		return cmd
+	}
+	if m.focus == paneDetail {
+		return m.detailKey(msg)
+	}
+	switch {
+	case key.Matches(msg, m.keys.Mark):
+		if id := m.selected(); id != "" {
+			if m.marks[id] {
+				delete(m.marks, id)
+			} else {
+				m.marks[id] = true
+			}
+			m.list.move(m.list.cursor + 1)
+		}
+	case key.Matches(msg, k.Confirm):
+		if m.selected() != "" {
+			m.focus = paneDetail
+		}
+		return nil
+	case key.Matches(msg, k.Up):
+		m.list.move(m.list.cursor - 1)
+	case key.Matches(msg, k.Down):
+		m.list.move(m.list.cursor + 1)
+	case key.Matches(msg, k.PageUp):
+		m.list.move(m.list.cursor - m.list.height)
+	case key.Matches(msg, k.PageDown):
+		m.list.move(m.list.cursor + m.list.height)
+	case key.Matches(msg, k.Top):
+		m.list.move(0)
+	case key.Matches(msg, k.Bottom):
+		m.list.move(m.list.total - 1)
+	default:
+		return nil
+	}
+	return m.fill()
+}
+
+// detailKey scrolls the detail and opens its links.
+func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.pane.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		m.pane.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		m.pane.PageUp()
+	case key.Matches(msg, k.PageDown):
+		m.pane.PageDown()
+	case key.Matches(msg, k.Top):
+		m.pane.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		m.pane.GotoBottom()
+	case key.Matches(msg, k.Next), key.Matches(msg, k.Prev):
+		if n := len(m.links); n > 0 {
+			step := 1
+			if key.Matches(msg, k.Prev) {
+				step = n - 1
+			}
+			m.link = (m.link + step) % n
+			m.renderDetail()
+		}
+	case key.Matches(msg, k.Confirm):
+		if m.link < len(m.links) {
+			l := m.links[m.link]
+			return func() tea.Msg { return common.ShowTrajectory{ID: l.traj, Step: l.step} }
+		}
+	}
+	return nil
+}
+
+// showRecord searches for one record by id and selects it.
+func (m *Model) showRecord(id string) tea.Cmd {
+	m.search.SetValue(fmt.Sprintf("id:%q", id))
+	m.filters = map[string][]string{}
+	m.focus = paneDetail
+	return m.runSearch()
+}
+
+// handleMouse scrolls the list or the detail with the wheel.
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.overlay != nil || (msg.Button != tea.MouseButtonWheelUp && msg.Button != tea.MouseButtonWheelDown) {
+		return nil
+	}
+	d := 3
+	if msg.Button == tea.MouseButtonWheelUp {
+		d = -3
+	}
+	lw, _ := m.paneWidths()
+	if m.wide() && msg.X >= lw || !m.wide() && m.focus == paneDetail {
+		if d < 0 {
+			m.pane.ScrollUp(-d)
+		} else {
+			m.pane.ScrollDown(d)
+		}
+		return nil
+	}
+	m.list.move(m.list.cursor + d)
+	return m.fill()
+}

@@ -1,0 +1,227 @@
+package bank
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// The record verbs: each writes through the store in a Cmd, audited as a
+// decision, then catches the index up; the screen says done only after.
+
+// probeTimeout bounds one live check run.
+const probeTimeout = 30 * time.Second
+
+type written struct {
+	verb review.Verb
+	dec  *review.Decision
+	err  error
+}
+
+type verified struct {
+	id      string
+	results []review.CheckResult
+	err     error
+}
+
+// verbKey starts a verb when msg names one that applies now.
+func (m *Model) verbKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Undo):
+		return m.undo(), true
+	case key.Matches(msg, m.keys.Verify):
+		return m.verify(), true
+	case key.Matches(msg, k.Edit):
+		r := m.detail.Record
+		m.overlay = newForm(m, review.Edit, []string{"lemma", "trigger", "tags", "category", "confidence"},
+			[]string{r.Lemma, r.Trigger, strings.Join(r.Scope.Tags, ", "), string(r.Category),
+				fmt.Sprint(r.Confidence)})
+		return nil, true
+	case key.Matches(msg, k.Narrow):
+		r := m.detail.Record
+		m.overlay = newForm(m, review.Narrow, []string{"tags", "trigger", "lemma"},
+			[]string{strings.Join(r.Scope.Tags, ", "), r.Trigger, r.Lemma})
+		return nil, true
+	case key.Matches(msg, k.Merge):
+		f := newForm(m, review.Merge, []string{"lemma", "trigger"}, []string{m.detail.Record.Lemma, m.detail.Record.Trigger})
+		f.with = m.marked()
+		sort.Strings(f.with)
+		m.overlay = f
+		return nil, true
+	case key.Matches(msg, k.Delete):
+		m.overlay = &confirmDelete{id: m.detail.Record.ID}
+		return nil, true
+	}
+	return nil, false
+}
+
+// decide commits req, then catches the index up.
+func (m *Model) decide(req review.RecordRequest) tea.Cmd {
+	req.Operator = m.deps.Operator
+	m.busy = fmt.Sprintf("%s %s…", req.Verb, strings.Join(req.IDs, ", "))
+	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
+	return func() tea.Msg {
+		dec, err := store.DecideRecords(context.Background(), req)
+		if err == nil {
+			deps.Logf("bank: %s %v: %s", req.Verb, req.IDs, dec.ID)
+			syncIndex(ix, deps)
+		}
+		return written{verb: req.Verb, dec: dec, err: err}
+	}
+}
+
+// undo reverses the last decision not yet undone.
+func (m *Model) undo() tea.Cmd {
+	m.busy = "undoing…"
+	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
+	return func() tea.Msg {
+		dec, err := store.Undo(context.Background(), "", deps.Operator, "")
+		if err == nil {
+			deps.Logf("bank: undid %s: %s", dec.Undoes, dec.ID)
+			syncIndex(ix, deps)
+		}
+		return written{verb: review.Undo, dec: dec, err: err}
+	}
+}
+
+func syncIndex(ix *index.Index, deps common.Deps) {
+	if ix == nil {
+		return
+	}
+	if err := ix.Sync(); err != nil {
+		deps.Logf("bank: index sync after a write: %v", err)
+	}
+}
+
+// written shows a committed (or failed) write and reloads what it changed.
+func (m *Model) written(msg written) tea.Cmd {
+	m.busy = ""
+	if msg.err != nil {
+		return common.NotifyErr(fmt.Sprintf("%s failed, nothing was changed: %v", msg.verb, msg.err))
+	}
+	if msg.verb == review.Merge {
+		m.marks = map[string]bool{}
+	}
+	return tea.Batch(m.refresh(), common.Notify(summary(msg.verb, msg.dec)))
+}
+
+// refresh runs the current query again, keeping the cursor, and reloads
+// every record shown.
+func (m *Model) refresh() tea.Cmd {
+	m.resetCache()
+	m.detail = nil
+	return m.research()
+}
+
+// summary says what a committed write did: "edit → mem_3 v2".
+func summary(verb review.Verb, d *review.Decision) string {
+	s := string(verb) + " " + d.ID
+	if verb == review.Undo {
+		s = "undid " + d.Undoes
+	}
+	var parts []string
+	for _, c := range d.Changes {
+		p := fmt.Sprintf("%s v%d", c.RecordID, c.After)
+		if c.AfterR != nil && c.AfterR.Status == review.Retired {
+			p += " (retired)"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) > 0 {
+		s += " → " + strings.Join(parts, ", ")
+	}
+	return s
+}
+
+// verify re-runs the selected record's checks live and stores the results,
+// as `memreview verify` does.
+func (m *Model) verify() tea.Cmd {
+	r := m.detail.Record
+	id, checks := r.ID, slices.Clone(r.Checks)
+	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
+	m.busy = "verifying " + id + "…"
+	return func() tea.Msg {
+		var out []review.CheckResult
+		for i, c := range checks {
+			res := review.CheckResult{RecordID: id, Index: i, Env: c.Env, Input: c.Input, At: store.Now()}
+			env, err := store.ResolveEnv(c.Env)
+			if err != nil {
+				res.Now = probe.Result{Env: c.Env, Input: c.Input, Error: err.Error()}
+			} else {
+				ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+				res.Now = probe.Run(ctx, env, c.Input, probe.Limits{})
+				cancel()
+			}
+			res.Verdict = probe.Compare(c.Expect, res.Now)
+			out = append(out, res)
+		}
+		err := store.SetCheckResults(out)
+		if err == nil {
+			syncIndex(ix, deps)
+		}
+		return verified{id: id, results: out, err: err}
+	}
+}
+
+func (m *Model) verified(msg verified) tea.Cmd {
+	m.busy = ""
+	if msg.err != nil {
+		return common.NotifyErr("verify " + msg.id + " failed: " + msg.err.Error())
+	}
+	held := 0
+	for _, c := range msg.results {
+		if review.Holds(c.Verdict) {
+			held++
+		}
+	}
+	note := fmt.Sprintf("verified %s: %d of %d checks hold", msg.id, held, len(msg.results))
+	if m.ready() && m.detail.Record.ID == msg.id {
+		m.detail.Checks = msg.results
+		m.detail.Record.Suspect = held < len(msg.results)
+		m.recs[msg.id] = m.detail.Record
+		m.renderDetail()
+	}
+	if held < len(msg.results) {
+		return common.NotifyErr(note + "; the record is suspect")
+	}
+	return common.Notify(note)
+}
+
+// confirmDelete asks before retiring a record.
+type confirmDelete struct{ id string }
+
+func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Yes):
+		if m.busy != "" {
+			return c, nil
+		}
+		return nil, m.decide(review.RecordRequest{Verb: review.Delete, IDs: []string{c.id}})
+	case key.Matches(msg, k.No), key.Matches(msg, k.Cancel):
+		return nil, nil
+	}
+	return c, nil
+}
+
+func (c *confirmDelete) view(m *Model, w, h int) string {
+	inner := w - m.Styles.Overlay.GetHorizontalFrameSize()
+	q := fmt.Sprintf("Delete: retire %s? It stays in the history and u undoes it. y/n", c.id)
+	return box(m, m.Styles.Title.Render(wrapText(q, inner)), w, h)
+}
+
+func (c *confirmDelete) help(m *Model) []key.Binding { return []key.Binding{m.Keys.Yes, m.Keys.No} }
+
+func (c *confirmDelete) capturing() bool { return false }

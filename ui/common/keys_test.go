@@ -1,0 +1,29 @@
+package common
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// TestKeysDistinct checks that no key means two things on the review
+// screen: the global keys, moving around and the verbs.
+func TestKeysDistinct(t *testing.T) {
+	k := DefaultKeyMap()
+	set := []key.Binding{k.Quit, k.Help, k.Screen[0], k.Screen[1], k.Screen[2], k.Screen[3],
+		k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextPane, k.Next, k.Prev, k.Raw,
+		k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Probe, k.Filter, k.Search,
+		k.Attach, k.Verify, k.Retrieve}
+	seen := map[string]string{}
+	for _, b := range set {
+		for _, s := range b.Keys() {
+			if prev, ok := seen[s]; ok {
+				t.Errorf("key %q is both %q and %q", s, prev, b.Help().Desc)
+			}
+			seen[s] = b.Help().Desc
+		}
+		if b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("binding %v has no help", b.Keys())
+		}
+	}
+}

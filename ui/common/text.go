@@ -1,0 +1,61 @@
+package common
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Text helpers for screens: wrap and cut ANSI-aware, by display width.
+// Call them when content or width changes and cache the result; not in View.
+
+// Wrap wraps s to width w (ANSI-aware), breaking long words.
+func Wrap(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	return ansi.Wrap(s, w, " -")
+}
+
+// Indent wraps s to width w behind lead: the first line starts with lead,
+// the others with pad spaces (a hanging indent), and no line is wider than w.
+func Indent(lead, s string, w, pad int) string {
+	lw := ansi.StringWidth(lead)
+	if lw < pad {
+		lead += strings.Repeat(" ", pad-lw)
+		lw = pad
+	}
+	// A filler glued to the first word reserves the lead's extra width on
+	// the first line only; it is cut off again below.
+	filler := strings.Repeat("x", lw-pad)
+	body := Wrap(filler+s, max(w-pad, 1))
+	lines := strings.Split(body, "\n")
+	sp := strings.Repeat(" ", pad)
+	for i := range lines {
+		if i == 0 {
+			lines[i] = lead + strings.TrimPrefix(lines[i], filler)
+		} else {
+			lines[i] = sp + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// FitLine pads or cuts s to exactly width w.
+func FitLine(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = ansi.StringWidth(s)
+	}
+	return s + strings.Repeat(" ", max(w-sw, 0))
+}
+
+// FitLines splits s into lines of exactly width w.
+func FitLines(s string, w int) []string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = FitLine(l, w)
+	}
+	return lines
+}

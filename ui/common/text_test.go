@@ -1,0 +1,65 @@
+package common
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/review"
+)
+
+func TestIndent(t *testing.T) {
+	cases := []struct {
+		lead, s string
+		w, pad  int
+		want    []string
+	}{
+		{"- ", "aaa bbb ccc", 7, 2, []string{"- aaa", "  bbb", "  ccc"}},
+		// A lead wider than the pad must not push the first line past w.
+		{"  5 assistant: ", "one two three four", 24, 4, []string{"  5 assistant: one two", "    three four"}},
+		{"x", "ab", 10, 3, []string{"x  ab"}},
+	}
+	for _, c := range cases {
+		got := strings.Split(Indent(c.lead, c.s, c.w, c.pad), "\n")
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Indent(%q, %q, %d, %d) = %q, want %q", c.lead, c.s, c.w, c.pad, got, c.want)
+		}
+		for _, l := range got {
+			if ansi.StringWidth(l) > c.w {
+				t.Errorf("Indent(%q, …, %d): line %q is wider", c.lead, c.w, l)
+			}
+		}
+	}
+}
+
+func TestFitLine(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		w    int
+		want string
+	}{
+		{"abc", 5, "abc  "},
+		{"abcdef", 4, "abc…"},
+		{"日本語", 4, "日… "}, // a wide rune does not fit: pad
+	} {
+		if got := FitLine(c.s, c.w); got != c.want || ansi.StringWidth(got) != c.w {
+			t.Errorf("FitLine(%q, %d) = %q, want %q", c.s, c.w, got, c.want)
+		}
+	}
+}
+
+func TestDiffFields(t *testing.T) {
+	old := &review.Record{Lemma: "a", Category: review.Fact, Scope: review.Scope{Tags: []string{"x"}}, Confidence: 0.5, Status: review.Active}
+	new := *old
+	new.Lemma, new.Trigger = "b", "when"
+	var got []string
+	for _, l := range DiffFields(old, &new) {
+		got = append(got, string(l.Op)+" "+l.Text)
+	}
+	want := []string{"- lemma: a", "+ lemma: b", "  category: fact", "  tags: x", "  confidence: 0.50", "  status: active", "+ trigger: when"}
+	if !slices.Equal(got, want) {
+		t.Errorf("DiffFields:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

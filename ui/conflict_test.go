@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// TestConflict decides one of two proposals that target the same record;
+// the other then shows the conflict banner, and accepting it anyway is
+// refused with what changed, applying nothing.
+func TestConflict(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 200, 60)
+	m = drive(m, common.ShowProposal{ID: sample.PropConflictUpdate})
+	m = drive(m, press("a"))
+	if v := m.View(); !strings.Contains(v, "accepted "+sample.PropConflictUpdate+" → "+sample.RecRefJoin+" v2") {
+		t.Fatalf("no confirmation of the accept:\n%s", v)
+	}
+
+	m = drive(m, common.ShowProposal{ID: sample.PropConflictDelete})
+	v := m.View()
+	if !strings.Contains(v, "CONFLICT: conflict: record "+sample.RecRefJoin+" changed") {
+		t.Fatalf("no conflict banner on %s:\n%s", sample.PropConflictDelete, v)
+	}
+	if !strings.Contains(v, sample.RecRefJoin+" v2 (proposal saw v1)") {
+		t.Errorf("the diff does not say which version it is against:\n%s", v)
+	}
+
+	m = drive(m, press("a"))
+	v = m.View()
+	if !strings.Contains(v, "nothing applied — conflict: record "+sample.RecRefJoin+" changed") {
+		t.Fatalf("accepting a conflicting proposal was not refused:\n%s", v)
+	}
+	r, err := w.store.Record(sample.RecRefJoin)
+	if err != nil || r.Status != review.Active || r.Version != 2 {
+		t.Fatalf("%s after the refused delete: %+v %v", sample.RecRefJoin, r, err)
+	}
+	p, err := w.store.Proposal(sample.PropConflictDelete)
+	if err != nil || !p.Status.Open() {
+		t.Fatalf("%s after the refused delete: %v %v", sample.PropConflictDelete, p.Status, err)
+	}
+}
+
+// TestHelpAndQuit opens and closes the help overlay and quits with q.
+func TestHelpAndQuit(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 120, 40)
+	m = drive(m, press("?"))
+	if v := m.View(); !strings.Contains(v, "Keys") || !strings.Contains(v, "undo") {
+		t.Fatalf("help overlay:\n%s", v)
+	}
+	m = drive(m, press("?"))
+	if strings.Contains(m.View(), "Press ? or esc to close") {
+		t.Fatal("? did not close the help")
+	}
+	_, cmd := m.Update(press("q"))
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("q did not quit")
+	}
+	_, cmd = m.Update(tea.KeyMsg{Type: tea.KeyCtrlC})
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("ctrl+c did not quit")
+	}
+}
+
+// TestScreensSwitch visits every registered screen by its number key and
+// comes back to the queue. A screen that takes typed text (the console's
+// input) keeps the number keys until esc leaves its input.
+func TestScreensSwitch(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 120, 40)
+	for _, n := range []string{"2", "3", "4"} {
+		m = drive(m, press("1"))
+		m = drive(m, press(n))
+		if tab := "[" + n + " "; !strings.Contains(m.View(), tab) {
+			t.Errorf("key %s: the header does not show tab %q:\n%s", n, tab, m.View())
+		}
+		m = drive(m, press("esc"))
+	}
+	m = drive(m, press("1"))
+	if v := m.View(); !strings.Contains(v, "Candidate "+sample.ProposalIDs[0]) {
+		t.Errorf("back on the queue:\n%s", v)
+	}
+}

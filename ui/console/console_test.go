@@ -1,0 +1,226 @@
+package console
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// TestRunAndAttach runs a probe in the console on the sample world and
+// attaches it to a proposal; the store then lists it as that proposal's
+// evidence.
+func TestRunAndAttach(t *testing.T) {
+	deps := openSample(t)
+	queue, err := deps.Store.Queue()
+	if err != nil || len(queue) < 2 {
+		t.Fatalf("the sample queue: %d proposals, %v", len(queue), err)
+	}
+	target := queue[1].ID
+	const q = "SELECT COUNT(*) AS n_items FROM items_g1"
+	env, err := deps.Store.ResolveEnv("shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := probe.Run(context.Background(), env, q, probe.Limits{})
+	if !want.OK() {
+		t.Fatalf("the probe fails outside the console: %s", want.Error)
+	}
+
+	tm := teatest.NewTestModel(t, &root{screens: []common.Screen{New(common.NewCommon(), deps)}},
+		teatest.WithInitialTermSize(140, 30))
+	t.Cleanup(func() { quit(t, tm) })
+	waitFor(t, tm, "[shop sql]", "attach → proposal "+queue[0].ID+" (first in the queue)")
+	tm.Send(common.ShowProposal{ID: target})
+	waitFor(t, tm, "attach → proposal "+target)
+
+	tm.Type(q)
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "✔ 1 rows · shop", "n_items", fmt.Sprint(want.Rows[0][0]), "(1 rows)")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // leave the input: A attaches
+	tm.Type("A")
+	waitFor(t, tm, "attached run_", "to proposal "+target)
+
+	runs, err := deps.Store.ProbeRunsFor("proposal", target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range runs {
+		found = found || (r.Result.Input == q && r.Actor == "tester" && probe.Compare(want, r.Result) == probe.Same)
+	}
+	if !found {
+		t.Fatalf("ProbeRunsFor(proposal, %s) does not hold the attached run: %+v", target, runs)
+	}
+}
+
+// console drives the console directly: Update, then the Cmd it returns,
+// then Update with its message, as the program would.
+type console struct {
+	t *testing.T
+	m *Model
+}
+
+func newConsole(t *testing.T, deps common.Deps) *console {
+	c := &console{t: t, m: New(common.NewCommon(), deps).(*Model)}
+	c.m.SetSize(120, 30)
+	c.feed(c.m.Init())
+	return c
+}
+
+func (c *console) feed(cmd tea.Cmd) {
+	for cmd != nil {
+		msg := cmd()
+		if _, ok := msg.(common.Status); ok {
+			return
+		}
+		_, cmd = c.m.Update(msg)
+	}
+}
+
+func (c *console) send(msg tea.Msg) {
+	_, cmd := c.m.Update(msg)
+	c.feed(cmd)
+}
+
+// run types input over whatever is in the line and runs it.
+func (c *console) run(input string) string {
+	c.send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	c.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(input)})
+	if got := c.m.input.Value(); got != input {
+		c.t.Fatalf("the input holds %q, want %q", got, input)
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyEnter})
+	return ansi.Strip(c.m.View())
+}
+
+func fileSHA(t *testing.T, path string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+// TestHostileInputRefused sends the probe package's hostile inputs through
+// the console: each refusal is on screen, and the environment's bytes are
+// unchanged afterwards.
+func TestHostileInputRefused(t *testing.T) {
+	deps := openSample(t)
+	shop, err := deps.Store.ResolveEnv("shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := fileSHA(t, shop.Path)
+	c := newConsole(t, deps)
+	if e, _ := c.m.current(); e.Kind != probe.KindSQL {
+		t.Fatalf("the console opened on %s (%s), want the first sql env", e.Name, e.Kind)
+	}
+	hostile := []string{
+		"DELETE FROM items_g1",
+		"DROP TABLE items_g1",
+		"UPDATE items_g1 SET price_cents = 0",
+		"INSERT INTO items_g1 (item_id) VALUES (999999)",
+		"CREATE TABLE x (a)",
+		"ALTER TABLE items_g1 RENAME TO gone",
+		"ATTACH '" + shop.Path + ".new' AS n",
+		"VACUUM",
+		"PRAGMA query_only = 0",
+		"PRAGMA journal_mode = delete",
+		"SELECT 1; DELETE FROM items_g1",
+		"BEGIN IMMEDIATE",
+	}
+	for _, q := range hostile {
+		view := c.run(q)
+		res := c.m.last
+		if res == nil || res.Input != q || !strings.HasPrefix(res.Error, "refused") {
+			t.Errorf("%s: not refused: %+v", q, res)
+			continue
+		}
+		if !strings.Contains(view, "✘ refused") || !strings.Contains(view, "Nothing in the environment was changed.") {
+			t.Errorf("%s: the refusal is not on screen:\n%s", q, view)
+		}
+		first := strings.Split(ansi.Wrap(res.Error, 120, " -"), "\n")[0]
+		if !strings.Contains(view, strings.TrimSpace(first)) {
+			t.Errorf("%s: the screen does not show the reason %q:\n%s", q, first, view)
+		}
+	}
+	if after := fileSHA(t, shop.Path); after != before {
+		t.Fatal("the shop database changed under hostile input")
+	}
+	if _, err := os.Stat(shop.Path + ".new"); err == nil {
+		t.Error("ATTACH created a file")
+	}
+
+	// The files environment refuses escapes the same way.
+	c.send(tea.KeyMsg{Type: tea.KeyTab})
+	if e, _ := c.m.current(); e.Kind != probe.KindFiles {
+		t.Fatalf("tab chose %s, want the files env", e.Name)
+	}
+	for _, q := range []string{"read ../../bank.db", "ls /etc", "read ../memreview.toml"} {
+		view := c.run(q)
+		if c.m.last == nil || !strings.HasPrefix(c.m.last.Error, "refused") || !strings.Contains(view, "✘ refused") {
+			t.Errorf("%s: not refused on screen: %+v\n%s", q, c.m.last, view)
+		}
+	}
+}
+
+// TestResultTableAndKeys checks the readline keys, history, the fitted
+// table and scrolling a long result.
+func TestResultTableAndKeys(t *testing.T) {
+	deps := openSample(t)
+	c := newConsole(t, deps)
+	view := c.run("SELECT item_id, brand FROM items_g1 ORDER BY item_id")
+	res := c.m.last
+	if res == nil || !res.OK() || len(res.Rows) < 30 {
+		t.Fatalf("the long query: %+v", res)
+	}
+	lines := strings.Split(view, "\n")
+	if len(lines) > 30 {
+		t.Errorf("View is %d lines for a 30-line screen", len(lines))
+	}
+	if !strings.Contains(view, "item_id │ brand") || !strings.Contains(view, fmt.Sprintf("✔ %d rows", len(res.Rows))) {
+		t.Errorf("no fitted table header:\n%s", view)
+	}
+	c.run("SELECT 1 AS one")
+	c.send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	if c.m.input.Value() != "" {
+		t.Errorf("ctrl+u left %q", c.m.input.Value())
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyUp})
+	c.send(tea.KeyMsg{Type: tea.KeyUp})
+	if got := c.m.input.Value(); !strings.HasPrefix(got, "SELECT item_id") {
+		t.Errorf("up twice recalls %q, want the first query", got)
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyDown})
+	c.send(tea.KeyMsg{Type: tea.KeyDown})
+	if got := c.m.input.Value(); got != "" {
+		t.Errorf("down past the newest shows %q, want the empty draft", got)
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyUp})
+	c.send(tea.KeyMsg{Type: tea.KeyUp})
+	c.send(tea.KeyMsg{Type: tea.KeyEnter})
+	c.send(tea.KeyMsg{Type: tea.KeyEsc})
+	if c.m.Capturing() {
+		t.Fatal("esc did not leave the input")
+	}
+	top := ansi.Strip(c.m.View())
+	c.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")})
+	if c.m.off != 1 || ansi.Strip(c.m.View()) == top {
+		t.Errorf("j did not scroll the result (offset %d)", c.m.off)
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("G")})
+	if v := ansi.Strip(c.m.View()); !strings.Contains(v, fmt.Sprintf("(%d rows)", len(res.Rows))) {
+		t.Errorf("G did not scroll to the end:\n%s", v)
+	}
+}

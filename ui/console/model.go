@@ -1,0 +1,154 @@
+// Package console is the probe console: a readline-style input that runs
+// read-only probes (SQL on a SQLite file, list/read/grep under a folder)
+// against the bank's environments, shows the result as a table fitted to
+// its data or as text, with its duration and any truncation or refusal,
+// and attaches the last result as evidence to the current proposal or
+// record. Probes and store writes run in tea.Cmds.
+package console
+
+import (
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// Focus names the proposal or record the operator is looking at, which the
+// console attaches evidence to. Screens send it when their selection
+// changes; the root broadcasts it. (Local until common.Focus lands; see
+// ui/REQUESTS-issue6.md.)
+type Focus struct {
+	Kind string // "proposal" or "record"
+	ID   string
+}
+
+// Keys this screen adds to common.KeyMap (see ui/REQUESTS-issue6.md).
+type Keys struct {
+	Run      key.Binding // enter: run the input
+	Attach   key.Binding // A (input blurred) or alt+a: attach the last result
+	NextEnv  key.Binding // tab or ctrl+e: next environment
+	Clear    key.Binding // ctrl+u: clear the input
+	History  key.Binding // ↑/↓ in the input: earlier inputs
+	Edit     key.Binding // i or /: back to the input
+	Blur     key.Binding // esc: leave the input, keys scroll the result
+	AltAttch key.Binding // alt+a while typing
+}
+
+// DefaultKeys returns the console's keys.
+func DefaultKeys() Keys {
+	return Keys{
+		Run:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run probe")),
+		Attach:   key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "attach result")),
+		AltAttch: key.NewBinding(key.WithKeys("alt+a"), key.WithHelp("alt+a", "attach result")),
+		NextEnv:  key.NewBinding(key.WithKeys("tab", "ctrl+e"), key.WithHelp("tab", "next env")),
+		Clear:    key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "clear")),
+		History:  key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
+		Edit:     key.NewBinding(key.WithKeys("i", "/", "enter"), key.WithHelp("i", "type a probe")),
+		Blur:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "scroll result")),
+	}
+}
+
+// Model is the probe console.
+type Model struct {
+	common.Common
+	deps common.Deps
+	keys Keys
+
+	envs    []probe.Env // from memreview.toml
+	env     int         // the chosen one
+	loaded  bool
+	loadErr string
+
+	input   textinput.Model
+	typing  bool     // the input has focus
+	history []string // inputs run, oldest first
+	histPos int      // index into history while browsing; len(history) = the draft
+	draft   string
+
+	runSeq  int
+	running bool
+	last    *probe.Result // the last result shown
+
+	body  []string // the last result rendered at width bodyW
+	bodyW int
+	off   int // first body line on screen
+
+	target    Focus // where A attaches; zero when unknown
+	targetWhy string
+	busy      string
+}
+
+// New returns the console; Init reads the environments.
+func New(c common.Common, deps common.Deps) common.Screen {
+	m := &Model{Common: c, deps: deps, keys: DefaultKeys(), typing: true}
+	m.input = textinput.New()
+	m.input.Prompt = "› "
+	m.input.Placeholder = "SELECT … (sql) · ls, read, grep, stat, csv PATH (files)"
+	m.input.Cursor.SetMode(cursor.CursorStatic)
+	m.input.Focus()
+	m.enableKeys()
+	return m
+}
+
+// Init reads the environments and the head of the queue (the default
+// attach target).
+func (m *Model) Init() tea.Cmd { return m.load() }
+
+// Capturing reports whether the input takes typed text.
+func (m *Model) Capturing() bool { return m.typing }
+
+// SetSize re-renders the result at the new width.
+func (m *Model) SetSize(w, h int) {
+	m.Width, m.Height = w, h
+	m.input.Width = max(w-lipglossWidth(m.input.Prompt)-1, 1)
+	m.renderBody()
+}
+
+func (m *Model) enableKeys() {
+	canAttach := m.last != nil && m.target.ID != "" && m.busy == "" && m.deps.Store != nil
+	m.keys.Attach.SetEnabled(canAttach && !m.typing)
+	m.keys.AltAttch.SetEnabled(canAttach)
+	m.keys.NextEnv.SetEnabled(len(m.envs) > 1)
+	m.keys.Run.SetEnabled(m.typing && len(m.envs) > 0 && !m.running)
+	m.keys.Clear.SetEnabled(m.typing)
+	m.keys.History.SetEnabled(m.typing && len(m.history) > 0)
+	m.keys.Blur.SetEnabled(m.typing)
+	m.keys.Edit.SetEnabled(!m.typing)
+}
+
+// ShortHelp lists the keys that apply now.
+func (m *Model) ShortHelp() []key.Binding {
+	k, c := m.keys, m.Keys
+	if m.typing {
+		return []key.Binding{k.Run, k.NextEnv, k.History, k.Clear, k.AltAttch, k.Blur}
+	}
+	return []key.Binding{k.Edit, c.Up, c.Down, c.PageUp, c.PageDown, k.NextEnv, k.Attach}
+}
+
+// FullHelp lists every key of the screen for the help overlay.
+func (m *Model) FullHelp() [][]key.Binding {
+	k, c := m.keys, m.Keys
+	return [][]key.Binding{
+		{k.Run, k.NextEnv, k.History, k.Clear, k.AltAttch, k.Blur},
+		{k.Edit, c.Up, c.Down, c.PageUp, c.PageDown, c.Top, c.Bottom, k.Attach},
+	}
+}
+
+// Title is the header: the chosen environment.
+func (m *Model) Title() string {
+	if e, ok := m.current(); ok {
+		return "Probes · " + e.Name
+	}
+	return "Probes"
+}
+
+// current is the chosen environment.
+func (m *Model) current() (probe.Env, bool) {
+	if m.env < 0 || m.env >= len(m.envs) {
+		return probe.Env{}, false
+	}
+	return m.envs[m.env], true
+}

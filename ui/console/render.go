@@ -1,0 +1,223 @@
+package console
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The result is rendered into lines when it arrives or the width changes
+// (renderBody); View shows the lines on screen only.
+
+// headLines is the environment line, the input and the result line.
+const headLines = 3
+
+func lipglossWidth(s string) int { return lipgloss.Width(s) }
+
+func (m *Model) bodyHeight() int { return max(m.Height-headLines, 1) }
+
+// renderBody renders the last result at the current width.
+func (m *Model) renderBody() {
+	m.body, m.bodyW = nil, m.Width
+	if m.last == nil || m.Width <= 0 {
+		return
+	}
+	r := m.last
+	w := m.Width
+	switch {
+	case r.Error != "":
+		m.body = strings.Split(m.Styles.Error.Render(ansi.Wrap(r.Error, w, " -")), "\n")
+		m.body = append(m.body, m.Styles.Subtle.Render("Nothing in the environment was changed."))
+	case len(r.Columns) > 0:
+		m.body = table(r.Columns, r.Rows, w)
+	default:
+		text := strings.TrimRight(r.Text, "\n")
+		if text == "" {
+			m.body = []string{m.Styles.Subtle.Render("(no output)")}
+			break
+		}
+		m.body = strings.Split(ansi.Wrap(text, w, ""), "\n")
+	}
+	if r.Truncated {
+		m.body = append(m.body, m.Styles.Warn.Render("(output truncated at the probe's limits)"))
+	}
+	m.scroll(0)
+}
+
+// table lays rows out with column widths fitted to the data: each column
+// as wide as its widest cell, the widest columns capped until the table
+// fits the width.
+func table(cols []string, rows [][]any, w int) []string {
+	cells := make([][]string, 0, len(rows)+1)
+	cells = append(cells, cols)
+	for _, r := range rows {
+		line := make([]string, len(cols))
+		for j := range cols {
+			if j < len(r) {
+				line[j] = cellText(r[j])
+			}
+		}
+		cells = append(cells, line)
+	}
+	widths := make([]int, len(cols))
+	for _, line := range cells {
+		for j, c := range line {
+			widths[j] = max(widths[j], ansi.StringWidth(c))
+		}
+	}
+	fit(widths, w-3*(len(cols)-1))
+	out := make([]string, 0, len(cells)+2)
+	for i, line := range cells {
+		parts := make([]string, len(line))
+		for j, c := range line {
+			c = ansi.Truncate(c, widths[j], "…")
+			parts[j] = c + strings.Repeat(" ", widths[j]-ansi.StringWidth(c))
+		}
+		out = append(out, ansi.Truncate(strings.TrimRight(strings.Join(parts, " │ "), " "), w, "…"))
+		if i == 0 {
+			sep := make([]string, len(widths))
+			for j, cw := range widths {
+				sep[j] = strings.Repeat("─", cw)
+			}
+			out = append(out, ansi.Truncate(strings.Join(sep, "─┼─"), w, ""))
+		}
+	}
+	return append(out, fmt.Sprintf("(%d rows)", len(rows)))
+}
+
+// fit caps the widest columns so the widths sum to at most avail, keeping
+// every column at least 3 wide.
+func fit(widths []int, avail int) {
+	sum := 0
+	for _, x := range widths {
+		sum += x
+	}
+	if sum <= avail {
+		return
+	}
+	lo, hi := 3, 0
+	for _, x := range widths {
+		hi = max(hi, x)
+	}
+	capped := func(c int) int {
+		s := 0
+		for _, x := range widths {
+			s += min(x, c)
+		}
+		return s
+	}
+	for lo < hi { // the largest cap that fits
+		mid := (lo + hi + 1) / 2
+		if capped(mid) <= avail {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	for i := range widths {
+		widths[i] = min(widths[i], lo)
+	}
+}
+
+func cellText(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return strings.ReplaceAll(t, "\n", " ")
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+// View draws the environment line, the input, the result line and the
+// result lines on screen.
+func (m *Model) View() string {
+	if m.Width <= 0 || m.Height <= 0 {
+		return ""
+	}
+	st := m.Styles
+	lines := []string{m.envLine(), ansi.Truncate(m.input.View(), m.Width, ""), m.resultLine()}
+	switch {
+	case m.loadErr != "":
+		lines = append(lines, st.Error.Render(ansi.Truncate(m.loadErr, m.Width, "…")))
+	case m.loaded && len(m.envs) == 0:
+		lines = append(lines, st.Subtle.Render("No environments: add [[env]] entries to memreview.toml."))
+	case m.last == nil:
+		lines = append(lines, st.Subtle.Render(ansi.Truncate("Type a probe and press enter. Probes are read-only: writes are refused.", m.Width, "…")))
+	default:
+		end := min(m.off+m.bodyHeight(), len(m.body))
+		lines = append(lines, m.body[m.off:end]...)
+	}
+	return lipgloss.NewStyle().MaxHeight(m.Height).Render(strings.Join(lines, "\n"))
+}
+
+// envLine lists the environments with the chosen one marked.
+func (m *Model) envLine() string {
+	st := m.Styles
+	if !m.loaded {
+		return st.Subtle.Render("reading environments…")
+	}
+	parts := []string{st.Label.Render("env ")}
+	for i, e := range m.envs {
+		parts = append(parts, st.TabLabel(e.Name+" "+string(e.Kind), i == m.env))
+	}
+	return ansi.Truncate(strings.Join(parts, " "), m.Width, "…")
+}
+
+// resultLine says what the last run did and where A attaches.
+func (m *Model) resultLine() string {
+	st := m.Styles
+	left := ""
+	switch r := m.last; {
+	case m.running:
+		left = st.Warn.Render("running…")
+	case r == nil:
+	case r.Error != "":
+		verdict := "✘ failed"
+		if strings.HasPrefix(r.Error, "refused") {
+			verdict = "✘ refused"
+		}
+		left = st.Bad.Render(verdict) + st.Subtle.Render(fmt.Sprintf(" · %s · %s", r.Env, duration(r.DurationMS)))
+	default:
+		what := ""
+		if len(r.Columns) > 0 {
+			what = fmt.Sprintf("%d rows", len(r.Rows))
+		} else {
+			what = fmt.Sprintf("%d lines", strings.Count(strings.TrimRight(r.Text, "\n"), "\n")+1)
+		}
+		left = st.Good.Render("✔ "+what) + st.Subtle.Render(fmt.Sprintf(" · %s · %s", r.Env, duration(r.DurationMS)))
+		if r.Truncated {
+			left += st.Warn.Render(" · truncated")
+		}
+		if len(m.body) > m.bodyHeight() {
+			left += st.Subtle.Render(fmt.Sprintf(" · lines %d–%d of %d", m.off+1, min(m.off+m.bodyHeight(), len(m.body)), len(m.body)))
+		}
+	}
+	right := st.Subtle.Render("attach → none")
+	if m.target.ID != "" {
+		right = st.Label.Render("attach → ") + st.Title.Render(m.target.Kind+" "+m.target.ID)
+		if m.targetWhy != "" {
+			right += st.Subtle.Render(" (" + m.targetWhy + ")")
+		}
+	}
+	if m.busy != "" {
+		right = st.Warn.Render(m.busy)
+	}
+	gap := m.Width - lipgloss.Width(left) - lipgloss.Width(right)
+	if gap < 1 {
+		return ansi.Truncate(left+" "+right, m.Width, "…")
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func duration(ms float64) string {
+	if ms < 10 {
+		return fmt.Sprintf("%.1f ms", ms)
+	}
+	return fmt.Sprintf("%.0f ms", ms)
+}

@@ -1,0 +1,260 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// probeTimeout bounds one probe run from the console.
+const probeTimeout = 30 * time.Second
+
+// Background results.
+
+type loaded struct {
+	envs  []probe.Env
+	queue string // the first open proposal, the default attach target
+	err   error
+}
+
+type ran struct {
+	seq int
+	res probe.Result
+}
+
+type attached struct {
+	run    string
+	target Focus
+	err    error
+}
+
+// load reads the environments and the head of the queue.
+func (m *Model) load() tea.Cmd {
+	store := m.deps.Store
+	if store == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		cfg, err := store.Config()
+		if err != nil {
+			return loaded{err: fmt.Errorf("read memreview.toml: %w", err)}
+		}
+		l := loaded{envs: cfg.Envs}
+		if q, err := store.Queue(); err == nil && len(q) > 0 {
+			l.queue = q[0].ID
+		}
+		return l
+	}
+}
+
+// Update handles keys and background results.
+func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	cmd := m.update(msg)
+	m.enableKeys()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if m.typing {
+			return m.inputKey(msg)
+		}
+		return m.scrollKey(msg)
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			m.scroll(-3)
+		case tea.MouseButtonWheelDown:
+			m.scroll(3)
+		}
+	case loaded:
+		m.loaded = true
+		if msg.err != nil {
+			m.loadErr = msg.err.Error()
+			return common.NotifyErr(m.loadErr)
+		}
+		m.envs = msg.envs
+		m.env = 0
+		for i, e := range m.envs { // open on the first sql environment
+			if e.Kind == probe.KindSQL {
+				m.env = i
+				break
+			}
+		}
+		if m.target.ID == "" && msg.queue != "" {
+			m.target, m.targetWhy = Focus{Kind: "proposal", ID: msg.queue}, "first in the queue"
+		}
+	case ran:
+		if msg.seq != m.runSeq {
+			return nil
+		}
+		m.running = false
+		res := msg.res
+		m.last = &res
+		m.off = 0
+		m.renderBody()
+	case attached:
+		m.busy = ""
+		if msg.err != nil {
+			return common.NotifyErr("attach failed: " + msg.err.Error())
+		}
+		return common.Notify(fmt.Sprintf("attached %s to %s %s", msg.run, msg.target.Kind, msg.target.ID))
+	case Focus:
+		m.target, m.targetWhy = msg, ""
+	case common.ShowProposal:
+		m.target, m.targetWhy = Focus{Kind: "proposal", ID: msg.ID}, ""
+	case common.ShowRecord:
+		m.target, m.targetWhy = Focus{Kind: "record", ID: msg.ID}, ""
+	}
+	return nil
+}
+
+// inputKey handles a key while the input has focus: readline keys, then
+// the text itself.
+func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Run):
+		return m.run()
+	case key.Matches(msg, k.NextEnv):
+		m.nextEnv()
+		return nil
+	case key.Matches(msg, k.Clear):
+		m.input.SetValue("")
+		m.histPos = len(m.history)
+		return nil
+	case key.Matches(msg, k.AltAttch):
+		return m.attach()
+	case key.Matches(msg, k.Blur):
+		m.typing = false
+		m.input.Blur()
+		return nil
+	case key.Matches(msg, k.History):
+		m.browse(msg.Type == tea.KeyUp)
+		return nil
+	case msg.Type == tea.KeyPgUp || msg.Type == tea.KeyPgDown:
+		return m.scrollKey(msg)
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return cmd
+}
+
+// browse moves through the inputs run before; past the newest is the draft.
+func (m *Model) browse(up bool) {
+	if m.histPos == len(m.history) {
+		m.draft = m.input.Value()
+	}
+	if up {
+		m.histPos = max(m.histPos-1, 0)
+	} else {
+		m.histPos = min(m.histPos+1, len(m.history))
+	}
+	if m.histPos == len(m.history) {
+		m.input.SetValue(m.draft)
+	} else {
+		m.input.SetValue(m.history[m.histPos])
+	}
+	m.input.CursorEnd()
+}
+
+// scrollKey handles a key while the input is blurred.
+func (m *Model) scrollKey(msg tea.KeyMsg) tea.Cmd {
+	k, c := m.keys, m.Keys
+	switch {
+	case key.Matches(msg, k.Edit):
+		m.typing = true
+		return m.input.Focus()
+	case key.Matches(msg, k.Attach):
+		return m.attach()
+	case key.Matches(msg, k.NextEnv):
+		m.nextEnv()
+	case key.Matches(msg, c.Up):
+		m.scroll(-1)
+	case key.Matches(msg, c.Down):
+		m.scroll(1)
+	case key.Matches(msg, c.PageUp):
+		m.scroll(-m.bodyHeight())
+	case key.Matches(msg, c.PageDown):
+		m.scroll(m.bodyHeight())
+	case key.Matches(msg, c.Top):
+		m.off = 0
+	case key.Matches(msg, c.Bottom):
+		m.scroll(len(m.body))
+	}
+	return nil
+}
+
+func (m *Model) scroll(d int) {
+	m.off = min(max(m.off+d, 0), max(len(m.body)-m.bodyHeight(), 0))
+}
+
+func (m *Model) nextEnv() {
+	if len(m.envs) > 0 {
+		m.env = (m.env + 1) % len(m.envs)
+	}
+}
+
+// run runs the input against the chosen environment in a Cmd.
+func (m *Model) run() tea.Cmd {
+	input := strings.TrimSpace(m.input.Value())
+	e, ok := m.current()
+	if input == "" || !ok || m.deps.Store == nil {
+		return nil
+	}
+	if len(m.history) == 0 || m.history[len(m.history)-1] != input {
+		m.history = append(m.history, input)
+	}
+	m.histPos, m.draft = len(m.history), ""
+	m.runSeq++
+	m.running = true
+	seq, store, name := m.runSeq, m.deps.Store, e.Name
+	return func() tea.Msg {
+		env, err := store.ResolveEnv(name)
+		if err != nil {
+			return ran{seq: seq, res: probe.Result{Env: name, Kind: e.Kind, Input: input, Error: err.Error()}}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+		defer cancel()
+		return ran{seq: seq, res: probe.Run(ctx, env, input, probe.Limits{})}
+	}
+}
+
+// attach stores the last result as a probe run and links it to the target.
+func (m *Model) attach() tea.Cmd {
+	switch {
+	case m.last == nil:
+		return common.NotifyErr("nothing to attach: run a probe first")
+	case m.target.ID == "":
+		return common.NotifyErr("nothing to attach to: open a proposal (review screen) or a record (bank) first")
+	case m.busy != "":
+		return nil
+	}
+	m.busy = "attaching…"
+	res, target, store, ix, deps := *m.last, m.target, m.deps.Store, m.deps.Index, m.deps
+	return func() tea.Msg {
+		id, err := store.SaveProbeRun(review.ProbeRun{Result: res, At: store.Now(), Actor: deps.Operator})
+		if err != nil {
+			return attached{target: target, err: fmt.Errorf("save the probe run: %w", err)}
+		}
+		if err := store.Attach(id, target.Kind, target.ID, deps.Operator); err != nil {
+			return attached{run: id, target: target, err: err}
+		}
+		deps.Logf("console: attached %s to %s %s", id, target.Kind, target.ID)
+		if ix != nil {
+			if err := ix.Sync(); err != nil {
+				deps.Logf("console: index sync after attach: %v", err)
+			}
+		}
+		return attached{run: id, target: target}
+	}
+}

@@ -1,0 +1,117 @@
+// Package ui is memreview's terminal program: a root model that owns the
+// terminal size, the header and footer, the help overlay and switching
+// between screens (review queue, bank, probes, trajectories), each of which
+// lives in its own sub-package and plugs in through Screens.
+package ui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/ui/common"
+)
+
+// Minimum terminal size; below it the program shows only a notice.
+const (
+	MinWidth  = 60
+	MinHeight = 15
+)
+
+// statusTTL is how long a transient footer message stays.
+const statusTTL = 8 * time.Second
+
+// Model is the root model.
+type Model struct {
+	c       common.Common
+	deps    common.Deps
+	screens map[int]common.Screen // built on first use
+	active  int
+	help    help.Model
+	showAll bool // the ? overlay
+
+	status    common.Status
+	statusSeq int
+	focus     *common.Focus // the latest, for screens built later
+}
+
+// clearStatus ends a transient message unless a newer one replaced it.
+type clearStatus struct{ seq int }
+
+// New returns the root model with the review queue active.
+func New(deps common.Deps) tea.Model {
+	c := common.NewCommon()
+	h := help.New()
+	h.Styles.ShortKey = c.Styles.Title
+	h.Styles.ShortDesc = c.Styles.Footer
+	h.Styles.ShortSeparator = c.Styles.Footer
+	h.Styles.FullKey = c.Styles.Title
+	h.Styles.FullDesc = c.Styles.Text
+	h.Styles.FullSeparator = c.Styles.Subtle
+	h.Styles.Ellipsis = c.Styles.Footer
+	return &Model{c: c, deps: deps, screens: map[int]common.Screen{}, active: 1, help: h}
+}
+
+// Run starts the program on the alternate screen with mouse support and
+// blocks until the user quits.
+func Run(deps common.Deps) error {
+	p := tea.NewProgram(New(deps), tea.WithAltScreen(), tea.WithMouseCellMotion())
+	_, err := p.Run()
+	return err
+}
+
+// Init builds and starts the review queue.
+func (m *Model) Init() tea.Cmd {
+	return m.screen(m.active).Init()
+}
+
+// screen returns screen n, building it on first use.
+func (m *Model) screen(n int) common.Screen {
+	if s, ok := m.screens[n]; ok {
+		return s
+	}
+	c := m.c
+	c.Width, c.Height = m.bodySize()
+	s := Screens[n](c, m.deps)
+	s.SetSize(c.Width, c.Height)
+	m.screens[n] = s
+	return s
+}
+
+// bodySize is the space between the header and the footer.
+func (m *Model) bodySize() (int, int) {
+	h := m.c.Height - headerHeight - footerHeight
+	if h < 0 {
+		h = 0
+	}
+	return m.c.Width, h
+}
+
+// show switches to screen n, building and starting it on first use.
+func (m *Model) show(n int) tea.Cmd {
+	if _, ok := Screens[n]; !ok || n == m.active {
+		return nil
+	}
+	_, built := m.screens[n]
+	s := m.screen(n)
+	m.active = n
+	if built {
+		return nil
+	}
+	init := s.Init()
+	if m.focus != nil {
+		return tea.Batch(init, m.forward(n, *m.focus))
+	}
+	return init
+}
+
+func (m *Model) setStatus(s common.Status) tea.Cmd {
+	m.status = s
+	m.statusSeq++
+	seq := m.statusSeq
+	if s.Err { // errors stay until the next message
+		return nil
+	}
+	return tea.Tick(statusTTL, func(time.Time) tea.Msg { return clearStatus{seq} })
+}

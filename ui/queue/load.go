@@ -1,0 +1,273 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
+)
+
+// Background work. Each Cmd copies what it needs before it returns and
+// never reads the model from its goroutine; each result carries the seq of
+// the request (and the proposal id) so Update can drop stale ones.
+
+// probeTimeout bounds one live probe run.
+const probeTimeout = 30 * time.Second
+
+type queueLoaded struct {
+	seq   int
+	props []review.Proposal
+	keep  string // the proposal to show, when it is still open
+	err   error
+}
+
+type contextLoaded struct {
+	seq int
+	pid string
+	ctx *proposalContext
+	err error
+}
+
+type probeDone struct {
+	pid      string
+	seq, idx int
+	res      probe.Result
+}
+
+type decided struct {
+	pid  string
+	verb review.Verb
+	dec  *review.Decision
+	err  error
+}
+
+type undone struct {
+	dec *review.Decision
+	err error
+}
+
+type searched struct {
+	pid  string
+	seq  int
+	recs []review.Record
+	err  error
+}
+
+func (m *Model) nextSeq() int { m.seq++; return m.seq }
+
+// reloadQueue reads the open queue; keep names a proposal to show if open.
+func (m *Model) reloadQueue(keep string) tea.Cmd {
+	m.queueSeq = m.nextSeq()
+	seq, store := m.queueSeq, m.deps.Store
+	return func() tea.Msg {
+		ps, err := store.Queue()
+		return queueLoaded{seq: seq, props: ps, keep: keep, err: err}
+	}
+}
+
+// loadContext reads everything the panes show about proposal id.
+func (m *Model) loadContext(id string) tea.Cmd {
+	m.curSeq = m.nextSeq()
+	seq, store := m.curSeq, m.deps.Store
+	return func() tea.Msg {
+		c, err := readContext(store, id)
+		return contextLoaded{pid: id, seq: seq, ctx: c, err: err}
+	}
+}
+
+func readContext(store *review.Store, id string) (*proposalContext, error) {
+	p, err := store.Proposal(id)
+	if err != nil {
+		return nil, fmt.Errorf("load proposal %s: %w", id, err)
+	}
+	c := &proposalContext{P: p}
+	if p.Trajectory != "" {
+		if t, err := store.Trajectory(p.Trajectory); err == nil {
+			c.Traj = t
+		} else if !errors.Is(err, review.ErrNotFound) {
+			return nil, fmt.Errorf("load trajectory %s of %s: %w", p.Trajectory, id, err)
+		}
+	}
+	for _, t := range p.Targets {
+		r, err := store.Record(t.ID)
+		if err != nil && !errors.Is(err, review.ErrNotFound) {
+			return nil, fmt.Errorf("load target %s of %s: %w", t.ID, id, err)
+		}
+		c.Targets = append(c.Targets, r)
+	}
+	if c.Conflict, err = store.Conflicts(p); err != nil {
+		return nil, fmt.Errorf("check %s for conflicts: %w", id, err)
+	}
+	if c.Runs, err = store.ProbeRunsFor("proposal", id); err != nil {
+		return nil, fmt.Errorf("load probe runs of %s: %w", id, err)
+	}
+	return c, nil
+}
+
+// runProbes re-runs every recorded probe of the shown proposal, one Cmd each.
+func (m *Model) runProbes() tea.Cmd {
+	m.probeSeq = m.nextSeq()
+	m.probes = make([]liveProbe, len(m.cur.Runs))
+	cmds := []tea.Cmd{m.spinner.Tick}
+	for i, run := range m.cur.Runs {
+		seq, pid, store, rec := m.probeSeq, m.cur.P.ID, m.deps.Store, run.Result
+		cmds = append(cmds, func() tea.Msg {
+			return probeDone{pid: pid, seq: seq, idx: i, res: rerun(store, rec)}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+func rerun(store *review.Store, rec probe.Result) probe.Result {
+	env, err := store.ResolveEnv(rec.Env)
+	if err != nil {
+		return probe.Result{Env: rec.Env, Kind: rec.Kind, Input: rec.Input, Error: err.Error()}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	return probe.Run(ctx, env, rec.Input, probe.Limits{})
+}
+
+// decide commits req, then catches the index up.
+func (m *Model) decide(req review.DecideRequest) tea.Cmd {
+	req.Operator = m.deps.Operator
+	m.busy = fmt.Sprintf("%s %s…", verbDoing[req.Verb], req.Proposal)
+	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
+	return func() tea.Msg {
+		dec, err := store.Decide(context.Background(), req)
+		if err == nil {
+			deps.Logf("decided %s: %s %s", req.Proposal, req.Verb, dec.ID)
+			syncIndex(ix, deps.Logf)
+		} else {
+			deps.Logf("decide %s %s: %v", req.Verb, req.Proposal, err)
+		}
+		return decided{pid: req.Proposal, verb: req.Verb, dec: dec, err: err}
+	}
+}
+
+// undo reverses the last decision not yet undone.
+func (m *Model) undo() tea.Cmd {
+	m.busy = "undoing…"
+	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
+	return func() tea.Msg {
+		dec, err := store.Undo(context.Background(), "", deps.Operator, "")
+		if err == nil {
+			deps.Logf("undid %s: %s", dec.Undoes, dec.ID)
+			syncIndex(ix, deps.Logf)
+		} else {
+			deps.Logf("undo: %v", err)
+		}
+		return undone{dec: dec, err: err}
+	}
+}
+
+func syncIndex(ix *index.Index, logf func(string, ...any)) {
+	if ix == nil {
+		return
+	}
+	if err := ix.Sync(); err != nil {
+		logf("index sync after a decision: %v", err)
+	}
+}
+
+// mergeSearchSize caps the records a merge search suggests.
+const mergeSearchSize = 12
+
+// searchRecords finds active records for the merge picker: the index's
+// hits for query, loaded from the store, without the excluded ids.
+func (m *Model) searchRecords(pid, query string, exclude []string) tea.Cmd {
+	m.searchSeq = m.nextSeq()
+	seq, store, ix := m.searchSeq, m.deps.Store, m.deps.Index
+	return func() tea.Msg {
+		recs, err := findRecords(store, ix, query, exclude)
+		return searched{pid: pid, seq: seq, recs: recs, err: err}
+	}
+}
+
+func findRecords(store *review.Store, ix *index.Index, query string, exclude []string) ([]review.Record, error) {
+	if ix == nil {
+		return nil, errors.New("search: the bank has no open index")
+	}
+	res, err := ix.Search(index.Request{
+		Query:   query,
+		Type:    "record",
+		Filters: map[string][]string{"status": {string(review.Active)}},
+		Size:    mergeSearchSize + len(exclude),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search %q: %w", query, err)
+	}
+	skip := map[string]bool{}
+	for _, id := range exclude {
+		skip[id] = true
+	}
+	var out []review.Record
+	for _, h := range res.Hits {
+		if skip[h.ID] || len(out) == mergeSearchSize {
+			continue
+		}
+		r, err := store.Record(h.ID)
+		if errors.Is(err, review.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load record %s: %w", h.ID, err)
+		}
+		if r.Status == review.Active {
+			out = append(out, *r)
+		}
+	}
+	return out, nil
+}
+
+// lemmaQuery turns a lemma into a query string: its words, without the
+// characters bleve's query syntax gives meaning to.
+func lemmaQuery(lemma string) string {
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`+-=&|><!(){}[]^"~*?:\/`, r) {
+			return ' '
+		}
+		return r
+	}, lemma)
+}
+
+var verbDoing = map[review.Verb]string{
+	review.Accept: "accepting", review.Narrow: "narrowing", review.Merge: "merging",
+	review.Delete: "deleting", review.Reject: "rejecting", review.Edit: "editing",
+	review.Defer: "deferring",
+}
+
+var verbDone = map[review.Verb]string{
+	review.Accept: "accepted", review.Narrow: "narrowed", review.Merge: "merged",
+	review.Delete: "deleted", review.Reject: "rejected", review.Edit: "edited",
+	review.Defer: "deferred",
+}
+
+// summary says what a committed decision did, for the footer:
+// "accepted prop_x → mem_y v2".
+func summary(d *review.Decision) string {
+	verb := verbDone[d.Verb]
+	if verb == "" {
+		verb = string(d.Verb)
+	}
+	s := verb + " " + d.Proposal
+	var parts []string
+	for _, c := range d.Changes {
+		p := fmt.Sprintf("%s v%d", c.RecordID, c.After)
+		if c.AfterR != nil && c.AfterR.Status == review.Retired {
+			p += " (retired)"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) > 0 {
+		s += " → " + strings.Join(parts, ", ")
+	}
+	return s
+}

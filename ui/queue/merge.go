@@ -1,0 +1,191 @@
+package queue
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// mergePicker chooses records to fold into the proposal's record. It opens
+// with the index's suggestions for the candidate's lemma (active records,
+// not the proposal's own targets); the search box finds more. Chosen
+// records stay chosen across searches.
+type mergePicker struct {
+	pid       string
+	base      review.Record // the candidate record the merge keeps
+	targets   []string      // the proposal's targets, always folded in
+	seedQuery string
+	exclude   []string
+
+	found_    []review.Record // the latest search's records
+	chosen    []review.Record // in the order chosen
+	cursor    int
+	search    textinput.Model
+	searching bool // the search box has the keys
+	loading   bool
+	err       string
+}
+
+func newMergePicker(m *Model) *mergePicker {
+	p := m.cur.P
+	mp := &mergePicker{
+		pid:       p.ID,
+		base:      copyRecord(p.Record),
+		targets:   p.TargetIDs(),
+		seedQuery: lemmaQuery(p.Record.Lemma),
+		search:    newInput(""),
+		loading:   true,
+	}
+	mp.search.Placeholder = "search records"
+	mp.exclude = append(slices.Clone(mp.targets), p.Record.ID)
+	mp.setWidth(m.overlayInner())
+	return mp
+}
+
+// found takes a search's results.
+func (mp *mergePicker) found(msg searched) {
+	mp.loading = false
+	mp.err = ""
+	if msg.err != nil {
+		mp.err = msg.err.Error()
+		return
+	}
+	mp.found_ = msg.recs
+	mp.cursor = min(mp.cursor, max(len(mp.found_)-1, 0))
+}
+
+func (mp *mergePicker) isChosen(id string) bool {
+	return slices.ContainsFunc(mp.chosen, func(r review.Record) bool { return r.ID == id })
+}
+
+// sources are the records the merge retires: targets, then chosen.
+func (mp *mergePicker) sources() []string {
+	out := slices.Clone(mp.targets)
+	for _, r := range mp.chosen {
+		if !slices.Contains(out, r.ID) {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+func (mp *mergePicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+	k := m.Keys
+	if mp.searching {
+		switch {
+		case key.Matches(msg, k.Cancel):
+			mp.searching = false
+			mp.search.Blur()
+		case key.Matches(msg, k.Confirm):
+			mp.searching = false
+			mp.search.Blur()
+			mp.loading = true
+			q := strings.TrimSpace(mp.search.Value())
+			if q == "" {
+				q = mp.seedQuery
+			}
+			return mp, m.searchRecords(mp.pid, q, mp.exclude)
+		default:
+			var cmd tea.Cmd
+			mp.search, cmd = mp.search.Update(msg)
+			return mp, cmd
+		}
+		return mp, nil
+	}
+	switch {
+	case key.Matches(msg, k.Cancel):
+		return nil, nil
+	case key.Matches(msg, k.Search):
+		mp.searching = true
+		mp.search.Focus()
+	case key.Matches(msg, k.Up):
+		mp.cursor = max(mp.cursor-1, 0)
+	case key.Matches(msg, k.Down):
+		mp.cursor = min(mp.cursor+1, max(len(mp.found_)-1, 0))
+	case key.Matches(msg, k.Toggle):
+		if mp.cursor < len(mp.found_) {
+			r := mp.found_[mp.cursor]
+			if mp.isChosen(r.ID) {
+				mp.chosen = slices.DeleteFunc(mp.chosen, func(c review.Record) bool { return c.ID == r.ID })
+			} else {
+				mp.chosen = append(mp.chosen, r)
+			}
+		}
+	case key.Matches(msg, k.Confirm):
+		if len(mp.sources()) == 0 {
+			mp.err = "choose at least one record to fold in (space)"
+			return mp, nil
+		}
+		if m.busy != "" {
+			return mp, nil
+		}
+		var with []string
+		for _, r := range mp.chosen {
+			with = append(with, r.ID)
+		}
+		base := mp.base
+		return nil, m.decide(review.DecideRequest{Proposal: mp.pid, Verb: review.Merge, Record: &base, With: with})
+	}
+	return mp, nil
+}
+
+func (mp *mergePicker) view(m *Model, w, h int) string {
+	st := m.Styles
+	inner := max(w-st.Overlay.GetHorizontalFrameSize(), 1)
+	cut := func(s string) string { return ansi.Truncate(s, inner, "…") }
+	lines := []string{st.Title.Render(cut("Merge " + mp.pid + ": choose records to fold into the candidate")), ""}
+	lines = append(lines, st.Label.Render("search: ")+mp.search.View())
+	switch {
+	case mp.loading:
+		lines = append(lines, st.Subtle.Render("searching…"))
+	case mp.err != "":
+		lines = append(lines, st.Error.Render(cut(mp.err)))
+	case len(mp.found_) == 0:
+		lines = append(lines, st.Subtle.Render("no similar active records; / to search"))
+	}
+	// The list is windowed so the preview below always fits.
+	listRows := max(h-len(lines)-8-len(mp.sources()), 3)
+	first := max(mp.cursor-listRows+1, 0)
+	for i := first; i < len(mp.found_) && i < first+listRows; i++ {
+		r := mp.found_[i]
+		box := "[ ] "
+		if mp.isChosen(r.ID) {
+			box = "[x] "
+		}
+		line := cut(box + r.ID + "  " + r.Lemma)
+		if i == mp.cursor {
+			line = st.Selected.Render("▸" + ansi.Truncate(line, inner-1, "…"))
+		} else {
+			line = " " + ansi.Truncate(line, inner-1, "…")
+		}
+		lines = append(lines, line)
+	}
+	lines = append(lines, "", st.Title.Render("Merged result"))
+	lines = append(lines, cut(st.Added.Render("+ new record: "+mp.base.Lemma)))
+	lines = append(lines, cut(st.Subtle.Render(fmt.Sprintf("  %s · %s · tags %s", mp.base.Category, mp.base.Scope.Env, strings.Join(mp.base.Scope.Tags, ", ")))))
+	for _, id := range mp.sources() {
+		lines = append(lines, st.Removed.Render(cut("- retire "+id+" (merged into the new record)")))
+	}
+	return box(m, strings.Join(lines, "\n"), w, h)
+}
+
+func (mp *mergePicker) help(k common.KeyMap) []key.Binding {
+	if mp.searching {
+		return []key.Binding{k.Confirm, k.Cancel}
+	}
+	return []key.Binding{k.Up, k.Down, k.Toggle, k.Search, k.Confirm, k.Cancel}
+}
+
+func (mp *mergePicker) capturing() bool { return mp.searching }
+
+func (mp *mergePicker) setWidth(inner int) {
+	fitInput(&mp.search, inner-10)
+}

@@ -1,0 +1,194 @@
+// Package queue is the review screen: the open proposals one at a time,
+// with the trajectory that produced each, the candidate record as a diff
+// against the records it touches, and its probe runs (re-runnable live)
+// side by side, and the operator's verbs (accept, narrow, merge, delete,
+// reject, edit, defer, undo). Every store write runs in a tea.Cmd and is
+// shown as done only when it has committed.
+package queue
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// WideWidth is the width from which the three panes sit side by side;
+// below it one pane is shown at a time and tab switches between them.
+const WideWidth = 120
+
+// The panes, in focus order.
+const (
+	paneTrajectory = iota
+	paneCandidate
+	paneProbes
+	numPanes
+)
+
+var paneTitles = [numPanes]string{"Trajectory", "Candidate", "Probes"}
+
+// Filter narrows the queue; empty fields match anything.
+type Filter struct {
+	Op       review.Op
+	Env      string
+	Category review.Category
+}
+
+// Model is the review screen.
+type Model struct {
+	common.Common
+	deps common.Deps
+
+	all    []review.Proposal // the open queue as loaded
+	queue  []review.Proposal // all, filtered
+	pos    int               // index into queue
+	filter Filter
+	loaded bool // the queue has loaded once
+	seq    int  // request counter; every background result carries one
+
+	queueSeq, probeSeq, searchSeq int // seq of the latest request of each kind
+
+	cur     *proposalContext // the shown proposal's context; nil while loading
+	curSeq  int              // seq of the context request in flight
+	loadErr error
+
+	probes  []liveProbe // one per recorded run of cur, after p
+	spinner spinner.Model
+	busy    string // "deciding…" while a store write is in flight
+
+	focus int
+	raw   bool // show the raw trajectory steps
+	// citedLine is the trajectory pane's line of the first cited raw step
+	// (-1 when none), set when that pane is rendered.
+	citedLine int
+	panes     [numPanes]viewport.Model // scroll state of each pane
+	lines     [numPanes][]string       // each pane's content, cut and padded to its width
+
+	overlay overlay // a form, picker or question over the panes; nil when none
+	wraps   wrapCache
+}
+
+// proposalContext is everything the panes show about one proposal, loaded
+// in one Cmd.
+type proposalContext struct {
+	P        *review.Proposal
+	Traj     *review.Trajectory // nil when the proposal names none or it is gone
+	Targets  []*review.Record   // current version of each target; nil entries when missing
+	Conflict *review.ConflictError
+	Runs     []review.ProbeRun
+}
+
+// liveProbe is one live re-run of a recorded probe run.
+type liveProbe struct {
+	done    bool
+	now     probe.Result
+	verdict probe.Verdict
+}
+
+// overlay is a form, picker or question that takes the keys while open.
+type overlay interface {
+	update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd)
+	view(m *Model, width, height int) string
+	help(k common.KeyMap) []key.Binding
+	capturing() bool    // typing text: global keys go to the overlay
+	setWidth(inner int) // the overlay's inner width changed: fit the text inputs
+}
+
+// New returns the review screen; Init loads the queue.
+func New(c common.Common, deps common.Deps) common.Screen {
+	m := &Model{Common: c, deps: deps}
+	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.Warn))
+	for i := range m.panes {
+		m.panes[i] = viewport.New(0, 0)
+		m.panes[i].MouseWheelEnabled = false // the screen scrolls the pane under the pointer
+	}
+	m.enableKeys()
+	return m
+}
+
+// Init loads the queue.
+func (m *Model) Init() tea.Cmd { return m.reloadQueue("") }
+
+// Capturing reports whether an open form takes typed text.
+func (m *Model) Capturing() bool { return m.overlay != nil && m.overlay.capturing() }
+
+// SetSize lays the panes out again and re-wraps their content.
+func (m *Model) SetSize(w, h int) {
+	m.Width, m.Height = w, h
+	if m.overlay != nil {
+		m.overlay.setWidth(m.overlayInner())
+	}
+	m.layout()
+	m.render()
+}
+
+// overlayInner is the width inside an overlay's frame.
+func (m *Model) overlayInner() int {
+	return max(m.Width-m.Styles.Overlay.GetHorizontalFrameSize(), 1)
+}
+
+// current is the proposal under the cursor, or nil when the queue is empty.
+func (m *Model) current() *review.Proposal {
+	if m.pos < 0 || m.pos >= len(m.queue) {
+		return nil
+	}
+	return &m.queue[m.pos]
+}
+
+// ready reports whether the shown proposal's context has loaded.
+func (m *Model) ready() bool {
+	p := m.current()
+	return p != nil && m.cur != nil && m.cur.P.ID == p.ID
+}
+
+// enableKeys enables exactly the verbs that apply to the shown proposal.
+func (m *Model) enableKeys() {
+	k := &m.Keys
+	ready := m.ready() && m.busy == ""
+	var hasRecord, hasTargets, hasRuns, hasSteps bool
+	if ready {
+		op := m.cur.P.Op
+		hasRecord = m.cur.P.Record != nil && op != review.OpSkip && op != review.OpDelete
+		hasTargets = len(m.cur.P.Targets) > 0
+		hasRuns = len(m.cur.Runs) > 0
+		hasSteps = m.cur.Traj != nil && len(m.cur.Traj.Steps) > 0
+	}
+	k.Accept.SetEnabled(ready)
+	k.Reject.SetEnabled(ready)
+	k.Defer.SetEnabled(ready && m.cur.P.Status != review.Deferred)
+	k.Narrow.SetEnabled(ready && hasRecord)
+	k.Edit.SetEnabled(ready && hasRecord)
+	k.Merge.SetEnabled(ready && hasRecord)
+	k.Delete.SetEnabled(ready && hasTargets)
+	k.Probe.SetEnabled(ready && hasRuns)
+	k.Raw.SetEnabled(ready && hasSteps)
+	k.Undo.SetEnabled(m.busy == "")
+	k.Next.SetEnabled(m.pos < len(m.queue)-1)
+	k.Prev.SetEnabled(m.pos > 0)
+	k.Filter.SetEnabled(m.loaded)
+}
+
+// ShortHelp lists the keys that apply now.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.Keys
+	if m.overlay != nil {
+		return m.overlay.help(k)
+	}
+	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo,
+		k.Probe, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter}
+}
+
+// FullHelp lists every key of the screen for the help overlay.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.Keys
+	return [][]key.Binding{
+		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo},
+		{k.Probe, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField},
+	}
+}

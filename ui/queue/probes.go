@@ -1,0 +1,161 @@
+package queue
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/probe"
+
+	"github.com/memreview/memreview/ui/common"
+)
+
+// The probes pane: every recorded run of the proposal and, after a live
+// re-run, its result and verdict.
+
+// maxTableRows caps the rows of an output table in the probes pane.
+const maxTableRows = 8
+
+func (m *Model) probesContent(w int) string {
+	st := m.Styles
+	runs := m.cur.Runs
+	if len(runs) == 0 {
+		return st.Subtle.Render(common.Wrap("No probe runs back this proposal.", w))
+	}
+	var b strings.Builder
+	for i, run := range runs {
+		r := run.Result
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		head := fmt.Sprintf("%d %s %s · %s · %s", i+1, r.Kind, r.Env, duration(r.DurationMS), run.ID)
+		b.WriteString(st.Title.Render(ansi.Truncate(head, w, "…")) + "\n")
+		b.WriteString(st.Subtle.Render(common.Indent("$ ", r.Input, w, 2)) + "\n")
+		b.WriteString(m.resultText(r, w))
+		if i < len(m.probes) {
+			b.WriteString(m.liveText(r, m.probes[i], w))
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func duration(ms float64) string {
+	if ms < 10 {
+		return fmt.Sprintf("%.1f ms", ms)
+	}
+	return fmt.Sprintf("%.0f ms", ms)
+}
+
+// liveText is the outcome of a live re-run under its recorded run.
+func (m *Model) liveText(rec probe.Result, lp liveProbe, w int) string {
+	st := m.Styles
+	if !lp.done {
+		return st.Warn.Render(m.spinner.View()+" re-running…") + "\n"
+	}
+	var label string
+	switch lp.verdict {
+	case probe.Same:
+		label = st.Good.Render("✔ now: same")
+	case probe.Changed:
+		label = st.Warn.Render("~ now: changed")
+	case probe.FailsNow:
+		label = st.Bad.Render("✘ now: fails now")
+	case probe.EnvChanged:
+		label = st.Warn.Render("≈ now: environment changed")
+	default:
+		label = st.Warn.Render("now: " + string(lp.verdict))
+	}
+	s := label + st.Subtle.Render(" · "+duration(lp.now.DurationMS)) + "\n"
+	if lp.verdict == probe.Changed || lp.verdict == probe.FailsNow {
+		s += m.resultText(lp.now, w)
+	}
+	return s
+}
+
+// resultText renders a probe's output: its error, a table or text.
+func (m *Model) resultText(r probe.Result, w int) string {
+	st := m.Styles
+	if r.Error != "" {
+		return st.Bad.Render(common.Indent("error: ", r.Error, w, 7)) + "\n"
+	}
+	var b strings.Builder
+	if len(r.Columns) > 0 {
+		b.WriteString(table(r.Columns, r.Rows, w))
+	} else if r.Text != "" {
+		lines := strings.Split(strings.TrimRight(r.Text, "\n"), "\n")
+		for i, l := range lines {
+			if i == maxTableRows {
+				fmt.Fprintf(&b, "… %d more lines\n", len(lines)-i)
+				break
+			}
+			b.WriteString(ansi.Truncate(l, w, "…") + "\n")
+		}
+	}
+	if r.Truncated {
+		b.WriteString(st.Subtle.Render("(output truncated by the probe's limits)") + "\n")
+	}
+	return b.String()
+}
+
+// table lays rows out in columns cut to fit w.
+func table(cols []string, rows [][]any, w int) string {
+	cells := make([][]string, 0, len(rows)+1)
+	cells = append(cells, cols)
+	for i, r := range rows {
+		if i == maxTableRows {
+			break
+		}
+		line := make([]string, len(cols))
+		for j := range cols {
+			if j < len(r) {
+				line[j] = cellText(r[j])
+			}
+		}
+		cells = append(cells, line)
+	}
+	widths := make([]int, len(cols))
+	for _, line := range cells {
+		for j, c := range line {
+			widths[j] = max(widths[j], min(ansi.StringWidth(c), 24))
+		}
+	}
+	var b strings.Builder
+	for i, line := range cells {
+		parts := make([]string, len(line))
+		for j, c := range line {
+			c = ansi.Truncate(c, widths[j], "…")
+			parts[j] = c + strings.Repeat(" ", widths[j]-ansi.StringWidth(c))
+		}
+		b.WriteString(ansi.Truncate(strings.TrimRight(strings.Join(parts, " │ "), " "), w, "…") + "\n")
+		if i == 0 {
+			sep := make([]string, len(widths))
+			for j, cw := range widths {
+				sep[j] = strings.Repeat("─", cw)
+			}
+			b.WriteString(ansi.Truncate(strings.Join(sep, "─┼─"), w, "") + "\n")
+		}
+	}
+	switch {
+	case len(rows) > maxTableRows:
+		fmt.Fprintf(&b, "… %d rows in all\n", len(rows))
+	case len(rows) == 1:
+		b.WriteString("(1 row)\n")
+	default:
+		fmt.Fprintf(&b, "(%d rows)\n", len(rows))
+	}
+	return b.String()
+}
+
+func cellText(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return strings.ReplaceAll(t, "\n", " ")
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}

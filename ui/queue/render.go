@@ -1,0 +1,297 @@
+package queue
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/review"
+
+	"github.com/memreview/memreview/ui/common"
+)
+
+// Layout and View. Pane content is wrapped in render (on size, proposal or
+// state change) and cached in the viewports; View only joins cached parts.
+
+// sampleNotice is the first line of the screen on the sample world.
+const sampleNotice = "This is the sample world. Review a real bank with `memreview --bank DIR` or MEMREVIEW_BANK=DIR."
+
+func (m *Model) wide() bool { return m.Width >= WideWidth }
+
+// topLines is the number of lines above the panes.
+func (m *Model) topLines() int {
+	n := 1 // the proposal line
+	if m.deps.IsSample {
+		n++
+	}
+	if !m.wide() {
+		n++ // the pane tabs
+	}
+	return n
+}
+
+// paneWidths returns the outer width of each pane shown (0 = hidden).
+func (m *Model) paneWidths() [numPanes]int {
+	var w [numPanes]int
+	if !m.wide() {
+		w[m.focus] = m.Width
+		return w
+	}
+	w[paneTrajectory] = m.Width / 3
+	w[paneCandidate] = m.Width / 3
+	w[paneProbes] = m.Width - w[0] - w[1]
+	return w
+}
+
+func (m *Model) paneHeight() int { return max(m.Height-m.topLines(), 0) }
+
+// layout sizes the viewports for the current width, height and focus.
+func (m *Model) layout() {
+	fw, fh := m.Styles.Pane.GetFrameSize()
+	widths := m.paneWidths()
+	for i := range m.panes {
+		w := widths[i]
+		if !m.wide() {
+			w = m.Width // hidden panes keep the width they are shown at
+		}
+		m.panes[i].Width = max(w-fw, 1)
+		m.panes[i].Height = max(m.paneHeight()-fh-1, 1) // less the title line
+	}
+}
+
+// render re-wraps every pane's content at its current width.
+func (m *Model) render() {
+	if m.Width == 0 {
+		return
+	}
+	for i := range m.panes {
+		m.renderPane(i)
+	}
+}
+
+func (m *Model) renderPane(i int) {
+	if !m.ready() {
+		m.panes[i].SetContent("")
+		m.lines[i] = nil
+		return
+	}
+	w := m.panes[i].Width
+	var s string
+	switch i {
+	case paneTrajectory:
+		s = m.trajectoryContent(w)
+	case paneCandidate:
+		s = m.candidateContent(w)
+	case paneProbes:
+		s = m.probesContent(w)
+	}
+	m.panes[i].SetContent(s)
+	m.lines[i] = common.FitLines(s, w)
+}
+
+// Title is the header: queue position and filters.
+func (m *Model) Title() string {
+	t := "Review"
+	switch {
+	case !m.loaded:
+		t += " …"
+	default:
+		pos := 0
+		if len(m.queue) > 0 {
+			pos = m.pos + 1
+		}
+		t += fmt.Sprintf(" %d/%d", pos, len(m.queue))
+	}
+	if f := m.filter.String(); f != "" {
+		t += " · " + f
+	}
+	return t
+}
+
+// String describes the filter, e.g. "op=merge env=shop"; "" when off.
+func (f Filter) String() string {
+	var parts []string
+	if f.Op != "" {
+		parts = append(parts, "op="+string(f.Op))
+	}
+	if f.Env != "" {
+		parts = append(parts, "env="+f.Env)
+	}
+	if f.Category != "" {
+		parts = append(parts, "category="+string(f.Category))
+	}
+	return strings.Join(parts, " ")
+}
+
+// View draws the screen body: notice, proposal line, then the panes or the
+// open overlay.
+func (m *Model) View() string {
+	if m.Width <= 0 || m.Height <= 0 {
+		return ""
+	}
+	st := m.Styles
+	var lines []string
+	if m.deps.IsSample {
+		lines = append(lines, st.Notice.Render(ansi.Truncate(sampleNotice, m.Width, "…")))
+	}
+	lines = append(lines, m.proposalLine())
+	body := ""
+	switch {
+	case m.overlay != nil:
+		body = m.overlay.view(m, m.Width, m.Height-len(lines))
+	case !m.loaded:
+		body = st.Subtle.Render("loading the queue…")
+	case m.loadErr != nil:
+		body = st.Error.Render(m.wrapped(m.loadErr.Error(), m.Width))
+	case len(m.queue) == 0:
+		body = st.Subtle.Render(m.wrapped(m.emptyText(), m.Width))
+	default:
+		if !m.wide() {
+			lines = append(lines, m.paneTabs())
+		}
+		body = m.panesView()
+	}
+	out := strings.Join(lines, "\n") + "\n" + body
+	if n := strings.Count(out, "\n"); n >= m.Height {
+		out = strings.Join(strings.SplitN(out, "\n", m.Height+1)[:m.Height], "\n")
+	}
+	return out
+}
+
+func (m *Model) emptyText() string {
+	if len(m.all) > 0 {
+		return fmt.Sprintf("No open proposal matches %s (%d open in all). Press f to change the filter.", m.filter, len(m.all))
+	}
+	return "The queue is empty: every proposal has a decision. Press u to undo the last one."
+}
+
+// proposalLine names the shown proposal, its op badge and what is in flight.
+func (m *Model) proposalLine() string {
+	st := m.Styles
+	p := m.current()
+	left := ""
+	if p != nil {
+		left = st.Badge.Render(strings.ToUpper(string(p.Op))) + " " + st.Title.Render(p.ID)
+		if r := p.Record; r != nil {
+			left += st.Subtle.Render(" · " + string(r.Category))
+			if r.Scope.Env != "" {
+				left += st.Subtle.Render(" · env " + r.Scope.Env)
+			}
+		}
+		if p.Trajectory != "" {
+			left += st.Subtle.Render(" · " + p.Trajectory)
+		}
+		if p.Status == review.Deferred {
+			left += st.Warn.Render(" · deferred")
+		}
+	}
+	right := ""
+	if m.busy != "" {
+		right = st.Warn.Render(m.busy)
+	}
+	gap := m.Width - lipgloss.Width(left) - lipgloss.Width(right)
+	if gap < 1 {
+		return ansi.Truncate(left+" "+right, m.Width, "…")
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// paneTabs shows which pane is shown when they are stacked.
+func (m *Model) paneTabs() string {
+	var parts []string
+	for i, t := range paneTitles {
+		parts = append(parts, m.Styles.TabLabel(t, i == m.focus))
+	}
+	return ansi.Truncate(strings.Join(parts, "")+m.Styles.Subtle.Render("  tab: next pane"), m.Width, "…")
+}
+
+// panesView frames the visible panes and joins them line by line.
+func (m *Model) panesView() string {
+	widths := m.paneWidths()
+	h := m.paneHeight()
+	if h < 3 {
+		return ""
+	}
+	type col struct {
+		f    framer
+		body func(int) string
+	}
+	var cols []col
+	for i := range m.panes {
+		if widths[i] == 0 {
+			continue
+		}
+		style := m.Styles.Pane
+		if i == m.focus && m.wide() {
+			style = m.Styles.PaneOn
+		}
+		vp := &m.panes[i]
+		title := common.FitLine(m.Styles.Title.Render(m.paneTitle(i)), vp.Width)
+		lines, blank := m.lines[i], strings.Repeat(" ", vp.Width)
+		cols = append(cols, col{newFramer(style, widths[i]), func(r int) string {
+			if r == 0 {
+				return title
+			}
+			if n := vp.YOffset + r - 1; r-1 < vp.Height && n < len(lines) {
+				return lines[n]
+			}
+			return blank
+		}})
+	}
+	var b strings.Builder
+	for r := range h {
+		if r > 0 {
+			b.WriteByte('\n')
+		}
+		for _, c := range cols {
+			b.WriteString(c.f.row(r, h, c.body))
+		}
+	}
+	return b.String()
+}
+
+// paneTitle is a pane's title line with its scroll position.
+func (m *Model) paneTitle(i int) string {
+	t := paneTitles[i]
+	switch {
+	case !m.ready():
+	case i == paneTrajectory && m.cur.Traj != nil:
+		t += " " + m.cur.Traj.ID
+	case i == paneCandidate:
+		t += " " + m.cur.P.ID
+	}
+	vp := m.panes[i]
+	if vp.TotalLineCount() > vp.Height {
+		t += fmt.Sprintf(" %d%%", int(vp.ScrollPercent()*100))
+	}
+	return t
+}
+
+// wrapCache remembers the last texts View wrapped, so that a View whose
+// text and width did not change does not wrap again.
+type wrapCache map[string]wrapped
+
+type wrapped struct {
+	width int
+	out   string
+}
+
+// wrapped returns s wrapped to w, from the cache when s was last wrapped
+// at w. Texts are few (a message, a form's title and error), so the cache
+// keeps them all.
+func (m *Model) wrapped(s string, w int) string {
+	if m.wraps == nil {
+		m.wraps = wrapCache{}
+	}
+	if c, ok := m.wraps[s]; ok && c.width == w {
+		return c.out
+	}
+	if len(m.wraps) > 64 {
+		clear(m.wraps)
+	}
+	out := common.Wrap(s, w)
+	m.wraps[s] = wrapped{w, out}
+	return out
+}

@@ -1,0 +1,273 @@
+package queue
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// Update handles keys, the mouse wheel and background results.
+func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	cmd := m.update(msg)
+	m.enableKeys()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if m.overlay != nil {
+			var cmd tea.Cmd
+			m.overlay, cmd = m.overlay.update(m, msg)
+			return cmd
+		}
+		return m.handleKey(msg)
+	case tea.MouseMsg:
+		return m.handleMouse(msg)
+	case queueLoaded:
+		return m.queueLoaded(msg)
+	case contextLoaded:
+		if msg.seq != m.curSeq || m.current() == nil || m.current().ID != msg.pid {
+			return nil // the operator has moved on
+		}
+		m.loadErr = msg.err
+		m.cur = msg.ctx
+		m.probes = nil
+		m.render()
+		for i := range m.panes {
+			m.panes[i].GotoTop()
+		}
+		if msg.ctx != nil {
+			return common.FocusOn("proposal", msg.pid)
+		}
+	case probeDone:
+		if msg.seq != m.probeSeq || !m.ready() || m.cur.P.ID != msg.pid || msg.idx >= len(m.probes) {
+			return nil
+		}
+		m.probes[msg.idx] = liveProbe{done: true, now: msg.res, verdict: probe.Compare(m.cur.Runs[msg.idx].Result, msg.res)}
+		m.renderPane(paneProbes)
+	case spinner.TickMsg:
+		if !m.probing() {
+			return nil
+		}
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		m.renderPane(paneProbes)
+		return cmd
+	case decided:
+		return m.decided(msg)
+	case undone:
+		m.busy = ""
+		if msg.err != nil {
+			return common.NotifyErr("undo failed: " + msg.err.Error())
+		}
+		text := "undid " + msg.dec.Undoes
+		if msg.dec.Proposal != "" {
+			text += ": " + msg.dec.Proposal + " is open again"
+		}
+		return tea.Batch(m.reloadQueue(msg.dec.Proposal), common.Notify(text))
+	case searched:
+		if mp, ok := m.overlay.(*mergePicker); ok && msg.seq == m.searchSeq && mp.pid == msg.pid {
+			mp.found(msg)
+		}
+	case common.ShowProposal:
+		return m.reloadQueue(msg.ID)
+	}
+	return nil
+}
+
+// probing reports whether a live re-run is still in flight.
+func (m *Model) probing() bool {
+	for _, p := range m.probes {
+		if !p.done {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
+	if msg.seq != m.queueSeq {
+		return nil
+	}
+	m.loaded = true
+	if msg.err != nil {
+		m.loadErr = msg.err
+		return common.NotifyErr("could not read the queue: " + msg.err.Error())
+	}
+	m.loadErr = nil
+	m.all = msg.props
+	keep := msg.keep // "" after a decision: stay at the same position
+	m.applyFilter()
+	if keep != "" && !slices.ContainsFunc(m.queue, func(p review.Proposal) bool { return p.ID == keep }) &&
+		slices.ContainsFunc(m.all, func(p review.Proposal) bool { return p.ID == keep }) {
+		m.filter = Filter{} // asked for a proposal the filter hides: show the whole queue
+		m.applyFilter()
+	}
+	for i, p := range m.queue {
+		if p.ID == keep {
+			m.pos = i
+		}
+	}
+	return m.show()
+}
+
+// applyFilter rebuilds queue from all and clamps the position.
+func (m *Model) applyFilter() {
+	m.queue = m.queue[:0:0]
+	for _, p := range m.all {
+		if m.filter.matches(&p) {
+			m.queue = append(m.queue, p)
+		}
+	}
+	m.pos = min(max(m.pos, 0), max(len(m.queue)-1, 0))
+}
+
+// matches reports whether p passes the filter.
+func (f Filter) matches(p *review.Proposal) bool {
+	if f.Op != "" && p.Op != f.Op {
+		return false
+	}
+	env, cat := proposalEnv(p), review.Category("")
+	if p.Record != nil {
+		cat = p.Record.Category
+	}
+	return (f.Env == "" || env == f.Env) && (f.Category == "" || cat == f.Category)
+}
+
+func proposalEnv(p *review.Proposal) string {
+	if p.Record != nil {
+		return p.Record.Scope.Env
+	}
+	return ""
+}
+
+// show starts loading the proposal under the cursor, dropping the old one.
+func (m *Model) show() tea.Cmd {
+	p := m.current()
+	m.probes = nil
+	if p == nil {
+		m.cur = nil
+		m.render()
+		return nil
+	}
+	if m.cur != nil && m.cur.P.ID != p.ID {
+		m.cur = nil
+		m.raw = false
+	}
+	m.render()
+	return m.loadContext(p.ID)
+}
+
+func (m *Model) decided(msg decided) tea.Cmd {
+	m.busy = ""
+	var ce *review.ConflictError
+	switch {
+	case errors.As(msg.err, &ce):
+		return tea.Batch(m.reloadQueue(msg.pid),
+			common.NotifyErr("nothing applied — "+ce.Error()+". Reloaded: review it again."))
+	case msg.err != nil:
+		return common.NotifyErr("nothing applied — " + string(msg.verb) + " " + msg.pid + " failed: " + msg.err.Error())
+	}
+	return tea.Batch(m.reloadQueue(""), common.Notify(summary(msg.dec)))
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.Keys
+	vp := &m.panes[m.focus]
+	switch {
+	case key.Matches(msg, k.Up):
+		vp.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		vp.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		vp.PageUp()
+	case key.Matches(msg, k.PageDown):
+		vp.PageDown()
+	case key.Matches(msg, k.Top):
+		vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		vp.GotoBottom()
+	case key.Matches(msg, k.NextPane):
+		m.focus = (m.focus + 1) % numPanes
+		m.layout()
+	case key.Matches(msg, k.Next):
+		m.pos++
+		return m.show()
+	case key.Matches(msg, k.Prev):
+		m.pos--
+		return m.show()
+	case key.Matches(msg, k.Raw):
+		m.raw = !m.raw
+		m.renderPane(paneTrajectory)
+		m.scrollToCited()
+	case key.Matches(msg, k.Probe):
+		return m.runProbes()
+	case key.Matches(msg, k.Undo):
+		return m.undo()
+	case key.Matches(msg, k.Filter):
+		m.overlay = newFilterPicker(m)
+	}
+	if !m.ready() || m.busy != "" {
+		return nil
+	}
+	id := m.cur.P.ID
+	switch {
+	case key.Matches(msg, k.Accept):
+		return m.decide(review.DecideRequest{Proposal: id, Verb: review.Accept})
+	case key.Matches(msg, k.Reject):
+		return m.decide(review.DecideRequest{Proposal: id, Verb: review.Reject})
+	case key.Matches(msg, k.Defer):
+		return m.decide(review.DecideRequest{Proposal: id, Verb: review.Defer})
+	case key.Matches(msg, k.Delete):
+		m.overlay = &confirmDelete{pid: id, ids: m.cur.P.TargetIDs()}
+	case key.Matches(msg, k.Narrow):
+		m.overlay = newNarrowForm(m)
+	case key.Matches(msg, k.Edit):
+		m.overlay = newEditForm(m)
+	case key.Matches(msg, k.Merge):
+		mp := newMergePicker(m)
+		m.overlay = mp
+		return m.searchRecords(mp.pid, mp.seedQuery, mp.exclude)
+	}
+	return nil
+}
+
+// scrollToCited scrolls the trajectory pane to the first cited raw step.
+func (m *Model) scrollToCited() {
+	vp := &m.panes[paneTrajectory]
+	if !m.raw || m.citedLine < 0 {
+		vp.GotoTop()
+		return
+	}
+	vp.SetYOffset(max(m.citedLine-1, 0))
+}
+
+// handleMouse scrolls a pane with the wheel. Side by side, the pane under
+// the pointer takes the focus first.
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.overlay != nil || (msg.Button != tea.MouseButtonWheelUp && msg.Button != tea.MouseButtonWheelDown) {
+		return nil
+	}
+	if m.wide() {
+		x, widths := msg.X, m.paneWidths()
+		i := 0
+		for ; i < numPanes-1 && x >= widths[i]; i++ {
+			x -= widths[i]
+		}
+		m.focus = i
+	}
+	if msg.Button == tea.MouseButtonWheelUp {
+		m.panes[m.focus].ScrollUp(3)
+	} else {
+		m.panes[m.focus].ScrollDown(3)
+	}
+	return nil
+}

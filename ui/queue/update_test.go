@@ -1,0 +1,199 @@
+package queue
+
+import (
+	"io"
+	"log"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// loaded returns the review screen on a fresh sample world with the queue
+// and the first proposal's context loaded (without an index).
+func loaded(t *testing.T) *Model {
+	t.Helper()
+	dir := t.TempDir()
+	if err := sample.Generate(dir, sample.Seed); err != nil {
+		t.Fatal(err)
+	}
+	s, err := review.Open(dir, review.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	deps := common.Deps{Store: s, Operator: "tester", Log: log.New(io.Discard, "", 0)}
+	m := New(common.NewCommon(), deps).(*Model)
+	m.SetSize(200, 50)
+	settle(m, m.Init())
+	if !m.ready() {
+		t.Fatal("the first proposal did not load")
+	}
+	return m
+}
+
+// settle runs cmd and the Cmds its messages lead to, skipping timers.
+func settle(m *Model, cmd tea.Cmd) {
+	for _, msg := range collect(cmd) {
+		_, next := m.Update(msg)
+		settle(m, next)
+	}
+}
+
+func collect(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		if b, ok := msg.(tea.BatchMsg); ok {
+			var out []tea.Msg
+			for _, c := range b {
+				out = append(out, collect(c)...)
+			}
+			return out
+		}
+		if msg == nil {
+			return nil
+		}
+		return []tea.Msg{msg}
+	case <-time.After(300 * time.Millisecond):
+		return nil
+	}
+}
+
+func TestStaleResultsAreDropped(t *testing.T) {
+	m := loaded(t)
+	first := m.cur.P.ID
+
+	// A context load the operator has moved past is dropped.
+	oldSeq := m.curSeq
+	settle(m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")} })
+	second := m.cur.P.ID
+	if second == first {
+		t.Fatalf("] did not move on from %s", first)
+	}
+	m.Update(contextLoaded{seq: oldSeq, pid: first, ctx: &proposalContext{P: &review.Proposal{ID: first}}})
+	if m.cur.P.ID != second {
+		t.Errorf("a stale context of %s replaced %s", first, second)
+	}
+
+	// A probe result for another proposal, or an earlier re-run, is dropped.
+	m.probes = []liveProbe{{}}
+	m.probeSeq = 42
+	m.Update(probeDone{pid: first, seq: 42, idx: 0, res: probe.Result{Error: "boom"}})
+	m.Update(probeDone{pid: second, seq: 41, idx: 0, res: probe.Result{Error: "boom"}})
+	if m.probes[0].done {
+		t.Error("a stale probe result was shown")
+	}
+	m.Update(probeDone{pid: second, seq: 42, idx: 0, res: probe.Result{Error: "boom"}})
+	if !m.probes[0].done {
+		t.Error("the current probe result was dropped")
+	}
+
+	// A queue load older than the latest request is dropped.
+	n := len(m.queue)
+	m.Update(queueLoaded{seq: m.queueSeq - 1})
+	if len(m.queue) != n || m.loadErr != nil {
+		t.Error("a stale queue load replaced the queue")
+	}
+}
+
+func TestKeysFollowTheProposal(t *testing.T) {
+	m := loaded(t)
+	cases := []struct {
+		id                   string
+		del, merge, probeKey bool
+	}{
+		{sample.PropTrajectoryOnly, false, true, true}, // create: nothing to delete
+		{sample.PropDelete, true, false, true},         // delete: no record to merge
+		{sample.PropSkip, false, false, false},         // skip: nothing but accept/reject
+	}
+	for _, c := range cases {
+		settle(m, m.reloadQueue(c.id))
+		k := m.Keys
+		if m.cur.P.ID != c.id || k.Delete.Enabled() != c.del || k.Merge.Enabled() != c.merge || k.Probe.Enabled() != c.probeKey {
+			t.Errorf("%s: delete %v merge %v probe %v; want %v %v %v", m.cur.P.ID,
+				k.Delete.Enabled(), k.Merge.Enabled(), k.Probe.Enabled(), c.del, c.merge, c.probeKey)
+		}
+	}
+}
+
+func TestFilter(t *testing.T) {
+	m := loaded(t)
+	press := func(keys ...tea.KeyMsg) {
+		for _, k := range keys {
+			settle(m, func() tea.Msg { return k })
+		}
+	}
+	runes := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+	press(runes("f"))
+	// op row: any → create → delete → merge (sorted).
+	press(runes("l"), runes("l"), runes("l"), tea.KeyMsg{Type: tea.KeyEnter})
+	if got := m.Title(); got != "Review 1/1 · op=merge" {
+		t.Fatalf("title after filtering by merge: %q", got)
+	}
+	if m.cur.P.ID != sample.PropMerge {
+		t.Errorf("shown %s, want %s", m.cur.P.ID, sample.PropMerge)
+	}
+}
+
+func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
+	m := loaded(t)
+	settle(m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")} }) // raw steps: a long trajectory
+	m.panes[paneTrajectory].GotoTop()
+	m.focus = paneProbes
+	wheel := tea.MouseMsg{X: 5, Y: 10, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress}
+	m.Update(wheel)
+	if m.focus != paneTrajectory || m.panes[paneTrajectory].YOffset != 3 {
+		t.Fatalf("wheel over the trajectory: focus %d, offset %d", m.focus, m.panes[paneTrajectory].YOffset)
+	}
+	wheel.Button = tea.MouseButtonWheelUp
+	m.Update(wheel)
+	if m.panes[paneTrajectory].YOffset != 0 {
+		t.Fatalf("wheel up: offset %d", m.panes[paneTrajectory].YOffset)
+	}
+	// j and k scroll the focused pane.
+	settle(m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")} })
+	if m.panes[paneTrajectory].YOffset != 1 {
+		t.Fatalf("j: offset %d", m.panes[paneTrajectory].YOffset)
+	}
+}
+
+func TestEditFormValidates(t *testing.T) {
+	m := loaded(t)
+	settle(m, m.reloadQueue(sample.PropUpdate))
+	key := func(k tea.KeyMsg) { settle(m, func() tea.Msg { return k }) }
+	key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("e")})
+	f, ok := m.overlay.(*form)
+	if !ok || !m.Capturing() {
+		t.Fatalf("e opened %T, capturing %v", m.overlay, m.Capturing())
+	}
+	// Go to the confidence field and type a value out of range.
+	for range 4 {
+		key(tea.KeyMsg{Type: tea.KeyTab})
+	}
+	key(tea.KeyMsg{Type: tea.KeyCtrlU})
+	key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+	key(tea.KeyMsg{Type: tea.KeyEnter})
+	if m.overlay == nil || f.err == "" {
+		t.Fatal("a confidence of 2 was accepted")
+	}
+	key(tea.KeyMsg{Type: tea.KeyCtrlU})
+	key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("0.5")})
+	key(tea.KeyMsg{Type: tea.KeyEnter})
+	if m.overlay != nil {
+		t.Fatalf("the form stayed open: %s", f.err)
+	}
+	r, err := m.deps.Store.Record(sample.RecAttrsG2)
+	if err != nil || r.Confidence != 0.5 || r.Version != 2 {
+		t.Fatalf("%s after edit: %+v %v", sample.RecAttrsG2, r, err)
+	}
+}

@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// TestGolden compares the review screen with testdata/TestGolden/*.golden
+// at three sizes (go test ./ui -run TestGolden -update rewrites them).
+func TestGolden(t *testing.T) {
+	w := newWorld(t)
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := started(t, w.deps, sz[0], sz[1])
+			golden.RequireEqual(t, []byte(m.View()))
+		})
+	}
+	// A proposal with targets: the diff, and the raw steps with the cited
+	// range marked.
+	t.Run("update-raw-200x60", func(t *testing.T) {
+		m := started(t, w.deps, 200, 60)
+		m = drive(m, common.ShowProposal{ID: sample.PropUpdate})
+		m = drive(m, press("t"))
+		golden.RequireEqual(t, []byte(m.View()))
+	})
+}
+
+// checkFits fails when any line of the view is wider than w or the view
+// is taller than h.
+func checkFits(t *testing.T, what string, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) > h {
+		t.Fatalf("%s at %dx%d: %d lines", what, w, h, len(lines))
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Fatalf("%s at %dx%d: line %d is %d wide: %q", what, w, h, i+1, lw, l)
+		}
+	}
+}
+
+// TestLayout resizes the review screen, in several states, through every
+// width from 59 to 300 columns: no panic, no line wider than the terminal,
+// no more lines than it has.
+func TestLayout(t *testing.T) {
+	w := newWorld(t)
+	states := []struct {
+		name string
+		keys []tea.Msg
+	}{
+		{"first", nil},
+		{"raw steps", []tea.Msg{press("t")}},
+		{"merge picker", []tea.Msg{common.ShowProposal{ID: sample.PropMerge}, press("m")}},
+		{"narrow form", []tea.Msg{common.ShowProposal{ID: sample.PropNarrow}, press("n")}},
+		{"edit form", []tea.Msg{common.ShowProposal{ID: sample.PropUpdate}, press("e")}},
+		{"filter", []tea.Msg{press("f")}},
+		{"delete question", []tea.Msg{common.ShowProposal{ID: sample.PropDelete}, press("d")}},
+		{"help", []tea.Msg{press("?")}},
+		{"probes pane", []tea.Msg{common.ShowProposal{ID: sample.PropConflictUpdate}, press("tab"), press("tab"), press("p")}},
+	}
+	for _, st := range states {
+		t.Run(st.name, func(t *testing.T) {
+			m := started(t, w.deps, 200, 60)
+			for _, k := range st.keys {
+				m = drive(m, k)
+			}
+			for _, h := range []int{14, 15, 24, 60} {
+				for width := 59; width <= 300; width++ {
+					m = drive(m, tea.WindowSizeMsg{Width: width, Height: h})
+					v := m.View()
+					checkFits(t, st.name, v, width, h)
+					if (width < MinWidth || h < MinHeight) != strings.Contains(v, "terminal too small") {
+						t.Fatalf("%s at %dx%d: too-small notice shown=%v", st.name, width, h, !(width < MinWidth || h < MinHeight))
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkKeystroke measures one keystroke on the review screen at
+// 200x60: Update (scrolling the focused pane) and the View that follows.
+func BenchmarkKeystroke(b *testing.B) {
+	w := newWorld(b)
+	m := started(b, w.deps, 200, 60)
+	m = drive(m, press("t")) // raw steps: a long trajectory pane
+	keys := []tea.Msg{press("j"), press("k")}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		m, _ = m.Update(keys[i%2])
+		_ = m.View()
+	}
+}

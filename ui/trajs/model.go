@@ -1,0 +1,162 @@
+// Package trajs is the trajectories screen: the finished task runs with
+// their outcome and reward, filtered by environment and outcome and
+// searched through the index, and for the selected one its distilled
+// packet and raw steps with tool calls and results. Each step lists the
+// records whose provenance points at it, and enter opens them in the bank.
+// It answers common.ShowTrajectory by opening a trajectory at a step.
+package trajs
+
+import (
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// WideWidth is the width from which list and detail sit side by side.
+const WideWidth = 100
+
+const (
+	paneList = iota
+	paneDetail
+)
+
+// Outcome filters.
+const (
+	anyOutcome = iota
+	passed
+	failed
+)
+
+var outcomeNames = []string{"any", "passed", "failed"}
+
+// Keys this screen adds to common.KeyMap (see ui/REQUESTS-issue6.md).
+type Keys struct {
+	Outcome key.Binding // o: cycle the outcome filter
+	Env     key.Binding // f (common Filter): cycle the env filter
+	Open    key.Binding // enter: open the record the selected step produced
+}
+
+// Model is the trajectories screen.
+type Model struct {
+	common.Common
+	deps common.Deps
+	keys Keys
+
+	all     []review.Trajectory
+	loaded  bool
+	loadErr string
+	shown   []int // indexes into all that pass the filters, in order
+	cursor  int   // index into shown
+	top     int
+
+	env     string // "" = any
+	outcome int
+
+	search    textinput.Model
+	searching bool
+	querySeq  int
+	matches   map[string]bool // ids the query found; nil = no query
+	searchErr string
+
+	byTraj map[string][]review.Record // records by the trajectory they came from
+	recSeq int
+
+	focus   int
+	step    int // the selected step of the detail (1-based; 0 = none)
+	pane    viewport.Model
+	stepAt  map[int]int // first content line of each step
+	paneFor string      // the trajectory the pane holds
+	pending *common.ShowTrajectory
+}
+
+// New returns the trajectories screen; Init loads the trajectories.
+func New(c common.Common, deps common.Deps) common.Screen {
+	m := &Model{Common: c, deps: deps}
+	m.keys = Keys{
+		Outcome: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "outcome")),
+		Env:     c.Keys.Filter,
+		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open record")),
+	}
+	m.search = textinput.New()
+	m.search.Prompt = "/ "
+	m.search.Placeholder = "search tasks, answers, tool calls"
+	m.search.Cursor.SetMode(cursor.CursorStatic)
+	m.pane = viewport.New(0, 0)
+	m.pane.MouseWheelEnabled = false
+	m.keys.Env.SetHelp("f", "env")
+	m.Keys.Next.SetHelp("]", "next step")
+	m.Keys.Prev.SetHelp("[", "prev step")
+	m.enableKeys()
+	return m
+}
+
+// Init loads the trajectories and the records that came from them.
+func (m *Model) Init() tea.Cmd { return tea.Batch(m.loadAll(), m.loadRecords()) }
+
+// Capturing reports whether the search box has focus.
+func (m *Model) Capturing() bool { return m.searching }
+
+// SetSize lays out and re-wraps the detail.
+func (m *Model) SetSize(w, h int) {
+	m.Width, m.Height = w, h
+	m.search.Width = max(w-4, 1)
+	m.layout() // re-wraps the detail when its width changed
+}
+
+// selected is the trajectory under the cursor.
+func (m *Model) selected() *review.Trajectory {
+	if m.cursor < 0 || m.cursor >= len(m.shown) {
+		return nil
+	}
+	return &m.all[m.shown[m.cursor]]
+}
+
+// stepRecords lists the records whose provenance points at step n of t.
+func (m *Model) stepRecords(t *review.Trajectory, n int) []review.Record {
+	var out []review.Record
+	for _, r := range m.byTraj[t.ID] {
+		if s := r.Provenance.Steps; s != nil && s.Contains(n) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (m *Model) enableKeys() {
+	t := m.selected()
+	m.keys.Open.SetEnabled(m.focus == paneDetail && t != nil && len(m.stepRecords(t, m.step)) > 0)
+	m.Keys.Next.SetEnabled(t != nil && len(t.Steps) > 0)
+	m.Keys.Prev.SetEnabled(t != nil && len(t.Steps) > 0)
+}
+
+// ShortHelp lists the keys that apply now.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.Keys
+	if m.searching {
+		return []key.Binding{k.Cancel, k.Confirm}
+	}
+	return []key.Binding{k.Search, m.keys.Env, m.keys.Outcome, k.NextPane, k.Next, k.Prev, m.keys.Open}
+}
+
+// FullHelp lists every key of the screen for the help overlay.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.Keys
+	return [][]key.Binding{
+		{k.Search, m.keys.Env, m.keys.Outcome, k.NextPane},
+		{k.Next, k.Prev, m.keys.Open},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+	}
+}
+
+// Title is the header: how many trajectories pass the filters.
+func (m *Model) Title() string {
+	if !m.loaded {
+		return "Trajectories …"
+	}
+	return "Trajectories " + itoa(len(m.shown)) + "/" + itoa(len(m.all)) + m.filterText()
+}

@@ -1,0 +1,291 @@
+package trajs
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/review"
+)
+
+// The detail is wrapped in renderDetail (on size, selection, step or
+// record change) and cached in its viewport; the list draws visible rows.
+
+// topLines is the search box.
+const topLines = 1
+
+// maxResultLines caps a tool result's lines in the detail.
+const maxResultLines = 8
+
+func (m *Model) wide() bool { return m.Width >= WideWidth }
+
+func (m *Model) paneWidths() (int, int) {
+	if !m.wide() {
+		if m.focus == paneDetail {
+			return 0, m.Width
+		}
+		return m.Width, 0
+	}
+	lw := m.Width * 2 / 5
+	return lw, m.Width - lw
+}
+
+func (m *Model) innerHeight() int {
+	_, fh := m.Styles.Pane.GetFrameSize()
+	return max(m.Height-topLines-fh-1, 1) // less the title line
+}
+
+func (m *Model) listHeight() int { return m.innerHeight() }
+
+func (m *Model) layout() {
+	fw, _ := m.Styles.Pane.GetFrameSize()
+	_, dw := m.paneWidths()
+	if dw == 0 {
+		dw = m.Width
+	}
+	w := max(dw-fw, 1)
+	if w != m.pane.Width {
+		m.pane.Width = w
+		m.renderDetail()
+	}
+	m.pane.Height = m.innerHeight()
+}
+
+// View draws the search box and the panes.
+func (m *Model) View() string {
+	if m.Width <= 0 || m.Height <= 0 {
+		return ""
+	}
+	st := m.Styles
+	box := m.search.View()
+	if !m.searching && m.search.Value() == "" {
+		box = st.Subtle.Render("/ search · f env · o outcome" + m.filterText())
+	}
+	if m.searchErr != "" {
+		box = st.Error.Render(m.searchErr)
+	}
+	lw, dw := m.paneWidths()
+	h := m.Height - topLines
+	frame := func(w int, on bool, title, inner string) string {
+		style := st.Pane
+		if on && m.wide() {
+			style = st.PaneOn
+		}
+		inW := max(w-style.GetHorizontalFrameSize(), 1)
+		return style.Width(max(w-style.GetHorizontalBorderSize(), 1)).
+			Height(max(h-style.GetVerticalBorderSize(), 0)).MaxHeight(h).
+			Render(st.Title.Render(ansi.Truncate(title, inW, "…")) + "\n" + inner)
+	}
+	var cols []string
+	if lw > 0 {
+		cols = append(cols, frame(lw, m.focus == paneList, m.Title(), m.listView(lw-st.Pane.GetHorizontalFrameSize())))
+	}
+	if dw > 0 {
+		title := "Detail"
+		if t := m.selected(); t != nil {
+			title += " " + t.ID
+			if m.step > 0 {
+				title += fmt.Sprintf(" · step %d", m.step)
+			}
+		}
+		cols = append(cols, frame(dw, m.focus == paneDetail, title, m.pane.View()))
+	}
+	out := ansi.Truncate(box, m.Width, "…") + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, cols...)
+	return lipgloss.NewStyle().MaxHeight(m.Height).Render(out)
+}
+
+// outcomeMark is ✔ or ✘ with the reward.
+func (m *Model) outcomeMark(o review.Outcome) string {
+	if o.Passed {
+		return m.Styles.Good.Render(fmt.Sprintf("✔ %.2f", o.Reward))
+	}
+	return m.Styles.Bad.Render(fmt.Sprintf("✘ %.2f", o.Reward))
+}
+
+// listView draws the rows on screen.
+func (m *Model) listView(w int) string {
+	st := m.Styles
+	switch {
+	case m.loadErr != "":
+		return st.Error.Render(ansi.Wrap(m.loadErr, w, " "))
+	case !m.loaded:
+		return st.Subtle.Render("loading…")
+	case len(m.shown) == 0:
+		return st.Subtle.Render(ansi.Wrap("No trajectory matches the filters.", w, " "))
+	}
+	var rows []string
+	for i := m.top; i < min(m.top+m.listHeight(), len(m.shown)); i++ {
+		t := &m.all[m.shown[i]]
+		lead := "  "
+		if i == m.cursor {
+			lead = st.Selected.Render("▸ ")
+		}
+		head := lead + m.outcomeMark(t.Outcome) + " " + t.ID + " " + st.Subtle.Render(t.Env) + " "
+		rows = append(rows, ansi.Truncate(head+t.Task, w, "…"))
+	}
+	return strings.Join(rows, "\n")
+}
+
+// renderDetail wraps the selected trajectory at the pane's width.
+func (m *Model) renderDetail() {
+	t := m.selected()
+	if t == nil || m.pane.Width <= 0 {
+		m.pane.SetContent("")
+		m.paneFor = ""
+		return
+	}
+	m.paneFor = t.ID
+	m.pane.SetContent(m.detailContent(t, m.pane.Width))
+}
+
+func (m *Model) detailContent(t *review.Trajectory, w int) string {
+	st := m.Styles
+	var b strings.Builder
+	lines := 0
+	put := func(s string) {
+		b.WriteString(s + "\n")
+		lines += strings.Count(s, "\n") + 1
+	}
+	put(m.outcomeMark(t.Outcome) + st.Subtle.Render(" · "+t.Env+" · "+fmt.Sprintf("%d steps", len(t.Steps))))
+	put(indent(st.Label.Render("task: "), t.Task, w, 6))
+	if t.Outcome.Notes != "" {
+		put(indent(st.Label.Render("notes: "), t.Outcome.Notes, w, 7))
+	}
+	if len(t.Retrieved) > 0 {
+		put(indent(st.Label.Render("retrieved: "), strings.Join(t.Retrieved, ", "), w, 11))
+	}
+	if p := t.Distilled; p != nil {
+		put("")
+		put(st.Title.Render("Distilled"))
+		for _, o := range p.Observations {
+			put(indent(fmt.Sprintf("%-6s", stepNums(o.Steps)), o.Text, w, 6))
+		}
+		for _, l := range []struct {
+			name  string
+			items []string
+		}{{"procedures", p.Procedures}, {"assumptions", p.Assumptions}} {
+			if len(l.items) > 0 {
+				put(st.Label.Render(l.name + ":"))
+				for _, it := range l.items {
+					put(indent("  • ", it, w, 4))
+				}
+			}
+		}
+		if p.Answer != "" {
+			put(indent(st.Label.Render("answer: "), p.Answer, w, 8))
+		}
+	}
+	put("")
+	put(st.Title.Render(fmt.Sprintf("Steps (%d)", len(t.Steps))) + st.Subtle.Render("  ]/[ select a step"))
+	m.stepAt = map[int]int{}
+	answered := map[string]bool{} // tool calls whose result a tool step shows
+	for _, s := range t.Steps {
+		if s.Role == "tool" && s.ToolCallID != "" {
+			answered[s.ToolCallID] = true
+		}
+	}
+	for i, s := range t.Steps {
+		n := i + 1
+		m.stepAt[n] = lines
+		text := stepText(n, s, w-1, answered)
+		recs := m.stepRecords(t, n)
+		if n == m.step {
+			for _, r := range recs {
+				text += "\n" + indent("    ↳ ", r.ID+" "+r.Lemma, w-1, 6)
+			}
+		} else if len(recs) > 0 {
+			ids := make([]string, len(recs))
+			for j, r := range recs {
+				ids[j] = r.ID
+			}
+			text += "\n" + st.Subtle.Render(ansi.Truncate("    ↳ "+strings.Join(ids, ", "), w-1, "…"))
+		}
+		put(m.mark(text, n == m.step))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// mark puts a bar before every line of the selected step.
+func (m *Model) mark(s string, on bool) string {
+	ls := strings.Split(s, "\n")
+	for i, l := range ls {
+		if on {
+			ls[i] = m.Styles.Marked.Render("▌" + l)
+		} else {
+			ls[i] = " " + l
+		}
+	}
+	return strings.Join(ls, "\n")
+}
+
+// stepText renders one raw step: number, role, content, tool calls and
+// their results (unless a tool step of their own shows them).
+func stepText(n int, s review.Step, w int, answered map[string]bool) string {
+	role := s.Role
+	if s.Name != "" {
+		role += " " + s.Name
+	}
+	var out []string
+	lead := fmt.Sprintf("%3d %s: ", n, role)
+	if c := strings.TrimSpace(s.Content); c != "" {
+		out = append(out, clip(indent(lead, c, w, 4)))
+		lead = "    "
+	}
+	for _, tc := range s.ToolCalls {
+		out = append(out, indent(lead+"→ ", tc.Name+" "+tc.Arguments, w, 6))
+		lead = "    "
+		if tc.Result != "" && !answered[tc.ID] {
+			out = append(out, clip(indent("      ⇐ ", tc.Result, w, 8)))
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, strings.TrimRight(lead, " "))
+	}
+	return strings.Join(out, "\n")
+}
+
+// clip keeps the first maxResultLines lines of s.
+func clip(s string) string {
+	ls := strings.Split(s, "\n")
+	if len(ls) <= maxResultLines {
+		return s
+	}
+	return strings.Join(ls[:maxResultLines], "\n") + fmt.Sprintf("\n        … %d more lines", len(ls)-maxResultLines)
+}
+
+func stepNums(r review.StepRange) string {
+	if r.From == r.To {
+		return itoa(r.From)
+	}
+	return fmt.Sprintf("%d–%d", r.From, r.To)
+}
+
+// indent wraps s to width w: the first line starts with lead, the others
+// with pad spaces; line breaks in s are kept. A lead wider than pad
+// shortens the first line instead of overflowing it.
+func indent(lead, s string, w, pad int) string {
+	sp := strings.Repeat(" ", pad)
+	room := max(w-pad, 1)
+	extra := max(ansi.StringWidth(lead)-pad, 0)
+	if extra >= room {
+		return lead + "\n" + indent(sp, s, w, pad)
+	}
+	filler := strings.Repeat("\u00a0", extra) // not a break point: holds the lead's room
+	var out []string
+	for i, para := range strings.Split(s, "\n") {
+		if i == 0 {
+			para = filler + para
+		}
+		for j, l := range strings.Split(ansi.Wrap(para, room, " -"), "\n") {
+			if i == 0 && j == 0 {
+				l = lead + strings.TrimPrefix(l, filler)
+			} else {
+				l = sp + l
+			}
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,362 @@
+package trajs
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// Background work and its results; each carries the request it answers.
+
+type allLoaded struct {
+	trajs []review.Trajectory
+	err   error
+}
+
+type recordsLoaded struct {
+	seq    int
+	byTraj map[string][]review.Record
+	err    error
+}
+
+type debounced struct{ seq int }
+
+type searched struct {
+	seq int
+	ids map[string]bool
+	err error
+}
+
+// debounceDelay is how long the search box waits for the next keystroke.
+const debounceDelay = 120 * time.Millisecond
+
+// searchSize caps the trajectories one search returns.
+const searchSize = 10000
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func (m *Model) loadAll() tea.Cmd {
+	store := m.deps.Store
+	if store == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ts, err := store.Trajectories()
+		return allLoaded{trajs: ts, err: err}
+	}
+}
+
+// loadRecords scans the records once and groups them by the trajectory
+// their provenance names.
+func (m *Model) loadRecords() tea.Cmd {
+	store := m.deps.Store
+	if store == nil {
+		return nil
+	}
+	m.recSeq++
+	seq := m.recSeq
+	return func() tea.Msg {
+		recs, err := store.Records(review.RecordFilter{})
+		if err != nil {
+			return recordsLoaded{seq: seq, err: err}
+		}
+		by := map[string][]review.Record{}
+		for _, r := range recs {
+			if t := r.Provenance.Trajectory; t != "" {
+				by[t] = append(by[t], r)
+			}
+		}
+		return recordsLoaded{seq: seq, byTraj: by}
+	}
+}
+
+func (m *Model) runSearch() tea.Cmd {
+	m.querySeq++
+	q, seq, ix := m.search.Value(), m.querySeq, m.deps.Index
+	if q == "" || ix == nil {
+		m.matches, m.searchErr = nil, ""
+		m.applyFilter()
+		return nil
+	}
+	return func() tea.Msg {
+		res, err := ix.Search(index.Request{Query: q, Type: "trajectory", Size: searchSize})
+		if err != nil {
+			return searched{seq: seq, err: err}
+		}
+		ids := map[string]bool{}
+		for _, h := range res.Hits {
+			ids[h.ID] = true
+		}
+		return searched{seq: seq, ids: ids}
+	}
+}
+
+// Update handles keys and background results.
+func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	cmd := m.update(msg)
+	m.enableKeys()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if m.searching {
+			return m.searchKey(msg)
+		}
+		return m.handleKey(msg)
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			m.pane.ScrollUp(3)
+		case tea.MouseButtonWheelDown:
+			m.pane.ScrollDown(3)
+		}
+	case allLoaded:
+		m.loaded = true
+		if msg.err != nil {
+			m.loadErr = "could not read the trajectories: " + msg.err.Error()
+			return common.NotifyErr(m.loadErr)
+		}
+		m.all = msg.trajs
+		m.applyFilter()
+		if p := m.pending; p != nil {
+			m.pending = nil
+			return m.open(*p)
+		}
+	case recordsLoaded:
+		if msg.seq != m.recSeq {
+			return nil
+		}
+		if msg.err != nil {
+			return common.NotifyErr("could not read the records: " + msg.err.Error())
+		}
+		m.byTraj = msg.byTraj
+		m.renderDetail()
+	case debounced:
+		if msg.seq == m.querySeq {
+			return m.runSearch()
+		}
+	case searched:
+		if msg.seq != m.querySeq {
+			return nil
+		}
+		m.searchErr = ""
+		if msg.err != nil {
+			m.searchErr = msg.err.Error()
+			return nil
+		}
+		m.matches = msg.ids
+		m.applyFilter()
+	case common.ShowTrajectory:
+		if !m.loaded {
+			m.pending = &msg
+			return nil
+		}
+		return tea.Batch(m.open(msg), m.loadRecords()) // records may have changed since the scan
+	}
+	return nil
+}
+
+// applyFilter rebuilds shown, keeping the selected trajectory when it passes.
+func (m *Model) applyFilter() {
+	keep := ""
+	if t := m.selected(); t != nil {
+		keep = t.ID
+	}
+	m.shown = m.shown[:0]
+	m.cursor = 0
+	for i, t := range m.all {
+		if m.env != "" && t.Env != m.env ||
+			m.outcome == passed && !t.Outcome.Passed || m.outcome == failed && t.Outcome.Passed ||
+			m.matches != nil && !m.matches[t.ID] {
+			continue
+		}
+		if t.ID == keep {
+			m.cursor = len(m.shown)
+		}
+		m.shown = append(m.shown, i)
+	}
+	m.moveTo(m.cursor)
+}
+
+// open selects trajectory id at a step, clearing filters that hide it.
+func (m *Model) open(msg common.ShowTrajectory) tea.Cmd {
+	i := slices.IndexFunc(m.all, func(t review.Trajectory) bool { return t.ID == msg.ID })
+	if i < 0 {
+		return common.NotifyErr("trajectory " + msg.ID + " is not in the bank")
+	}
+	if !slices.Contains(m.shown, i) {
+		m.env, m.outcome, m.matches = "", anyOutcome, nil
+		m.search.SetValue("")
+		m.applyFilter()
+	}
+	m.moveTo(slices.Index(m.shown, i))
+	m.focus = paneDetail
+	m.layout()
+	m.step = msg.Step
+	m.renderDetail()
+	m.scrollToStep()
+	return nil
+}
+
+// moveTo puts the cursor at i and keeps it on screen.
+func (m *Model) moveTo(i int) {
+	m.cursor = min(max(i, 0), max(len(m.shown)-1, 0))
+	h := m.listHeight()
+	if m.cursor < m.top {
+		m.top = m.cursor
+	}
+	if m.cursor >= m.top+h {
+		m.top = m.cursor - h + 1
+	}
+	m.top = min(max(m.top, 0), max(len(m.shown)-h, 0))
+	if t := m.selected(); t == nil || t.ID != m.paneFor {
+		m.step = 0
+		m.renderDetail()
+		m.pane.GotoTop()
+	}
+}
+
+func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.Keys
+	if key.Matches(msg, k.Cancel) || key.Matches(msg, k.Confirm) {
+		m.searching = false
+		m.search.Blur()
+		return nil
+	}
+	before := m.search.Value()
+	var cmd tea.Cmd
+	m.search, cmd = m.search.Update(msg)
+	if m.search.Value() == before {
+		return cmd
+	}
+	m.querySeq++
+	seq := m.querySeq
+	return tea.Batch(cmd, tea.Tick(debounceDelay, func(time.Time) tea.Msg { return debounced{seq} }))
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Search):
+		m.searching = true
+		return m.search.Focus()
+	case key.Matches(msg, k.NextPane):
+		m.focus = 1 - m.focus
+		m.layout()
+	case key.Matches(msg, m.keys.Env):
+		m.env = nextEnv(m.all, m.env)
+		m.applyFilter()
+	case key.Matches(msg, m.keys.Outcome):
+		m.outcome = (m.outcome + 1) % len(outcomeNames)
+		m.applyFilter()
+	case key.Matches(msg, k.Next), key.Matches(msg, k.Prev):
+		if t := m.selected(); t != nil && len(t.Steps) > 0 {
+			d := 1
+			if key.Matches(msg, k.Prev) {
+				d = -1
+			}
+			m.step = min(max(m.step+d, 1), len(t.Steps))
+			m.renderDetail()
+			m.scrollToStep()
+		}
+	case key.Matches(msg, m.keys.Open):
+		if recs := m.stepRecords(m.selected(), m.step); len(recs) > 0 {
+			id := recs[0].ID
+			return func() tea.Msg { return common.ShowRecord{ID: id} }
+		}
+	case key.Matches(msg, k.Confirm) && m.focus == paneList:
+		m.focus = paneDetail
+		m.layout()
+	case key.Matches(msg, k.Cancel) && m.focus == paneDetail:
+		m.focus = paneList
+		m.layout()
+	case m.focus == paneDetail:
+		m.scrollDetail(msg)
+	default:
+		m.moveList(msg)
+	}
+	return nil
+}
+
+func (m *Model) moveList(msg tea.KeyMsg) {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.moveTo(m.cursor - 1)
+	case key.Matches(msg, k.Down):
+		m.moveTo(m.cursor + 1)
+	case key.Matches(msg, k.PageUp):
+		m.moveTo(m.cursor - m.listHeight())
+	case key.Matches(msg, k.PageDown):
+		m.moveTo(m.cursor + m.listHeight())
+	case key.Matches(msg, k.Top):
+		m.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		m.moveTo(len(m.shown) - 1)
+	}
+}
+
+func (m *Model) scrollDetail(msg tea.KeyMsg) {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.pane.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		m.pane.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		m.pane.PageUp()
+	case key.Matches(msg, k.PageDown):
+		m.pane.PageDown()
+	case key.Matches(msg, k.Top):
+		m.pane.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		m.pane.GotoBottom()
+	}
+}
+
+// scrollToStep scrolls the detail so the selected step is near the top.
+func (m *Model) scrollToStep() {
+	if at, ok := m.stepAt[m.step]; ok {
+		m.pane.SetYOffset(max(at-1, 0))
+	}
+}
+
+// nextEnv cycles the env filter through the trajectories' envs.
+func nextEnv(all []review.Trajectory, cur string) string {
+	var envs []string
+	for _, t := range all {
+		if t.Env != "" && !slices.Contains(envs, t.Env) {
+			envs = append(envs, t.Env)
+		}
+	}
+	slices.Sort(envs)
+	i := slices.Index(envs, cur) // -1 for "any": the first env next
+	if i+1 >= len(envs) {
+		return ""
+	}
+	return envs[i+1]
+}
+
+func (m *Model) filterText() string {
+	s := ""
+	if m.env != "" {
+		s += " · env=" + m.env
+	}
+	if m.outcome != anyOutcome {
+		s += " · " + outcomeNames[m.outcome]
+	}
+	if m.matches != nil {
+		s += fmt.Sprintf(" · %q", m.search.Value())
+	}
+	return s
+}

@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/ui/common"
+)
+
+// Update handles the global keys and messages and routes the rest: keys
+// and mouse to the active screen, everything else (background results) to
+// every built screen, since each drops results that are not its own.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.Width, m.c.Height = msg.Width, msg.Height
+		m.help.Width = msg.Width
+		w, h := m.bodySize()
+		for _, s := range m.screens {
+			s.SetSize(w, h)
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		if m.showAll || m.tooSmall() {
+			return m, nil
+		}
+		msg.Y -= headerHeight
+		return m, m.forward(m.active, msg)
+	case common.Status:
+		return m, m.setStatus(msg)
+	case clearStatus:
+		if msg.seq == m.statusSeq {
+			m.status = common.Status{}
+		}
+		return m, nil
+	case common.ShowProposal:
+		return m, m.navigate(1, msg)
+	case common.ShowRecord:
+		return m, m.navigate(2, msg)
+	case common.ShowTrajectory:
+		return m, m.navigate(4, msg)
+	case common.Focus:
+		m.focus = &msg
+	}
+	var cmds []tea.Cmd
+	for n := range m.screens {
+		cmds = append(cmds, m.forward(n, msg))
+	}
+	return m, tea.Batch(cmds...)
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.Keys
+	if msg.Type == tea.KeyCtrlC {
+		return tea.Quit
+	}
+	if c, ok := m.screens[m.active].(common.Capturer); ok && c.Capturing() {
+		return m.forward(m.active, msg)
+	}
+	if m.showAll {
+		if key.Matches(msg, k.Help, k.Cancel) {
+			m.showAll = false
+		} else if key.Matches(msg, k.Quit) {
+			return tea.Quit
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.showAll = true
+		return nil
+	}
+	for i, b := range k.Screen {
+		if key.Matches(msg, b) {
+			return m.show(i + 1)
+		}
+	}
+	if m.tooSmall() {
+		return nil
+	}
+	return m.forward(m.active, msg)
+}
+
+// navigate shows screen n and hands it the navigation message.
+func (m *Model) navigate(n int, msg tea.Msg) tea.Cmd {
+	if _, ok := Screens[n]; !ok {
+		return nil
+	}
+	start := m.show(n)
+	return tea.Batch(start, m.forward(n, msg))
+}
+
+func (m *Model) forward(n int, msg tea.Msg) tea.Cmd {
+	s, ok := m.screens[n]
+	if !ok {
+		return nil
+	}
+	s, cmd := s.Update(msg)
+	m.screens[n] = s
+	return cmd
+}

@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/ui/common"
+)
+
+const (
+	headerHeight = 1
+	footerHeight = 2 // key help, then the status line
+)
+
+var screenOrder = []int{1, 2, 3, 4}
+
+func (m *Model) tooSmall() bool {
+	return m.c.Width < MinWidth || m.c.Height < MinHeight
+}
+
+// View draws header, the active screen (or the help overlay) and footer.
+func (m *Model) View() string {
+	if m.c.Width == 0 {
+		return ""
+	}
+	if m.tooSmall() {
+		msg := fmt.Sprintf("terminal too small: %dx%d\nmemreview needs at least %dx%d", m.c.Width, m.c.Height, MinWidth, MinHeight)
+		return lipgloss.Place(m.c.Width, m.c.Height, lipgloss.Center, lipgloss.Center,
+			m.c.Styles.Error.Render(fitLines(msg, m.c.Width)))
+	}
+	s := m.screen(m.active)
+	body := ""
+	_, h := m.bodySize()
+	if m.showAll {
+		body = m.helpOverlay(s, h)
+	} else {
+		body = s.View()
+	}
+	return m.header(s) + "\n" + fitHeight(body, h) + "\n" + m.footer(s)
+}
+
+// fitHeight cuts s to h lines or pads it with empty ones.
+func fitHeight(s string, h int) string {
+	lines := strings.SplitN(s, "\n", h+1)
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fitLines cuts every line of s to width w.
+func fitLines(s string, w int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) header(active common.Screen) string {
+	st := m.c.Styles
+	var tabs []string
+	for _, n := range screenOrder {
+		if _, ok := Screens[n]; !ok {
+			continue
+		}
+		if n == m.active {
+			tabs = append(tabs, st.TabLabel(fmt.Sprintf("%d %s", n, active.Title()), true))
+			continue
+		}
+		title := screenName[n]
+		if s, ok := m.screens[n]; ok {
+			title = s.Title()
+		}
+		tabs = append(tabs, st.TabLabel(fmt.Sprintf("%d %s", n, title), false))
+	}
+	left := strings.Join(tabs, "")
+	right := st.Subtle.Render("bank " + m.deps.BankName)
+	if m.deps.IsSample {
+		right = st.Notice.Render("sample world") + st.Subtle.Render(" · bank "+m.deps.BankName)
+	}
+	gap := m.c.Width - lipgloss.Width(left) - lipgloss.Width(right)
+	if gap < 1 {
+		return ansi.Truncate(left, m.c.Width, "…")
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// screenName titles the tabs of screens not built yet.
+var screenName = map[int]string{1: "Review", 2: "Bank", 3: "Probes", 4: "Trajectories"}
+
+func (m *Model) footer(active common.Screen) string {
+	bindings := append(common.Bindings{}, active.ShortHelp()...)
+	bindings = append(bindings, m.c.Keys.Help, m.c.Keys.Quit)
+	line := m.help.View(bindings)
+	status := ""
+	if m.status.Text != "" {
+		style := m.c.Styles.Status
+		if m.status.Err {
+			style = m.c.Styles.Error
+		}
+		status = style.Render(ansi.Truncate(strings.ReplaceAll(m.status.Text, "\n", " "), m.c.Width, "…"))
+	}
+	return ansi.Truncate(line, m.c.Width, "…") + "\n" + status
+}
+
+// helpOverlay lists every key of the active screen in columns.
+func (m *Model) helpOverlay(s common.Screen, h int) string {
+	var groups [][]key.Binding
+	if fh, ok := s.(common.FullHelper); ok {
+		groups = fh.FullHelp()
+	} else {
+		groups = [][]key.Binding{s.ShortHelp()}
+	}
+	k := m.c.Keys
+	groups = append(groups, []key.Binding{k.Screen[0], k.Screen[1], k.Screen[2], k.Screen[3], k.Help, k.Quit})
+	hm := m.help
+	hm.Width = m.c.Width - 4
+	text := m.c.Styles.Title.Render("Keys") + "\n\n" + hm.FullHelpView(groups) +
+		"\n\n" + m.c.Styles.Subtle.Render("Every decision is committed when the footer says so; q quits at once. Press ? or esc to close.")
+	box := m.c.Styles.Overlay.Width(m.c.Width - m.c.Styles.Overlay.GetHorizontalBorderSize()).Render(fitLines(text, m.c.Width-4))
+	return lipgloss.NewStyle().MaxHeight(h).Render(box)
+}
