@@ -41,26 +41,45 @@ func (s *Store) Records(f RecordFilter) ([]Record, error) {
 		q += ` AND env = ?`
 		args = append(args, f.Env)
 	}
-	rows, err := s.db.Query(q+` ORDER BY id`, args...)
+	return queryRows(s.db, q+` ORDER BY id`, args, func(rows *sql.Rows) (Record, error) {
+		var body string
+		var r Record
+		if err := rows.Scan(&body, &r.Suspect); err != nil {
+			return r, err
+		}
+		suspect := r.Suspect
+		err := unmarshal(body, &r)
+		r.Suspect = suspect
+		return r, err
+	})
+}
+
+// queryRows runs a query and turns each row into a T with scan.
+func queryRows[T any](q querier, query string, args []any, scan func(*sql.Rows) (T, error)) ([]T, error) {
+	rows, err := q.Query(query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Record
+	var out []T
 	for rows.Next() {
-		var body string
-		var suspect bool
-		if err := rows.Scan(&body, &suspect); err != nil {
+		v, err := scan(rows)
+		if err != nil {
 			return nil, err
 		}
-		var r Record
-		if err := unmarshal(body, &r); err != nil {
-			return nil, err
-		}
-		r.Suspect = suspect
-		out = append(out, r)
+		out = append(out, v)
 	}
 	return out, rows.Err()
+}
+
+// scanBody decodes a row whose only column is a JSON body.
+func scanBody[T any](rows *sql.Rows) (T, error) {
+	var body string
+	var v T
+	if err := rows.Scan(&body); err != nil {
+		return v, err
+	}
+	return v, unmarshal(body, &v)
 }
 
 // History returns every version of a record, oldest first.
@@ -127,25 +146,16 @@ func getProposal(q querier, id string) (*Proposal, error) {
 }
 
 func (s *Store) proposals(where string, args ...any) ([]Proposal, error) {
-	rows, err := s.db.Query(`SELECT body, status FROM proposals `+where+` ORDER BY created, id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Proposal
-	for rows.Next() {
+	return queryRows(s.db, `SELECT body, status FROM proposals `+where+` ORDER BY created, id`, args, func(rows *sql.Rows) (Proposal, error) {
 		var body, status string
-		if err := rows.Scan(&body, &status); err != nil {
-			return nil, err
-		}
 		var p Proposal
-		if err := unmarshal(body, &p); err != nil {
-			return nil, err
+		if err := rows.Scan(&body, &status); err != nil {
+			return p, err
 		}
+		err := unmarshal(body, &p)
 		p.Status = ProposalStatus(status)
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		return p, err
+	})
 }
 
 // Proposals returns every proposal, oldest first.
@@ -206,25 +216,16 @@ func (s *Store) Decision(id string) (*Decision, error) {
 func (s *Store) Decisions() ([]Decision, error) { return s.decisions("") }
 
 func (s *Store) decisions(where string, args ...any) ([]Decision, error) {
-	rows, err := s.db.Query(`SELECT body, undone_by FROM decisions `+where+` ORDER BY seq`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Decision
-	for rows.Next() {
+	return queryRows(s.db, `SELECT body, undone_by FROM decisions `+where+` ORDER BY seq`, args, func(rows *sql.Rows) (Decision, error) {
 		var body, undone string
-		if err := rows.Scan(&body, &undone); err != nil {
-			return nil, err
-		}
 		var d Decision
-		if err := unmarshal(body, &d); err != nil {
-			return nil, err
+		if err := rows.Scan(&body, &undone); err != nil {
+			return d, err
 		}
+		err := unmarshal(body, &d)
 		d.UndoneBy = undone
-		out = append(out, d)
-	}
-	return out, rows.Err()
+		return d, err
+	})
 }
 
 // Trajectory returns one trajectory.
@@ -243,45 +244,16 @@ func (s *Store) Trajectory(id string) (*Trajectory, error) {
 
 // Trajectories returns every trajectory, by id.
 func (s *Store) Trajectories() ([]Trajectory, error) {
-	rows, err := s.db.Query(`SELECT body FROM trajectories ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Trajectory
-	for rows.Next() {
-		var body string
-		if err := rows.Scan(&body); err != nil {
-			return nil, err
-		}
-		var t Trajectory
-		if err := unmarshal(body, &t); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return queryRows(s.db, `SELECT body FROM trajectories ORDER BY id`, nil, scanBody[Trajectory])
 }
 
 // RetrievedBy lists the trajectories whose task agent retrieved the record.
 func (s *Store) RetrievedBy(recordID string) ([]TrajectoryUse, error) {
-	rows, err := s.db.Query(`SELECT t.body FROM retrievals r JOIN trajectories t ON t.id = r.trajectory_id
-		WHERE r.record_id = ? ORDER BY t.id`, recordID)
-	if err != nil {
-		return nil, err
+	ts, err := queryRows(s.db, `SELECT t.body FROM retrievals r JOIN trajectories t ON t.id = r.trajectory_id
+		WHERE r.record_id = ? ORDER BY t.id`, []any{recordID}, scanBody[Trajectory])
+	out := make([]TrajectoryUse, len(ts))
+	for i, t := range ts {
+		out[i] = TrajectoryUse{Trajectory: t.ID, Task: t.Task, Outcome: t.Outcome}
 	}
-	defer rows.Close()
-	var out []TrajectoryUse
-	for rows.Next() {
-		var body string
-		if err := rows.Scan(&body); err != nil {
-			return nil, err
-		}
-		var t Trajectory
-		if err := unmarshal(body, &t); err != nil {
-			return nil, err
-		}
-		out = append(out, TrajectoryUse{Trajectory: t.ID, Task: t.Task, Outcome: t.Outcome})
-	}
-	return out, rows.Err()
+	return out, err
 }

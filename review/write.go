@@ -316,24 +316,7 @@ func (s *Store) SetCheckResults(results []CheckResult) error {
 
 // CheckResults returns a record's last verify results, by check index.
 func (s *Store) CheckResults(recordID string) ([]CheckResult, error) {
-	rows, err := s.db.Query(`SELECT body FROM check_results WHERE record_id = ? ORDER BY idx`, recordID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []CheckResult
-	for rows.Next() {
-		var body string
-		if err := rows.Scan(&body); err != nil {
-			return nil, err
-		}
-		var c CheckResult
-		if err := unmarshal(body, &c); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return queryRows(s.db, `SELECT body FROM check_results WHERE record_id = ? ORDER BY idx`, []any{recordID}, scanBody[CheckResult])
 }
 
 // LastSeq is the sequence number of the bank's latest change.
@@ -346,18 +329,10 @@ func (s *Store) LastSeq() (int64, error) {
 // ChangesSince lists the changes after seq, oldest first, one entry per
 // object (its latest change).
 func (s *Store) ChangesSince(seq int64) ([]Change, error) {
-	rows, err := s.db.Query(`SELECT max(seq), kind, id FROM changes WHERE seq > ? GROUP BY kind, id ORDER BY max(seq)`, seq)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Change
-	for rows.Next() {
-		var c Change
-		if err := rows.Scan(&c.Seq, &c.Kind, &c.ID); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return queryRows(s.db, `SELECT max(seq), kind, id FROM changes WHERE seq > ? GROUP BY kind, id ORDER BY max(seq)`, []any{seq},
+		func(rows *sql.Rows) (Change, error) {
+			var c Change
+			err := rows.Scan(&c.Seq, &c.Kind, &c.ID)
+			return c, err
+		})
 }
