@@ -966,11 +966,15 @@ func cmdVerify(a *app, fs *flag.FlagSet, jsonOut bool) error {
 
 func worldCommands(jsonOut *bool) []*command {
 	return []*command{
-		{name: "sample", args: "DIR", help: "Write the sample world (a bank with its environments) to DIR.",
+		{name: "sample", args: "DIR  |  gen [--records N] [--trajectories M] [--seed S] DIR",
+			help:  "Write the sample world (a bank with its environments) to DIR,\nor, with gen, a synthetic bank of N records for trying memreview at scale.",
 			flags: func(fs *flag.FlagSet) { fs.Int64("seed", sample.Seed, "generation seed") },
 			run: func(a *app, fs *flag.FlagSet) error {
 				if err := needArgs(fs, 1, "DIR"); err != nil {
 					return err
+				}
+				if fs.Arg(0) == "gen" {
+					return cmdSampleGen(a, fs.Args()[1:])
 				}
 				seed := fs.Lookup("seed").Value.(flag.Getter).Get().(int64)
 				if err := sample.Generate(fs.Arg(0), seed); err != nil {
@@ -992,6 +996,39 @@ func worldCommands(jsonOut *bool) []*command {
 			}},
 		curateCommand(jsonOut),
 	}
+}
+
+func cmdSampleGen(a *app, args []string) error {
+	fs := flag.NewFlagSet("memreview sample gen", flag.ContinueOnError)
+	fs.SetOutput(a.stderr)
+	opt := sample.SynthOptions{}
+	fs.IntVar(&opt.Records, "records", 10000, "records to generate")
+	fs.IntVar(&opt.Trajectories, "trajectories", 200, "trajectories to generate")
+	fs.Int64Var(&opt.Seed, "seed", sample.Seed, "generation seed")
+	if err := fs.Parse(args); err != nil {
+		return usagef("sample gen: %v", err)
+	}
+	if fs.NArg() != 1 {
+		return usagef("sample gen: give one DIR")
+	}
+	start := time.Now()
+	if err := sample.Synth(fs.Arg(0), opt); err != nil {
+		return err
+	}
+	s, err := review.Open(fs.Arg(0), review.Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	stored := time.Since(start)
+	ix, err := index.Open(filepath.Join(s.Dir(), review.IndexDir), s)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	fmt.Fprintf(a.stdout, "wrote %d records and %d trajectories to %s in %s, indexed in %s\n",
+		opt.Records, opt.Trajectories, fs.Arg(0), stored.Round(time.Millisecond), (time.Since(start) - stored).Round(time.Millisecond))
+	return nil
 }
 
 // runTUI opens the TUI on a.bank, or on the sample world when no bank was
