@@ -62,6 +62,7 @@ type Index struct {
 	mu      sync.RWMutex // guards idx: readers search, Rebuild swaps
 	idx     bleve.Index
 	seq     atomic.Int64
+	types   atomic.Pointer[typeCount] // cache of typeCounts
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it

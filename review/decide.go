@@ -128,7 +128,7 @@ func (s *Store) Decide(ctx context.Context, req DecideRequest) (*Decision, error
 		return nil, fmt.Errorf("decide: %q is not a verb (accept, narrow, edit, merge, delete, reject, defer)", req.Verb)
 	}
 	var out *Decision
-	err := s.tx(ctx, func(t *sql.Tx) error {
+	err := s.tx(ctx, func(t querier) error {
 		p, err := getProposal(t, req.Proposal)
 		if err != nil {
 			return err
@@ -256,7 +256,7 @@ func (dc *decision) apply(p *Proposal, req DecideRequest) error {
 // proposal (the bank browser's verbs), audited like a proposal decision.
 func (s *Store) DecideRecords(ctx context.Context, req RecordRequest) (*Decision, error) {
 	var out *Decision
-	err := s.tx(ctx, func(t *sql.Tx) error {
+	err := s.tx(ctx, func(t querier) error {
 		id, err := nextID(t, "dec_", "decisions")
 		if err != nil {
 			return err
@@ -308,7 +308,7 @@ func (s *Store) DecideRecords(ctx context.Context, req RecordRequest) (*Decision
 // changed again since the decision makes the undo a *ConflictError.
 func (s *Store) Undo(ctx context.Context, decisionID, operator, note string) (*Decision, error) {
 	var out *Decision
-	err := s.tx(ctx, func(t *sql.Tx) error {
+	err := s.tx(ctx, func(t querier) error {
 		var body string
 		var err error
 		if decisionID == "" {

@@ -66,7 +66,7 @@ func (s *Store) writeRecord(q querier, r *Record, op, actor, reason, decision st
 // PutRecords stores new records at version 1 in one transaction (import).
 // Every id must be new.
 func (s *Store) PutRecords(recs []Record, actor, reason string) error {
-	return s.tx(context.Background(), func(t *sql.Tx) error {
+	return s.tx(context.Background(), func(t querier) error {
 		for i := range recs {
 			r := recs[i]
 			if r.ID == "" {
@@ -86,7 +86,7 @@ func (s *Store) PutRecords(recs []Record, actor, reason string) error {
 
 // PutTrajectories inserts or replaces trajectories in one transaction.
 func (s *Store) PutTrajectories(trs []Trajectory) error {
-	return s.tx(context.Background(), func(t *sql.Tx) error {
+	return s.tx(context.Background(), func(t querier) error {
 		for _, tr := range trs {
 			if tr.ID == "" {
 				return errors.New("trajectory: field \"id\" is empty")
@@ -115,7 +115,7 @@ func (s *Store) PutTrajectories(trs []Trajectory) error {
 // nothing. Ids are assigned when empty; every target must exist; a target
 // version of 0 means "the current version".
 func (s *Store) AddProposals(ps []Proposal, runs []ProbeRun) error {
-	return s.tx(context.Background(), func(t *sql.Tx) error {
+	return s.tx(context.Background(), func(t querier) error {
 		for _, run := range runs {
 			if _, err := s.saveRun(t, run); err != nil {
 				return err
@@ -194,7 +194,7 @@ func (s *Store) saveRun(q querier, run ProbeRun) (string, error) {
 // SaveProbeRun stores a probe run and returns its id.
 func (s *Store) SaveProbeRun(run ProbeRun) (string, error) {
 	var id string
-	err := s.tx(context.Background(), func(t *sql.Tx) error {
+	err := s.tx(context.Background(), func(t querier) error {
 		var err error
 		id, err = s.saveRun(t, run)
 		return err
@@ -231,7 +231,7 @@ func (s *Store) Attach(runID, kind, id, actor string) error {
 	} else if _, err := s.Record(id); err != nil {
 		return err
 	}
-	return s.tx(context.Background(), func(t *sql.Tx) error {
+	return s.tx(context.Background(), func(t querier) error {
 		if _, err := t.Exec(`INSERT OR IGNORE INTO attachments(run_id, kind, target, actor, at) VALUES(?,?,?,?,?)`,
 			runID, kind, id, actor, ts(s.Now())); err != nil {
 			return err
@@ -293,7 +293,7 @@ func (s *Store) ProbeRunsFor(kind, id string) ([]ProbeRun, error) {
 // results. A record is suspect while any of its checks has a verdict other
 // than same or env-changed.
 func (s *Store) SetCheckResults(results []CheckResult) error {
-	return s.tx(context.Background(), func(t *sql.Tx) error {
+	return s.tx(context.Background(), func(t querier) error {
 		done := map[string]bool{}
 		for _, r := range results {
 			if !done[r.RecordID] {
