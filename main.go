@@ -1053,9 +1053,15 @@ func runTUI(a *app, isSample bool) error {
 		return err
 	}
 	defer logf.Close()
+	cfg, err := b.store.Config()
+	if err != nil {
+		return err
+	}
+	set := curator.SettingsFromEnv(cfg.Curator, "")
+	set.Operator = a.operator
 	return ui.Run(common.Deps{
 		Store: b.store, Index: b.index, BankName: filepath.Base(b.store.Dir()), IsSample: isSample,
-		Operator: a.operator, Log: log.New(logf, "", log.LstdFlags),
+		Operator: a.operator, Log: log.New(logf, "", log.LstdFlags), Curator: common.NewCurator(set),
 	})
 }
 

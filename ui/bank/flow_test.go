@@ -13,6 +13,7 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/trajs"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // Flows on the generated sample world, through a tiny root model.
@@ -20,17 +21,16 @@ import (
 // startBank starts the screen and waits for every record and texts.
 func startBank(t *testing.T, deps common.Deps, withTrajs bool, texts ...string) *teatest.TestModel {
 	t.Helper()
-	r := &root{screens: []common.Screen{New(common.NewCommon(), deps)}}
+	r := uitest.NewRoot(New(common.NewCommon(), deps))
 	if withTrajs {
-		r.screens = append(r.screens, trajs.New(common.NewCommon(), deps))
+		r.Screens = append(r.Screens, trajs.New(common.NewCommon(), deps))
 	}
-	tm := teatest.NewTestModel(t, r, teatest.WithInitialTermSize(160, 45))
-	t.Cleanup(func() { quit(t, tm) })
+	tm := uitest.Start(t, r, 160, 45)
 	n, err := deps.Store.Records(review.RecordFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, tm, append(texts, fmt.Sprintf("%d records", len(n)))...)
+	uitest.WaitFor(t, tm, append(texts, fmt.Sprintf("%d records", len(n)))...)
 	return tm
 }
 
@@ -61,22 +61,22 @@ var (
 )
 
 func TestSearchAndSelect(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	want := search(t, deps.Index, index.Request{Query: "stars", Size: 100})
 	if want.Total < 2 {
 		t.Fatalf("the sample bank has %d records about stars; the test needs two", want.Total)
 	}
 	tm := startBank(t, deps, false)
 	tm.Type("/stars")
-	waitFor(t, tm, fmt.Sprintf("%d records", want.Total))
+	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", want.Total))
 	tm.Send(esc)
 	tm.Type("j")
 	id := want.Hits[1].ID
-	waitFor(t, tm, "Detail "+id+" v1", lemma(t, deps.Store, id)[:30], "Provenance", "History (1 version)")
+	uitest.WaitFor(t, tm, "Detail "+id+" v1", lemma(t, deps.Store, id)[:30], "Provenance", "History (1 version)")
 }
 
 func TestFacetToggle(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	all := search(t, deps.Index, index.Request{Facets: []string{"category"}})
 	fc := all.Facets["category"][0]
 	if uint64(fc.Count) == all.Total {
@@ -84,28 +84,28 @@ func TestFacetToggle(t *testing.T) {
 	}
 	tm := startBank(t, deps, false)
 	tm.Type("f")
-	waitFor(t, tm, "Facets", fmt.Sprintf("[ ] %s %d", fc.Term, fc.Count))
+	uitest.WaitFor(t, tm, "Facets", fmt.Sprintf("[ ] %s %d", fc.Term, fc.Count))
 	tm.Send(space)
-	waitFor(t, tm, fmt.Sprintf("%d records", fc.Count), "category="+fc.Term, fmt.Sprintf("[x] %s", fc.Term))
+	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", fc.Count), "category="+fc.Term, fmt.Sprintf("[x] %s", fc.Term))
 	tm.Send(space) // off again: every record
-	waitFor(t, tm, fmt.Sprintf("%d records", all.Total))
+	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", all.Total))
 }
 
 // TestEditHistoryUndo edits a record through the form, sees the new version
 // as a diff in its history, then undoes it.
 func TestEditHistoryUndo(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
 	before := lemma(t, deps.Store, id)
 	tm := startBank(t, deps, false, "Detail "+id+" v1")
 	tm.Type("e")
-	waitFor(t, tm, "Edit "+id)
+	uitest.WaitFor(t, tm, "Edit "+id)
 	tm.Type(" XQZ")
 	tm.Send(enter)
-	waitFor(t, tm, "edit dec_", "Detail "+id+" v2", "History (2 versions)")
+	uitest.WaitFor(t, tm, "edit dec_", "Detail "+id+" v2", "History (2 versions)")
 	tm.Send(tea.KeyMsg{Type: tea.KeyTab}) // to the detail, then its end: the history
 	tm.Type("G")
-	waitFor(t, tm, "v2 edit · tester", "+ lemma: ", "XQZ")
+	uitest.WaitFor(t, tm, "v2 edit · tester", "+ lemma: ", "XQZ")
 	hist, err := deps.Store.History(id)
 	if err != nil {
 		t.Fatal(err)
@@ -114,20 +114,20 @@ func TestEditHistoryUndo(t *testing.T) {
 		t.Fatalf("history after the edit: %+v", hist)
 	}
 	tm.Type("u")
-	waitFor(t, tm, "undid dec_", "Detail "+id+" v3")
+	uitest.WaitFor(t, tm, "undid dec_", "Detail "+id+" v3")
 	if got := lemma(t, deps.Store, id); got != before {
 		t.Errorf("after undo the lemma is %q, want %q", got, before)
 	}
 }
 
 func TestDeleteAsksThenRetires(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
 	tm := startBank(t, deps, false, "Detail "+id+" v1")
 	tm.Type("d")
-	waitFor(t, tm, "Delete: retire "+id)
+	uitest.WaitFor(t, tm, "Delete: retire "+id)
 	tm.Type("y")
-	waitFor(t, tm, id+" v2 (retired)")
+	uitest.WaitFor(t, tm, id+" v2 (retired)")
 	r, err := deps.Store.Record(id)
 	if err != nil || r.Status != review.Retired {
 		t.Fatalf("record %s after delete: %+v, %v", id, r, err)
@@ -135,19 +135,19 @@ func TestDeleteAsksThenRetires(t *testing.T) {
 }
 
 func TestMergeMarkedRecords(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	want := search(t, deps.Index, index.Request{Query: "cents", Size: 2})
 	a, b := want.Hits[0].ID, want.Hits[1].ID
 	tm := startBank(t, deps, false)
 	tm.Type("/cents")
-	waitFor(t, tm, fmt.Sprintf("%d records", want.Total))
+	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", want.Total))
 	tm.Send(esc)
 	tm.Send(space) // mark a; the cursor moves to b
-	waitFor(t, tm, "1 marked for merge", "Detail "+b)
+	uitest.WaitFor(t, tm, "1 marked for merge", "Detail "+b)
 	tm.Type("m")
-	waitFor(t, tm, "Merge "+b+" with "+a)
+	uitest.WaitFor(t, tm, "Merge "+b+" with "+a)
 	tm.Send(enter)
-	waitFor(t, tm, "merge dec_")
+	uitest.WaitFor(t, tm, "merge dec_")
 	for _, id := range []string{a, b} {
 		r, err := deps.Store.Record(id)
 		if err != nil || r.Status != review.Retired || r.Provenance.MergedInto == "" {
@@ -157,7 +157,7 @@ func TestMergeMarkedRecords(t *testing.T) {
 }
 
 func TestRetrievalPreview(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	task := "average price of electronics in dollars"
 	want, err := deps.Index.Retrieve(task, review.Scope{Env: "shop"}, 3)
 	if err != nil || len(want) == 0 {
@@ -165,7 +165,7 @@ func TestRetrievalPreview(t *testing.T) {
 	}
 	tm := startBank(t, deps, false)
 	tm.Type("R")
-	waitFor(t, tm, "Retrieval preview")
+	uitest.WaitFor(t, tm, "Retrieval preview")
 	tm.Type(task)
 	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
 	tm.Type("shop")
@@ -177,14 +177,14 @@ func TestRetrievalPreview(t *testing.T) {
 	for i, s := range want {
 		texts = append(texts, fmt.Sprintf("%d %-8s %6.3f", i+1, s.ID, s.Score))
 	}
-	waitFor(t, tm, texts...)
+	uitest.WaitFor(t, tm, texts...)
 }
 
 // TestProvenanceOpensTrajectory follows a record's provenance to the
 // trajectories screen, which opens at the cited step and lists the record
 // under it.
 func TestProvenanceOpensTrajectory(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
 	r, err := deps.Store.Record(id)
 	if err != nil || r.Provenance.Trajectory == "" || r.Provenance.Steps == nil {
@@ -193,13 +193,13 @@ func TestProvenanceOpensTrajectory(t *testing.T) {
 	tm := startBank(t, deps, true, "Detail "+id+" v1")
 	tm.Send(enter) // to the detail
 	tm.Send(enter) // open the provenance link
-	waitFor(t, tm, fmt.Sprintf("Detail %s · step %d", r.Provenance.Trajectory, r.Provenance.Steps.From), "↳ "+id)
+	uitest.WaitFor(t, tm, fmt.Sprintf("Detail %s · step %d", r.Provenance.Trajectory, r.Provenance.Steps.From), "↳ "+id)
 }
 
 // TestVerifyChecks re-runs a record's checks live with v and stores the
 // results.
 func TestVerifyChecks(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
 	r, err := deps.Store.Record(id)
 	if err != nil || len(r.Checks) == 0 {
@@ -212,7 +212,7 @@ func TestVerifyChecks(t *testing.T) {
 	want := probe.Compare(r.Checks[0].Expect, probe.Run(context.Background(), env, r.Checks[0].Input, probe.Limits{}))
 	tm := startBank(t, deps, false, "Detail "+id+" v1", "not verified yet")
 	tm.Type("v")
-	waitFor(t, tm, "verified "+id+": ", verdictWords[want])
+	uitest.WaitFor(t, tm, "verified "+id+": ", verdictWords[want])
 	got, err := deps.Store.CheckResults(id)
 	if err != nil || len(got) != len(r.Checks) || got[0].Verdict != want {
 		t.Fatalf("check results of %s: %+v, %v; want %d results, the first %s", id, got, err, len(r.Checks), want)

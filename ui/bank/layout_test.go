@@ -5,22 +5,9 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-)
 
-// checkFits fails when view is taller or wider than w×h.
-func checkFits(t *testing.T, what, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if len(lines) > h {
-		t.Errorf("%s at %dx%d: %d lines", what, w, h, len(lines))
-	}
-	for i, l := range lines {
-		if lw := lipgloss.Width(l); lw > w {
-			t.Errorf("%s at %dx%d: line %d is %d wide: %q", what, w, h, i, lw, l)
-		}
-	}
-}
+	"github.com/memreview/memreview/ui/uitest"
+)
 
 // TestLayoutWidths draws the list, the detail and the facet picker at
 // narrow, usual and very wide sizes.
@@ -28,19 +15,19 @@ func TestLayoutWidths(t *testing.T) {
 	for _, size := range [][2]int{{60, 12}, {80, 24}, {99, 30}, {100, 30}, {200, 50}, {500, 60}} {
 		w, h := size[0], size[1]
 		m := newFakeScreen(t, &fakeSource{n: 1000}, w, h)
-		checkFits(t, "list", m.View(), w, h)
+		uitest.CheckFits(t, "list", m.View(), w, h)
 		if rows(m.View()) == 0 {
 			t.Errorf("%dx%d: no rows drawn", w, h)
 		}
 		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
-		drain(t, m, cmd)
-		checkFits(t, "detail", m.View(), w, h)
+		uitest.Drain(t, m, cmd)
+		uitest.CheckFits(t, "detail", m.View(), w, h)
 		if !strings.Contains(m.View(), "Detail rec_000000") {
 			t.Errorf("%dx%d: enter did not show the detail:\n%s", w, h, m.View())
 		}
-		_, cmd = m.Update(press("f"))
-		drain(t, m, cmd)
-		checkFits(t, "facets", m.View(), w, h)
+		_, cmd = m.Update(uitest.Key("f"))
+		uitest.Drain(t, m, cmd)
+		uitest.CheckFits(t, "facets", m.View(), w, h)
 		if !strings.Contains(m.View(), "Facets") {
 			t.Errorf("%dx%d: f did not open the facets", w, h)
 		}

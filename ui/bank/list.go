@@ -9,6 +9,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
 )
 
 // list is the windowed result list: the hits of the current query paged in
@@ -204,13 +205,13 @@ func (m *Model) listView(w int) string {
 	st := m.Styles
 	switch {
 	case m.src == nil:
-		return st.Error.Render(wrapText("The bank has no open index: reopen it (memreview reindex rebuilds the index).", w))
+		return st.Error.Render(common.Wrap("The bank has no open index: reopen it (memreview reindex rebuilds the index).", w))
 	case m.searchErr != "":
-		return st.Error.Render(wrapText(m.searchErr, w))
+		return st.Error.Render(common.Wrap(m.searchErr, w))
 	case !m.searched:
 		return st.Subtle.Render("searching…")
 	case m.list.total == 0:
-		return st.Subtle.Render(wrapText("No record matches. Change the query (/) or the facets (f).", w))
+		return st.Subtle.Render(common.Wrap("No record matches. Change the query (/) or the facets (f).", w))
 	}
 	end := min(m.list.top+m.list.height, m.list.total)
 	idw := 0

@@ -113,7 +113,7 @@ func New(c common.Common, deps common.Deps) common.Screen {
 func NewWithSource(c common.Common, deps common.Deps, src Source) *Model {
 	m := &Model{Common: c, deps: deps, src: src, keys: DefaultKeys(),
 		filters: map[string][]string{}, marks: map[string]bool{}}
-	m.search = newInput("")
+	m.search = common.NewInput("")
 	m.search.Prompt = "/ "
 	m.search.Placeholder = `search: terms, field:value, "a phrase", -excluded`
 	m.pane = viewport.New(0, 0)

@@ -7,12 +7,12 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
 )
 
 // The facet picker and the retrieval preview.
@@ -131,20 +131,18 @@ func (fp *facetPicker) help(m *Model) []key.Binding {
 
 func (fp *facetPicker) capturing() bool { return false }
 
-// retrievePreview shows the records a task agent would be given.
+// retrievePreview shows the records a task agent would be given: a form of
+// task, env and k; enter retrieves, and the results show under the form.
 type retrievePreview struct {
-	inputs [3]textinput.Model // task, env, k
-	focus  int
-	seq    int
-	res    []scored
-	err    error
-	ran    bool
+	*common.Form
+	seq int
+	res []scored
+	err error
+	ran bool
 
 	lines  string // res wrapped at width linesW; rebuilt when either changes
 	linesW int
 }
-
-var retrieveLabels = [3]string{"task", "env", "k"}
 
 // scored is one retrieved record with its score.
 type scored struct {
@@ -159,47 +157,34 @@ type retrieved struct {
 }
 
 func newRetrievePreview(m *Model) *retrievePreview {
-	rp := &retrievePreview{}
-	rp.inputs[0] = newInput("")
-	rp.inputs[0].Placeholder = "describe a task"
-	rp.inputs[1] = newInput("")
-	rp.inputs[1].Placeholder = "any env"
-	rp.inputs[2] = newInput("5")
-	rp.inputs[0].Focus()
+	rp := &retrievePreview{Form: common.NewForm([]string{"task", "env", "k"}, []string{"", "", "5"})}
+	rp.Inputs[0].Placeholder = "describe a task"
+	rp.Inputs[1].Placeholder = "any env"
 	return rp
 }
 
 func (rp *retrievePreview) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	k := m.Keys
-	switch {
-	case key.Matches(msg, k.Cancel):
+	res, cmd := rp.Update(m.Keys, msg)
+	switch res {
+	case common.FormCancel:
 		return nil, nil
-	case msg.Type == tea.KeyTab || msg.Type == tea.KeyShiftTab:
-		rp.inputs[rp.focus].Blur()
-		step := 1
-		if msg.Type == tea.KeyShiftTab {
-			step = len(rp.inputs) - 1
-		}
-		rp.focus = (rp.focus + step) % len(rp.inputs)
-		return rp, rp.inputs[rp.focus].Focus()
-	case key.Matches(msg, k.Confirm):
+	case common.FormApply:
 		return rp, rp.run(m)
 	}
-	var cmd tea.Cmd
-	rp.inputs[rp.focus], cmd = rp.inputs[rp.focus].Update(msg)
 	return rp, cmd
 }
 
 // run retrieves in a Cmd and loads the records it names.
 func (rp *retrievePreview) run(m *Model) tea.Cmd {
-	kk, err := strconv.Atoi(strings.TrimSpace(rp.inputs[2].Value()))
+	vs := rp.Values()
+	kk, err := strconv.Atoi(vs[2])
 	if err != nil || kk <= 0 {
 		kk = 5
 	}
 	m.retrieveSeq++
 	rp.seq, rp.ran = m.retrieveSeq, true
 	seq, ix, src := rp.seq, m.deps.Index, m.src
-	task, scope := rp.inputs[0].Value(), review.Scope{Env: strings.TrimSpace(rp.inputs[1].Value())}
+	task, scope := vs[0], review.Scope{Env: vs[1]}
 	return func() tea.Msg {
 		hits, err := ix.Retrieve(task, scope, kk)
 		if err != nil {
@@ -223,15 +208,8 @@ func (rp *retrievePreview) view(m *Model, w, h int) string {
 	inner := w - st.Overlay.GetHorizontalFrameSize()
 	lines := []string{st.Title.Render("Retrieval preview") +
 		st.Subtle.Render(" — what a task agent would be given; enter retrieves, tab next field")}
-	for i, l := range retrieveLabels {
-		in := rp.inputs[i]
-		in.Width = max(inner-8, 1)
-		mark := "  "
-		if i == rp.focus {
-			mark = st.Selected.Render("▸ ")
-		}
-		lines = append(lines, mark+st.Label.Render(fmt.Sprintf("%-5s ", l))+in.View())
-	}
+	rp.SetWidth(inner) // a no-op unless the width changed
+	lines = append(lines, rp.View(st))
 	if envs := m.facets["env"]; len(envs) > 0 {
 		var names []string
 		for _, e := range envs {
@@ -242,7 +220,7 @@ func (rp *retrievePreview) view(m *Model, w, h int) string {
 	lines = append(lines, "")
 	switch {
 	case rp.err != nil:
-		lines = append(lines, st.Error.Render(wrapText("retrieve failed: "+rp.err.Error(), inner)))
+		lines = append(lines, st.Error.Render(common.Wrap("retrieve failed: "+rp.err.Error(), inner)))
 	case rp.ran && rp.res == nil:
 		lines = append(lines, st.Subtle.Render("retrieving…"))
 	case rp.ran && len(rp.res) == 0:
@@ -266,13 +244,14 @@ func resultLines(res []scored, w int) string {
 			lemma = s.rec.Lemma
 		}
 		lead := fmt.Sprintf("%d %-8s %6.3f ", i+1, s.ID, s.Score)
-		lines[i] = indent(lead, lemma, w, ansi.StringWidth(lead))
+		lines[i] = common.Indent(lead, lemma, w, ansi.StringWidth(lead))
 	}
 	return strings.Join(lines, "\n")
 }
 
 func (rp *retrievePreview) help(m *Model) []key.Binding {
 	k := m.Keys
+	k.Confirm.SetHelp("enter", "retrieve")
 	return []key.Binding{k.Confirm, k.NextField, k.Cancel}
 }
 

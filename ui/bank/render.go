@@ -149,39 +149,3 @@ func (m *Model) panesView() string {
 	}
 	return lipgloss.JoinHorizontal(lipgloss.Top, cols...)
 }
-
-// wrapText wraps s to width w (ANSI-aware), breaking long words.
-func wrapText(s string, w int) string {
-	if w <= 0 {
-		return s
-	}
-	return ansi.Wrap(s, w, " -")
-}
-
-// indent wraps s to width w: the first line starts with lead, the others
-// with pad spaces; line breaks in s are kept. A lead wider than pad
-// shortens the first line instead of overflowing it.
-func indent(lead, s string, w, pad int) string {
-	sp := strings.Repeat(" ", pad)
-	room := max(w-pad, 1)
-	extra := max(ansi.StringWidth(lead)-pad, 0)
-	if extra >= room {
-		return lead + "\n" + indent(sp, s, w, pad)
-	}
-	filler := strings.Repeat("\u00a0", extra) // not a break point: holds the lead's room
-	var out []string
-	for i, para := range strings.Split(s, "\n") {
-		if i == 0 {
-			para = filler + para
-		}
-		for j, l := range strings.Split(ansi.Wrap(para, room, " -"), "\n") {
-			if i == 0 && j == 0 {
-				l = lead + strings.TrimPrefix(l, filler)
-			} else {
-				l = sp + l
-			}
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
-}

@@ -66,6 +66,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.setLinks()
 		m.renderDetail()
 		m.pane.GotoTop()
+		if msg.d.Record != nil {
+			return common.FocusOn("record", msg.id) // the console attaches to it
+		}
 	case written:
 		return m.written(msg)
 	case verified:

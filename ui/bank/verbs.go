@@ -44,18 +44,13 @@ func (m *Model) verbKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, m.keys.Verify):
 		return m.verify(), true
 	case key.Matches(msg, k.Edit):
-		r := m.detail.Record
-		m.overlay = newForm(m, review.Edit, []string{"lemma", "trigger", "tags", "category", "confidence"},
-			[]string{r.Lemma, r.Trigger, strings.Join(r.Scope.Tags, ", "), string(r.Category),
-				fmt.Sprint(r.Confidence)})
+		m.overlay = newForm(m, review.Edit, common.EditLabels)
 		return nil, true
 	case key.Matches(msg, k.Narrow):
-		r := m.detail.Record
-		m.overlay = newForm(m, review.Narrow, []string{"tags", "trigger", "lemma"},
-			[]string{strings.Join(r.Scope.Tags, ", "), r.Trigger, r.Lemma})
+		m.overlay = newForm(m, review.Narrow, common.NarrowLabels)
 		return nil, true
 	case key.Matches(msg, k.Merge):
-		f := newForm(m, review.Merge, []string{"lemma", "trigger"}, []string{m.detail.Record.Lemma, m.detail.Record.Trigger})
+		f := newForm(m, review.Merge, []string{"lemma", "trigger"})
 		f.with = m.marked()
 		sort.Strings(f.with)
 		m.overlay = f
@@ -219,7 +214,7 @@ func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 func (c *confirmDelete) view(m *Model, w, h int) string {
 	inner := w - m.Styles.Overlay.GetHorizontalFrameSize()
 	q := fmt.Sprintf("Delete: retire %s? It stays in the history and u undoes it. y/n", c.id)
-	return box(m, m.Styles.Title.Render(wrapText(q, inner)), w, h)
+	return box(m, m.Styles.Title.Render(common.Wrap(q, inner)), w, h)
 }
 
 func (c *confirmDelete) help(m *Model) []key.Binding { return []key.Binding{m.Keys.Yes, m.Keys.No} }

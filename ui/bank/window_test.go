@@ -2,6 +2,7 @@ package bank
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // fakeSource is a bank of n generated records behind the Source interface,
@@ -70,38 +72,11 @@ func (f *fakeSource) counts() (int, int) {
 	return len(f.searches), f.recIDs
 }
 
-// drain runs cmd and feeds every message it yields back into m, until no
-// Cmd is left. Batches are flattened; ticks are waited for.
-func drain(t *testing.T, m *Model, cmd tea.Cmd) {
-	t.Helper()
-	queue := []tea.Cmd{cmd}
-	for n := 0; len(queue) > 0; n++ {
-		if n > 10000 {
-			t.Fatal("drain: runaway commands")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		msg := c()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			queue = append(queue, b...)
-			continue
-		}
-		if _, ok := msg.(common.Status); ok {
-			continue
-		}
-		_, next := m.Update(msg)
-		queue = append(queue, next)
-	}
-}
-
-func newFakeScreen(t *testing.T, src Source, w, h int) *Model {
-	t.Helper()
+func newFakeScreen(tb testing.TB, src Source, w, h int) *Model {
+	tb.Helper()
 	m := NewWithSource(common.NewCommon(), common.Deps{}, src)
 	m.SetSize(w, h)
-	drain(t, m, m.Init())
+	uitest.Drain(tb, m, m.Init())
 	return m
 }
 
@@ -114,20 +89,6 @@ func rows(view string) int {
 		}
 	}
 	return n
-}
-
-func press(s string) tea.KeyMsg {
-	switch s {
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "space":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
 
 // TestListRendersOnlyVisibleRows proves the list's cost does not grow with
@@ -164,8 +125,8 @@ func TestListRendersOnlyVisibleRows(t *testing.T) {
 	}
 
 	// Jump to the end: one more page, from the end, and still one screen.
-	_, cmd := big.Update(press("G"))
-	drain(t, big, cmd)
+	_, cmd := big.Update(uitest.Key("G"))
+	uitest.Drain(t, big, cmd)
 	v := big.View()
 	if got := rows(v); got != want {
 		t.Errorf("at the end: View drew %d rows, want %d", got, want)
@@ -180,7 +141,7 @@ func TestListRendersOnlyVisibleRows(t *testing.T) {
 	// Scroll a long way: the pages held stay bounded.
 	for i := 0; i < 30; i++ {
 		_, cmd := big.Update(tea.KeyMsg{Type: tea.KeyPgUp})
-		drain(t, big, cmd)
+		uitest.Drain(t, big, cmd)
 	}
 	if n := len(big.list.pages); n > keepPages {
 		t.Errorf("after scrolling the screen holds %d pages, want at most %d", n, keepPages)
@@ -211,11 +172,11 @@ func TestTypingNeverBlocksOnSearch(t *testing.T) {
 			return nil
 		}
 	}
-	update(press("/"))
+	update(uitest.Key("/"))
 	if !m.Capturing() {
 		t.Fatal("/ did not focus the search box")
 	}
-	cmd := update(press("f"))
+	cmd := update(uitest.Key("f"))
 	if cmd == nil {
 		t.Fatal("typing returned no Cmd: the search must run in one")
 	}
@@ -230,8 +191,8 @@ func TestTypingNeverBlocksOnSearch(t *testing.T) {
 	stale := make(chan tea.Msg, 1)
 	go func() { stale <- searchCmd() }()
 	// Typing on while the search is stuck still returns at once.
-	update(press("a"))
-	update(press("c"))
+	update(uitest.Key("a"))
+	update(uitest.Key("c"))
 	if got := m.search.Value(); got != "fac" {
 		t.Fatalf("search box holds %q, want fac", got)
 	}
@@ -242,7 +203,7 @@ func TestTypingNeverBlocksOnSearch(t *testing.T) {
 	if m.list.total != total || !m.list.stale {
 		t.Errorf("a result for an older query was applied (total %d → %d)", total, m.list.total)
 	}
-	update(press("esc"))
+	update(uitest.Key("esc"))
 	if m.Capturing() {
 		t.Error("esc did not leave the search box")
 	}
@@ -253,7 +214,7 @@ func TestTypingNeverBlocksOnSearch(t *testing.T) {
 func TestHighlightedMatches(t *testing.T) {
 	m := newFakeScreen(t, &fakeSource{n: 3}, 90, 20)
 	m.search.SetValue("stars")
-	drain(t, m, m.runSearch())
+	uitest.Drain(t, m, m.runSearch())
 	v := m.View()
 	if !strings.Contains(v, "lemma about stars here") || strings.Contains(v, "<mark>") {
 		t.Errorf("the fragment is not shown highlighted:\n%s", v)
@@ -261,4 +222,28 @@ func TestHighlightedMatches(t *testing.T) {
 	if got := m.highlight("a " + index.MarkStart + "b" + index.MarkEnd + " c"); got != "a "+m.Styles.Marked.Render("b")+" c" {
 		t.Errorf("highlight = %q", got)
 	}
+}
+
+// TestDetailSendsFocus: each record whose detail loads becomes the focus,
+// so the probe console attaches to the record the operator is looking at.
+func TestDetailSendsFocus(t *testing.T) {
+	m := NewWithSource(common.NewCommon(), common.Deps{}, &fakeSource{n: 50})
+	m.SetSize(120, 30)
+	if got := focuses(uitest.Drain(t, m, m.Init())); !slices.Equal(got, []common.Focus{{Kind: "record", ID: recID(0)}}) {
+		t.Errorf("opening the screen focused %v, want record %s", got, recID(0))
+	}
+	_, cmd := m.Update(uitest.Key("j"))
+	if got := focuses(uitest.Drain(t, m, cmd)); !slices.Equal(got, []common.Focus{{Kind: "record", ID: recID(1)}}) {
+		t.Errorf("moving down focused %v, want record %s", got, recID(1))
+	}
+}
+
+func focuses(msgs []tea.Msg) []common.Focus {
+	var out []common.Focus
+	for _, msg := range msgs {
+		if f, ok := msg.(common.Focus); ok {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -1,7 +1,9 @@
 // Package common holds what every memreview screen shares: the size and
 // look of the terminal (Common), the one key map, the Screen interface the
-// root model drives, the dependencies screens read from (Deps), and the
-// navigation and status messages screens send each other through the root.
+// root model drives, the dependencies screens read from (Deps), the
+// curator runner the review and trajectories screens share (Curator, in
+// curate.go), and the navigation and status messages screens send each
+// other through the root.
 //
 // Screens live in sub-packages of ui (ui/queue, ui/bank, ui/console,
 // ui/trajs) and import only this package from ui; the root package ui
@@ -45,6 +47,10 @@ type Deps struct {
 	IsSample bool        // the bank is the generated sample world
 	Operator string      // recorded on every decision
 	Log      *log.Logger // a file in the bank directory; never the screen
+	// Curator runs the LLM curator when c is pressed on the review or
+	// trajectories screen, one run at a time for the whole program (see
+	// NewCurator); nil: no curator is set up and c is off.
+	Curator *Curator
 }
 
 // Logf writes to the log when there is one.

@@ -24,6 +24,7 @@ type KeyMap struct {
 	Accept, Narrow, Merge, Delete key.Binding
 	Reject, Edit, Defer, Undo     key.Binding
 	Probe, Filter, Search         key.Binding
+	Curate                        key.Binding // run the LLM curator on a trajectory
 
 	// Bank browser and probe console.
 	Attach   key.Binding // attach the last probe result as evidence
@@ -77,6 +78,7 @@ func DefaultKeyMap() KeyMap {
 		Probe:  bind("p", "re-probe", "p"),
 		Filter: bind("f", "filter", "f"),
 		Search: bind("/", "search", "/"),
+		Curate: bind("c", "curate", "c"),
 
 		Attach:   bind("A", "attach result", "A"),
 		Verify:   bind("v", "verify checks", "v"),
@@ -103,7 +105,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextPane, k.Next, k.Prev, k.Raw, k.Filter, k.Probe},
+		{k.NextPane, k.Next, k.Prev, k.Raw, k.Filter, k.Probe, k.Curate},
 		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo},
 		{k.Screen[0], k.Screen[1], k.Screen[2], k.Screen[3], k.Help, k.Quit},
 	}

@@ -18,12 +18,17 @@ func Wrap(s string, w int) string {
 }
 
 // Indent wraps s to width w behind lead: the first line starts with lead,
-// the others with pad spaces (a hanging indent), and no line is wider than w.
+// the others with pad spaces (a hanging indent), and no line is wider than w
+// (but for a lead that is wider by itself). A lead that leaves no room on
+// its line for the text puts the text on the lines below it.
 func Indent(lead, s string, w, pad int) string {
 	lw := ansi.StringWidth(lead)
 	if lw < pad {
 		lead += strings.Repeat(" ", pad-lw)
 		lw = pad
+	}
+	if lw-pad >= max(w-pad, 1) {
+		return lead + "\n" + Indent("", s, w, pad)
 	}
 	// A filler glued to the first word reserves the lead's extra width on
 	// the first line only; it is cut off again below.

@@ -20,6 +20,9 @@ func TestIndent(t *testing.T) {
 		// A lead wider than the pad must not push the first line past w.
 		{"  5 assistant: ", "one two three four", 24, 4, []string{"  5 assistant: one two", "    three four"}},
 		{"x", "ab", 10, 3, []string{"x  ab"}},
+		// A lead that fills the line: the text goes below it, not cut into.
+		{"verified against: ", "db v2 and more", 8, 2, []string{"verified against: ", "  db v2", "  and", "  more"}},
+		{"  note: ", "a\nb c", 10, 8, []string{"  note: a", "        b", "        c"}},
 	}
 	for _, c := range cases {
 		got := strings.Split(Indent(c.lead, c.s, c.w, c.pad), "\n")
@@ -27,7 +30,7 @@ func TestIndent(t *testing.T) {
 			t.Errorf("Indent(%q, %q, %d, %d) = %q, want %q", c.lead, c.s, c.w, c.pad, got, c.want)
 		}
 		for _, l := range got {
-			if ansi.StringWidth(l) > c.w {
+			if ansi.StringWidth(l) > c.w && l != c.lead { // only a lead wider than w may be
 				t.Errorf("Indent(%q, …, %d): line %q is wider", c.lead, c.w, l)
 			}
 		}

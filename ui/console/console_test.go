@@ -10,22 +10,26 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // TestRunAndAttach runs a probe in the console on the sample world and
-// attaches it to a proposal; the store then lists it as that proposal's
-// evidence.
+// attaches it to what the operator looks at (the latest common.Focus): a
+// proposal, then a record. The store then lists it as their evidence.
 func TestRunAndAttach(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	queue, err := deps.Store.Queue()
 	if err != nil || len(queue) < 2 {
 		t.Fatalf("the sample queue: %d proposals, %v", len(queue), err)
 	}
-	target := queue[1].ID
+	recs, err := deps.Store.Records(review.RecordFilter{})
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("the sample records: %d, %v", len(recs), err)
+	}
 	const q = "SELECT COUNT(*) AS n_items FROM items_g1"
 	env, err := deps.Store.ResolveEnv("shop")
 	if err != nil {
@@ -36,30 +40,30 @@ func TestRunAndAttach(t *testing.T) {
 		t.Fatalf("the probe fails outside the console: %s", want.Error)
 	}
 
-	tm := teatest.NewTestModel(t, &root{screens: []common.Screen{New(common.NewCommon(), deps)}},
-		teatest.WithInitialTermSize(140, 30))
-	t.Cleanup(func() { quit(t, tm) })
-	waitFor(t, tm, "[shop sql]", "attach → proposal "+queue[0].ID+" (first in the queue)")
-	tm.Send(common.ShowProposal{ID: target})
-	waitFor(t, tm, "attach → proposal "+target)
-
+	tm := uitest.Start(t, uitest.NewRoot(New(common.NewCommon(), deps)), 140, 30)
+	uitest.WaitFor(t, tm, "[shop sql]", "attach → proposal "+queue[0].ID+" (first in the queue)")
 	tm.Type(q)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	waitFor(t, tm, "✔ 1 rows · shop", "n_items", fmt.Sprint(want.Rows[0][0]), "(1 rows)")
+	uitest.WaitFor(t, tm, "✔ 1 rows · shop", "n_items", fmt.Sprint(want.Rows[0][0]), "(1 rows)")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // leave the input: A attaches
-	tm.Type("A")
-	waitFor(t, tm, "attached run_", "to proposal "+target)
 
-	runs, err := deps.Store.ProbeRunsFor("proposal", target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, r := range runs {
-		found = found || (r.Result.Input == q && r.Actor == "tester" && probe.Compare(want, r.Result) == probe.Same)
-	}
-	if !found {
-		t.Fatalf("ProbeRunsFor(proposal, %s) does not hold the attached run: %+v", target, runs)
+	for _, focus := range []common.Focus{{Kind: "proposal", ID: queue[1].ID}, {Kind: "record", ID: recs[0].ID}} {
+		tm.Send(focus)
+		uitest.WaitFor(t, tm, "attach → "+focus.Kind+" "+focus.ID)
+		tm.Type("A")
+		uitest.WaitFor(t, tm, "attached run_", "to "+focus.Kind+" "+focus.ID)
+
+		runs, err := deps.Store.ProbeRunsFor(focus.Kind, focus.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, r := range runs {
+			found = found || (r.Result.Input == q && r.Actor == "tester" && probe.Compare(want, r.Result) == probe.Same)
+		}
+		if !found {
+			t.Fatalf("ProbeRunsFor(%s, %s) does not hold the attached run: %+v", focus.Kind, focus.ID, runs)
+		}
 	}
 }
 
@@ -116,7 +120,7 @@ func fileSHA(t *testing.T, path string) [32]byte {
 // the console: each refusal is on screen, and the environment's bytes are
 // unchanged afterwards.
 func TestHostileInputRefused(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	shop, err := deps.Store.ResolveEnv("shop")
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +182,7 @@ func TestHostileInputRefused(t *testing.T) {
 // TestResultTableAndKeys checks the readline keys, history, the fitted
 // table and scrolling a long result.
 func TestResultTableAndKeys(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	c := newConsole(t, deps)
 	view := c.run("SELECT item_id, brand FROM items_g1 ORDER BY item_id")
 	res := c.m.last

@@ -2,8 +2,9 @@
 // read-only probes (SQL on a SQLite file, list/read/grep under a folder)
 // against the bank's environments, shows the result as a table fitted to
 // its data or as text, with its duration and any truncation or refusal,
-// and attaches the last result as evidence to the current proposal or
-// record. Probes and store writes run in tea.Cmds.
+// and attaches the last result as evidence to the proposal or record the
+// operator last looked at (the latest common.Focus, which the review and
+// bank screens send). Probes and store writes run in tea.Cmds.
 package console
 
 import (
@@ -15,15 +16,6 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/ui/common"
 )
-
-// Focus names the proposal or record the operator is looking at, which the
-// console attaches evidence to. Screens send it when their selection
-// changes; the root broadcasts it. (Local until common.Focus lands; see
-// ui/REQUESTS-issue6.md.)
-type Focus struct {
-	Kind string // "proposal" or "record"
-	ID   string
-}
 
 // Keys this screen adds to common.KeyMap (see ui/REQUESTS-issue6.md).
 type Keys struct {
@@ -76,7 +68,7 @@ type Model struct {
 	bodyW int
 	off   int // first body line on screen
 
-	target    Focus // where A attaches; zero when unknown
+	target    common.Focus // where A attaches: the latest focus; zero when unknown
 	targetWhy string
 	busy      string
 }

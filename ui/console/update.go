@@ -32,7 +32,7 @@ type ran struct {
 
 type attached struct {
 	run    string
-	target Focus
+	target common.Focus
 	err    error
 }
 
@@ -91,7 +91,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		if m.target.ID == "" && msg.queue != "" {
-			m.target, m.targetWhy = Focus{Kind: "proposal", ID: msg.queue}, "first in the queue"
+			m.target, m.targetWhy = common.Focus{Kind: "proposal", ID: msg.queue}, "first in the queue"
 		}
 	case ran:
 		if msg.seq != m.runSeq {
@@ -108,12 +108,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return common.NotifyErr("attach failed: " + msg.err.Error())
 		}
 		return common.Notify(fmt.Sprintf("attached %s to %s %s", msg.run, msg.target.Kind, msg.target.ID))
-	case Focus:
+	case common.Focus: // the review screen's proposal or the bank's record
 		m.target, m.targetWhy = msg, ""
-	case common.ShowProposal:
-		m.target, m.targetWhy = Focus{Kind: "proposal", ID: msg.ID}, ""
-	case common.ShowRecord:
-		m.target, m.targetWhy = Focus{Kind: "record", ID: msg.ID}, ""
 	}
 	return nil
 }
@@ -174,7 +170,7 @@ func (m *Model) scrollKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Edit):
 		m.typing = true
 		return m.input.Focus()
-	case key.Matches(msg, k.Attach):
+	case key.Matches(msg, k.Attach, k.AltAttch):
 		return m.attach()
 	case key.Matches(msg, k.NextEnv):
 		m.nextEnv()

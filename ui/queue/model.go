@@ -3,7 +3,9 @@
 // against the records it touches, and its probe runs (re-runnable live)
 // side by side, and the operator's verbs (accept, narrow, merge, delete,
 // reject, edit, defer, undo). Every store write runs in a tea.Cmd and is
-// shown as done only when it has committed.
+// shown as done only when it has committed. c runs the LLM curator on the
+// proposal's trajectory; its calls stream into the probes pane and its
+// proposals join the queue when it ends.
 package queue
 
 import (
@@ -170,6 +172,8 @@ func (m *Model) enableKeys() {
 	k.Next.SetEnabled(m.pos < len(m.queue)-1)
 	k.Prev.SetEnabled(m.pos > 0)
 	k.Filter.SetEnabled(m.loaded)
+	p := m.current()
+	k.Curate.SetEnabled(m.deps.Curator != nil && p != nil && p.Trajectory != "")
 }
 
 // ShortHelp lists the keys that apply now.
@@ -179,7 +183,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return m.overlay.help(k)
 	}
 	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo,
-		k.Probe, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter}
+		k.Probe, k.Curate, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
@@ -187,7 +191,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	return [][]key.Binding{
 		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo},
-		{k.Probe, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter},
+		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField},
 	}

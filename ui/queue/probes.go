@@ -20,11 +20,14 @@ const maxTableRows = 8
 
 func (m *Model) probesContent(w int) string {
 	st := m.Styles
+	var b strings.Builder
+	if m.showsCurator() {
+		b.WriteString(m.deps.Curator.View(st, w, true) + "\n\n")
+	}
 	runs := m.cur.Runs
 	if len(runs) == 0 {
-		return st.Subtle.Render(common.Wrap("No probe runs back this proposal.", w))
+		return b.String() + st.Subtle.Render(common.Wrap("No probe runs back this proposal.", w))
 	}
-	var b strings.Builder
 	for i, run := range runs {
 		r := run.Result
 		if i > 0 {

@@ -190,6 +190,8 @@ func (m *Model) proposalLine() string {
 	right := ""
 	if m.busy != "" {
 		right = st.Warn.Render(m.busy)
+	} else if r := m.deps.Curator.Run(); r.Running() {
+		right = st.Warn.Render(m.deps.Curator.Spinner() + " curating " + strings.Join(r.Trajectories, ", "))
 	}
 	gap := m.Width - lipgloss.Width(left) - lipgloss.Width(right)
 	if gap < 1 {

@@ -21,6 +21,12 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if cmd, ch := m.deps.Curator.Update(msg); ch != common.CuratorNone {
+		if m.showsCurator() {
+			m.renderPane(paneProbes)
+		}
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if m.overlay != nil {
@@ -79,6 +85,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case common.ShowProposal:
 		return m.reloadQueue(msg.ID)
+	case common.QueueChanged:
+		keep := ""
+		if p := m.current(); p != nil {
+			keep = p.ID
+		}
+		return m.reloadQueue(keep)
 	}
 	return nil
 }
@@ -214,6 +226,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.undo()
 	case key.Matches(msg, k.Filter):
 		m.overlay = newFilterPicker(m)
+	case key.Matches(msg, k.Curate):
+		return m.curate()
 	}
 	if !m.ready() || m.busy != "" {
 		return nil

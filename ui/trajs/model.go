@@ -3,7 +3,9 @@
 // searched through the index, and for the selected one its distilled
 // packet and raw steps with tool calls and results. Each step lists the
 // records whose provenance points at it, and enter opens them in the bank.
-// It answers common.ShowTrajectory by opening a trajectory at a step.
+// It answers common.ShowTrajectory by opening a trajectory at a step, and
+// c runs the LLM curator on the selected trajectory, its calls streaming
+// into the detail.
 package trajs
 
 import (
@@ -132,6 +134,7 @@ func (m *Model) enableKeys() {
 	m.keys.Open.SetEnabled(m.focus == paneDetail && t != nil && len(m.stepRecords(t, m.step)) > 0)
 	m.Keys.Next.SetEnabled(t != nil && len(t.Steps) > 0)
 	m.Keys.Prev.SetEnabled(t != nil && len(t.Steps) > 0)
+	m.Keys.Curate.SetEnabled(m.deps.Curator != nil && t != nil)
 }
 
 // ShortHelp lists the keys that apply now.
@@ -140,7 +143,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	if m.searching {
 		return []key.Binding{k.Cancel, k.Confirm}
 	}
-	return []key.Binding{k.Search, m.keys.Env, m.keys.Outcome, k.NextPane, k.Next, k.Prev, m.keys.Open}
+	return []key.Binding{k.Search, m.keys.Env, m.keys.Outcome, k.NextPane, k.Next, k.Prev, m.keys.Open, k.Curate}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
@@ -148,7 +151,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	return [][]key.Binding{
 		{k.Search, m.keys.Env, m.keys.Outcome, k.NextPane},
-		{k.Next, k.Prev, m.keys.Open},
+		{k.Next, k.Prev, m.keys.Open, k.Curate},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
 }

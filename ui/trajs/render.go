@@ -90,6 +90,7 @@ func (m *Model) View() string {
 				title += fmt.Sprintf(" · step %d", m.step)
 			}
 		}
+		title += m.curatorTitle()
 		cols = append(cols, frame(dw, m.focus == paneDetail, title, m.pane.View()))
 	}
 	out := ansi.Truncate(box, m.Width, "…") + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, cols...)
@@ -147,6 +148,10 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 	put := func(s string) {
 		b.WriteString(s + "\n")
 		lines += strings.Count(s, "\n") + 1
+	}
+	if m.showsCurator() {
+		put(m.deps.Curator.View(st, w, false))
+		put("")
 	}
 	put(m.outcomeMark(t.Outcome) + st.Subtle.Render(" · "+t.Env+" · "+fmt.Sprintf("%d steps", len(t.Steps))))
 	put(indent(st.Label.Render("task: "), t.Task, w, 6))

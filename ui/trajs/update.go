@@ -107,6 +107,12 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if cmd, ch := m.deps.Curator.Update(msg); ch != common.CuratorNone {
+		if ch == common.CuratorLog && m.showsCurator() {
+			m.renderDetail() // the spinner is in the title (View); events are in the detail
+		}
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if m.searching {
@@ -128,6 +134,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		m.all = msg.trajs
 		m.applyFilter()
+		m.renderDetail() // a reload (QueueChanged) may bring a new packet for the shown one
 		if p := m.pending; p != nil {
 			m.pending = nil
 			return m.open(*p)
@@ -162,6 +169,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return tea.Batch(m.open(msg), m.loadRecords()) // records may have changed since the scan
+	case common.QueueChanged:
+		return m.loadAll() // a curator run may have distilled a trajectory
 	}
 	return nil
 }
@@ -269,6 +278,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			m.renderDetail()
 			m.scrollToStep()
 		}
+	case key.Matches(msg, k.Curate):
+		return m.curate()
 	case key.Matches(msg, m.keys.Open):
 		if recs := m.stepRecords(m.selected(), m.step); len(recs) > 0 {
 			id := recs[0].ID

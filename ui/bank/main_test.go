@@ -1,0 +1,9 @@
+package bank
+
+import (
+	"testing"
+
+	"github.com/memreview/memreview/ui/uitest"
+)
+
+func TestMain(m *testing.M) { uitest.Main(m, removeBigBank) }

@@ -1,0 +1,104 @@
+package common
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memreview/memreview/review"
+)
+
+// The record fields a Form edits, by label, for the edit, narrow and merge
+// forms of the review and bank screens.
+
+// EditLabels are the fields the edit form asks for; NarrowLabels those the
+// narrow form asks for (where the record applies, first).
+var (
+	EditLabels   = []string{"lemma", "trigger", "tags", "category", "confidence"}
+	NarrowLabels = []string{"tags", "trigger", "lemma"}
+)
+
+// RecordValues returns r's values of the fields labels names, as a form
+// shows them; a label it does not know gives "".
+func RecordValues(r *review.Record, labels []string) []string {
+	vs := make([]string, len(labels))
+	for i, l := range labels {
+		switch l {
+		case "lemma":
+			vs[i] = r.Lemma
+		case "trigger":
+			vs[i] = r.Trigger
+		case "tags":
+			vs[i] = strings.Join(r.Scope.Tags, ", ")
+		case "category":
+			vs[i] = string(r.Category)
+		case "confidence":
+			vs[i] = strconv.FormatFloat(r.Confidence, 'f', -1, 64)
+		}
+	}
+	return vs
+}
+
+// ApplyValues returns a copy of base with the fields labels names set from
+// values (as Form.Values gives them), or an error that says which value is
+// wrong and what it must be. base is not changed.
+func ApplyValues(base *review.Record, labels, values []string) (*review.Record, error) {
+	r := CopyRecord(base)
+	for i, l := range labels {
+		v := ""
+		if i < len(values) {
+			v = strings.TrimSpace(values[i])
+		}
+		switch l {
+		case "lemma":
+			if v == "" {
+				return nil, fmt.Errorf("the lemma is empty")
+			}
+			r.Lemma = v
+		case "trigger":
+			r.Trigger = v
+		case "tags":
+			r.Scope.Tags = SplitTags(v)
+		case "category":
+			c := review.Category(v)
+			if !c.Valid() {
+				return nil, fmt.Errorf("category %q is not one of %v", v, review.Categories)
+			}
+			r.Category = c
+		case "confidence":
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil || x < 0 || x > 1 {
+				return nil, fmt.Errorf("confidence %q is not a number from 0 to 1", v)
+			}
+			r.Confidence = x
+		}
+	}
+	return &r, nil
+}
+
+// CopyRecord returns a copy of r that shares no slice with it.
+func CopyRecord(r *review.Record) review.Record {
+	c := *r
+	c.Scope.Tags = slices.Clone(r.Scope.Tags)
+	c.Steps = slices.Clone(r.Steps)
+	c.Checks = slices.Clone(r.Checks)
+	c.Provenance.ProbeRuns = slices.Clone(r.Provenance.ProbeRuns)
+	c.Provenance.MergedFrom = slices.Clone(r.Provenance.MergedFrom)
+	if r.Provenance.Steps != nil {
+		steps := *r.Provenance.Steps
+		c.Provenance.Steps = &steps
+	}
+	return c
+}
+
+// SplitTags parses "a, b ,c" into its non-empty tags.
+func SplitTags(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,102 @@
+package common_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
+)
+
+// TestFormKeys moves between fields, types into the focused one, and reads
+// enter and esc as apply and cancel; typing clears the error.
+func TestFormKeys(t *testing.T) {
+	k := common.DefaultKeyMap()
+	f := common.NewForm([]string{"lemma", "tags"}, []string{"old", "a"})
+	steps := []struct {
+		key   string
+		want  common.FormResult
+		focus int
+	}{
+		{"tab", common.FormEditing, 1},
+		{"tab", common.FormEditing, 0}, // wraps around
+		{"shift+tab", common.FormEditing, 1},
+		{",b", common.FormEditing, 1},
+		{"shift+tab", common.FormEditing, 0},
+		{"backspace", common.FormEditing, 0},
+		{"enter", common.FormApply, 0},
+		{"esc", common.FormCancel, 0},
+	}
+	for _, s := range steps {
+		if got, _ := f.Update(k, uitest.Key(s.key)); got != s.want || f.Focused() != s.focus {
+			t.Fatalf("%s: result %d, focus %d; want %d, %d", s.key, got, f.Focused(), s.want, s.focus)
+		}
+	}
+	if got, want := f.Values(), []string{"ol", "a,b"}; !slices.Equal(got, want) {
+		t.Errorf("values %q, want %q", got, want)
+	}
+	f.SetErr("the lemma is empty")
+	f.Update(k, uitest.Key("x"))
+	if f.Err() != "" {
+		t.Errorf("typing left the error %q", f.Err())
+	}
+}
+
+// TestFormView draws every field, the focus mark and the error, no line
+// wider than the form (or than the label column and one cell, when the
+// form is narrower than that).
+func TestFormView(t *testing.T) {
+	st := common.DefaultStyles()
+	f := common.NewForm([]string{"lemma", "confidence"}, []string{strings.Repeat("long lemma ", 20), "0.5"})
+	f.SetErr("confidence \"2\" is not a number from 0 to 1")
+	for _, w := range []int{10, 40, 120} {
+		f.SetWidth(w)
+		v := ansi.Strip(f.View(st))
+		lines := strings.Split(v, "\n")
+		if len(lines) < 4 || !strings.HasPrefix(lines[0], "▸ lemma      ") || !strings.HasPrefix(lines[1], "  confidence ") ||
+			w >= 40 && !strings.HasPrefix(lines[1], "  confidence 0.5") {
+			t.Errorf("width %d: fields not drawn as label column and value:\n%s", w, v)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(v), " "), "is not a number from 0 to 1") {
+			t.Errorf("width %d: no error line:\n%s", w, v)
+		}
+		for _, l := range lines {
+			if lw := ansi.StringWidth(l); lw > max(w, 16) {
+				t.Errorf("width %d: line %q is %d wide", w, l, lw)
+			}
+		}
+	}
+}
+
+func TestApplyValues(t *testing.T) {
+	base := &review.Record{ID: "mem_1", Lemma: "old", Category: review.Fact, Confidence: 0.5,
+		Scope: review.Scope{Tags: []string{"x"}}, Steps: []string{"s"}}
+	if got := common.RecordValues(base, common.EditLabels); !slices.Equal(got, []string{"old", "", "x", "fact", "0.5"}) {
+		t.Errorf("RecordValues = %q", got)
+	}
+	r, err := common.ApplyValues(base, common.EditLabels, []string{" new ", "when", "a, b ,", "warning", "0.75"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lemma != "new" || r.Trigger != "when" || !slices.Equal(r.Scope.Tags, []string{"a", "b"}) ||
+		r.Category != review.Warning || r.Confidence != 0.75 || r.ID != "mem_1" {
+		t.Errorf("ApplyValues = %+v", r)
+	}
+	if base.Lemma != "old" || !slices.Equal(base.Scope.Tags, []string{"x"}) {
+		t.Errorf("ApplyValues changed the base: %+v", base)
+	}
+	for _, bad := range []struct{ label, value, says string }{
+		{"lemma", " ", "the lemma is empty"},
+		{"category", "nope", `category "nope" is not one of`},
+		{"confidence", "2", `confidence "2" is not a number from 0 to 1`},
+	} {
+		_, err := common.ApplyValues(base, []string{bad.label}, []string{bad.value})
+		if err == nil || !strings.Contains(err.Error(), bad.says) {
+			t.Errorf("%s=%q: error %v, want one that says %q", bad.label, bad.value, err, bad.says)
+		}
+	}
+}
