@@ -266,7 +266,13 @@ func TestCurateFailure(t *testing.T) {
 // grows by one when it ends.
 func TestCurateFromTrajectories(t *testing.T) {
 	w := newWorld(t)
-	f := newModelServer(t, createScript(nil)...)
+	// Hold the model's second answer until the live events were seen, so
+	// the end of the run cannot fall inside that wait's output.
+	gate := make(chan struct{})
+	f := newModelServer(t, createScript(gate)...)
+	var once sync.Once
+	release := func() { once.Do(func() { close(gate) }) }
+	t.Cleanup(release)
 	w.deps.Curator = common.NewCurator(f.settings(1))
 	trajs, err := w.store.Trajectories()
 	if err != nil {
@@ -277,7 +283,8 @@ func TestCurateFromTrajectories(t *testing.T) {
 	s.typ("4")
 	s.waitFor("Detail " + trajs[0].ID)
 	s.typ("c")
-	s.waitFor("Curator run cur_", "→ sql_query", countQuery)
+	s.waitFor("Curator run cur_", "→ sql_query", countQuery, "← 1 row (run_cur_")
+	release()
 	got := s.waitRe(runIDRe, "Review 1/16")
 	s.quit()
 	checkCreated(t, w.store, f, got[1], trajs[0].ID)
