@@ -228,3 +228,22 @@ func TestResultTableAndKeys(t *testing.T) {
 		t.Errorf("G did not scroll to the end:\n%s", v)
 	}
 }
+
+// TestEmptyInputLetsGlobalKeysThrough: the console opens with the input
+// focused; while the line is empty the root's keys (1–4, ?, q) still work,
+// and once something is typed every key goes to the input.
+func TestEmptyInputLetsGlobalKeysThrough(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	c := newConsole(t, deps)
+	if !c.m.typing || c.m.Capturing() {
+		t.Fatalf("fresh console: typing=%v capturing=%v, want the input focused but not capturing", c.m.typing, c.m.Capturing())
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("S")})
+	if !c.m.Capturing() || c.m.input.Value() != "S" {
+		t.Fatalf("after typing S: capturing=%v value=%q", c.m.Capturing(), c.m.input.Value())
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	if c.m.Capturing() {
+		t.Fatal("an emptied line still captures the global keys")
+	}
+}

@@ -90,7 +90,11 @@ func New(c common.Common, deps common.Deps) common.Screen {
 func (m *Model) Init() tea.Cmd { return m.load() }
 
 // Capturing reports whether the input takes typed text.
-func (m *Model) Capturing() bool { return m.typing }
+//
+// An empty input line lets the global keys through (1–4 switch screens, ?
+// help, q quit): no SQL statement or files operation starts with them, so
+// the console never traps the operator, and typing still goes to the input.
+func (m *Model) Capturing() bool { return m.typing && m.input.Value() != "" }
 
 // SetSize re-renders the result at the new width.
 func (m *Model) SetSize(w, h int) {
