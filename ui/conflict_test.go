@@ -9,6 +9,7 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // TestConflict decides one of two proposals that target the same record;
@@ -18,7 +19,7 @@ func TestConflict(t *testing.T) {
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60)
 	m = drive(m, common.ShowProposal{ID: sample.PropConflictUpdate})
-	m = drive(m, press("a"))
+	m = drive(m, uitest.Key("a"))
 	if v := m.View(); !strings.Contains(v, "accepted "+sample.PropConflictUpdate+" → "+sample.RecRefJoin+" v2") {
 		t.Fatalf("no confirmation of the accept:\n%s", v)
 	}
@@ -32,7 +33,7 @@ func TestConflict(t *testing.T) {
 		t.Errorf("the diff does not say which version it is against:\n%s", v)
 	}
 
-	m = drive(m, press("a"))
+	m = drive(m, uitest.Key("a"))
 	v = m.View()
 	if !strings.Contains(v, "nothing applied — conflict: record "+sample.RecRefJoin+" changed") {
 		t.Fatalf("accepting a conflicting proposal was not refused:\n%s", v)
@@ -51,15 +52,15 @@ func TestConflict(t *testing.T) {
 func TestHelpAndQuit(t *testing.T) {
 	w := newWorld(t)
 	m := started(t, w.deps, 120, 40)
-	m = drive(m, press("?"))
+	m = drive(m, uitest.Key("?"))
 	if v := m.View(); !strings.Contains(v, "Keys") || !strings.Contains(v, "undo") {
 		t.Fatalf("help overlay:\n%s", v)
 	}
-	m = drive(m, press("?"))
+	m = drive(m, uitest.Key("?"))
 	if strings.Contains(m.View(), "Press ? or esc to close") {
 		t.Fatal("? did not close the help")
 	}
-	_, cmd := m.Update(press("q"))
+	_, cmd := m.Update(uitest.Key("q"))
 	if cmd == nil || cmd() != tea.Quit() {
 		t.Fatal("q did not quit")
 	}
@@ -76,14 +77,14 @@ func TestScreensSwitch(t *testing.T) {
 	w := newWorld(t)
 	m := started(t, w.deps, 120, 40)
 	for _, n := range []string{"2", "3", "4"} {
-		m = drive(m, press("1"))
-		m = drive(m, press(n))
+		m = drive(m, uitest.Key("1"))
+		m = drive(m, uitest.Key(n))
 		if tab := "[" + n + " "; !strings.Contains(m.View(), tab) {
 			t.Errorf("key %s: the header does not show tab %q:\n%s", n, tab, m.View())
 		}
-		m = drive(m, press("esc"))
+		m = drive(m, uitest.Key("esc"))
 	}
-	m = drive(m, press("1"))
+	m = drive(m, uitest.Key("1"))
 	if v := m.View(); !strings.Contains(v, "Candidate "+sample.ProposalIDs[0]) {
 		t.Errorf("back on the queue:\n%s", v)
 	}

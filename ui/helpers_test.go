@@ -3,26 +3,20 @@ package ui
 import (
 	"io"
 	"log"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii)
-	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { uitest.Main(m) }
 
 // world is a freshly generated sample bank, opened as the program opens it.
 type world struct {
@@ -130,18 +124,4 @@ func started(tb testing.TB, deps common.Deps, w, h int) tea.Model {
 		m = drive(m, msg)
 	}
 	return drive(m, tea.WindowSizeMsg{Width: w, Height: h})
-}
-
-func press(s string) tea.KeyMsg {
-	switch s {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case " ":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }

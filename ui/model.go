@@ -88,7 +88,9 @@ func (m *Model) bodySize() (int, int) {
 	return m.c.Width, h
 }
 
-// show switches to screen n, building and starting it on first use.
+// show switches to screen n, building and starting it on first use. A
+// screen built earlier that has a focus (common.Focuser) announces it
+// again: other screens may have moved the focus while it was hidden.
 func (m *Model) show(n int) tea.Cmd {
 	if _, ok := Screens[n]; !ok || n == m.active {
 		return nil
@@ -96,14 +98,30 @@ func (m *Model) show(n int) tea.Cmd {
 	_, built := m.screens[n]
 	s := m.screen(n)
 	m.active = n
-	if built {
-		return nil
+	if !built {
+		init := s.Init()
+		if m.focus != nil {
+			return tea.Batch(init, m.forward(n, *m.focus))
+		}
+		return init
 	}
-	init := s.Init()
-	if m.focus != nil {
-		return tea.Batch(init, m.forward(n, *m.focus))
+	if f, ok := s.(common.Focuser); ok {
+		if focus, ok := f.Focus(); ok && (m.focus == nil || *m.focus != focus) {
+			return m.setFocus(focus)
+		}
 	}
-	return init
+	return nil
+}
+
+// setFocus keeps f for screens built later and hands it to every built
+// screen.
+func (m *Model) setFocus(f common.Focus) tea.Cmd {
+	m.focus = &f
+	var cmds []tea.Cmd
+	for n := range m.screens {
+		cmds = append(cmds, m.forward(n, f))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) setStatus(s common.Status) tea.Cmd {

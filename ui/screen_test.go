@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // TestGolden compares the review screen with testdata/TestGolden/*.golden
@@ -28,24 +28,9 @@ func TestGolden(t *testing.T) {
 	t.Run("update-raw-200x60", func(t *testing.T) {
 		m := started(t, w.deps, 200, 60)
 		m = drive(m, common.ShowProposal{ID: sample.PropUpdate})
-		m = drive(m, press("t"))
+		m = drive(m, uitest.Key("t"))
 		golden.RequireEqual(t, []byte(m.View()))
 	})
-}
-
-// checkFits fails when any line of the view is wider than w or the view
-// is taller than h.
-func checkFits(t *testing.T, what string, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if len(lines) > h {
-		t.Fatalf("%s at %dx%d: %d lines", what, w, h, len(lines))
-	}
-	for i, l := range lines {
-		if lw := ansi.StringWidth(l); lw > w {
-			t.Fatalf("%s at %dx%d: line %d is %d wide: %q", what, w, h, i+1, lw, l)
-		}
-	}
 }
 
 // TestLayout resizes the review screen, in several states, through every
@@ -58,14 +43,14 @@ func TestLayout(t *testing.T) {
 		keys []tea.Msg
 	}{
 		{"first", nil},
-		{"raw steps", []tea.Msg{press("t")}},
-		{"merge picker", []tea.Msg{common.ShowProposal{ID: sample.PropMerge}, press("m")}},
-		{"narrow form", []tea.Msg{common.ShowProposal{ID: sample.PropNarrow}, press("n")}},
-		{"edit form", []tea.Msg{common.ShowProposal{ID: sample.PropUpdate}, press("e")}},
-		{"filter", []tea.Msg{press("f")}},
-		{"delete question", []tea.Msg{common.ShowProposal{ID: sample.PropDelete}, press("d")}},
-		{"help", []tea.Msg{press("?")}},
-		{"probes pane", []tea.Msg{common.ShowProposal{ID: sample.PropConflictUpdate}, press("tab"), press("tab"), press("p")}},
+		{"raw steps", []tea.Msg{uitest.Key("t")}},
+		{"merge picker", []tea.Msg{common.ShowProposal{ID: sample.PropMerge}, uitest.Key("m")}},
+		{"narrow form", []tea.Msg{common.ShowProposal{ID: sample.PropNarrow}, uitest.Key("n")}},
+		{"edit form", []tea.Msg{common.ShowProposal{ID: sample.PropUpdate}, uitest.Key("e")}},
+		{"filter", []tea.Msg{uitest.Key("f")}},
+		{"delete question", []tea.Msg{common.ShowProposal{ID: sample.PropDelete}, uitest.Key("d")}},
+		{"help", []tea.Msg{uitest.Key("?")}},
+		{"probes pane", []tea.Msg{common.ShowProposal{ID: sample.PropConflictUpdate}, uitest.Key("tab"), uitest.Key("tab"), uitest.Key("p")}},
 	}
 	for _, st := range states {
 		t.Run(st.name, func(t *testing.T) {
@@ -77,7 +62,9 @@ func TestLayout(t *testing.T) {
 				for width := 59; width <= 300; width++ {
 					m = drive(m, tea.WindowSizeMsg{Width: width, Height: h})
 					v := m.View()
-					checkFits(t, st.name, v, width, h)
+					if uitest.CheckFits(t, st.name, v, width, h); t.Failed() {
+						t.FailNow() // one size is enough to show what broke
+					}
 					if (width < MinWidth || h < MinHeight) != strings.Contains(v, "terminal too small") {
 						t.Fatalf("%s at %dx%d: too-small notice shown=%v", st.name, width, h, !(width < MinWidth || h < MinHeight))
 					}
@@ -92,8 +79,8 @@ func TestLayout(t *testing.T) {
 func BenchmarkKeystroke(b *testing.B) {
 	w := newWorld(b)
 	m := started(b, w.deps, 200, 60)
-	m = drive(m, press("t")) // raw steps: a long trajectory pane
-	keys := []tea.Msg{press("j"), press("k")}
+	m = drive(m, uitest.Key("t")) // raw steps: a long trajectory pane
+	keys := []tea.Msg{uitest.Key("j"), uitest.Key("k")}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		m, _ = m.Update(keys[i%2])

@@ -42,7 +42,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.ShowTrajectory:
 		return m, m.navigate(4, msg)
 	case common.Focus:
-		m.focus = &msg
+		return m, m.setFocus(msg)
 	}
 	var cmds []tea.Cmd
 	for n := range m.screens {

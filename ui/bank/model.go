@@ -162,6 +162,15 @@ func (m *Model) ready() bool {
 	return m.detail != nil && m.detail.Record != nil && m.detail.Record.ID == m.selected()
 }
 
+// Focus is the selected record once its detail has loaded (when the
+// screen announces it too).
+func (m *Model) Focus() (common.Focus, bool) {
+	if !m.ready() {
+		return common.Focus{}, false
+	}
+	return common.Focus{Kind: "record", ID: m.detail.Record.ID}, true
+}
+
 func (m *Model) enableKeys() {
 	k := &m.Keys
 	writable := m.deps.Store != nil && m.busy == ""

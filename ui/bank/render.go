@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/ui/common"
 )
 
 // Layout and View. The detail is wrapped in renderDetail (on size, record
@@ -20,14 +22,7 @@ func (m *Model) wide() bool { return m.Width >= WideWidth }
 
 // paneWidths returns the outer widths of the list and the detail (0 = hidden).
 func (m *Model) paneWidths() (int, int) {
-	if !m.wide() {
-		if m.focus == paneDetail {
-			return 0, m.Width
-		}
-		return m.Width, 0
-	}
-	lw := m.Width * 9 / 20
-	return lw, m.Width - lw
+	return common.PaneWidths(m.Width, WideWidth, 45, m.focus == paneDetail)
 }
 
 func (m *Model) paneHeight() int { return max(m.Height-topLines, 0) }
@@ -86,11 +81,7 @@ func (m *Model) statusLine() string {
 	if m.busy != "" {
 		right = st.Warn.Render(m.busy)
 	}
-	gap := m.Width - lipgloss.Width(left) - lipgloss.Width(right)
-	if gap < 1 {
-		return ansi.Truncate(left+" "+right, m.Width, "…")
-	}
-	return left + strings.Repeat(" ", gap) + right
+	return common.Spread(left, right, m.Width)
 }
 
 // filterText describes the facet filters: "category=fact,warning env=shop".

@@ -226,19 +226,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 // detailKey scrolls the detail and opens its links.
 func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.Keys
+	if common.ScrollPane(k, &m.pane, msg) {
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		m.pane.ScrollUp(1)
-	case key.Matches(msg, k.Down):
-		m.pane.ScrollDown(1)
-	case key.Matches(msg, k.PageUp):
-		m.pane.PageUp()
-	case key.Matches(msg, k.PageDown):
-		m.pane.PageDown()
-	case key.Matches(msg, k.Top):
-		m.pane.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		m.pane.GotoBottom()
 	case key.Matches(msg, k.Next), key.Matches(msg, k.Prev):
 		if n := len(m.links); n > 0 {
 			step := 1

@@ -126,18 +126,7 @@ func summary(verb review.Verb, d *review.Decision) string {
 	if verb == review.Undo {
 		s = "undid " + d.Undoes
 	}
-	var parts []string
-	for _, c := range d.Changes {
-		p := fmt.Sprintf("%s v%d", c.RecordID, c.After)
-		if c.AfterR != nil && c.AfterR.Status == review.Retired {
-			p += " (retired)"
-		}
-		parts = append(parts, p)
-	}
-	if len(parts) > 0 {
-		s += " → " + strings.Join(parts, ", ")
-	}
-	return s
+	return common.DecisionSummary(s, d)
 }
 
 // verify re-runs the selected record's checks live and stores the results,

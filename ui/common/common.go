@@ -71,6 +71,8 @@ func (d Deps) Logf(format string, args ...any) {
 //     (then only ctrl+c is).
 //   - Every other message (background results, Focus, spinner ticks) goes
 //     to every built screen, so each must drop results that are not its own.
+//   - When it becomes the active screen and is a Focuser, its Focus is
+//     broadcast as if it had just announced it.
 //   - Navigation messages (ShowRecord, ShowTrajectory, ShowProposal) switch
 //     to the screen that shows that kind of thing and are then forwarded to
 //     it. Status messages go to the footer.
@@ -120,6 +122,17 @@ type ShowProposal struct{ ID string }
 type Focus struct {
 	Kind string
 	ID   string
+}
+
+// Focuser is implemented by screens whose selection is a Focus (the review
+// screen's proposal, the bank's record). A screen announces its focus when
+// its selection changes, but another screen may announce one after it;
+// so when the root shows a Focuser again it asks for its focus and
+// broadcasts it.
+type Focuser interface {
+	// Focus returns what the screen shows now; false while it shows
+	// nothing (loading, or an empty list).
+	Focus() (Focus, bool)
 }
 
 // FocusOn returns a Cmd that announces a new focus.

@@ -64,3 +64,14 @@ func FitLines(s string, w int) []string {
 	}
 	return lines
 }
+
+// Spread puts left at the start and right at the end of a line w wide,
+// as the screens' status lines have them; when both do not fit with a
+// space between, it cuts the line at w.
+func Spread(left, right string, w int) string {
+	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 {
+		return ansi.Truncate(left+" "+right, w, "…")
+	}
+	return left + strings.Repeat(" ", gap) + right
+}

@@ -2,11 +2,12 @@ package console
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/ui/common"
 )
 
 // The result is rendered into lines when it arrives or the width changes
@@ -32,7 +33,7 @@ func (m *Model) renderBody() {
 		m.body = strings.Split(m.Styles.Error.Render(ansi.Wrap(r.Error, w, " -")), "\n")
 		m.body = append(m.body, m.Styles.Subtle.Render("Nothing in the environment was changed."))
 	case len(r.Columns) > 0:
-		m.body = table(r.Columns, r.Rows, w)
+		m.body = append(common.Table(r.Columns, r.Rows, w, 0), fmt.Sprintf("(%d rows)", len(r.Rows)))
 	default:
 		text := strings.TrimRight(r.Text, "\n")
 		if text == "" {
@@ -45,93 +46,6 @@ func (m *Model) renderBody() {
 		m.body = append(m.body, m.Styles.Warn.Render("(output truncated at the probe's limits)"))
 	}
 	m.scroll(0)
-}
-
-// table lays rows out with column widths fitted to the data: each column
-// as wide as its widest cell, the widest columns capped until the table
-// fits the width.
-func table(cols []string, rows [][]any, w int) []string {
-	cells := make([][]string, 0, len(rows)+1)
-	cells = append(cells, cols)
-	for _, r := range rows {
-		line := make([]string, len(cols))
-		for j := range cols {
-			if j < len(r) {
-				line[j] = cellText(r[j])
-			}
-		}
-		cells = append(cells, line)
-	}
-	widths := make([]int, len(cols))
-	for _, line := range cells {
-		for j, c := range line {
-			widths[j] = max(widths[j], ansi.StringWidth(c))
-		}
-	}
-	fit(widths, w-3*(len(cols)-1))
-	out := make([]string, 0, len(cells)+2)
-	for i, line := range cells {
-		parts := make([]string, len(line))
-		for j, c := range line {
-			c = ansi.Truncate(c, widths[j], "…")
-			parts[j] = c + strings.Repeat(" ", widths[j]-ansi.StringWidth(c))
-		}
-		out = append(out, ansi.Truncate(strings.TrimRight(strings.Join(parts, " │ "), " "), w, "…"))
-		if i == 0 {
-			sep := make([]string, len(widths))
-			for j, cw := range widths {
-				sep[j] = strings.Repeat("─", cw)
-			}
-			out = append(out, ansi.Truncate(strings.Join(sep, "─┼─"), w, ""))
-		}
-	}
-	return append(out, fmt.Sprintf("(%d rows)", len(rows)))
-}
-
-// fit caps the widest columns so the widths sum to at most avail, keeping
-// every column at least 3 wide.
-func fit(widths []int, avail int) {
-	sum := 0
-	for _, x := range widths {
-		sum += x
-	}
-	if sum <= avail {
-		return
-	}
-	lo, hi := 3, 0
-	for _, x := range widths {
-		hi = max(hi, x)
-	}
-	capped := func(c int) int {
-		s := 0
-		for _, x := range widths {
-			s += min(x, c)
-		}
-		return s
-	}
-	for lo < hi { // the largest cap that fits
-		mid := (lo + hi + 1) / 2
-		if capped(mid) <= avail {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	for i := range widths {
-		widths[i] = min(widths[i], lo)
-	}
-}
-
-func cellText(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "NULL"
-	case string:
-		return strings.ReplaceAll(t, "\n", " ")
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
 }
 
 // View draws the environment line, the input, the result line and the
@@ -208,11 +122,7 @@ func (m *Model) resultLine() string {
 	if m.busy != "" {
 		right = st.Warn.Render(m.busy)
 	}
-	gap := m.Width - lipgloss.Width(left) - lipgloss.Width(right)
-	if gap < 1 {
-		return ansi.Truncate(left+" "+right, m.Width, "…")
-	}
-	return left + strings.Repeat(" ", gap) + right
+	return common.Spread(left, right, m.Width)
 }
 
 func duration(ms float64) string {

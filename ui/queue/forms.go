@@ -3,14 +3,10 @@ package queue
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
@@ -18,150 +14,47 @@ import (
 
 // The narrow and edit forms, the filter picker and the delete question.
 
-// form edits some fields of the proposed record, then decides with verb.
+// form edits some fields of the proposed record (a common.Form), then
+// decides with verb.
 type form struct {
-	pid    string
-	verb   review.Verb
-	base   review.Record
-	labels []string
-	inputs []textinput.Model
-	focus  int
-	err    string
+	*common.Form
+	pid  string
+	verb review.Verb
+	base review.Record
 }
 
-func newInput(value string) textinput.Model {
-	ti := textinput.New()
-	ti.Prompt = ""
-	ti.Cursor.SetMode(cursor.CursorStatic) // no blink: nothing ticks
-	ti.SetValue(value)
-	return ti
-}
-
-func newForm(m *Model, verb review.Verb, labels, values []string) *form {
-	f := &form{pid: m.cur.P.ID, verb: verb, base: copyRecord(m.cur.P.Record), labels: labels}
-	for _, v := range values {
-		f.inputs = append(f.inputs, newInput(v))
-	}
-	f.inputs[0].Focus()
+func newForm(m *Model, verb review.Verb, labels []string) *form {
+	r := m.cur.P.Record
+	f := &form{Form: common.NewForm(labels, common.RecordValues(r, labels)), pid: m.cur.P.ID, verb: verb, base: common.CopyRecord(r)}
 	f.setWidth(m.overlayInner())
 	return f
 }
 
-// fitInput sets a text input's width and scrolls its text to the cursor.
-func fitInput(in *textinput.Model, w int) {
-	in.Width = max(w, 1)
-	in.SetCursor(in.Position())
-}
-
-// labelWidth is the width of the widest label.
-func (f *form) labelWidth() int {
-	lw := 0
-	for _, l := range f.labels {
-		lw = max(lw, ansi.StringWidth(l))
-	}
-	return lw
-}
-
-func (f *form) setWidth(inner int) {
-	for i := range f.inputs {
-		fitInput(&f.inputs[i], inner-f.labelWidth()-4)
-	}
-}
-
 // newNarrowForm asks for the scope tags, trigger and lemma.
-func newNarrowForm(m *Model) *form {
-	r := m.cur.P.Record
-	return newForm(m, review.Narrow, []string{"tags", "trigger", "lemma"},
-		[]string{strings.Join(r.Scope.Tags, ", "), r.Trigger, r.Lemma})
-}
+func newNarrowForm(m *Model) *form { return newForm(m, review.Narrow, common.NarrowLabels) }
 
 // newEditForm asks for lemma, trigger, tags, category and confidence.
-func newEditForm(m *Model) *form {
-	r := m.cur.P.Record
-	return newForm(m, review.Edit, []string{"lemma", "trigger", "tags", "category", "confidence"},
-		[]string{r.Lemma, r.Trigger, strings.Join(r.Scope.Tags, ", "), string(r.Category),
-			strconv.FormatFloat(r.Confidence, 'f', -1, 64)})
-}
+func newEditForm(m *Model) *form { return newForm(m, review.Edit, common.EditLabels) }
 
-func copyRecord(r *review.Record) review.Record {
-	c := *r
-	c.Scope.Tags = slices.Clone(r.Scope.Tags)
-	c.Steps = slices.Clone(r.Steps)
-	return c
-}
-
-// splitTags parses "a, b ,c" into its non-empty tags.
-func splitTags(s string) []string {
-	var out []string
-	for _, t := range strings.Split(s, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// record builds the final record from the inputs, or says what is wrong.
-func (f *form) record() (*review.Record, error) {
-	r := copyRecord(&f.base)
-	for i, l := range f.labels {
-		v := strings.TrimSpace(f.inputs[i].Value())
-		switch l {
-		case "lemma":
-			if v == "" {
-				return nil, fmt.Errorf("the lemma is empty")
-			}
-			r.Lemma = v
-		case "trigger":
-			r.Trigger = v
-		case "tags":
-			r.Scope.Tags = splitTags(v)
-		case "category":
-			c := review.Category(v)
-			if !c.Valid() {
-				return nil, fmt.Errorf("category %q is not one of %v", v, review.Categories)
-			}
-			r.Category = c
-		case "confidence":
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || x < 0 || x > 1 {
-				return nil, fmt.Errorf("confidence %q is not a number from 0 to 1", v)
-			}
-			r.Confidence = x
-		}
-	}
-	return &r, nil
-}
+func (f *form) setWidth(inner int) { f.SetWidth(inner) }
 
 func (f *form) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	k := m.Keys
-	switch {
-	case key.Matches(msg, k.Cancel):
+	res, cmd := f.Update(m.Keys, msg)
+	switch res {
+	case common.FormCancel:
 		return nil, nil
-	case key.Matches(msg, k.Confirm):
-		r, err := f.record()
+	case common.FormApply:
+		r, err := common.ApplyValues(&f.base, f.Labels, f.Values())
 		if err != nil {
-			f.err = err.Error()
+			f.SetErr(err.Error())
 			return f, nil
 		}
 		if m.busy != "" {
-			f.err = "wait: " + m.busy
+			f.SetErr("wait: " + m.busy)
 			return f, nil
 		}
 		return nil, m.decide(review.DecideRequest{Proposal: f.pid, Verb: f.verb, Record: r})
-	case key.Matches(msg, k.NextField), key.Matches(msg, k.PrevField):
-		f.inputs[f.focus].Blur()
-		step := 1
-		if key.Matches(msg, k.PrevField) {
-			step = len(f.inputs) - 1
-		}
-		f.focus = (f.focus + step) % len(f.inputs)
-		f.inputs[f.focus].Focus()
-		return f, nil
 	}
-	var cmd tea.Cmd
-	f.inputs[f.focus], cmd = f.inputs[f.focus].Update(msg)
-	f.err = ""
 	return f, cmd
 }
 
@@ -172,25 +65,10 @@ func (f *form) view(m *Model, w, h int) string {
 	if f.verb == review.Edit {
 		title = "Edit " + f.pid + ": change the record, then accept"
 	}
-	lines := []string{st.Title.Render(m.wrapped(title, inner)), ""}
-	lw := f.labelWidth()
-	for i, l := range f.labels {
-		in := f.inputs[i]
-		mark := "  "
-		if i == f.focus {
-			mark = st.Selected.Render("▸ ")
-		}
-		lines = append(lines, mark+st.Label.Render(fmt.Sprintf("%-*s ", lw, l))+in.View())
-	}
-	if f.err != "" {
-		lines = append(lines, "", st.Error.Render(m.wrapped(f.err, inner)))
-	}
-	return box(m, strings.Join(lines, "\n"), w, h)
+	return box(m, st.Title.Render(m.wrapped(title, inner))+"\n\n"+f.View(st), w, h)
 }
 
-func (f *form) help(k common.KeyMap) []key.Binding {
-	return []key.Binding{k.Confirm, k.Cancel, k.NextField, k.PrevField}
-}
+func (f *form) help(k common.KeyMap) []key.Binding { return f.Help(k) }
 
 func (f *form) capturing() bool { return true }
 

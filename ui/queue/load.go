@@ -12,6 +12,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
 )
 
 // Background work. Each Cmd copies what it needs before it returns and
@@ -257,17 +258,5 @@ func summary(d *review.Decision) string {
 	if verb == "" {
 		verb = string(d.Verb)
 	}
-	s := verb + " " + d.Proposal
-	var parts []string
-	for _, c := range d.Changes {
-		p := fmt.Sprintf("%s v%d", c.RecordID, c.After)
-		if c.AfterR != nil && c.AfterR.Status == review.Retired {
-			p += " (retired)"
-		}
-		parts = append(parts, p)
-	}
-	if len(parts) > 0 {
-		s += " → " + strings.Join(parts, ", ")
-	}
-	return s
+	return common.DecisionSummary(verb+" "+d.Proposal, d)
 }

@@ -38,10 +38,10 @@ func newMergePicker(m *Model) *mergePicker {
 	p := m.cur.P
 	mp := &mergePicker{
 		pid:       p.ID,
-		base:      copyRecord(p.Record),
+		base:      common.CopyRecord(p.Record),
 		targets:   p.TargetIDs(),
 		seedQuery: lemmaQuery(p.Record.Lemma),
-		search:    newInput(""),
+		search:    common.NewInput(""),
 		loading:   true,
 	}
 	mp.search.Placeholder = "search records"
@@ -187,5 +187,6 @@ func (mp *mergePicker) help(k common.KeyMap) []key.Binding {
 func (mp *mergePicker) capturing() bool { return mp.searching }
 
 func (mp *mergePicker) setWidth(inner int) {
-	fitInput(&mp.search, inner-10)
+	mp.search.Width = max(inner-10, 1) // less the "search: " label and the cursor
+	mp.search.SetCursor(mp.search.Position())
 }

@@ -141,6 +141,15 @@ func (m *Model) current() *review.Proposal {
 	return &m.queue[m.pos]
 }
 
+// Focus is the shown proposal once its context has loaded (when the
+// screen announces it too).
+func (m *Model) Focus() (common.Focus, bool) {
+	if !m.ready() {
+		return common.Focus{}, false
+	}
+	return common.Focus{Kind: "proposal", ID: m.cur.P.ID}, true
+}
+
 // ready reports whether the shown proposal's context has loaded.
 func (m *Model) ready() bool {
 	p := m.current()

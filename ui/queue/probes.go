@@ -2,7 +2,6 @@ package queue
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -102,63 +101,16 @@ func (m *Model) resultText(r probe.Result, w int) string {
 	return b.String()
 }
 
-// table lays rows out in columns cut to fit w.
+// table lays out at most maxTableRows of rows, then says how many there are.
 func table(cols []string, rows [][]any, w int) string {
-	cells := make([][]string, 0, len(rows)+1)
-	cells = append(cells, cols)
-	for i, r := range rows {
-		if i == maxTableRows {
-			break
-		}
-		line := make([]string, len(cols))
-		for j := range cols {
-			if j < len(r) {
-				line[j] = cellText(r[j])
-			}
-		}
-		cells = append(cells, line)
-	}
-	widths := make([]int, len(cols))
-	for _, line := range cells {
-		for j, c := range line {
-			widths[j] = max(widths[j], min(ansi.StringWidth(c), 24))
-		}
-	}
-	var b strings.Builder
-	for i, line := range cells {
-		parts := make([]string, len(line))
-		for j, c := range line {
-			c = ansi.Truncate(c, widths[j], "…")
-			parts[j] = c + strings.Repeat(" ", widths[j]-ansi.StringWidth(c))
-		}
-		b.WriteString(ansi.Truncate(strings.TrimRight(strings.Join(parts, " │ "), " "), w, "…") + "\n")
-		if i == 0 {
-			sep := make([]string, len(widths))
-			for j, cw := range widths {
-				sep[j] = strings.Repeat("─", cw)
-			}
-			b.WriteString(ansi.Truncate(strings.Join(sep, "─┼─"), w, "") + "\n")
-		}
-	}
+	lines := common.Table(cols, rows[:min(len(rows), maxTableRows)], w, 24)
 	switch {
 	case len(rows) > maxTableRows:
-		fmt.Fprintf(&b, "… %d rows in all\n", len(rows))
+		lines = append(lines, fmt.Sprintf("… %d rows in all", len(rows)))
 	case len(rows) == 1:
-		b.WriteString("(1 row)\n")
+		lines = append(lines, "(1 row)")
 	default:
-		fmt.Fprintf(&b, "(%d rows)\n", len(rows))
+		lines = append(lines, fmt.Sprintf("(%d rows)", len(rows)))
 	}
-	return b.String()
-}
-
-func cellText(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "NULL"
-	case string:
-		return strings.ReplaceAll(t, "\n", " ")
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
+	return strings.Join(lines, "\n") + "\n"
 }

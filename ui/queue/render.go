@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
@@ -193,11 +192,7 @@ func (m *Model) proposalLine() string {
 	} else if r := m.deps.Curator.Run(); r.Running() {
 		right = st.Warn.Render(m.deps.Curator.Spinner() + " curating " + strings.Join(r.Trajectories, ", "))
 	}
-	gap := m.Width - lipgloss.Width(left) - lipgloss.Width(right)
-	if gap < 1 {
-		return ansi.Truncate(left+" "+right, m.Width, "…")
-	}
-	return left + strings.Repeat(" ", gap) + right
+	return common.Spread(left, right, m.Width)
 }
 
 // paneTabs shows which pane is shown when they are stacked.

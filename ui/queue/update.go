@@ -193,20 +193,10 @@ func (m *Model) decided(msg decided) tea.Cmd {
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.Keys
-	vp := &m.panes[m.focus]
+	if common.ScrollPane(k, &m.panes[m.focus], msg) {
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		vp.ScrollUp(1)
-	case key.Matches(msg, k.Down):
-		vp.ScrollDown(1)
-	case key.Matches(msg, k.PageUp):
-		vp.PageUp()
-	case key.Matches(msg, k.PageDown):
-		vp.PageDown()
-	case key.Matches(msg, k.Top):
-		vp.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		vp.GotoBottom()
 	case key.Matches(msg, k.NextPane):
 		m.focus = (m.focus + 1) % numPanes
 		m.layout()

@@ -183,14 +183,14 @@ func TestEditFormValidates(t *testing.T) {
 	key(tea.KeyMsg{Type: tea.KeyCtrlU})
 	key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
 	key(tea.KeyMsg{Type: tea.KeyEnter})
-	if m.overlay == nil || f.err == "" {
+	if m.overlay == nil || f.Err() == "" {
 		t.Fatal("a confidence of 2 was accepted")
 	}
 	key(tea.KeyMsg{Type: tea.KeyCtrlU})
 	key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("0.5")})
 	key(tea.KeyMsg{Type: tea.KeyEnter})
 	if m.overlay != nil {
-		t.Fatalf("the form stayed open: %s", f.err)
+		t.Fatalf("the form stayed open: %s", f.Err())
 	}
 	r, err := m.deps.Store.Record(sample.RecAttrsG2)
 	if err != nil || r.Confidence != 0.5 || r.Version != 2 {

@@ -8,17 +8,18 @@ import (
 
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // TestCurateKey checks when c applies and what it does at once; the run's
 // Cmd is never run, so no model server is needed.
 func TestCurateKey(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	m := newScreen(t, deps)
 	if m.Keys.Curate.Enabled() {
 		t.Error("c is on without a curator")
 	}
-	if _, cmd := m.Update(keyMsg("c")); cmd != nil {
+	if _, cmd := m.Update(uitest.Key("c")); cmd != nil {
 		t.Error("c without a curator did something")
 	}
 
@@ -28,7 +29,7 @@ func TestCurateKey(t *testing.T) {
 	if !m.Keys.Curate.Enabled() {
 		t.Fatal("c is off on a trajectory")
 	}
-	if _, cmd := m.Update(keyMsg("c")); cmd == nil {
+	if _, cmd := m.Update(uitest.Key("c")); cmd == nil {
 		t.Fatal("c started nothing")
 	}
 	r := deps.Curator.Run()
@@ -41,7 +42,7 @@ func TestCurateKey(t *testing.T) {
 			t.Errorf("the screen lacks %q:\n%s", want, v)
 		}
 	}
-	_, cmd := m.Update(keyMsg("c"))
+	_, cmd := m.Update(uitest.Key("c"))
 	if st, ok := cmd().(common.Status); !ok || !strings.Contains(st.Text, "is still going") {
 		t.Errorf("c during a run: %#v", cmd())
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
 )
 
 // The detail is wrapped in renderDetail (on size, selection, step or
@@ -21,15 +22,9 @@ const maxResultLines = 8
 
 func (m *Model) wide() bool { return m.Width >= WideWidth }
 
+// paneWidths returns the outer widths of the list and the detail (0 = hidden).
 func (m *Model) paneWidths() (int, int) {
-	if !m.wide() {
-		if m.focus == paneDetail {
-			return 0, m.Width
-		}
-		return m.Width, 0
-	}
-	lw := m.Width * 2 / 5
-	return lw, m.Width - lw
+	return common.PaneWidths(m.Width, WideWidth, 40, m.focus == paneDetail)
 }
 
 func (m *Model) innerHeight() int {
@@ -154,18 +149,18 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 		put("")
 	}
 	put(m.outcomeMark(t.Outcome) + st.Subtle.Render(" · "+t.Env+" · "+fmt.Sprintf("%d steps", len(t.Steps))))
-	put(indent(st.Label.Render("task: "), t.Task, w, 6))
+	put(common.Indent(st.Label.Render("task: "), t.Task, w, 6))
 	if t.Outcome.Notes != "" {
-		put(indent(st.Label.Render("notes: "), t.Outcome.Notes, w, 7))
+		put(common.Indent(st.Label.Render("notes: "), t.Outcome.Notes, w, 7))
 	}
 	if len(t.Retrieved) > 0 {
-		put(indent(st.Label.Render("retrieved: "), strings.Join(t.Retrieved, ", "), w, 11))
+		put(common.Indent(st.Label.Render("retrieved: "), strings.Join(t.Retrieved, ", "), w, 11))
 	}
 	if p := t.Distilled; p != nil {
 		put("")
 		put(st.Title.Render("Distilled"))
 		for _, o := range p.Observations {
-			put(indent(fmt.Sprintf("%-6s", stepNums(o.Steps)), o.Text, w, 6))
+			put(common.Indent(fmt.Sprintf("%-6s", stepNums(o.Steps)), o.Text, w, 6))
 		}
 		for _, l := range []struct {
 			name  string
@@ -174,12 +169,12 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 			if len(l.items) > 0 {
 				put(st.Label.Render(l.name + ":"))
 				for _, it := range l.items {
-					put(indent("  • ", it, w, 4))
+					put(common.Indent("  • ", it, w, 4))
 				}
 			}
 		}
 		if p.Answer != "" {
-			put(indent(st.Label.Render("answer: "), p.Answer, w, 8))
+			put(common.Indent(st.Label.Render("answer: "), p.Answer, w, 8))
 		}
 	}
 	put("")
@@ -198,7 +193,7 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 		recs := m.stepRecords(t, n)
 		if n == m.step {
 			for _, r := range recs {
-				text += "\n" + indent("    ↳ ", r.ID+" "+r.Lemma, w-1, 6)
+				text += "\n" + common.Indent("    ↳ ", r.ID+" "+r.Lemma, w-1, 6)
 			}
 		} else if len(recs) > 0 {
 			ids := make([]string, len(recs))
@@ -235,14 +230,14 @@ func stepText(n int, s review.Step, w int, answered map[string]bool) string {
 	var out []string
 	lead := fmt.Sprintf("%3d %s: ", n, role)
 	if c := strings.TrimSpace(s.Content); c != "" {
-		out = append(out, clip(indent(lead, c, w, 4)))
+		out = append(out, clip(common.Indent(lead, c, w, 4)))
 		lead = "    "
 	}
 	for _, tc := range s.ToolCalls {
-		out = append(out, indent(lead+"→ ", tc.Name+" "+tc.Arguments, w, 6))
+		out = append(out, common.Indent(lead+"→ ", tc.Name+" "+tc.Arguments, w, 6))
 		lead = "    "
 		if tc.Result != "" && !answered[tc.ID] {
-			out = append(out, clip(indent("      ⇐ ", tc.Result, w, 8)))
+			out = append(out, clip(common.Indent("      ⇐ ", tc.Result, w, 8)))
 		}
 	}
 	if len(out) == 0 {
@@ -265,32 +260,4 @@ func stepNums(r review.StepRange) string {
 		return itoa(r.From)
 	}
 	return fmt.Sprintf("%d–%d", r.From, r.To)
-}
-
-// indent wraps s to width w: the first line starts with lead, the others
-// with pad spaces; line breaks in s are kept. A lead wider than pad
-// shortens the first line instead of overflowing it.
-func indent(lead, s string, w, pad int) string {
-	sp := strings.Repeat(" ", pad)
-	room := max(w-pad, 1)
-	extra := max(ansi.StringWidth(lead)-pad, 0)
-	if extra >= room {
-		return lead + "\n" + indent(sp, s, w, pad)
-	}
-	filler := strings.Repeat("\u00a0", extra) // not a break point: holds the lead's room
-	var out []string
-	for i, para := range strings.Split(s, "\n") {
-		if i == 0 {
-			para = filler + para
-		}
-		for j, l := range strings.Split(ansi.Wrap(para, room, " -"), "\n") {
-			if i == 0 && j == 0 {
-				l = lead + strings.TrimPrefix(l, filler)
-			} else {
-				l = sp + l
-			}
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }

@@ -7,51 +7,24 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
-// drive runs a Cmd and feeds its messages back, as the program would.
-func drive(t *testing.T, m *Model, cmd tea.Cmd) []tea.Msg {
-	t.Helper()
-	var out []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		msg := c()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			queue = append(queue, b...)
-			continue
-		}
-		switch msg.(type) {
-		case common.Status, common.ShowRecord:
-			out = append(out, msg)
-			continue
-		}
-		_, next := m.Update(msg)
-		queue = append(queue, next)
-	}
-	return out
-}
+func TestMain(m *testing.M) { uitest.Main(m) }
 
 func newScreen(t *testing.T, deps common.Deps) *Model {
 	m := New(common.NewCommon(), deps).(*Model)
 	m.SetSize(150, 40)
-	drive(t, m, m.Init())
+	uitest.Drain(t, m, m.Init())
 	return m
 }
 
-func keyMsg(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
-
 func TestFilters(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	all, err := deps.Store.Trajectories()
 	if err != nil {
 		t.Fatal(err)
@@ -71,16 +44,16 @@ func TestFilters(t *testing.T) {
 		}
 		envs[tr.Env]++
 	}
-	drive(t, m, func() tea.Msg { return keyMsg("o") })
+	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("o") })
 	if len(m.shown) != pass || !strings.Contains(m.Title(), "passed") {
 		t.Errorf("outcome passed: %d shown, want %d (%s)", len(m.shown), pass, m.Title())
 	}
-	drive(t, m, func() tea.Msg { return keyMsg("o") })
+	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("o") })
 	if len(m.shown) != len(all)-pass {
 		t.Errorf("outcome failed: %d shown, want %d", len(m.shown), len(all)-pass)
 	}
-	drive(t, m, func() tea.Msg { return keyMsg("o") })
-	drive(t, m, func() tea.Msg { return keyMsg("f") })
+	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("o") })
+	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("f") })
 	if len(m.shown) != envs[m.env] || m.env == "" {
 		t.Errorf("env %q: %d shown, want %d", m.env, len(m.shown), envs[m.env])
 	}
@@ -90,7 +63,7 @@ func TestFilters(t *testing.T) {
 // detail shows that step selected with the record under it, and enter
 // opens the record.
 func TestOpenAtStep(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	recs, err := deps.Store.Records(review.RecordFilter{})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +77,7 @@ func TestOpenAtStep(t *testing.T) {
 	}
 	m := newScreen(t, deps)
 	step := rec.Provenance.Steps.From
-	drive(t, m, func() tea.Msg { return common.ShowTrajectory{ID: rec.Provenance.Trajectory, Step: step} })
+	uitest.Drain(t, m, func() tea.Msg { return common.ShowTrajectory{ID: rec.Provenance.Trajectory, Step: step} })
 	v := ansi.Strip(m.View())
 	if !strings.Contains(v, fmt.Sprintf("Detail %s · step %d", rec.Provenance.Trajectory, step)) {
 		t.Fatalf("not opened at the step:\n%s", v)
@@ -112,7 +85,7 @@ func TestOpenAtStep(t *testing.T) {
 	if !strings.Contains(v, fmt.Sprintf("▌%3d ", step)) || !strings.Contains(v, "↳ "+rec.ID) {
 		t.Errorf("step %d is not selected on screen with %s under it:\n%s", step, rec.ID, v)
 	}
-	out := drive(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyEnter} })
+	out := uitest.Drain(t, m, func() tea.Msg { return uitest.Key("enter") })
 	found := false
 	for _, msg := range out {
 		if sr, ok := msg.(common.ShowRecord); ok && strings.HasPrefix(sr.ID, "mem_") {
@@ -122,23 +95,21 @@ func TestOpenAtStep(t *testing.T) {
 	if !found {
 		t.Errorf("enter on step %d sent %v, want a ShowRecord", step, out)
 	}
-	drive(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")} })
+	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("]") })
 	if m.step != step+1 {
 		t.Errorf("] moved to step %d, want %d", m.step, step+1)
 	}
 }
 
 func TestSearchFlow(t *testing.T) {
-	deps := openSample(t)
+	deps := uitest.OpenSample(t)
 	res, err := deps.Index.Search(index.Request{Query: "Bluetooth", Type: "trajectory", Size: 100})
 	if err != nil || res.Total == 0 {
 		t.Fatalf("search: %v, %v", res, err)
 	}
 	all, _ := deps.Store.Trajectories()
-	tm := teatest.NewTestModel(t, &root{screens: []common.Screen{New(common.NewCommon(), deps)}},
-		teatest.WithInitialTermSize(150, 40))
-	t.Cleanup(func() { quit(t, tm) })
-	waitFor(t, tm, fmt.Sprintf("Trajectories %d/%d", len(all), len(all)))
+	tm := uitest.Start(t, uitest.NewRoot(New(common.NewCommon(), deps)), 150, 40)
+	uitest.WaitFor(t, tm, fmt.Sprintf("Trajectories %d/%d", len(all), len(all)))
 	tm.Type("/Bluetooth")
-	waitFor(t, tm, fmt.Sprintf("Trajectories %d/%d", res.Total, len(all)), res.Hits[0].ID)
+	uitest.WaitFor(t, tm, fmt.Sprintf("Trajectories %d/%d", res.Total, len(all)), res.Hits[0].ID)
 }

@@ -292,7 +292,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.focus = paneList
 		m.layout()
 	case m.focus == paneDetail:
-		m.scrollDetail(msg)
+		common.ScrollPane(k, &m.pane, msg)
 	default:
 		m.moveList(msg)
 	}
@@ -314,24 +314,6 @@ func (m *Model) moveList(msg tea.KeyMsg) {
 		m.moveTo(0)
 	case key.Matches(msg, k.Bottom):
 		m.moveTo(len(m.shown) - 1)
-	}
-}
-
-func (m *Model) scrollDetail(msg tea.KeyMsg) {
-	k := m.Keys
-	switch {
-	case key.Matches(msg, k.Up):
-		m.pane.ScrollUp(1)
-	case key.Matches(msg, k.Down):
-		m.pane.ScrollDown(1)
-	case key.Matches(msg, k.PageUp):
-		m.pane.PageUp()
-	case key.Matches(msg, k.PageDown):
-		m.pane.PageDown()
-	case key.Matches(msg, k.Top):
-		m.pane.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		m.pane.GotoBottom()
 	}
 }
 

@@ -1,0 +1,26 @@
+package common
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/memreview/memreview/review"
+)
+
+// DecisionSummary says what a committed decision did, for the footer: head
+// (what was decided, "accepted prop_x" or "edit dec_3"), then the record
+// versions it wrote, "→ mem_y v2, mem_z v3 (retired)", when it wrote any.
+func DecisionSummary(head string, d *review.Decision) string {
+	var parts []string
+	for _, c := range d.Changes {
+		p := fmt.Sprintf("%s v%d", c.RecordID, c.After)
+		if c.AfterR != nil && c.AfterR.Status == review.Retired {
+			p += " (retired)"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return head
+	}
+	return head + " → " + strings.Join(parts, ", ")
+}
