@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -277,32 +278,45 @@ func (l *latencies) report(b *testing.B) {
 //	go test ./index/ -run '^$' -bench 'SearchCompare' -count 5 -timeout 60m
 func BenchmarkSearchCompare(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
-		b.Run(fmt.Sprintf("n=%d/engine=bleve", n), func(b *testing.B) {
-			ix := corpus(b, n).index(b)
-			reqs := make([]Request, len(cmpQueries))
-			for i, q := range cmpQueries {
-				reqs[i] = bleveRequest(q)
-				res, err := ix.Search(reqs[i]) // warm and check
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.Total == 0 {
-					b.Fatalf("%s: bleve found nothing for %q", q.name, reqs[i].Query)
-				}
+		// engine=bleve is Search as the program calls it: the facets of a
+		// request seen before come from the cache (every facet request
+		// repeats here, every 24 queries). engine=bleve-nocache counts
+		// them every time: what the first request of each kind costs.
+		for _, cached := range []bool{true, false} {
+			name := "bleve"
+			if !cached {
+				name = "bleve-nocache"
 			}
-			var lat latencies
-			i := 0
-			for b.Loop() {
-				k := i % len(reqs)
-				start := time.Now()
-				if _, err := ix.Search(reqs[k]); err != nil {
-					b.Fatal(err)
+			b.Run(fmt.Sprintf("n=%d/engine=%s", n, name), func(b *testing.B) {
+				ix := corpus(b, n).index(b)
+				reqs := make([]Request, len(cmpQueries))
+				for i, q := range cmpQueries {
+					reqs[i] = bleveRequest(q)
+					res, err := ix.search(reqs[i], cached) // warm and check
+					if err != nil {
+						b.Fatal(err)
+					}
+					if res.Total == 0 {
+						b.Fatalf("%s: bleve found nothing for %q", q.name, reqs[i].Query)
+					}
+					if cached {
+						checkCachedFacets(b, ix, reqs[i])
+					}
 				}
-				lat.add(cmpQueries[k], time.Since(start))
-				i++
-			}
-			lat.report(b)
-		})
+				var lat latencies
+				i := 0
+				for b.Loop() {
+					k := i % len(reqs)
+					start := time.Now()
+					if _, err := ix.search(reqs[k], cached); err != nil {
+						b.Fatal(err)
+					}
+					lat.add(cmpQueries[k], time.Since(start))
+					i++
+				}
+				lat.report(b)
+			})
+		}
 		b.Run(fmt.Sprintf("n=%d/engine=fts5", n), func(b *testing.B) {
 			db := corpus(b, n).fts
 			for _, q := range cmpQueries {
@@ -378,18 +392,57 @@ func BenchmarkBrowserPage(b *testing.B) {
 			page{first.name + "/-facets", noFacets}, page{first.name + "/-highlight", noHighlight})
 	}
 	for _, p := range pages {
-		b.Run(p.name, func(b *testing.B) {
-			ix := corpus(b, 100_000).index(b)
-			for b.Loop() {
-				res, err := ix.Search(p.req)
-				if err != nil {
-					b.Fatal(err)
+		// Search caches facets, so a first page seen before costs less
+		// than the first one ever: "/nocache" counts them every time.
+		for _, cached := range []bool{true, false} {
+			name := p.name
+			if !cached {
+				if len(p.req.Facets) == 0 {
+					continue
 				}
-				if len(res.Hits) == 0 {
-					b.Fatal("no hits")
-				}
+				name += "/nocache"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				ix := corpus(b, 100_000).index(b)
+				if cached && len(p.req.Facets) > 0 {
+					checkCachedFacets(b, ix, p.req)
+				}
+				for b.Loop() {
+					res, err := ix.search(p.req, cached)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if len(res.Hits) == 0 {
+						b.Fatal("no hits")
+					}
+				}
+			})
+		}
+	}
+}
+
+// checkCachedFacets fails b unless Search, asked twice (the second time
+// answered from the facet cache), gives the facets and totals of the
+// uncached path on the benchmark corpus.
+func checkCachedFacets(b *testing.B, ix *Index, req Request) {
+	b.Helper()
+	want, err := ix.search(req, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 2 {
+		got, err := ix.Search(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if got.Total != want.Total || !reflect.DeepEqual(got.Facets, want.Facets) || len(got.Hits) != len(want.Hits) {
+			b.Fatalf("%+v: cached total %d facets %v, uncached total %d facets %v", req, got.Total, got.Facets, want.Total, want.Facets)
+		}
+		for i := range got.Hits {
+			if got.Hits[i].ID != want.Hits[i].ID || got.Hits[i].Score != want.Hits[i].Score {
+				b.Fatalf("%+v: hit %d cached %+v, uncached %+v", req, i, got.Hits[i], want.Hits[i])
+			}
+		}
 	}
 }
 

@@ -63,6 +63,11 @@ type Index struct {
 	idx     bleve.Index
 	seq     atomic.Int64
 	types   atomic.Pointer[typeCount] // cache of typeCounts
+	// gen counts the changes to idx's contents: apply and the swap of a
+	// rebuilt index bump it after the write. Caches of search results
+	// (facets) are valid for one generation.
+	gen    atomic.Uint64
+	facets facetCache
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it
@@ -199,6 +204,7 @@ func (ix *Index) Rebuild() error {
 	if err == nil {
 		ix.idx, err = swapIn(ix.dir)
 	}
+	ix.gen.Add(1)
 	ix.mu.Unlock()
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -70,7 +71,20 @@ const facetSize = 100
 
 // Search runs req. A query that does not parse, or that names a field the
 // index does not have, is an error that says so.
+//
+// Facet counts are cached per query, type, filters and facet fields until
+// the index next changes (Sync applying a change, Rebuild), so a repeated
+// request (the bank browser's blank first page, paging back to page 0, the
+// same query typed again) skips bleve's per-hit facet counting, which at
+// 100,000 records is most of the cost. The first request of each kind
+// still counts every hit.
 func (ix *Index) Search(req Request) (*Results, error) {
+	return ix.search(req, true)
+}
+
+// search runs req, taking facets from and storing them in ix.facets when
+// useCache is set.
+func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	q, err := parseQuery(req.Query)
 	if err != nil {
 		return nil, err
@@ -120,7 +134,6 @@ func (ix *Index) Search(req Request) (*Results, error) {
 		if !slices.Contains(Fields(), f) {
 			return nil, fmt.Errorf("search: cannot count facet %q: no such field (%s)", f, strings.Join(Fields(), ", "))
 		}
-		sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
 	}
 	if len(req.Sort) > 0 {
 		for _, s := range req.Sort {
@@ -139,6 +152,25 @@ func (ix *Index) Search(req Request) (*Results, error) {
 	defer ix.mu.RUnlock()
 	if ix.idx == nil {
 		return nil, errClosed
+	}
+	// The generation is read before the search: a change written during it
+	// bumps the generation after, so facets that may have seen part of the
+	// change are never served for the new contents. (A search that starts
+	// while a change is being written may, like two separate searches,
+	// pair hits and facets from either side of it.)
+	gen := ix.gen.Load()
+	var key string
+	var cached map[string][]FacetCount
+	if len(req.Facets) > 0 {
+		if useCache {
+			key = facetKey(req)
+			cached = ix.facets.get(gen, key)
+		}
+		if cached == nil {
+			for _, f := range req.Facets {
+				sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
+			}
+		}
 	}
 	res, err := ix.idx.Search(sr)
 	if err != nil {
@@ -160,8 +192,86 @@ func (ix *Index) Search(req Request) (*Results, error) {
 			}
 			out.Facets[name] = counts
 		}
+		if key != "" {
+			ix.facets.put(gen, key, out.Facets)
+		}
+	}
+	if cached != nil {
+		out.Facets = cached
 	}
 	return out, nil
+}
+
+// facetKey identifies what a request's facet counts depend on: the hits
+// (query, type, filters) and the fields counted, not paging, sorting or
+// highlighting. The query string is taken as written: "a b" and "b a"
+// are cached apart.
+func facetKey(req Request) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q %q", req.Query, req.Type)
+	fields := make([]string, 0, len(req.Filters))
+	for f := range req.Filters {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	for _, f := range fields {
+		fmt.Fprintf(&b, " %q=%q", f, req.Filters[f])
+	}
+	// Facets come back by field name, so their order and repeats do not
+	// matter.
+	facets := slices.Clone(req.Facets)
+	slices.Sort(facets)
+	fmt.Fprintf(&b, " facets %q", slices.Compact(facets))
+	return b.String()
+}
+
+// facetCacheSize caps the requests whose facets are kept per generation.
+const facetCacheSize = 256
+
+// facetCache holds facet counts of recent requests for one generation of
+// the index. Entries are copied in and out, so callers may change what
+// they get.
+type facetCache struct {
+	mu      sync.Mutex
+	gen     uint64
+	entries map[string]map[string][]FacetCount
+}
+
+// get returns a copy of the facets stored for key at gen, or nil.
+func (c *facetCache) get(gen uint64, key string) map[string][]FacetCount {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return nil
+	}
+	f, ok := c.entries[key]
+	if !ok {
+		return nil
+	}
+	return copyFacets(f)
+}
+
+// put stores a copy of f for key at gen, dropping entries of older
+// generations; facets of a generation older than the cache's are dropped.
+func (c *facetCache) put(gen uint64, key string, f map[string][]FacetCount) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen < c.gen {
+		return
+	}
+	if gen > c.gen || c.entries == nil || len(c.entries) >= facetCacheSize {
+		c.gen = gen
+		c.entries = map[string]map[string][]FacetCount{}
+	}
+	c.entries[key] = copyFacets(f)
+}
+
+func copyFacets(f map[string][]FacetCount) map[string][]FacetCount {
+	out := make(map[string][]FacetCount, len(f))
+	for k, v := range f {
+		out[k] = slices.Clone(v)
+	}
+	return out
 }
 
 // otherTypes returns term queries for every document type but typ when

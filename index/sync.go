@@ -68,7 +68,9 @@ func (ix *Index) apply(changes []review.Change) error {
 		}
 	}
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(last, 10)))
-	if err := ix.write(b); err != nil {
+	err := ix.write(b)
+	ix.gen.Add(1) // after the write, even a failed one: searches that read the old generation may have seen part of it
+	if err != nil {
 		return err
 	}
 	ix.seq.Store(last)
