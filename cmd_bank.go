@@ -1,0 +1,446 @@
+// The bank commands: import, export, search, retrieve, show, history, queue,
+// decide, merge, undo.
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+)
+
+// openInput opens a named file, or stdin for "-".
+func (a *app) openInput(name string) (io.ReadCloser, string, error) {
+	if name == "-" {
+		return io.NopCloser(a.stdin), "<stdin>", nil
+	}
+	f, err := os.Open(name)
+	return f, name, err
+}
+
+func cmdImport(a *app, fs *flag.FlagSet) error {
+	if err := needArgs(fs, 2, "what to import and a FILE"); err != nil {
+		return err
+	}
+	kind, files := fs.Arg(0), fs.Args()[1:]
+	b, err := a.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	exists := func(id string) bool { _, err := b.store.Record(id); return err == nil }
+	var recs []review.Record
+	var props []review.Proposal
+	var trajs []review.Trajectory
+	for _, name := range files {
+		r, file, err := a.openInput(name)
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case "records":
+			var rs []review.Record
+			if rs, err = review.ReadRecords(r, file); err == nil {
+				for _, rec := range rs {
+					if exists(rec.ID) {
+						err = fmt.Errorf("%s: record %s is already in the bank", file, rec.ID)
+						break
+					}
+				}
+				recs = append(recs, rs...)
+			}
+		case "proposals":
+			var ps []review.Proposal
+			var lines []int
+			if ps, lines, err = review.ReadProposals(r, file); err == nil {
+				err = review.CheckProposalTargets(file, ps, lines, exists)
+				props = append(props, ps...)
+			}
+		case "trajectories":
+			var ts []review.Trajectory
+			if ts, err = review.ReadTrajectories(r, file); err == nil {
+				trajs = append(trajs, ts...)
+			}
+		default:
+			err = usagef("import: %q is not records, proposals or trajectories", kind)
+		}
+		r.Close()
+		if err != nil {
+			return err
+		}
+	}
+	switch kind {
+	case "records":
+		err = b.store.PutRecords(recs, a.operator, "import")
+		fmt.Fprintf(a.stdout, "imported %d records\n", len(recs))
+	case "proposals":
+		err = b.store.AddProposals(props, nil)
+		fmt.Fprintf(a.stdout, "imported %d proposals\n", len(props))
+	case "trajectories":
+		err = b.store.PutTrajectories(trajs)
+		fmt.Fprintf(a.stdout, "imported %d trajectories\n", len(trajs))
+	}
+	if err != nil {
+		return err
+	}
+	return b.sync()
+}
+
+func cmdExport(a *app, fs *flag.FlagSet) error {
+	if err := needArgs(fs, 1, "what to export"); err != nil {
+		return err
+	}
+	b, err := a.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	switch fs.Arg(0) {
+	case "records":
+		rs, err := b.store.Records(review.RecordFilter{})
+		if err != nil {
+			return err
+		}
+		return review.WriteJSONL(a.stdout, rs)
+	case "proposals":
+		ps, err := b.store.Proposals()
+		if err != nil {
+			return err
+		}
+		return review.WriteJSONL(a.stdout, ps)
+	case "decisions":
+		ds, err := b.store.Decisions()
+		if err != nil {
+			return err
+		}
+		return review.WriteJSONL(a.stdout, ds)
+	case "trajectories":
+		ts, err := b.store.Trajectories()
+		if err != nil {
+			return err
+		}
+		return review.WriteJSONL(a.stdout, ts)
+	}
+	return usagef("export: %q is not records, proposals, decisions or trajectories", fs.Arg(0))
+}
+
+func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
+	if err := needArgs(fs, 1, "QUERY"); err != nil {
+		return err
+	}
+	b, err := a.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	req := index.Request{Query: strings.Join(fs.Args(), " "), Type: flagString(fs, "type"), Size: flagInt(fs, "k"),
+		Filters: map[string][]string{}, Highlight: true}
+	for _, f := range []string{"env", "category", "status"} {
+		if v := flagString(fs, f); v != "" {
+			req.Filters[f] = []string{v}
+		}
+	}
+	res, err := b.index.Search(req)
+	if err != nil {
+		return err
+	}
+	if jsonOut {
+		return printJSON(a.stdout, res)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "%d hits (%s)\n", res.Total, res.Took.Round(1000))
+	for _, h := range res.Hits {
+		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, h.ID, describe(b.store, h.Type, h.ID))
+	}
+	return tw.Flush()
+}
+
+// describe is the one-line summary of a search hit.
+func describe(s *review.Store, typ, id string) string {
+	switch typ {
+	case "trajectory":
+		if t, err := s.Trajectory(id); err == nil {
+			verdict := "fail"
+			if t.Outcome.Passed {
+				verdict = "pass"
+			}
+			return fmt.Sprintf("%s %.2f  %s", verdict, t.Outcome.Reward, oneLine(t.Task, 90))
+		}
+	case "proposal":
+		if p, err := s.Proposal(id); err == nil {
+			return fmt.Sprintf("%s %s  %s", p.Op, p.Status, oneLine(p.Rationale, 90))
+		}
+	default:
+		if r, err := s.Record(id); err == nil {
+			flag := ""
+			if r.Suspect {
+				flag = " [suspect]"
+			}
+			return fmt.Sprintf("%s %s%s  %s", r.Category, r.Status, flag, oneLine(r.Lemma, 90))
+		}
+	}
+	return typ
+}
+
+func cmdRetrieve(a *app, fs *flag.FlagSet, jsonOut bool) error {
+	if err := needArgs(fs, 1, "TASK_TEXT"); err != nil {
+		return err
+	}
+	b, err := a.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	scope := review.Scope{Env: flagString(fs, "env"), Tags: splitList(flagString(fs, "tags"))}
+	hits, err := b.index.Retrieve(strings.Join(fs.Args(), " "), scope, flagInt(fs, "k"))
+	if err != nil {
+		return err
+	}
+	type item struct {
+		Score  float64       `json:"score"`
+		Record review.Record `json:"record"`
+	}
+	var out []item
+	for _, h := range hits {
+		r, err := b.store.Record(h.ID)
+		if err != nil {
+			return err
+		}
+		out = append(out, item{h.Score, *r})
+	}
+	if jsonOut {
+		return printJSON(a.stdout, out)
+	}
+	for _, it := range out {
+		fmt.Fprintf(a.stdout, "%.3f  %s  [%s · %s]  %s\n", it.Score, it.Record.ID, it.Record.Category, it.Record.Scope.Env, it.Record.Lemma)
+	}
+	return nil
+}
+
+func cmdShow(a *app, fs *flag.FlagSet, jsonOut bool) error {
+	if err := needArgs(fs, 1, "ID"); err != nil {
+		return err
+	}
+	b, err := a.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	id, s := fs.Arg(0), b.store
+	if r, err := s.Record(id); err == nil {
+		runs, _ := s.ProbeRunsFor("record", id)
+		checks, _ := s.CheckResults(id)
+		used, _ := s.RetrievedBy(id)
+		if jsonOut {
+			return printJSON(a.stdout, map[string]any{"record": r, "evidence": runs, "check_results": checks, "retrieved_by": used})
+		}
+		writeRecord(a.stdout, r)
+		for _, c := range checks {
+			fmt.Fprintf(a.stdout, "check %d      %s  %s: %s\n", c.Index+1, c.Verdict, c.Env, oneLine(c.Input, 70))
+		}
+		for _, run := range runs {
+			fmt.Fprintf(a.stdout, "evidence     %s  %s: %s\n", run.ID, run.Result.Env, oneLine(run.Result.Input, 70))
+		}
+		for _, u := range used {
+			fmt.Fprintf(a.stdout, "retrieved by %s  passed=%v reward=%.2f\n", u.Trajectory, u.Outcome.Passed, u.Outcome.Reward)
+		}
+		return nil
+	}
+	var v any
+	if p, err := s.Proposal(id); err == nil {
+		runs, _ := s.ProbeRunsFor("proposal", id)
+		v = map[string]any{"proposal": p, "evidence": runs}
+	} else if d, err := s.Decision(id); err == nil {
+		v = d
+	} else if t, err := s.Trajectory(id); err == nil {
+		v = t
+	} else if r, err := s.ProbeRun(id); err == nil {
+		v = r
+	} else {
+		return fmt.Errorf("no record, proposal, decision, trajectory or probe run has id %q", id)
+	}
+	return printJSON(a.stdout, v)
+}
+
+func writeRecord(w io.Writer, r *review.Record) {
+	suspect := ""
+	if r.Suspect {
+		suspect = "  SUSPECT: a check no longer holds"
+	}
+	fmt.Fprintf(w, "%s  v%d  %s  %s%s\n", r.ID, r.Version, r.Category, r.Status, suspect)
+	fmt.Fprintf(w, "lemma        %s\n", r.Lemma)
+	fmt.Fprintf(w, "scope        env=%s tags=%s family=%s\n", r.Scope.Env, strings.Join(r.Scope.Tags, ","), r.Scope.TaskFamily)
+	if r.Trigger != "" {
+		fmt.Fprintf(w, "trigger      %s\n", r.Trigger)
+	}
+	for i, st := range r.Steps {
+		fmt.Fprintf(w, "step %d       %s\n", i+1, st)
+	}
+	fmt.Fprintf(w, "confidence   %.2f  priority %d\n", r.Confidence, r.Priority)
+	if p := r.Provenance; p.Trajectory != "" || len(p.MergedFrom) > 0 || p.MergedInto != "" {
+		steps := ""
+		if p.Steps != nil {
+			steps = fmt.Sprintf(" steps %d-%d", p.Steps.From, p.Steps.To)
+		}
+		fmt.Fprintf(w, "provenance   %s%s merged_from=%s merged_into=%s\n", p.Trajectory, steps, strings.Join(p.MergedFrom, ","), p.MergedInto)
+	}
+	fmt.Fprintf(w, "updated      %s\n", r.Updated.Format("2006-01-02 15:04:05"))
+}
+
+func cmdHistory(a *app, fs *flag.FlagSet, jsonOut bool) error {
+	if err := needArgs(fs, 1, "RECORD_ID"); err != nil {
+		return err
+	}
+	b, err := a.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	h, err := b.store.History(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	if jsonOut {
+		return printJSON(a.stdout, h)
+	}
+	for _, v := range h {
+		fmt.Fprintf(a.stdout, "v%d  %s  %-7s by %s  %s  %s\n   %s  %s\n", v.Record.Version, v.At.Format("2006-01-02 15:04:05"),
+			v.Op, v.Actor, v.Decision, v.Reason, v.Record.Status, v.Record.Lemma)
+	}
+	return nil
+}
+
+func cmdQueue(a *app, jsonOut bool) error {
+	b, err := a.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	q, err := b.store.Queue()
+	if err != nil {
+		return err
+	}
+	if jsonOut {
+		return printJSON(a.stdout, q)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
+	for _, p := range q {
+		lemma := ""
+		if p.Record != nil {
+			lemma = p.Record.Lemma
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, p.Status, p.Op, strings.Join(p.TargetIDs(), ","), oneLine(lemma, 80))
+	}
+	fmt.Fprintf(tw, "%d open proposals\n", len(q))
+	return tw.Flush()
+}
+
+// decide opens the bank, commits one decision made by fn, reports it and
+// brings the index up to date.
+func (a *app) decide(jsonOut bool, fn func(*review.Store) (*review.Decision, error)) error {
+	b, err := a.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	d, err := fn(b.store)
+	if err != nil {
+		return err
+	}
+	if jsonOut {
+		err = printJSON(a.stdout, d)
+	} else {
+		fmt.Fprintf(a.stdout, "%s: %s %s by %s\n", d.ID, d.Verb, d.Proposal, d.Operator)
+		for _, c := range d.Changes {
+			status := ""
+			if c.AfterR != nil {
+				status = string(c.AfterR.Status)
+			}
+			fmt.Fprintf(a.stdout, "  %s v%d → v%d %s\n", c.RecordID, c.Before, c.After, status)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return b.sync()
+}
+
+// proposedRecord returns a copy of a proposal's record, for the operator
+// to change before deciding.
+func proposedRecord(s *review.Store, id string, verb review.Verb) (review.Record, error) {
+	p, err := s.Proposal(id)
+	if err != nil {
+		return review.Record{}, err
+	}
+	if p.Record == nil {
+		return review.Record{}, fmt.Errorf("%s %s: a %s proposal has no record to %s", verb, p.ID, p.Op, verb)
+	}
+	return *p.Record, nil
+}
+
+func cmdDecide(a *app, fs *flag.FlagSet, jsonOut bool) error {
+	if err := needArgs(fs, 2, "PROPOSAL_ID and a verb"); err != nil {
+		return err
+	}
+	verb := review.Verb(fs.Arg(1))
+	switch verb {
+	case review.Accept, review.Narrow, review.Edit, review.Reject, review.Delete, review.Defer:
+	default:
+		return usagef("decide: %q is not accept, narrow, edit, reject, delete or defer", verb)
+	}
+	tags, trigger, lemma := flagString(fs, "scope-tags"), flagString(fs, "trigger"), flagString(fs, "lemma")
+	if (verb == review.Narrow || verb == review.Edit) && tags == "" && trigger == "" && lemma == "" {
+		return usagef("decide %s: give the changed fields with --scope-tags, --trigger or --lemma", verb)
+	}
+	return a.decide(jsonOut, func(s *review.Store) (*review.Decision, error) {
+		req := review.DecideRequest{Proposal: fs.Arg(0), Verb: verb, Operator: a.operator, Note: flagString(fs, "note")}
+		if verb == review.Narrow || verb == review.Edit {
+			rec, err := proposedRecord(s, req.Proposal, verb)
+			if err != nil {
+				return nil, err
+			}
+			if tags != "" {
+				rec.Scope.Tags = splitList(tags)
+			}
+			if trigger != "" {
+				rec.Trigger = trigger
+			}
+			if lemma != "" {
+				rec.Lemma = lemma
+			}
+			req.Record = &rec
+		}
+		return s.Decide(a.ctx, req)
+	})
+}
+
+func cmdMerge(a *app, fs *flag.FlagSet, jsonOut bool) error {
+	if err := needArgs(fs, 1, "PROPOSAL_ID"); err != nil {
+		return err
+	}
+	return a.decide(jsonOut, func(s *review.Store) (*review.Decision, error) {
+		req := review.DecideRequest{Proposal: fs.Arg(0), Verb: review.Merge, With: splitList(flagString(fs, "with")),
+			Operator: a.operator, Note: flagString(fs, "note")}
+		if l := flagString(fs, "lemma"); l != "" {
+			rec, err := proposedRecord(s, req.Proposal, review.Merge)
+			if err != nil {
+				return nil, err
+			}
+			rec.Lemma = l
+			req.Record = &rec
+		}
+		return s.Decide(a.ctx, req)
+	})
+}
+
+func cmdUndo(a *app, fs *flag.FlagSet, jsonOut bool) error {
+	return a.decide(jsonOut, func(s *review.Store) (*review.Decision, error) {
+		return s.Undo(a.ctx, fs.Arg(0), a.operator, flagString(fs, "note"))
+	})
+}

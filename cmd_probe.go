@@ -1,0 +1,195 @@
+// The environment commands: env, probe, verify.
+
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
+)
+
+func probeCommands(jsonOut *bool) []*command {
+	return []*command{
+		{name: "env", args: "add NAME --sql FILE | --files DIR  |  list  |  rm NAME",
+			help: "Manage the bank's environments (probe targets) in memreview.toml.",
+			flags: func(fs *flag.FlagSet) {
+				fs.BoolVar(jsonOut, "json", false, "print JSON (list)")
+			},
+			run: func(a *app, fs *flag.FlagSet) error { return cmdEnv(a, fs, *jsonOut) }},
+		{name: "probe", args: "ENV INPUT...", help: "Run a read-only probe: SQL on a sql env; ls, read, grep, stat or csv on a files env.\nEverything after ENV is the probe's input.",
+			flags: func(fs *flag.FlagSet) {
+				fs.BoolVar(jsonOut, "json", false, "print the result as JSON")
+				fs.Duration("timeout", probe.DefaultLimits().Timeout, "time limit")
+				fs.Int("max-rows", probe.DefaultLimits().MaxRows, "row cap")
+			},
+			run: func(a *app, fs *flag.FlagSet) error { return cmdProbe(a, fs, *jsonOut) }},
+		{name: "verify", args: "", help: "Re-run every active record's checks; flag records whose checks no longer hold.\nExits 1 when any check fails.",
+			flags: func(fs *flag.FlagSet) {
+				fs.BoolVar(jsonOut, "json", false, "print JSON")
+				fs.String("env", "", "only checks on this environment")
+			},
+			run: func(a *app, fs *flag.FlagSet) error { return cmdVerify(a, fs, *jsonOut) }},
+	}
+}
+
+func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
+	if err := needArgs(fs, 1, "add, list or rm"); err != nil {
+		return err
+	}
+	s, err := review.Open(a.bank, review.Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	cfg, err := s.Config()
+	if err != nil {
+		return err
+	}
+	switch fs.Arg(0) {
+	case "list":
+		if jsonOut {
+			return printJSON(a.stdout, cfg.Envs)
+		}
+		for _, e := range cfg.Envs {
+			fmt.Fprintf(a.stdout, "%-12s %-6s %s\n", e.Name, e.Kind, e.Path)
+		}
+		return nil
+	case "rm":
+		if fs.NArg() != 2 {
+			return usagef("env rm: give one NAME")
+		}
+		for i, e := range cfg.Envs {
+			if e.Name == fs.Arg(1) {
+				cfg.Envs = append(cfg.Envs[:i], cfg.Envs[i+1:]...)
+				return s.SaveConfig(cfg)
+			}
+		}
+		return fmt.Errorf("env rm: no environment named %q", fs.Arg(1))
+	case "add":
+		// env add NAME --sql FILE | --files DIR (flags after NAME, parsed here)
+		sub := flag.NewFlagSet("env add", flag.ContinueOnError)
+		sub.SetOutput(a.stderr)
+		sqlPath := sub.String("sql", "", "a SQLite database file")
+		dirPath := sub.String("files", "", "a folder")
+		if fs.NArg() < 2 {
+			return usagef("env add: give a NAME and --sql FILE or --files DIR")
+		}
+		if err := sub.Parse(fs.Args()[2:]); err != nil {
+			return usagef("env add: %v", err)
+		}
+		name := fs.Arg(1)
+		if _, dup := cfg.Env(name); dup {
+			return fmt.Errorf("env add: %q is already declared (env rm it first)", name)
+		}
+		e := probe.Env{Name: name}
+		switch {
+		case *sqlPath != "" && *dirPath == "":
+			e.Kind, e.Path = probe.KindSQL, *sqlPath
+		case *dirPath != "" && *sqlPath == "":
+			e.Kind, e.Path = probe.KindFiles, *dirPath
+		default:
+			return usagef("env add: give exactly one of --sql FILE or --files DIR")
+		}
+		abs, err := filepath.Abs(e.Path)
+		if err != nil {
+			return err
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return fmt.Errorf("env add %s: %w", name, err)
+		}
+		if st.IsDir() != (e.Kind == probe.KindFiles) {
+			return fmt.Errorf("env add %s: %s is not a %s", name, abs, map[bool]string{true: "folder", false: "file"}[e.Kind == probe.KindFiles])
+		}
+		if rel, err := filepath.Rel(s.Dir(), abs); err == nil && !strings.HasPrefix(rel, "..") {
+			e.Path = rel
+		} else {
+			e.Path = abs
+		}
+		cfg.Envs = append(cfg.Envs, e)
+		if err := s.SaveConfig(cfg); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "added %s env %s → %s\n", e.Kind, name, e.Path)
+		return nil
+	}
+	return usagef("env: %q is not add, list or rm", fs.Arg(0))
+}
+
+func cmdProbe(a *app, fs *flag.FlagSet, jsonOut bool) error {
+	if err := needArgs(fs, 2, "ENV and INPUT"); err != nil {
+		return err
+	}
+	s, err := review.Open(a.bank, review.Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	env, err := s.ResolveEnv(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	lim := probe.DefaultLimits()
+	lim.Timeout = fs.Lookup("timeout").Value.(flag.Getter).Get().(time.Duration)
+	lim.MaxRows = flagInt(fs, "max-rows")
+	res := probe.Run(a.ctx, env, strings.Join(fs.Args()[1:], " "), lim)
+	if jsonOut {
+		if err := printJSON(a.stdout, res); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprint(a.stdout, probe.FormatText(res, 0))
+	}
+	if !res.OK() {
+		return errors.New("the probe failed")
+	}
+	return nil
+}
+
+func cmdVerify(a *app, fs *flag.FlagSet, jsonOut bool) error {
+	b, err := a.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	results, err := b.store.Verify(a.ctx, flagString(fs, "env"))
+	if err != nil {
+		return err
+	}
+	if err := b.sync(); err != nil {
+		return err
+	}
+	failed := map[string]bool{}
+	for _, r := range results {
+		if !review.Holds(r.Verdict) {
+			failed[r.RecordID] = true
+		}
+	}
+	if jsonOut {
+		suspects := make([]string, 0, len(failed))
+		for id := range failed {
+			suspects = append(suspects, id)
+		}
+		sort.Strings(suspects)
+		if err := printJSON(a.stdout, map[string]any{"checks": results, "suspect": suspects}); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range results {
+			fmt.Fprintf(a.stdout, "%-11s %s #%d  %s: %s\n", r.Verdict, r.RecordID, r.Index+1, r.Env, oneLine(r.Input, 70))
+		}
+		fmt.Fprintf(a.stdout, "%d checks, %d records suspect\n", len(results), len(failed))
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d records have checks that no longer hold", len(failed))
+	}
+	return nil
+}
