@@ -302,3 +302,22 @@ func TestChangeFeed(t *testing.T) {
 		t.Fatalf("changes = %+v", ch)
 	}
 }
+
+func TestNewVersionClearsVerifyResults(t *testing.T) {
+	s := newBank(t)
+	if err := s.SetCheckResults([]CheckResult{{RecordID: "mem_b", Index: 0, Verdict: "fails-now"}}); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := s.Record("mem_b"); !r.Suspect {
+		t.Fatal("a failing check did not make the record suspect")
+	}
+	rec := Record{ID: "mem_b", Lemma: "prices are integer cents", Category: Convention, Confidence: 0.9}
+	if _, err := s.DecideRecords(context.Background(), RecordRequest{Verb: Edit, Record: &rec, Operator: "ana"}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := s.Record("mem_b")
+	res, _ := s.CheckResults("mem_b")
+	if r.Suspect || len(res) != 0 {
+		t.Fatalf("after an edit: suspect=%v results=%v; a new version is not verified yet", r.Suspect, res)
+	}
+}

@@ -55,6 +55,11 @@ func (s *Store) writeRecord(q querier, r *Record, op, actor, reason, decision st
 		r.ID, r.Version, op, actor, reason, decision, ts(now), body); err != nil {
 		return fmt.Errorf("write record %s v%d: %w", r.ID, r.Version, err)
 	}
+	// Verify results belong to the version they checked: a new version is
+	// not verified yet (and no longer suspect) until the next verify.
+	if _, err := q.Exec(`DELETE FROM check_results WHERE record_id = ?`, r.ID); err != nil {
+		return err
+	}
 	if _, err := q.Exec(`INSERT INTO records(id, version, status, env, body) VALUES(?,?,?,?,?)
 		ON CONFLICT(id) DO UPDATE SET version = excluded.version, status = excluded.status, env = excluded.env, body = excluded.body`,
 		r.ID, r.Version, string(r.Status), r.Scope.Env, body); err != nil {

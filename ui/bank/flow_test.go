@@ -210,12 +210,20 @@ func TestVerifyChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := probe.Compare(r.Checks[0].Expect, probe.Run(context.Background(), env, r.Checks[0].Input, probe.Limits{}))
-	tm := startBank(t, deps, false, "Detail "+id+" v1", "not verified yet")
+	// The sample world was verified when it was generated; v verifies again.
+	before, err := deps.Store.CheckResults(id)
+	if err != nil || len(before) != len(r.Checks) {
+		t.Fatalf("the sample world's check results of %s: %+v, %v", id, before, err)
+	}
+	tm := startBank(t, deps, false, "Detail "+id+" v1", verdictWords[before[0].Verdict])
 	tm.Type("v")
 	uitest.WaitFor(t, tm, "verified "+id+": ", verdictWords[want])
 	got, err := deps.Store.CheckResults(id)
 	if err != nil || len(got) != len(r.Checks) || got[0].Verdict != want {
 		t.Fatalf("check results of %s: %+v, %v; want %d results, the first %s", id, got, err, len(r.Checks), want)
+	}
+	if !got[0].At.After(before[0].At) {
+		t.Errorf("v did not store a new result: at %s, before %s", got[0].At, before[0].At)
 	}
 }
 
