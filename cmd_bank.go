@@ -29,6 +29,11 @@ func cmdImport(a *app, fs *flag.FlagSet) error {
 		return err
 	}
 	kind, files := fs.Arg(0), fs.Args()[1:]
+	switch kind {
+	case "records", "proposals", "trajectories":
+	default:
+		return usagef("import: %q is not records, proposals or trajectories", kind)
+	}
 	b, err := a.open(false)
 	if err != nil {
 		return err
@@ -38,6 +43,7 @@ func cmdImport(a *app, fs *flag.FlagSet) error {
 	var recs []review.Record
 	var props []review.Proposal
 	var trajs []review.Trajectory
+	from := map[string]string{} // id → the file that has it
 	for _, name := range files {
 		r, file, err := a.openInput(name)
 		if err != nil {
@@ -52,6 +58,11 @@ func cmdImport(a *app, fs *flag.FlagSet) error {
 						err = fmt.Errorf("%s: record %s is already in the bank", file, rec.ID)
 						break
 					}
+					if f, dup := from[rec.ID]; dup {
+						err = fmt.Errorf("%s: record %s is also in %s", file, rec.ID, f)
+						break
+					}
+					from[rec.ID] = file
 				}
 				recs = append(recs, rs...)
 			}
@@ -60,35 +71,56 @@ func cmdImport(a *app, fs *flag.FlagSet) error {
 			var lines []int
 			if ps, lines, err = review.ReadProposals(r, file); err == nil {
 				err = review.CheckProposalTargets(file, ps, lines, exists)
+				for i, p := range ps {
+					if err != nil || p.ID == "" {
+						continue
+					}
+					if _, perr := b.store.Proposal(p.ID); perr == nil {
+						err = fmt.Errorf("%s:%d: field \"id\": proposal %s is already in the bank", file, lines[i], p.ID)
+					} else if f, dup := from[p.ID]; dup {
+						err = fmt.Errorf("%s:%d: field \"id\": proposal %s is also in %s", file, lines[i], p.ID, f)
+					}
+					from[p.ID] = file
+				}
 				props = append(props, ps...)
 			}
 		case "trajectories":
 			var ts []review.Trajectory
 			if ts, err = review.ReadTrajectories(r, file); err == nil {
+				// Proposals cite a trajectory's steps: replacing one would
+				// change what their evidence points at.
+				for _, tr := range ts {
+					if _, terr := b.store.Trajectory(tr.ID); terr == nil {
+						err = fmt.Errorf("%s: trajectory %s is already in the bank", file, tr.ID)
+						break
+					}
+					if f, dup := from[tr.ID]; dup {
+						err = fmt.Errorf("%s: trajectory %s is also in %s (ids of OpenAI-format runs come from the file name; rename one file)", file, tr.ID, f)
+						break
+					}
+					from[tr.ID] = file
+				}
 				trajs = append(trajs, ts...)
 			}
-		default:
-			err = usagef("import: %q is not records, proposals or trajectories", kind)
 		}
 		r.Close()
 		if err != nil {
 			return err
 		}
 	}
+	n := 0
 	switch kind {
 	case "records":
-		err = b.store.PutRecords(recs, a.operator, "import")
-		fmt.Fprintf(a.stdout, "imported %d records\n", len(recs))
+		err, n = b.store.PutRecords(recs, a.operator, "import"), len(recs)
 	case "proposals":
-		err = b.store.AddProposals(props, nil)
-		fmt.Fprintf(a.stdout, "imported %d proposals\n", len(props))
+		err, n = b.store.AddProposals(props, nil), len(props)
 	case "trajectories":
-		err = b.store.PutTrajectories(trajs)
-		fmt.Fprintf(a.stdout, "imported %d trajectories\n", len(trajs))
+		err, n = b.store.PutTrajectories(trajs), len(trajs)
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("import %s: %w; nothing was imported", kind, err)
 	}
+	fmt.Fprintf(a.stdout, "imported %d %s\n", n, kind)
 	return b.sync()
 }
 
@@ -215,7 +247,7 @@ func cmdRetrieve(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		out = append(out, item{h.Score, *r})
 	}
 	if jsonOut {
-		return printJSON(a.stdout, out)
+		return printJSON(a.stdout, nonNil(out))
 	}
 	for _, it := range out {
 		fmt.Fprintf(a.stdout, "%.3f  %s  [%s · %s]  %s\n", it.Score, it.Record.ID, it.Record.Category, it.Record.Scope.Env, it.Record.Lemma)
@@ -238,7 +270,7 @@ func cmdShow(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		checks, _ := s.CheckResults(id)
 		used, _ := s.RetrievedBy(id)
 		if jsonOut {
-			return printJSON(a.stdout, map[string]any{"record": r, "evidence": runs, "check_results": checks, "retrieved_by": used})
+			return printJSON(a.stdout, map[string]any{"record": r, "evidence": nonNil(runs), "check_results": nonNil(checks), "retrieved_by": nonNil(used)})
 		}
 		writeRecord(a.stdout, r)
 		for _, c := range checks {
@@ -327,7 +359,7 @@ func cmdQueue(a *app, jsonOut bool) error {
 		return err
 	}
 	if jsonOut {
-		return printJSON(a.stdout, q)
+		return printJSON(a.stdout, nonNil(q))
 	}
 	tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
 	for _, p := range q {

@@ -55,8 +55,18 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	}
 	switch fs.Arg(0) {
 	case "list":
+		// env list --json: the flag may follow the subcommand too.
+		sub := flag.NewFlagSet("env list", flag.ContinueOnError)
+		sub.SetOutput(a.stderr)
+		sub.BoolVar(&jsonOut, "json", jsonOut, "print JSON")
+		if err := sub.Parse(fs.Args()[1:]); err != nil {
+			return usagef("env list: %v", err)
+		}
+		if sub.NArg() > 0 {
+			return usagef("env list: takes no arguments, got %q", sub.Args())
+		}
 		if jsonOut {
-			return printJSON(a.stdout, cfg.Envs)
+			return printJSON(a.stdout, nonNil(cfg.Envs))
 		}
 		for _, e := range cfg.Envs {
 			fmt.Fprintf(a.stdout, "%-12s %-6s %s\n", e.Name, e.Kind, e.Path)
@@ -179,7 +189,7 @@ func cmdVerify(a *app, fs *flag.FlagSet, jsonOut bool) error {
 			suspects = append(suspects, id)
 		}
 		sort.Strings(suspects)
-		if err := printJSON(a.stdout, map[string]any{"checks": results, "suspect": suspects}); err != nil {
+		if err := printJSON(a.stdout, map[string]any{"checks": nonNil(results), "suspect": suspects}); err != nil {
 			return err
 		}
 	} else {

@@ -120,7 +120,32 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return 2
 	}
+	if err := flagAfterArgs(c, fs, rest[1:]); err != nil {
+		return exit(stderr, err)
+	}
 	return exit(stderr, c.run(a, fs))
+}
+
+// flagAfterArgs refuses a command's own flag given after its arguments,
+// which the flag package would otherwise take as an argument and the
+// command silently ignore (or search for). probe takes free text, and env
+// add and sample gen their own flags, after their first argument, so they
+// are left alone, and so is everything after "--".
+func flagAfterArgs(c *command, fs *flag.FlagSet, args []string) error {
+	if c.name == "probe" || c.name == "env" || c.name == "sample" {
+		return nil
+	}
+	if parsed := args[:len(args)-fs.NArg()]; len(parsed) > 0 && parsed[len(parsed)-1] == "--" {
+		return nil
+	}
+	for _, arg := range fs.Args() {
+		name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		if !strings.HasPrefix(arg, "-") || name == "" || fs.Lookup(name) == nil {
+			continue
+		}
+		return usagef("%s: flag %s comes after the arguments; flags come before them (memreview %s [FLAGS] %s)", c.name, arg, c.name, c.args)
+	}
+	return nil
 }
 
 func exit(stderr io.Writer, err error) int {
@@ -221,6 +246,15 @@ func (b *bank) sync() error {
 		return err
 	}
 	return ix.Close()
+}
+
+// nonNil returns s, or an empty slice for nil, so that an empty list
+// prints as [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 func printJSON(w io.Writer, v any) error {

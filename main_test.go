@@ -267,7 +267,7 @@ func TestKill9NeverLosesACommittedDecision(t *testing.T) {
 	// Search agrees with the store once the index catches up.
 	res := must(t, mr(t, "", "--bank", bank, "search", "--json", "-k", "100", "gadgets"))
 	var sr struct {
-		Total int `json:"Total"`
+		Total int `json:"total"`
 	}
 	if err := json.Unmarshal([]byte(res.stdout), &sr); err != nil {
 		t.Fatalf("search json: %v\n%s", err, res.stdout)
@@ -338,7 +338,7 @@ func TestTauBenchImportAndSearch(t *testing.T) {
 	}
 	r := must(t, mr(t, "", "--bank", bank, "search", "--type", "trajectory", "--json", "-k", "200", "book_reservation"))
 	var sr struct {
-		Total int `json:"Total"`
+		Total int `json:"total"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &sr); err != nil {
 		t.Fatal(err)
@@ -562,5 +562,113 @@ func TestDecideNarrowMergeUndoHistory(t *testing.T) {
 	}
 	if q := must(t, mr(t, "", "--bank", bank, "queue")).stdout; !strings.Contains(q, sample.PropMerge) || strings.Contains(q, sample.PropNarrow) {
 		t.Fatalf("queue after undo:\n%s", q)
+	}
+}
+
+// An import that fails at the store (a proposal id the bank already has, a
+// record id in two files) says so and never claims to have imported.
+func TestImportFailureClaimsNothing(t *testing.T) {
+	bank := newCLIBank(t)
+	props := filepath.Join(t.TempDir(), "props.jsonl")
+	if err := os.WriteFile(props, []byte(`{"id":"p1","op":"delete","targets":[{"id":"mem_1"}],"rationale":"r"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must(t, mr(t, "", "--bank", bank, "import", "proposals", props))
+	before := exportAll(t, bank)
+	r := mr(t, "", "--bank", bank, "import", "proposals", props)
+	if r.code != 1 || strings.Contains(r.stdout, "imported") || !regexp.MustCompile(`props\.jsonl:1: field "id": proposal p1 is already in the bank`).MatchString(r.stderr) {
+		t.Fatalf("re-import of a proposal: %+v", r)
+	}
+	recs := filepath.Join(t.TempDir(), "recs.jsonl")
+	if err := os.WriteFile(recs, []byte(strings.ReplaceAll(goodRecords, "mem_", "mem_x")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = mr(t, "", "--bank", bank, "import", "records", recs, recs)
+	if r.code != 1 || strings.Contains(r.stdout, "imported") || !strings.Contains(r.stderr, "also in") {
+		t.Fatalf("one record in two files: %+v", r)
+	}
+	if r := mr(t, "", "--bank", bank, "import", "recs", filepath.Join(t.TempDir(), "none")); r.code != 2 || !strings.Contains(r.stderr, "not records, proposals or trajectories") {
+		t.Fatalf("import of an unknown kind: %+v", r)
+	}
+	if after := exportAll(t, bank); after != before {
+		t.Fatalf("a failed import changed the bank:\nbefore %s\nafter %s", before, after)
+	}
+}
+
+// A flag after the arguments is refused, not taken as an argument and
+// silently ignored.
+func TestFlagAfterArgumentsRefused(t *testing.T) {
+	bank := newCLIBank(t)
+	for _, args := range [][]string{
+		{"show", "mem_1", "--json"},
+		{"decide", "p1", "narrow", "--lemma", "x"},
+		{"history", "mem_1", "-json"},
+	} {
+		r := mr(t, "", append([]string{"--bank", bank}, args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "flags come before them") || r.stdout != "" {
+			t.Errorf("%v: %+v", args, r)
+		}
+	}
+	// "--" ends the flags: what follows is an argument, even -json.
+	if r := mr(t, "", "--bank", bank, "search", "--", "-json"); r.code != 0 {
+		t.Errorf("search -- -json: %+v", r)
+	}
+	// Free-text commands keep what follows their first argument.
+	if r := mr(t, "", "--bank", bank, "sample", "gen", "--records", "3", "--trajectories", "1", filepath.Join(t.TempDir(), "g")); r.code != 0 {
+		t.Errorf("sample gen with its flags: %+v", r)
+	}
+}
+
+// --json lists are JSON arrays even when empty, and env list takes --json
+// after the subcommand.
+func TestJSONEmptyListsAreArrays(t *testing.T) {
+	bank := filepath.Join(t.TempDir(), "bank")
+	must(t, mr(t, "", "--bank", bank, "init"))
+	for _, args := range [][]string{
+		{"queue", "--json"},
+		{"retrieve", "--json", "anything"},
+		{"env", "--json", "list"},
+		{"env", "list", "--json"},
+	} {
+		r := must(t, mr(t, "", append([]string{"--bank", bank}, args...)...))
+		if strings.TrimSpace(r.stdout) != "[]" {
+			t.Errorf("%v printed %q, want []", args, r.stdout)
+		}
+	}
+	r := must(t, mr(t, "", "--bank", bank, "verify", "--json"))
+	var v struct{ Checks []any }
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v.Checks == nil {
+		t.Errorf("verify --json on an empty bank: %q (%v), want \"checks\": []", r.stdout, err)
+	}
+}
+
+// Two OpenAI-format files with the same name get the same run ids; the
+// second must not silently replace the first, in one import or the next.
+func TestImportTrajectoriesNeverReplaces(t *testing.T) {
+	bank := newCLIBank(t)
+	run := func(answer string) string {
+		return `[{"role":"user","content":"What is 2+2?"},{"role":"assistant","content":"` + answer + `"}]`
+	}
+	a := filepath.Join(t.TempDir(), "results.json")
+	b := filepath.Join(t.TempDir(), "results.json")
+	if err := os.WriteFile(a, []byte(run("4")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte(run("5")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := exportAll(t, bank)
+	if r := mr(t, "", "--bank", bank, "import", "trajectories", a, b); r.code != 1 || !strings.Contains(r.stderr, "results-1 is also in") {
+		t.Fatalf("two files with one id: %+v", r)
+	}
+	if after := exportAll(t, bank); after != before {
+		t.Fatal("a refused import changed the bank")
+	}
+	must(t, mr(t, "", "--bank", bank, "import", "trajectories", a))
+	if r := mr(t, "", "--bank", bank, "import", "trajectories", b); r.code != 1 || !strings.Contains(r.stderr, "results-1 is already in the bank") {
+		t.Fatalf("re-import over an existing id: %+v", r)
+	}
+	if r := must(t, mr(t, "", "--bank", bank, "export", "trajectories")); !strings.Contains(r.stdout, `"content":"4"`) {
+		t.Fatalf("the first trajectory was replaced: %s", r.stdout)
 	}
 }

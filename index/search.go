@@ -38,26 +38,26 @@ type Request struct {
 
 // Results is what a search found.
 type Results struct {
-	Total  uint64 // hits in all, not only those returned
-	Hits   []Hit
-	Facets map[string][]FacetCount // by field name, most frequent first
-	Took   time.Duration
+	Total  uint64                  `json:"total"` // hits in all, not only those returned
+	Hits   []Hit                   `json:"hits"`
+	Facets map[string][]FacetCount `json:"facets,omitempty"` // by field name, most frequent first
+	Took   time.Duration           `json:"took_ns"`
 }
 
 // Hit is one document found.
 type Hit struct {
-	ID    string // the record, proposal or trajectory id
-	Type  string // "record", "proposal" or "trajectory"
-	Score float64
+	ID    string  `json:"id"`   // the record, proposal or trajectory id
+	Type  string  `json:"type"` // "record", "proposal" or "trajectory"
+	Score float64 `json:"score"`
 	// Fragments holds, per field that matched, snippets of the stored text
 	// with each match wrapped in MarkStart and MarkEnd (not HTML-escaped).
-	Fragments map[string][]string
+	Fragments map[string][]string `json:"fragments,omitempty"`
 }
 
 // FacetCount is how many hits have one term of a facet field.
 type FacetCount struct {
-	Term  string
-	Count int
+	Term  string `json:"term"`
+	Count int    `json:"count"`
 }
 
 // Types lists the document types the index holds.

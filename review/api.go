@@ -59,11 +59,26 @@ type ConflictError struct {
 	Reason   string
 	At       time.Time
 	Status   ProposalStatus // set when the proposal was already decided
+	Read     bool           // Seen is the version the operator read (merge With, bank browser), not a target's
+	Undo     string         // set when undoing this decision: Seen is the version it wrote
+	Decision string         // the decision that wrote the newer version, when one did
 }
 
 func (e *ConflictError) Error() string {
 	if e.Record == "" {
 		return fmt.Sprintf("conflict: proposal %s was already decided (%s)", e.Proposal, e.Status)
+	}
+	if e.Undo != "" {
+		then := "undo the later change first"
+		if e.Decision != "" {
+			then = "undo " + e.Decision + " first"
+		}
+		return fmt.Sprintf("conflict: cannot undo %s: record %s changed after it: it wrote version %d, the bank has version %d (%s by %s at %s%s); %s",
+			e.Undo, e.Record, e.Seen, e.Now, e.Op, e.By, e.At.Format(time.RFC3339), reasonSuffix(e.Reason), then)
+	}
+	if e.Read {
+		return fmt.Sprintf("conflict: record %s changed since it was read: the operator saw version %d, the bank has version %d (%s by %s at %s%s); look at it again",
+			e.Record, e.Seen, e.Now, e.Op, e.By, e.At.Format(time.RFC3339), reasonSuffix(e.Reason))
 	}
 	return fmt.Sprintf("conflict: record %s changed since proposal %s was made: it saw version %d, the bank has version %d (%s by %s at %s%s)",
 		e.Record, e.Proposal, e.Seen, e.Now, e.Op, e.By, e.At.Format(time.RFC3339), reasonSuffix(e.Reason))
@@ -89,6 +104,10 @@ type DecideRequest struct {
 	Verb     Verb
 	Record   *Record  // narrow, edit, merge: the final record (nil: the proposal's)
 	With     []string // merge: record ids to fold in
+	// Seen holds the versions the operator read of records in With (id →
+	// version); one that changed since is a *ConflictError. Ids not in Seen
+	// are folded in as they are now.
+	Seen     map[string]int
 	Operator string
 	Note     string
 	Evidence []string // probe run ids the operator relied on
@@ -97,9 +116,15 @@ type DecideRequest struct {
 // RecordRequest is an operator's change to records outside any proposal
 // (the bank browser's verbs): Edit/Narrow write Record as a new version of
 // Record.ID; Delete retires IDs; Merge folds IDs into Record (new id when empty).
+//
+// The operator decided on what they read: Record.Version (when not 0) is the
+// version Edit/Narrow change, and, for Merge, the version of Record.ID when
+// it is one of IDs; Seen holds the versions read of the other IDs. A record
+// changed since is a *ConflictError and nothing is written.
 type RecordRequest struct {
 	Verb     Verb
 	IDs      []string
+	Seen     map[string]int // id → version the operator read (0 or absent: not checked)
 	Record   *Record
 	Operator string
 	Note     string
@@ -108,6 +133,7 @@ type RecordRequest struct {
 // CheckResult is the last verify outcome of one check of a record.
 type CheckResult struct {
 	RecordID string        `json:"record_id"`
+	Version  int           `json:"version,omitempty"` // the record version checked; 0: any
 	Index    int           `json:"index"`
 	Env      string        `json:"env"`
 	Input    string        `json:"input"`

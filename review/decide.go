@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -143,6 +144,11 @@ func (s *Store) Decide(ctx context.Context, req DecideRequest) (*Decision, error
 				return ce
 			}
 		}
+		if req.Verb == Merge {
+			if err := checkRead(t, p.ID, req.With, req.Seen); err != nil {
+				return err
+			}
+		}
 		id, err := nextID(t, "dec_", "decisions")
 		if err != nil {
 			return err
@@ -262,6 +268,16 @@ func (s *Store) DecideRecords(ctx context.Context, req RecordRequest) (*Decision
 			return err
 		}
 		dc := &decision{s: s, q: t, d: &Decision{ID: id, Operator: req.Operator, Note: req.Note}}
+		seen := maps.Clone(req.Seen)
+		if req.Record != nil && req.Record.Version != 0 && (req.Verb != Merge || slices.Contains(req.IDs, req.Record.ID)) {
+			if seen == nil {
+				seen = map[string]int{}
+			}
+			seen[req.Record.ID] = req.Record.Version
+		}
+		if err := checkRead(t, "", append(slices.Clone(req.IDs), recordID(req.Record)), seen); err != nil {
+			return err
+		}
 		switch req.Verb {
 		case Edit, Narrow:
 			if req.Record == nil || req.Record.ID == "" {
@@ -302,6 +318,33 @@ func (s *Store) DecideRecords(ctx context.Context, req RecordRequest) (*Decision
 	return out, nil
 }
 
+// checkRead returns a *ConflictError when one of ids is no longer at the
+// version the operator read (seen[id]; 0 or absent is not checked).
+func checkRead(q querier, proposal string, ids []string, seen map[string]int) error {
+	for _, id := range ids {
+		v := seen[id]
+		if id == "" || v == 0 {
+			continue
+		}
+		ce, err := stale(q, proposal, id, v)
+		if err != nil {
+			return err
+		}
+		if ce != nil {
+			ce.Read = true
+			return ce
+		}
+	}
+	return nil
+}
+
+func recordID(r *Record) string {
+	if r == nil {
+		return ""
+	}
+	return r.ID
+}
+
 // Undo reverses a decision (the latest one not yet undone when decisionID
 // is empty): every record it changed gets a new version equal to the one
 // before, records it created are retired, and its proposal reopens. A record
@@ -336,6 +379,20 @@ func (s *Store) Undo(ctx context.Context, decisionID, operator, note string) (*D
 		if orig.Verb == Undo {
 			return fmt.Errorf("undo: %s is itself an undo; undo is not undone", orig.ID)
 		}
+		if orig.Proposal != "" {
+			// Reopening the proposal is right only while this is its latest
+			// standing decision: undoing an older one (a defer, say) under a
+			// later accept would reopen a proposal already applied.
+			var later string
+			err := t.QueryRow(`SELECT id FROM decisions WHERE proposal = ? AND verb <> 'undo' AND undone_by = ''
+				AND seq > (SELECT seq FROM decisions WHERE id = ?) ORDER BY seq DESC LIMIT 1`, orig.Proposal, orig.ID).Scan(&later)
+			if err == nil {
+				return fmt.Errorf("undo: proposal %s was decided again by %s after %s; undo %s first", orig.Proposal, later, orig.ID, later)
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
 		id, err := nextID(t, "dec_", "decisions")
 		if err != nil {
 			return err
@@ -343,12 +400,15 @@ func (s *Store) Undo(ctx context.Context, decisionID, operator, note string) (*D
 		dc := &decision{s: s, q: t, d: &Decision{ID: id, Proposal: orig.Proposal, Operator: operator, Note: note, Undoes: orig.ID}}
 		for i := len(orig.Changes) - 1; i >= 0; i-- {
 			ch := orig.Changes[i]
+			if ce, err := stale(t, orig.Proposal, ch.RecordID, ch.After); err != nil {
+				return err
+			} else if ce != nil {
+				ce.Undo = orig.ID
+				return ce
+			}
 			cur, err := getRecord(t, ch.RecordID)
 			if err != nil {
 				return err
-			}
-			if cur.Version != ch.After {
-				return &ConflictError{Proposal: orig.Proposal, Record: ch.RecordID, Seen: ch.After, Now: cur.Version, Op: "changed after the decision", By: "another decision"}
 			}
 			var back Record
 			if ch.BeforeR != nil {

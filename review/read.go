@@ -177,27 +177,35 @@ func (s *Store) Conflicts(p *Proposal) (*ConflictError, error) { return conflict
 
 func conflicts(q querier, p *Proposal) (*ConflictError, error) {
 	for _, t := range p.Targets {
-		var cur int
-		err := q.QueryRow(`SELECT version FROM records WHERE id = ?`, t.ID).Scan(&cur)
-		if errors.Is(err, sql.ErrNoRows) {
-			return &ConflictError{Proposal: p.ID, Record: t.ID, Seen: t.Version, Op: "missing"}, nil
+		if ce, err := stale(q, p.ID, t.ID, t.Version); ce != nil || err != nil {
+			return ce, err
 		}
-		if err != nil {
-			return nil, err
-		}
-		if cur == t.Version {
-			continue
-		}
-		ce := &ConflictError{Proposal: p.ID, Record: t.ID, Seen: t.Version, Now: cur}
-		var at string
-		if err := q.QueryRow(`SELECT op, actor, reason, at FROM record_versions WHERE id = ? AND version = ?`, t.ID, cur).
-			Scan(&ce.Op, &ce.By, &ce.Reason, &at); err != nil {
-			return nil, err
-		}
-		ce.At = parseTS(at)
-		return ce, nil
 	}
 	return nil, nil
+}
+
+// stale returns a *ConflictError when record id is no longer at version
+// seen, naming who changed it and how.
+func stale(q querier, proposal, id string, seen int) (*ConflictError, error) {
+	var cur int
+	err := q.QueryRow(`SELECT version FROM records WHERE id = ?`, id).Scan(&cur)
+	if errors.Is(err, sql.ErrNoRows) {
+		return &ConflictError{Proposal: proposal, Record: id, Seen: seen, Op: "missing"}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if cur == seen {
+		return nil, nil
+	}
+	ce := &ConflictError{Proposal: proposal, Record: id, Seen: seen, Now: cur}
+	var at string
+	if err := q.QueryRow(`SELECT op, actor, reason, decision, at FROM record_versions WHERE id = ? AND version = ?`, id, cur).
+		Scan(&ce.Op, &ce.By, &ce.Reason, &ce.Decision, &at); err != nil {
+		return nil, err
+	}
+	ce.At = parseTS(at)
+	return ce, nil
 }
 
 // Decision returns one decision.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -64,7 +65,10 @@ func open(dir string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	dsn := "file:" + filepath.Join(abs, DBFile) +
+	// The path is escaped: a raw '?', '#' or '%' in the bank's path would
+	// end or change the URI and open (or create) a different file.
+	u := url.URL{Scheme: "file", Path: filepath.Join(abs, DBFile), OmitHost: true}
+	dsn := "file:" + u.EscapedPath() +
 		"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(15000)&_pragma=foreign_keys(1)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {

@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/memreview/memreview/probe"
 )
@@ -11,6 +12,12 @@ import (
 // checks no longer hold becomes suspect; one whose checks hold again stops
 // being suspect.
 func (s *Store) Verify(ctx context.Context, env string) ([]CheckResult, error) {
+	if env != "" {
+		// A misspelt name would otherwise verify nothing and report success.
+		if _, err := s.ResolveEnv(env); err != nil {
+			return nil, fmt.Errorf("verify: %w", err)
+		}
+	}
 	recs, err := s.Records(RecordFilter{Status: Active})
 	if err != nil {
 		return nil, err
@@ -21,7 +28,7 @@ func (s *Store) Verify(ctx context.Context, env string) ([]CheckResult, error) {
 			if env != "" && c.Env != env {
 				continue
 			}
-			res := CheckResult{RecordID: r.ID, Index: i, Env: c.Env, Input: c.Input, At: s.Now()}
+			res := CheckResult{RecordID: r.ID, Version: r.Version, Index: i, Env: c.Env, Input: c.Input, At: s.Now()}
 			e, err := s.ResolveEnv(c.Env)
 			if err != nil {
 				res.Now = probe.Result{Env: c.Env, Input: c.Input, Error: err.Error()}

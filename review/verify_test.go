@@ -127,6 +127,11 @@ func TestVerifyFlagsExactlyTheAffectedRecords(t *testing.T) {
 	if got := len(suspect); got != 3 || suspect[0] != "mem_brazil" || suspect[1] != "mem_country" || suspect[2] != "mem_genre" {
 		t.Fatalf("suspect records = %v, want mem_brazil, mem_country, mem_genre", suspect)
 	}
+	cfg, _ := s.Config()
+	cfg.Envs = append(cfg.Envs, probe.Env{Name: "other-env", Kind: probe.KindFiles, Path: "."})
+	if err := s.SaveConfig(cfg); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.Verify(context.Background(), "other-env"); err != nil {
 		t.Fatal(err)
 	}

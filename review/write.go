@@ -296,11 +296,21 @@ func (s *Store) ProbeRunsFor(kind, id string) ([]ProbeRun, error) {
 
 // SetCheckResults replaces the stored verify results of the records named in
 // results. A record is suspect while any of its checks has a verdict other
-// than same or env-changed.
+// than same or env-changed. Results for a version the record has since left
+// (it was edited while verify ran) are dropped: they checked other checks.
 func (s *Store) SetCheckResults(results []CheckResult) error {
 	return s.tx(context.Background(), func(t querier) error {
 		done := map[string]bool{}
 		for _, r := range results {
+			if r.Version != 0 {
+				var cur int
+				if err := t.QueryRow(`SELECT version FROM records WHERE id = ?`, r.RecordID).Scan(&cur); err != nil && !errors.Is(err, sql.ErrNoRows) {
+					return err
+				}
+				if cur != r.Version {
+					continue
+				}
+			}
 			if !done[r.RecordID] {
 				if _, err := t.Exec(`DELETE FROM check_results WHERE record_id = ?`, r.RecordID); err != nil {
 					return err

@@ -99,7 +99,7 @@ func (w *world) buildEnvs(tmp string, seed int64) error {
 		return fmt.Errorf("sample: shop database: %w", err)
 	}
 	w.cur = db
-	if w.pre, err = sql.Open("sqlite", "file:"+prePath+"?mode=ro"); err != nil {
+	if w.pre, err = sql.Open("sqlite", fileURI(prePath)+"?mode=ro"); err != nil {
 		db.Close()
 		return fmt.Errorf("sample: %w", err)
 	}

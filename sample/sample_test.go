@@ -248,3 +248,33 @@ func jsonl[T any](t *testing.T, items []T) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestGenerateIntoPathWithURICharacters keeps every database inside a
+// bank directory (and a temporary directory) whose name holds URI syntax,
+// and the world usable.
+func TestGenerateIntoPathWithURICharacters(t *testing.T) {
+	base := t.TempDir()
+	tmp := filepath.Join(base, "tmp?v=1#y%41")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "my bank?v=2#x%41")
+	if err := Generate(dir, Seed); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"bank.db", ShopPath} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, d := range []string{parent, base} {
+		if es, _ := os.ReadDir(d); len(es) != 1 {
+			t.Errorf("%d entries beside %s, want none", len(es)-1, d)
+		}
+	}
+	if ex := export(t, dir); len(ex) == 0 {
+		t.Error("the generated bank exports nothing")
+	}
+}

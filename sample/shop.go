@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 )
@@ -97,7 +98,7 @@ var connectivity = map[string]string{
 // a fixed page size and a rollback journal, so its bytes depend on its
 // content only.
 func openShop(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", "file:"+path)
+	db, err := sql.Open("sqlite", fileURI(path))
 	if err != nil {
 		return nil, err
 	}
@@ -242,4 +243,11 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// fileURI is path as a "file:" URI, escaped: a raw '?', '#' or '%' in it
+// would end or change the URI and open a different file.
+func fileURI(path string) string {
+	u := url.URL{Scheme: "file", Path: path, OmitHost: true}
+	return "file:" + u.EscapedPath()
 }
