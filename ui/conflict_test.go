@@ -70,6 +70,31 @@ func TestHelpAndQuit(t *testing.T) {
 	}
 }
 
+// TestHelpNarrow opens the help overlay at 80x24 on every screen: the
+// columns that do not fit beside the others go below them rather than
+// being cut, so the screen keys and how to close the overlay stay visible.
+func TestHelpNarrow(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 80, 24)
+	for _, n := range []string{"1", "2", "4"} {
+		m = drive(m, uitest.Key(n))
+		m = drive(m, uitest.Key("?"))
+		v := m.View()
+		for _, want := range []string{"1 review", "q quit", "esc to close", "bottom"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("screen %s: help at 80x24 lacks %q:\n%s", n, want, v)
+			}
+		}
+		for _, l := range strings.Split(v, "\n") {
+			if strings.HasPrefix(l, "│") && strings.Contains(l, "…") {
+				t.Errorf("screen %s: help at 80x24 cuts a line: %q", n, l)
+			}
+		}
+		uitest.CheckFits(t, "help", v, 80, 24)
+		m = drive(m, uitest.Key("?"))
+	}
+}
+
 // TestScreensSwitch visits every registered screen by its number key and
 // comes back to the queue. A screen that takes typed text (the console's
 // input) keeps the number keys until esc leaves its input.

@@ -16,6 +16,7 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // session reads a teatest program's output as it runs.
@@ -240,5 +241,29 @@ func checkHistory(t *testing.T, s *review.Store, id string, ops ...string) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("history of %s after v1: %v, want %v", id, got, want)
+	}
+}
+
+// TestOtherScreensSeeAWrite: a decision on the review screen reaches the
+// bank browser built earlier (its detail shows the new version, not the
+// one the decision replaced), and an undo in the bank reopens the proposal
+// on the review screen.
+func TestOtherScreensSeeAWrite(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 160, 40)
+	m = drive(m, common.ShowRecord{ID: sample.RecAttrsG2}) // builds the bank on the record
+	if v := m.View(); !strings.Contains(v, "Detail "+sample.RecAttrsG2+" v1") {
+		t.Fatalf("the bank does not show %s v1:\n%s", sample.RecAttrsG2, v)
+	}
+	m = drive(m, common.ShowProposal{ID: sample.PropUpdate})
+	m = drive(m, uitest.Key("a"))
+	m = drive(m, uitest.Key("2"))
+	if v := m.View(); !strings.Contains(v, "Detail "+sample.RecAttrsG2+" v2") {
+		t.Fatalf("after accepting %s the bank still shows the old %s:\n%s", sample.PropUpdate, sample.RecAttrsG2, v)
+	}
+	m = drive(m, uitest.Key("u")) // undo in the bank: the proposal is open again
+	m = drive(m, uitest.Key("1"))
+	if v := m.View(); !strings.Contains(v, "/15") {
+		t.Fatalf("after the undo in the bank the review screen does not count the reopened %s:\n%s", sample.PropUpdate, v)
 	}
 }

@@ -2,8 +2,10 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -111,7 +113,10 @@ func (m *Model) footer(active common.Screen) string {
 	return ansi.Truncate(line, m.c.Width, "…") + "\n" + status
 }
 
-// helpOverlay lists every key of the active screen in columns.
+// helpOverlay lists every key of the active screen in columns, as many
+// side by side as the width holds and the rest in rows below, then the
+// keys of every screen on one line. Nothing is cut: a column that does not
+// fit starts a new row.
 func (m *Model) helpOverlay(s common.Screen, h int) string {
 	var groups [][]key.Binding
 	if fh, ok := s.(common.FullHelper); ok {
@@ -119,12 +124,32 @@ func (m *Model) helpOverlay(s common.Screen, h int) string {
 	} else {
 		groups = [][]key.Binding{s.ShortHelp()}
 	}
-	k := m.c.Keys
-	groups = append(groups, []key.Binding{k.Screen[0], k.Screen[1], k.Screen[2], k.Screen[3], k.Help, k.Quit})
-	hm := m.help
-	hm.Width = m.c.Width - 4
-	text := m.c.Styles.Title.Render("Keys") + "\n\n" + hm.FullHelpView(groups) +
-		"\n\n" + m.c.Styles.Subtle.Render("Every decision is committed when the footer says so; q quits at once. Press ? or esc to close.")
-	box := m.c.Styles.Overlay.Width(m.c.Width - m.c.Styles.Overlay.GetHorizontalBorderSize()).Render(fitLines(text, m.c.Width-4))
+	st, k := m.c.Styles, m.c.Keys
+	inner := max(m.c.Width-st.Overlay.GetHorizontalFrameSize(), 1)
+	global := m.help
+	global.Width = inner
+	text := st.Title.Render("Keys") + "\n\n" + helpRows(m.help, groups, inner) +
+		"\n\n" + global.ShortHelpView([]key.Binding{k.Screen[0], k.Screen[1], k.Screen[2], k.Screen[3], k.Help, k.Quit}) +
+		"\n\n" + st.Subtle.Render(common.Wrap("Every decision is committed when the footer says so; q quits at once. Press ? or esc to close.", inner))
+	box := st.Overlay.Width(m.c.Width - st.Overlay.GetHorizontalBorderSize()).Render(fitLines(text, inner))
 	return lipgloss.NewStyle().MaxHeight(h).Render(box)
+}
+
+// helpRows lays groups out as help columns, starting a new row of columns
+// whenever the next one would make the row wider than w.
+func helpRows(hm help.Model, groups [][]key.Binding, w int) string {
+	hm.Width = 0 // rows are cut here, not by the help bubble
+	var rows []string
+	var row [][]key.Binding
+	for _, g := range groups {
+		if len(row) > 0 && lipgloss.Width(hm.FullHelpView(append(slices.Clip(row), g))) > w {
+			rows = append(rows, hm.FullHelpView(row))
+			row = nil
+		}
+		row = append(row, g)
+	}
+	if len(row) > 0 {
+		rows = append(rows, hm.FullHelpView(row))
+	}
+	return strings.Join(rows, "\n\n")
 }

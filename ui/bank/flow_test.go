@@ -229,3 +229,24 @@ func TestVerifyChecks(t *testing.T) {
 
 var verdictWords = map[probe.Verdict]string{probe.Same: "✔ same", probe.Changed: "~ changed",
 	probe.FailsNow: "✘ fails now", probe.EnvChanged: "≈ environment changed"}
+
+// TestShowRecordFindsIt: ShowRecord (enter on a trajectory step, a link)
+// selects the record and opens its detail; escapeQuery keeps any id one
+// term of the query.
+func TestShowRecordFindsIt(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	recs, err := deps.Store.Records(review.RecordFilter{})
+	if err != nil || len(recs) < 3 {
+		t.Fatalf("the sample records: %d, %v", len(recs), err)
+	}
+	id := recs[2].ID
+	tm := startBank(t, deps, false)
+	tm.Send(common.ShowRecord{ID: id})
+	uitest.WaitFor(t, tm, "1 record ", "Detail "+id+" v")
+
+	for in, want := range map[string]string{"mem_0001": "mem_0001", "a-b:c d": `a\-b\:c\ d`, `x"y\`: `x\"y\\`} {
+		if got := escapeQuery(in); got != want {
+			t.Errorf("escapeQuery(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func TestThroughTheProgram(t *testing.T) {
 	const q = "SELECT COUNT(*) AS n_attached FROM items_g1"
 	tm.Type(q)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	uitest.WaitFor(t, tm, "✔ 1 rows")
+	uitest.WaitFor(t, tm, "✔ 1 row ·")
 	altA := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a"), Alt: true}
 	tm.Send(altA)
 	uitest.WaitFor(t, tm, "attached run_", "to record "+rec.ID)

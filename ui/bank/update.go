@@ -1,7 +1,7 @@
 package bank
 
 import (
-	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -79,6 +79,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case common.ShowRecord:
 		return m.showRecord(msg.ID)
+	case common.BankChanged:
+		if msg.From != changedFrom && m.src != nil {
+			return m.refresh() // another screen's write: the rows and the detail may be old versions
+		}
 	}
 	return nil
 }
@@ -250,10 +254,24 @@ func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
 
 // showRecord searches for one record by id and selects it.
 func (m *Model) showRecord(id string) tea.Cmd {
-	m.search.SetValue(fmt.Sprintf("id:%q", id))
+	m.search.SetValue("id:" + escapeQuery(id))
 	m.filters = map[string][]string{}
 	m.focus = paneDetail
 	return m.runSearch()
+}
+
+// escapeQuery escapes the characters Bleve's query syntax gives meaning to,
+// so that s is one term. (A quoted phrase would not do: the id field keeps
+// no positions, so id:"mem_1" matches nothing.)
+func escapeQuery(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`+-=&|><!(){}[]^"~*?:\/ `, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // handleMouse scrolls the list or the detail with the wheel.

@@ -100,6 +100,9 @@ func syncIndex(ix *index.Index, deps common.Deps) {
 	}
 }
 
+// changedFrom names this screen in the common.BankChanged it sends.
+const changedFrom = "bank"
+
 // written shows a committed (or failed) write and reloads what it changed.
 func (m *Model) written(msg written) tea.Cmd {
 	m.busy = ""
@@ -109,7 +112,7 @@ func (m *Model) written(msg written) tea.Cmd {
 	if msg.verb == review.Merge {
 		m.marks = map[string]bool{}
 	}
-	return tea.Batch(m.refresh(), common.Notify(summary(msg.verb, msg.dec)))
+	return tea.Batch(m.refresh(), common.Notify(summary(msg.verb, msg.dec)), common.Changed(changedFrom))
 }
 
 // refresh runs the current query again, keeping the cursor, and reloads

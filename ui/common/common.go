@@ -114,6 +114,25 @@ type ShowTrajectory struct {
 // ShowProposal asks the root to show a proposal on the review screen.
 type ShowProposal struct{ ID string }
 
+// BankChanged says screen From committed a write to the bank (a decision,
+// an undo, a record verb). From has reloaded what it shows already; the
+// other screens reload theirs, so none shows a record version or a queue
+// that the write replaced.
+type BankChanged struct{ From string }
+
+// Changed returns a Cmd that announces a committed write by screen from.
+func Changed(from string) tea.Cmd {
+	return func() tea.Msg { return BankChanged{From: from} }
+}
+
+// EvidenceAttached says probe run Run was attached as evidence to the
+// proposal or record Target (the console's A); a screen that shows Target
+// reloads it so the new evidence appears.
+type EvidenceAttached struct {
+	Target Focus
+	Run    string
+}
+
 // Focus names what the operator is looking at, so that other screens (the
 // probe console) can act on it, e.g. attach evidence. Kind is "proposal" or
 // "record". Screens send it when their selection changes; the root

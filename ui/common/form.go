@@ -156,12 +156,23 @@ func (f *Form) View(st *Styles) string {
 			mark = st.Selected.Render("▸ ")
 		}
 		label := l + strings.Repeat(" ", lw-ansi.StringWidth(l)+1)
-		lines = append(lines, mark+st.Label.Render(label)+f.Inputs[i].View())
+		lines = append(lines, mark+st.Label.Render(label)+f.fieldView(i))
 	}
 	if f.err != "" {
 		lines = append(lines, "", st.Error.Render(f.errW))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// fieldView draws field i: the focused one as its input shows it (scrolled
+// to the cursor), the others from their first character, so that a long
+// value the cursor left at its end does not show only its tail.
+func (f *Form) fieldView(i int) string {
+	in := &f.Inputs[i]
+	if i == f.focus || in.Width <= 0 || ansi.StringWidth(in.Value()) <= in.Width {
+		return in.View()
+	}
+	return ansi.Truncate(in.Value(), in.Width, "…")
 }
 
 // Help lists the form's keys.

@@ -100,3 +100,21 @@ func TestApplyValues(t *testing.T) {
 		}
 	}
 }
+
+// TestFormLongValueShowsItsStart: a field whose value is wider than its
+// input shows its beginning while another field has the focus, not the
+// tail the cursor (left at the end) would scroll to.
+func TestFormLongValueShowsItsStart(t *testing.T) {
+	lemma := "Money in the finance workbooks is GBP: revenue_by_site.csv in whole pounds, pnl_fy2024.md in thousands."
+	f := common.NewForm([]string{"tags", "lemma"}, []string{"units", lemma})
+	f.SetWidth(60)
+	lines := strings.Split(ansi.Strip(f.View(common.NewCommon().Styles)), "\n")
+	if len(lines) < 2 || !strings.Contains(lines[1], "Money in the finance") {
+		t.Fatalf("the unfocused lemma does not show its start:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("line wider than the form: %q", l)
+		}
+	}
+}

@@ -16,7 +16,11 @@ import (
 // nothing about the row count: the caller adds its own footer.
 func Table(cols []string, rows [][]any, w, maxCol int) []string {
 	cells := make([][]string, 0, len(rows)+1)
-	cells = append(cells, cols)
+	head := make([]string, len(cols))
+	for j, c := range cols {
+		head[j] = CellText(c)
+	}
+	cells = append(cells, head)
 	for _, r := range rows {
 		line := make([]string, len(cols))
 		for j := range cols {
@@ -88,15 +92,15 @@ func fitColumns(widths []int, avail int) {
 }
 
 // CellText is how a table shows one value: NULL for nil, strings on one
-// line, floats without trailing zeros.
+// line and Printable, floats without trailing zeros.
 func CellText(v any) string {
 	switch t := v.(type) {
 	case nil:
 		return "NULL"
 	case string:
-		return strings.ReplaceAll(t, "\n", " ")
+		return Printable(strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ").Replace(t))
 	case float64:
 		return strconv.FormatFloat(t, 'f', -1, 64)
 	}
-	return fmt.Sprint(v)
+	return Printable(fmt.Sprint(v))
 }

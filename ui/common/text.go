@@ -1,6 +1,7 @@
 package common
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -75,3 +76,31 @@ func Spread(left, right string, w int) string {
 	}
 	return left + strings.Repeat(" ", gap) + right
 }
+
+// Printable makes text from outside (probe output, trajectory steps) safe
+// to put on screen: a terminal would obey the escape sequences and control
+// characters in it (colours, a new window title, a cleared screen) and
+// widths would not add up. Tabs become four spaces, "\r\n" a newline, and
+// every other control character but the newline a visible \xNN escape.
+func Printable(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString("    ")
+		case isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

@@ -66,3 +66,18 @@ func TestDiffFields(t *testing.T) {
 		t.Errorf("DiffFields:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestPrintable(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain £ text\nline 2", "plain £ text\nline 2"},
+		{"a\tb", "a    b"},
+		{"crlf\r\nnext", "crlf\nnext"},
+		{"\x1b[2Jcleared", `\x1b[2Jcleared`},
+		{"\x1b]0;title\x07", `\x1b]0;title\x07`},
+		{"c1 \u009b31m", `c1 \x9b31m`},
+	} {
+		if got := Printable(c.in); got != c.want {
+			t.Errorf("Printable(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

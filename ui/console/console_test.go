@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,7 +46,7 @@ func TestRunAndAttach(t *testing.T) {
 	uitest.WaitFor(t, tm, "[shop sql]", "attach → proposal "+queue[0].ID+" (first in the queue)")
 	tm.Type(q)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	uitest.WaitFor(t, tm, "✔ 1 rows · shop", "n_items", fmt.Sprint(want.Rows[0][0]), "(1 rows)")
+	uitest.WaitFor(t, tm, "✔ 1 row · shop", "n_items", fmt.Sprint(want.Rows[0][0]), "(1 row)")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // leave the input: A attaches
 
 	for _, focus := range []common.Focus{{Kind: "proposal", ID: queue[1].ID}, {Kind: "record", ID: recs[0].ID}} {
@@ -245,5 +247,89 @@ func TestEmptyInputLetsGlobalKeysThrough(t *testing.T) {
 	c.send(tea.KeyMsg{Type: tea.KeyCtrlU})
 	if c.m.Capturing() {
 		t.Fatal("an emptied line still captures the global keys")
+	}
+}
+
+// TestAttachAnnouncesEvidence: a committed attach tells the other screens,
+// so the review screen lists the run under the proposal it shows.
+func TestAttachAnnouncesEvidence(t *testing.T) {
+	m := New(common.NewCommon(), common.Deps{}).(*Model)
+	target := common.Focus{Kind: "proposal", ID: "prop_0002"}
+	_, cmd := m.Update(attached{run: "run_0099", target: target})
+	var got []tea.Msg
+	for pending := []tea.Cmd{cmd}; len(pending) > 0; pending = pending[1:] {
+		if pending[0] == nil {
+			continue
+		}
+		msg := pending[0]()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			pending = append(pending, b...)
+		} else {
+			got = append(got, msg)
+		}
+	}
+	want := common.EvidenceAttached{Target: target, Run: "run_0099"}
+	if !slices.Contains(got, tea.Msg(want)) {
+		t.Fatalf("attach returned %v, want %v among them", got, want)
+	}
+}
+
+// TestNoAttachWhileRunning: while a probe runs, the result on screen is
+// the previous input's, so alt+a refuses rather than attach it.
+func TestNoAttachWhileRunning(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	c := newConsole(t, deps)
+	c.run("SELECT 1")
+	c.send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	c.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("SELECT 2")})
+	if _, cmd := c.m.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd == nil || !c.m.running {
+		t.Fatal("enter did not start the probe")
+	}
+	target := c.m.target
+	before, _ := deps.Store.ProbeRunsFor(target.Kind, target.ID)
+	_, cmd := c.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a"), Alt: true})
+	if cmd == nil {
+		t.Fatal("alt+a while running said nothing")
+	}
+	if st, ok := cmd().(common.Status); !ok || !st.Err {
+		t.Fatalf("alt+a while running: %#v, want an error in the footer", st)
+	}
+	after, _ := deps.Store.ProbeRunsFor(target.Kind, target.ID)
+	if len(after) != len(before) {
+		t.Fatalf("alt+a while running attached a run to %s %s", target.Kind, target.ID)
+	}
+}
+
+// TestEscapesInOutputAreShownNotObeyed reads a file whose text carries a
+// colour, a window-title sequence and a tab, and selects the same as a SQL
+// value: the screen shows them as visible escapes, never sends them to the
+// terminal, and no line is wider than the screen.
+func TestEscapesInOutputAreShownNotObeyed(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	docs, err := deps.Store.ResolveEnv("docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const evil = "red \x1b[41mALERT\x1b[0m\tcell\n\x1b]0;pwned\x07title\n"
+	if err := os.WriteFile(filepath.Join(docs.Path, "evil.txt"), []byte(evil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newConsole(t, deps)
+	for _, in := range []struct{ env, input string }{
+		{"docs", "read evil.txt"},
+		{"shop", "SELECT char(27) || ']0;pwned' || char(7) || 'title' || char(9) || 'cell' AS x"},
+	} {
+		for e, _ := c.m.current(); e.Name != in.env; e, _ = c.m.current() {
+			c.m.nextEnv()
+		}
+		c.run(in.input)
+		v := c.m.View()
+		if strings.Contains(v, "\x1b]") || strings.Contains(v, "\x07") || strings.Contains(v, "\t") {
+			t.Errorf("%s: the screen passes the output's control characters on:\n%q", in.input, v)
+		}
+		if !strings.Contains(v, `\x1b]0;pwned\x07title`) {
+			t.Errorf("%s: the escape is not shown:\n%s", in.input, v)
+		}
+		uitest.CheckFits(t, in.input, v, 120, 30)
 	}
 }

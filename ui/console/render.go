@@ -30,12 +30,12 @@ func (m *Model) renderBody() {
 	w := m.Width
 	switch {
 	case r.Error != "":
-		m.body = strings.Split(m.Styles.Error.Render(ansi.Wrap(r.Error, w, " -")), "\n")
+		m.body = strings.Split(m.Styles.Error.Render(ansi.Wrap(common.Printable(r.Error), w, " -")), "\n")
 		m.body = append(m.body, m.Styles.Subtle.Render("Nothing in the environment was changed."))
 	case len(r.Columns) > 0:
-		m.body = append(common.Table(r.Columns, r.Rows, w, 0), fmt.Sprintf("(%d rows)", len(r.Rows)))
+		m.body = append(common.Table(r.Columns, r.Rows, w, 0), "("+count(len(r.Rows), "row")+")")
 	default:
-		text := strings.TrimRight(r.Text, "\n")
+		text := strings.TrimRight(common.Printable(r.Text), "\n")
 		if text == "" {
 			m.body = []string{m.Styles.Subtle.Render("(no output)")}
 			break
@@ -100,9 +100,9 @@ func (m *Model) resultLine() string {
 	default:
 		what := ""
 		if len(r.Columns) > 0 {
-			what = fmt.Sprintf("%d rows", len(r.Rows))
+			what = count(len(r.Rows), "row")
 		} else {
-			what = fmt.Sprintf("%d lines", strings.Count(strings.TrimRight(r.Text, "\n"), "\n")+1)
+			what = count(strings.Count(strings.TrimRight(r.Text, "\n"), "\n")+1, "line")
 		}
 		left = st.Good.Render("✔ "+what) + st.Subtle.Render(fmt.Sprintf(" · %s · %s", r.Env, duration(r.DurationMS)))
 		if r.Truncated {
@@ -123,6 +123,14 @@ func (m *Model) resultLine() string {
 		right = st.Warn.Render(m.busy)
 	}
 	return common.Spread(left, right, m.Width)
+}
+
+// count says "1 row", "2 rows".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func duration(ms float64) string {

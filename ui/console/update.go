@@ -107,7 +107,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return common.NotifyErr("attach failed: " + msg.err.Error())
 		}
-		return common.Notify(fmt.Sprintf("attached %s to %s %s", msg.run, msg.target.Kind, msg.target.ID))
+		return tea.Batch(common.Notify(fmt.Sprintf("attached %s to %s %s", msg.run, msg.target.Kind, msg.target.ID)),
+			func() tea.Msg { return common.EvidenceAttached{Target: msg.target, Run: msg.run} })
 	case common.Focus: // the review screen's proposal or the bank's record
 		m.target, m.targetWhy = msg, ""
 	}
@@ -232,6 +233,8 @@ func (m *Model) attach() tea.Cmd {
 		return common.NotifyErr("nothing to attach: run a probe first")
 	case m.target.ID == "":
 		return common.NotifyErr("nothing to attach to: open a proposal (review screen) or a record (bank) first")
+	case m.running: // the result on screen is the previous input's
+		return common.NotifyErr("a probe is still running: attach its result when it is done")
 	case m.busy != "":
 		return nil
 	}

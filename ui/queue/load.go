@@ -30,10 +30,11 @@ type queueLoaded struct {
 }
 
 type contextLoaded struct {
-	seq int
-	pid string
-	ctx *proposalContext
-	err error
+	seq     int
+	pid     string
+	ctx     *proposalContext
+	err     error
+	refresh bool // a reload of the shown proposal, not a new one
 }
 
 type probeDone struct {
@@ -74,12 +75,18 @@ func (m *Model) reloadQueue(keep string) tea.Cmd {
 }
 
 // loadContext reads everything the panes show about proposal id.
-func (m *Model) loadContext(id string) tea.Cmd {
+func (m *Model) loadContext(id string) tea.Cmd { return m.readContextCmd(id, false) }
+
+// refreshContext reads the shown proposal's context again (evidence was
+// attached to it), keeping its live re-runs and scroll positions.
+func (m *Model) refreshContext() tea.Cmd { return m.readContextCmd(m.cur.P.ID, true) }
+
+func (m *Model) readContextCmd(id string, refresh bool) tea.Cmd {
 	m.curSeq = m.nextSeq()
 	seq, store := m.curSeq, m.deps.Store
 	return func() tea.Msg {
 		c, err := readContext(store, id)
-		return contextLoaded{pid: id, seq: seq, ctx: c, err: err}
+		return contextLoaded{pid: id, seq: seq, ctx: c, err: err, refresh: refresh}
 	}
 }
 

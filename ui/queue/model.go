@@ -181,6 +181,7 @@ func (m *Model) enableKeys() {
 	k.Next.SetEnabled(m.pos < len(m.queue)-1)
 	k.Prev.SetEnabled(m.pos > 0)
 	k.Filter.SetEnabled(m.loaded)
+	k.NextPane.SetEnabled(len(m.queue) > 0) // no panes on an empty queue
 	p := m.current()
 	k.Curate.SetEnabled(m.deps.Curator != nil && p != nil && p.Trajectory != "")
 }

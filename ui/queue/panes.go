@@ -151,7 +151,7 @@ func stepText(n int, s review.Step, w int) string {
 	}
 	lead := fmt.Sprintf("%3d %s: ", n, role)
 	pad := 4
-	text := common.Indent(lead, strings.Join(parts, "\n"), w, pad)
+	text := common.Indent(lead, common.Printable(strings.Join(parts, "\n")), w, pad)
 	lines := strings.Split(text, "\n")
 	if len(lines) > maxStepLines {
 		more := len(lines) - maxStepLines

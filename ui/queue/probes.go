@@ -34,7 +34,7 @@ func (m *Model) probesContent(w int) string {
 		}
 		head := fmt.Sprintf("%d %s %s · %s · %s", i+1, r.Kind, r.Env, duration(r.DurationMS), run.ID)
 		b.WriteString(st.Title.Render(ansi.Truncate(head, w, "…")) + "\n")
-		b.WriteString(st.Subtle.Render(common.Indent("$ ", r.Input, w, 2)) + "\n")
+		b.WriteString(st.Subtle.Render(common.Indent("$ ", common.Printable(r.Input), w, 2)) + "\n")
 		b.WriteString(m.resultText(r, w))
 		if i < len(m.probes) {
 			b.WriteString(m.liveText(r, m.probes[i], w))
@@ -80,13 +80,13 @@ func (m *Model) liveText(rec probe.Result, lp liveProbe, w int) string {
 func (m *Model) resultText(r probe.Result, w int) string {
 	st := m.Styles
 	if r.Error != "" {
-		return st.Bad.Render(common.Indent("error: ", r.Error, w, 7)) + "\n"
+		return st.Bad.Render(common.Indent("error: ", common.Printable(r.Error), w, 7)) + "\n"
 	}
 	var b strings.Builder
 	if len(r.Columns) > 0 {
 		b.WriteString(table(r.Columns, r.Rows, w))
 	} else if r.Text != "" {
-		lines := strings.Split(strings.TrimRight(r.Text, "\n"), "\n")
+		lines := strings.Split(strings.TrimRight(common.Printable(r.Text), "\n"), "\n")
 		for i, l := range lines {
 			if i == maxTableRows {
 				fmt.Fprintf(&b, "… %d more lines\n", len(lines)-i)

@@ -44,11 +44,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil // the operator has moved on
 		}
 		m.loadErr = msg.err
+		refresh := msg.refresh && m.ready() && msg.ctx != nil
 		m.cur = msg.ctx
-		m.probes = nil
+		if !refresh {
+			m.probes = nil
+		}
 		m.render()
-		for i := range m.panes {
-			m.panes[i].GotoTop()
+		if !refresh { // a refresh keeps the live re-runs and where each pane was
+			for i := range m.panes {
+				m.panes[i].GotoTop()
+			}
 		}
 		if msg.ctx != nil {
 			return common.FocusOn("proposal", msg.pid)
@@ -78,13 +83,26 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.dec.Proposal != "" {
 			text += ": " + msg.dec.Proposal + " is open again"
 		}
-		return tea.Batch(m.reloadQueue(msg.dec.Proposal), common.Notify(text))
+		return tea.Batch(m.reloadQueue(msg.dec.Proposal), common.Notify(text), common.Changed(changedFrom))
 	case searched:
 		if mp, ok := m.overlay.(*mergePicker); ok && msg.seq == m.searchSeq && mp.pid == msg.pid {
 			mp.found(msg)
 		}
 	case common.ShowProposal:
 		return m.reloadQueue(msg.ID)
+	case common.EvidenceAttached:
+		if msg.Target.Kind == "proposal" && m.ready() && m.cur.P.ID == msg.Target.ID {
+			return m.refreshContext() // the probes pane lists the attached run
+		}
+	case common.BankChanged:
+		if msg.From == changedFrom {
+			return nil
+		}
+		keep := "" // another screen's write (an undo there may reopen a proposal)
+		if p := m.current(); p != nil {
+			keep = p.ID
+		}
+		return m.reloadQueue(keep)
 	case common.QueueChanged:
 		keep := ""
 		if p := m.current(); p != nil {
@@ -94,6 +112,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
+
+// changedFrom names this screen in the common.BankChanged it sends.
+const changedFrom = "review"
 
 // probing reports whether a live re-run is still in flight.
 func (m *Model) probing() bool {
@@ -188,7 +209,11 @@ func (m *Model) decided(msg decided) tea.Cmd {
 	case msg.err != nil:
 		return common.NotifyErr("nothing applied — " + string(msg.verb) + " " + msg.pid + " failed: " + msg.err.Error())
 	}
-	return tea.Batch(m.reloadQueue(""), common.Notify(summary(msg.dec)))
+	keep := "" // the decided proposal leaves the queue: stay at its position
+	if p := m.current(); p != nil && p.ID != msg.pid {
+		keep = p.ID // the operator moved on while it committed: stay there
+	}
+	return tea.Batch(m.reloadQueue(keep), common.Notify(summary(msg.dec)), common.Changed(changedFrom))
 }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {

@@ -3,6 +3,7 @@ package queue
 import (
 	"io"
 	"log"
+	"strings"
 	"testing"
 	"time"
 
@@ -143,6 +144,17 @@ func TestFilter(t *testing.T) {
 	if m.cur.P.ID != sample.PropMerge {
 		t.Errorf("shown %s, want %s", m.cur.P.ID, sample.PropMerge)
 	}
+	if !m.Keys.NextPane.Enabled() {
+		t.Error("tab is hidden while panes are shown")
+	}
+	// env row: any → docs → shop; no merge proposal is about shop.
+	press(runes("f"), runes("j"), runes("l"), runes("l"), tea.KeyMsg{Type: tea.KeyEnter})
+	if got := m.Title(); got != "Review 0/0 · op=merge env=shop" {
+		t.Fatalf("title after filtering by merge and shop: %q", got)
+	}
+	if m.Keys.NextPane.Enabled() {
+		t.Error("the footer offers tab to switch panes while no pane is shown")
+	}
 }
 
 func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
@@ -195,5 +207,65 @@ func TestEditFormValidates(t *testing.T) {
 	r, err := m.deps.Store.Record(sample.RecAttrsG2)
 	if err != nil || r.Confidence != 0.5 || r.Version != 2 {
 		t.Fatalf("%s after edit: %+v %v", sample.RecAttrsG2, r, err)
+	}
+}
+
+// TestAttachedEvidenceShows attaches a console run to the shown proposal:
+// the probes pane lists it without leaving the proposal, and a run
+// attached to another proposal changes nothing.
+func TestAttachedEvidenceShows(t *testing.T) {
+	m := loaded(t)
+	pid, before := m.cur.P.ID, len(m.cur.Runs)
+	s := m.deps.Store
+	id, err := s.SaveProbeRun(review.ProbeRun{Result: probe.Result{Env: "shop", Kind: probe.KindSQL,
+		Input: "SELECT 41+1", Columns: []string{"41+1"}, Rows: [][]any{{42}}}, At: s.Now(), Actor: "tester"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Attach(id, "proposal", pid, "tester"); err != nil {
+		t.Fatal(err)
+	}
+	settle(m, func() tea.Msg {
+		return common.EvidenceAttached{Target: common.Focus{Kind: "proposal", ID: "prop_other"}, Run: id}
+	})
+	if len(m.cur.Runs) != before {
+		t.Fatalf("a run attached to another proposal reloaded %s", pid)
+	}
+	settle(m, func() tea.Msg {
+		return common.EvidenceAttached{Target: common.Focus{Kind: "proposal", ID: pid}, Run: id}
+	})
+	if !m.ready() || m.cur.P.ID != pid || len(m.cur.Runs) != before+1 {
+		t.Fatalf("after attaching %s to %s: %d runs shown, want %d", id, pid, len(m.cur.Runs), before+1)
+	}
+	if pane := strings.Join(m.lines[paneProbes], "\n"); !strings.Contains(pane, id) || !strings.Contains(pane, "SELECT 41+1") {
+		t.Errorf("the probes pane does not show the attached run %s:\n%s", id, pane)
+	}
+}
+
+// TestMovedOnWhileDeciding: the operator rejects one proposal and moves to
+// the next before the decision commits; the reload that follows stays on
+// the proposal they moved to instead of skipping past it.
+func TestMovedOnWhileDeciding(t *testing.T) {
+	m := loaded(t)
+	first := m.cur.P.ID
+	_, decide := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+	if decide == nil || m.busy == "" {
+		t.Fatal("r did not start a decision")
+	}
+	settle(m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")} })
+	second := m.cur.P.ID
+	if second == first {
+		t.Fatal("] did not move on while the decision was in flight")
+	}
+	settle(m, decide)
+	if p := m.current(); p == nil || p.ID != second {
+		shown := "nothing"
+		if p != nil {
+			shown = p.ID
+		}
+		t.Fatalf("after %s committed the screen shows %s, want %s (where the operator was)", first, shown, second)
+	}
+	if got, err := m.deps.Store.Proposal(first); err != nil || got.Status.Open() {
+		t.Fatalf("%s after the reject: %v %v", first, got.Status, err)
 	}
 }

@@ -129,6 +129,9 @@ func (m *Model) renderDetail() {
 	t := m.selected()
 	if t == nil || m.pane.Width <= 0 {
 		m.pane.SetContent("")
+		if m.loaded && len(m.shown) == 0 && m.pane.Width > 0 { // stacked, the list saying so is hidden
+			m.pane.SetContent(m.Styles.Subtle.Render(ansi.Wrap("No trajectory matches the search and filters.", m.pane.Width, " ")))
+		}
 		m.paneFor = ""
 		return
 	}
@@ -230,14 +233,14 @@ func stepText(n int, s review.Step, w int, answered map[string]bool) string {
 	var out []string
 	lead := fmt.Sprintf("%3d %s: ", n, role)
 	if c := strings.TrimSpace(s.Content); c != "" {
-		out = append(out, clip(common.Indent(lead, c, w, 4)))
+		out = append(out, clip(common.Indent(lead, common.Printable(c), w, 4)))
 		lead = "    "
 	}
 	for _, tc := range s.ToolCalls {
-		out = append(out, common.Indent(lead+"→ ", tc.Name+" "+tc.Arguments, w, 6))
+		out = append(out, common.Indent(lead+"→ ", common.Printable(tc.Name+" "+tc.Arguments), w, 6))
 		lead = "    "
 		if tc.Result != "" && !answered[tc.ID] {
-			out = append(out, clip(common.Indent("      ⇐ ", tc.Result, w, 8)))
+			out = append(out, clip(common.Indent("      ⇐ ", common.Printable(tc.Result), w, 8)))
 		}
 	}
 	if len(out) == 0 {

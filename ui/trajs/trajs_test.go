@@ -113,3 +113,15 @@ func TestSearchFlow(t *testing.T) {
 	tm.Type("/Bluetooth")
 	uitest.WaitFor(t, tm, fmt.Sprintf("Trajectories %d/%d", res.Total, len(all)), res.Hits[0].ID)
 }
+
+// TestNoMatchSaysSo: stacked with the detail shown, a search that matches
+// nothing says so in the detail rather than leaving an empty frame.
+func TestNoMatchSaysSo(t *testing.T) {
+	m := newScreen(t, uitest.OpenSample(t))
+	m.SetSize(80, 24)
+	m.Update(tea.KeyMsg{Type: tea.KeyTab})                      // the detail pane
+	m.Update(searched{seq: m.querySeq, ids: map[string]bool{}}) // a search that found nothing
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "No trajectory matches") {
+		t.Fatalf("no match, stacked on the detail:\n%s", v)
+	}
+}
