@@ -355,7 +355,39 @@ func parseQuery(s string) (query.Query, error) {
 	if f := unknownField(q); f != "" {
 		return nil, fmt.Errorf("search: query %q names unknown field %q; fields are %s", s, f, strings.Join(Fields(), ", "))
 	}
-	return q, nil
+	return keywordPhrases(q), nil
+}
+
+// keywordPhrases turns quoted values on keyword fields (id:"mem_0004",
+// tags:"g1") into exact term queries. A keyword field holds its whole value
+// as one term without positions, so a phrase search on it never matches.
+func keywordPhrases(q query.Query) query.Query {
+	switch t := q.(type) {
+	case *query.BooleanQuery:
+		for _, sub := range []*query.Query{&t.Must, &t.Should, &t.MustNot, &t.Filter} {
+			if *sub != nil {
+				*sub = keywordPhrases(*sub)
+			}
+		}
+	case *query.ConjunctionQuery:
+		for i := range t.Conjuncts {
+			t.Conjuncts[i] = keywordPhrases(t.Conjuncts[i])
+		}
+	case *query.DisjunctionQuery:
+		for i := range t.Disjuncts {
+			t.Disjuncts[i] = keywordPhrases(t.Disjuncts[i])
+		}
+	case *query.MatchPhraseQuery:
+		if slices.Contains(keywordFields, t.FieldVal) {
+			tq := query.NewTermQuery(strings.ToLower(t.MatchPhrase))
+			tq.SetField(t.FieldVal)
+			if t.BoostVal != nil {
+				tq.SetBoost(float64(*t.BoostVal))
+			}
+			return tq
+		}
+	}
+	return q
 }
 
 // unknownField returns the first field q names that the mapping lacks.

@@ -49,6 +49,8 @@ func TestSearch(t *testing.T) {
 	}{
 		{"keyword field lower-case", Request{Query: "category:fact"}, recs("mem_2", "mem_3")},
 		{"keyword field capitalised", Request{Query: "category:Fact"}, recs("mem_2", "mem_3")},
+		{"quoted keyword value", Request{Query: `id:"mem_2"`}, recs("mem_2")},
+		{"quoted keyword value, capitalised", Request{Query: `+category:"Fact" +id:"MEM_3"`}, recs("mem_3")},
 		{"stemming joining finds join", Request{Query: "joining", Type: "record"}, recs("mem_1", "mem_4", "mem_5")},
 		{"bare terms search text fields", Request{Query: "dollars"}, recs("mem_2")},
 		{"bare terms search the catch-all", Request{Query: "airline", Type: "record"}, recs("mem_3")},
