@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -33,7 +35,11 @@ func TestConflict(t *testing.T) {
 		t.Errorf("the diff does not say which version it is against:\n%s", v)
 	}
 
-	m = drive(m, uitest.Key("a"))
+	m = drive(m, uitest.Key("a")) // a delete proposal: a asks first
+	if v := m.View(); !strings.Contains(v, "Delete: retire "+sample.RecRefJoin) {
+		t.Fatalf("a on a delete proposal did not ask:\n%s", v)
+	}
+	m = drive(m, uitest.Key("y"))
 	v = m.View()
 	if !strings.Contains(v, "nothing applied — conflict: record "+sample.RecRefJoin+" changed") {
 		t.Fatalf("accepting a conflicting proposal was not refused:\n%s", v)
@@ -45,6 +51,61 @@ func TestConflict(t *testing.T) {
 	p, err := w.store.Proposal(sample.PropConflictDelete)
 	if err != nil || !p.Status.Open() {
 		t.Fatalf("%s after the refused delete: %v %v", sample.PropConflictDelete, p.Status, err)
+	}
+}
+
+// TestMergePickerStaleRecord chooses a record in the merge picker, changes
+// it behind the picker's back (as another screen or process would), then
+// confirms: the merge is refused with what changed and nothing is merged.
+func TestMergePickerStaleRecord(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 200, 60)
+	m = drive(m, common.ShowProposal{ID: sample.PropMerge})
+	m = drive(m, uitest.Key("m"))
+	found := regexp.MustCompile(`▸\[ \] (mem_\d+)`).FindStringSubmatch(m.View())
+	if found == nil {
+		t.Fatalf("the merge picker suggests no record:\n%s", m.View())
+	}
+	id := found[1]
+	m = drive(m, uitest.Key(" "))
+	if v := m.View(); !strings.Contains(v, "▸[x] "+id) || !strings.Contains(v, "- retire "+id) {
+		t.Fatalf("space did not choose %s:\n%s", id, v)
+	}
+	before, err := w.store.Records(review.RecordFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r, err := w.store.Record(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Lemma += " (edited elsewhere)"
+	if _, err := w.store.DecideRecords(context.Background(), review.RecordRequest{Verb: review.Edit,
+		IDs: []string{id}, Record: r, Operator: "someone else"}); err != nil {
+		t.Fatal(err)
+	}
+
+	m = drive(m, uitest.Key("enter"))
+	if v := m.View(); !strings.Contains(v, "nothing applied — conflict: record "+id+" changed since it was read") {
+		t.Fatalf("the merge of a record changed behind the picker was not refused:\n%s", v)
+	}
+	p, err := w.store.Proposal(sample.PropMerge)
+	if err != nil || !p.Status.Open() {
+		t.Fatalf("%s after the refused merge: %v %v", sample.PropMerge, p.Status, err)
+	}
+	after, err := w.store.Records(review.RecordFilter{})
+	if err != nil || len(after) != len(before) {
+		t.Fatalf("the refused merge wrote records: %d before, %d after (%v)", len(before), len(after), err)
+	}
+	for _, sid := range append(p.TargetIDs(), id) {
+		r, err := w.store.Record(sid)
+		if err != nil || r.Status != review.Active || r.Provenance.MergedInto != "" {
+			t.Errorf("%s after the refused merge: %+v %v", sid, r, err)
+		}
+	}
+	if r, _ := w.store.Record(id); r.Version != 2 {
+		t.Errorf("%s is at v%d, want v2 (the edit from elsewhere, and nothing after)", id, r.Version)
 	}
 }
 

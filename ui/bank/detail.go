@@ -61,7 +61,7 @@ func (m *Model) detailContent(w int) string {
 	d := m.detail
 	r := d.Record
 	var b strings.Builder
-	b.WriteString(st.Text.Render(common.Wrap(r.Lemma, w)) + "\n")
+	b.WriteString(st.Text.Render(common.Wrap(common.Printable(r.Lemma), w)) + "\n")
 	if r.Suspect {
 		b.WriteString(st.Bad.Render(common.Wrap("⚠ suspect: a check failed at the last verify", w)) + "\n")
 	}
@@ -92,7 +92,7 @@ func (m *Model) detailContent(w int) string {
 
 	b.WriteString("\n" + st.Title.Render(fmt.Sprintf("Checks (%d)", len(r.Checks))) + "\n")
 	for i, c := range r.Checks {
-		b.WriteString(common.Indent(fmt.Sprintf("%d %s: ", i+1, c.Env), c.Input, w, 4) + "\n")
+		b.WriteString(common.Indent(fmt.Sprintf("%d %s: ", i+1, c.Env), common.Printable(c.Input), w, 4) + "\n")
 		b.WriteString(m.checkLine(i, w) + "\n")
 	}
 
@@ -102,7 +102,7 @@ func (m *Model) detailContent(w int) string {
 		if u.Outcome.Passed {
 			mark = st.Good.Render("✔")
 		}
-		text := fmt.Sprintf("%s %.2f %s", u.Trajectory, u.Outcome.Reward, u.Task)
+		text := fmt.Sprintf("%s %.2f %s", u.Trajectory, u.Outcome.Reward, common.PrintableLine(u.Task))
 		b.WriteString(mark + " " + m.linkLine(li, text, w-2) + "\n")
 		li++
 	}
@@ -112,7 +112,7 @@ func (m *Model) detailContent(w int) string {
 		head := fmt.Sprintf("v%d %s · %s · %s", v.Record.Version, v.Op, v.Actor, stamp(v.At))
 		b.WriteString(st.Label.Render(common.Wrap(head, w)) + "\n")
 		if v.Reason != "" {
-			b.WriteString(common.Indent("  note: ", v.Reason, w, 8) + "\n")
+			b.WriteString(common.Indent("  note: ", common.Printable(v.Reason), w, 8) + "\n")
 		}
 		if i == 0 {
 			continue
@@ -142,7 +142,7 @@ func (m *Model) checkLine(i int, w int) string {
 		}
 		s := "  " + verdictText(st, c.Verdict) + st.Subtle.Render(" · "+stamp(c.At))
 		if c.Now.Error != "" {
-			s += "\n" + st.Bad.Render(common.Indent("    now: ", c.Now.Error, w, 4))
+			s += "\n" + st.Bad.Render(common.Indent("    now: ", common.Printable(c.Now.Error), w, 4))
 		}
 		return s
 	}

@@ -17,7 +17,8 @@ type form struct {
 	*common.Form
 	verb review.Verb
 	base review.Record
-	with []string // merge: the marked records folded in
+	with []string       // merge: the marked records folded in
+	seen map[string]int // merge: the version of each of with the screen showed
 }
 
 func newForm(m *Model, verb review.Verb, labels []string) *form {
@@ -28,7 +29,7 @@ func newForm(m *Model, verb review.Verb, labels []string) *form {
 // request is the store request the form makes with the record r.
 func (f *form) request(r *review.Record) review.RecordRequest {
 	if f.verb == review.Merge {
-		return review.RecordRequest{Verb: review.Merge, IDs: append([]string{f.base.ID}, f.with...), Record: r}
+		return review.RecordRequest{Verb: review.Merge, IDs: append([]string{f.base.ID}, f.with...), Record: r, Seen: f.seen}
 	}
 	return review.RecordRequest{Verb: f.verb, IDs: []string{r.ID}, Record: r}
 }

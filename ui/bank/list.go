@@ -113,7 +113,7 @@ func (m *Model) rowText(i, idw, w int) string {
 		return st.Subtle.Render(ansi.Truncate(fmt.Sprintf("  %*s loading…", idw, ""), w, "…"))
 	}
 	lead := "  "
-	if m.marks[h.ID] {
+	if _, ok := m.marks[h.ID]; ok {
 		lead = "* "
 	}
 	if i == m.list.cursor {
@@ -133,7 +133,7 @@ func (m *Model) rowText(i, idw, w int) string {
 		if rec.Suspect {
 			meta += st.Bad.Render("suspect ")
 		}
-		text = rec.Lemma
+		text = common.PrintableLine(rec.Lemma)
 	default:
 		text = st.Subtle.Render("…")
 	}
@@ -149,10 +149,11 @@ func (m *Model) rowText(i, idw, w int) string {
 	return ansi.Truncate(head+meta+text, w, "…")
 }
 
-// fragment returns the first highlighted fragment of field, on one line.
+// fragment returns the first highlighted fragment of field, on one line
+// and Printable.
 func fragment(h index.Hit, field string) string {
 	if fs := h.Fragments[field]; len(fs) > 0 {
-		return strings.Join(strings.Fields(fs[0]), " ")
+		return common.PrintableLine(strings.Join(strings.Fields(fs[0]), " "))
 	}
 	return ""
 }

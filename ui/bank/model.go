@@ -69,7 +69,7 @@ type Model struct {
 	recs  map[string]*review.Record // record details of rows shown, by id
 	asked map[string]bool           // record details requested, not yet back
 	gen   int                       // cache generation: bumped after every write
-	marks map[string]bool           // rows marked for merging
+	marks map[string]int            // rows marked for merging → the version shown when marked (0: not loaded)
 
 	detail    *Detail // the selected record's detail; nil while loading
 	detailErr string  // why the selected record's detail did not load
@@ -112,7 +112,7 @@ func New(c common.Common, deps common.Deps) common.Screen {
 // NewWithSource returns the bank screen reading from src (tests pass a fake).
 func NewWithSource(c common.Common, deps common.Deps, src Source) *Model {
 	m := &Model{Common: c, deps: deps, src: src, keys: DefaultKeys(),
-		filters: map[string][]string{}, marks: map[string]bool{}}
+		filters: map[string][]string{}, marks: map[string]int{}}
 	m.search = common.NewInput("")
 	m.search.Prompt = "/ "
 	m.search.Placeholder = `search: terms, field:value, "a phrase", -excluded`
@@ -196,6 +196,22 @@ func (m *Model) marked() []string {
 		}
 	}
 	return ids
+}
+
+// seenVersions returns the version of each record in ids that the screen
+// showed last: its row's record, or the one shown when it was marked when
+// its row has not been loaded since. A write checks them (RecordRequest.Seen)
+// so that a record changed behind the screen's back is not merged unread.
+func (m *Model) seenVersions(ids []string) map[string]int {
+	seen := map[string]int{}
+	for _, id := range ids {
+		if r := m.recs[id]; r != nil {
+			seen[id] = r.Version
+		} else if v := m.marks[id]; v != 0 {
+			seen[id] = v
+		}
+	}
+	return seen
 }
 
 // ShortHelp lists the keys that apply now.

@@ -241,7 +241,7 @@ func resultLines(res []scored, w int) string {
 	for i, s := range res {
 		lemma := "(gone)"
 		if s.rec != nil {
-			lemma = s.rec.Lemma
+			lemma = common.Printable(s.rec.Lemma)
 		}
 		lead := fmt.Sprintf("%d %-8s %6.3f ", i+1, s.ID, s.Score)
 		lines[i] = common.Indent(lead, lemma, w, ansi.StringWidth(lead))

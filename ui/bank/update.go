@@ -197,10 +197,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Mark):
 		if id := m.selected(); id != "" {
-			if m.marks[id] {
+			if _, ok := m.marks[id]; ok {
 				delete(m.marks, id)
 			} else {
-				m.marks[id] = true
+				m.marks[id] = 0
+				if r := m.recs[id]; r != nil {
+					m.marks[id] = r.Version
+				}
 			}
 			m.list.move(m.list.cursor + 1)
 		}

@@ -2,6 +2,7 @@ package bank
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -31,7 +32,9 @@ type written struct {
 
 type verified struct {
 	id      string
+	version int // the record version the checks ran for
 	results []review.CheckResult
+	stale   bool // the record left that version while they ran: the store dropped the results
 	err     error
 }
 
@@ -53,10 +56,12 @@ func (m *Model) verbKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		f := newForm(m, review.Merge, []string{"lemma", "trigger"})
 		f.with = m.marked()
 		sort.Strings(f.with)
+		f.seen = m.seenVersions(f.with)
 		m.overlay = f
 		return nil, true
 	case key.Matches(msg, k.Delete):
-		m.overlay = &confirmDelete{id: m.detail.Record.ID}
+		r := m.detail.Record
+		m.overlay = &confirmDelete{id: r.ID, version: r.Version}
 		return nil, true
 	}
 	return nil, false
@@ -104,13 +109,21 @@ func syncIndex(ix *index.Index, deps common.Deps) {
 const changedFrom = "bank"
 
 // written shows a committed (or failed) write and reloads what it changed.
+// A conflict (a record changed since the screen showed it) reloads too, so
+// the operator sees what changed before trying again.
 func (m *Model) written(msg written) tea.Cmd {
 	m.busy = ""
-	if msg.err != nil {
+	var ce *review.ConflictError
+	switch {
+	case msg.verb == review.Undo && msg.err != nil:
+		return common.NotifyErr(common.UndoFailed(msg.err))
+	case errors.As(msg.err, &ce):
+		return tea.Batch(m.refresh(), common.NotifyErr(fmt.Sprintf("%s: nothing was changed — %v", msg.verb, msg.err)))
+	case msg.err != nil:
 		return common.NotifyErr(fmt.Sprintf("%s failed, nothing was changed: %v", msg.verb, msg.err))
 	}
 	if msg.verb == review.Merge {
-		m.marks = map[string]bool{}
+		m.marks = map[string]int{}
 	}
 	return tea.Batch(m.refresh(), common.Notify(summary(msg.verb, msg.dec)), common.Changed(changedFrom))
 }
@@ -133,16 +146,17 @@ func summary(verb review.Verb, d *review.Decision) string {
 }
 
 // verify re-runs the selected record's checks live and stores the results,
-// as `memreview verify` does.
+// as `memreview verify` does. The results are for the version shown: the
+// store drops them when the record has moved on by the time they are in.
 func (m *Model) verify() tea.Cmd {
 	r := m.detail.Record
-	id, checks := r.ID, slices.Clone(r.Checks)
+	id, version, checks := r.ID, r.Version, slices.Clone(r.Checks)
 	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
 	m.busy = "verifying " + id + "…"
 	return func() tea.Msg {
 		var out []review.CheckResult
 		for i, c := range checks {
-			res := review.CheckResult{RecordID: id, Index: i, Env: c.Env, Input: c.Input, At: store.Now()}
+			res := review.CheckResult{RecordID: id, Version: version, Index: i, Env: c.Env, Input: c.Input, At: store.Now()}
 			env, err := store.ResolveEnv(c.Env)
 			if err != nil {
 				res.Now = probe.Result{Env: c.Env, Input: c.Input, Error: err.Error()}
@@ -155,17 +169,24 @@ func (m *Model) verify() tea.Cmd {
 			out = append(out, res)
 		}
 		err := store.SetCheckResults(out)
+		stale := false
 		if err == nil {
 			syncIndex(ix, deps)
+			now, rerr := store.Record(id)
+			stale = rerr != nil || now.Version != version
 		}
-		return verified{id: id, results: out, err: err}
+		return verified{id: id, version: version, results: out, stale: stale, err: err}
 	}
 }
 
 func (m *Model) verified(msg verified) tea.Cmd {
 	m.busy = ""
-	if msg.err != nil {
+	switch {
+	case msg.err != nil:
 		return common.NotifyErr("verify " + msg.id + " failed: " + msg.err.Error())
+	case msg.stale:
+		return tea.Batch(m.refresh(), common.NotifyErr(fmt.Sprintf(
+			"verify %s: the record changed from v%d while its checks ran, so the results were not kept; press v to verify it again", msg.id, msg.version)))
 	}
 	held := 0
 	for _, c := range msg.results {
@@ -174,7 +195,7 @@ func (m *Model) verified(msg verified) tea.Cmd {
 		}
 	}
 	note := fmt.Sprintf("verified %s: %d of %d checks hold", msg.id, held, len(msg.results))
-	if m.ready() && m.detail.Record.ID == msg.id {
+	if m.ready() && m.detail.Record.ID == msg.id && m.detail.Record.Version == msg.version {
 		m.detail.Checks = msg.results
 		m.detail.Record.Suspect = held < len(msg.results)
 		m.recs[msg.id] = m.detail.Record
@@ -186,8 +207,12 @@ func (m *Model) verified(msg verified) tea.Cmd {
 	return common.Notify(note)
 }
 
-// confirmDelete asks before retiring a record.
-type confirmDelete struct{ id string }
+// confirmDelete asks before retiring a record, at the version the screen
+// showed: one changed since is a conflict, not retired unseen.
+type confirmDelete struct {
+	id      string
+	version int
+}
 
 func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	k := m.Keys
@@ -196,7 +221,7 @@ func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 		if m.busy != "" {
 			return c, nil
 		}
-		return nil, m.decide(review.RecordRequest{Verb: review.Delete, IDs: []string{c.id}})
+		return nil, m.decide(review.RecordRequest{Verb: review.Delete, IDs: []string{c.id}, Seen: map[string]int{c.id: c.version}})
 	case key.Matches(msg, k.No), key.Matches(msg, k.Cancel):
 		return nil, nil
 	}

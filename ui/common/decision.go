@@ -1,6 +1,7 @@
 package common
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -23,4 +24,20 @@ func DecisionSummary(head string, d *review.Decision) string {
 		return head
 	}
 	return head + " → " + strings.Join(parts, ", ")
+}
+
+// UndoFailed says in one sentence why an undo changed nothing, for the
+// footer. The store's own undo errors ("undo: there is no decision to
+// undo") say it already and are shown without their prefix rather than
+// behind another "undo failed"; a conflict says what to undo first.
+func UndoFailed(err error) string {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "undo: "); ok {
+		return rest
+	}
+	var ce *review.ConflictError
+	if errors.As(err, &ce) {
+		return "nothing was undone — " + msg
+	}
+	return "undo failed, nothing was changed: " + msg
 }

@@ -12,8 +12,19 @@ import (
 type Field struct{ Name, Value string }
 
 // RecordFields lists every field of r that an operator judges, in a fixed
-// order; empty optional fields are left out. Nil gives none.
+// order; empty optional fields are left out. Nil gives none. Values are
+// Printable: record text comes from the curator, and a newline or escape
+// sequence in it must not break the screen's lines or be obeyed.
 func RecordFields(r *review.Record) []Field {
+	fs := rawFields(r)
+	for i := range fs {
+		fs[i].Value = Printable(fs[i].Value)
+	}
+	return fs
+}
+
+// rawFields is RecordFields before Printable, for comparing values.
+func rawFields(r *review.Record) []Field {
 	if r == nil {
 		return nil
 	}
@@ -81,13 +92,15 @@ type DiffLine struct {
 
 // DiffFields is a line diff of two records' fields: unchanged fields once,
 // changed ones as "- old" then "+ new", in the order the fields appear in
-// the old record, then fields only the new one has.
+// the old record, then fields only the new one has. Values are compared as
+// stored and shown Printable.
 func DiffFields(old, new *review.Record) []DiffLine {
-	a, b := RecordFields(old), RecordFields(new)
+	a, b := rawFields(old), rawFields(new)
 	bv := map[string]string{}
 	for _, f := range b {
 		bv[f.Name] = f.Value
 	}
+	line := func(op byte, name, v string) DiffLine { return DiffLine{op, name + ": " + Printable(v)} }
 	seen := map[string]bool{}
 	var out []DiffLine
 	for _, f := range a {
@@ -95,16 +108,16 @@ func DiffFields(old, new *review.Record) []DiffLine {
 		nv, ok := bv[f.Name]
 		switch {
 		case !ok:
-			out = append(out, DiffLine{'-', f.Name + ": " + f.Value})
+			out = append(out, line('-', f.Name, f.Value))
 		case nv == f.Value:
-			out = append(out, DiffLine{' ', f.Name + ": " + f.Value})
+			out = append(out, line(' ', f.Name, f.Value))
 		default:
-			out = append(out, DiffLine{'-', f.Name + ": " + f.Value}, DiffLine{'+', f.Name + ": " + nv})
+			out = append(out, line('-', f.Name, f.Value), line('+', f.Name, nv))
 		}
 	}
 	for _, f := range b {
 		if !seen[f.Name] {
-			out = append(out, DiffLine{'+', f.Name + ": " + f.Value})
+			out = append(out, line('+', f.Name, f.Value))
 		}
 	}
 	return out

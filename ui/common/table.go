@@ -98,7 +98,7 @@ func CellText(v any) string {
 	case nil:
 		return "NULL"
 	case string:
-		return Printable(strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ").Replace(t))
+		return PrintableLine(t)
 	case float64:
 		return strconv.FormatFloat(t, 'f', -1, 64)
 	}

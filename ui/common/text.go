@@ -103,4 +103,12 @@ func Printable(s string) string {
 	return b.String()
 }
 
+// PrintableLine is Printable for text that must stay on one line (a list
+// row, a table cell): line breaks and tabs become single spaces first.
+func PrintableLine(s string) string {
+	return Printable(oneLineReplacer.Replace(s))
+}
+
+var oneLineReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ")
+
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

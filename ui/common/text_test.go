@@ -81,3 +81,30 @@ func TestPrintable(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintableLine(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"one\ntwo", "one two"},
+		{"crlf\r\nnext\ttab", "crlf next tab"},
+		{"lemma\n\x1b[31mred", `lemma \x1b[31mred`},
+	} {
+		if got := PrintableLine(c.in); got != c.want {
+			t.Errorf("PrintableLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestDiffFieldsPrintable: record text is shown Printable, compared as
+// stored.
+func TestDiffFieldsPrintable(t *testing.T) {
+	old := &review.Record{Lemma: "a\tb"}
+	new := &review.Record{Lemma: "a    b\n\x1b[31m"}
+	var got []string
+	for _, l := range DiffFields(old, new) {
+		got = append(got, string(l.Op)+" "+l.Text)
+	}
+	want := []string{"- lemma: a    b", "+ lemma: a    b\n\\x1b[31m", "  confidence: 0.00"}
+	if !slices.Equal(got, want) {
+		t.Errorf("DiffFields = %q, want %q", got, want)
+	}
+}

@@ -78,10 +78,12 @@ func box(m *Model, s string, w, h int) string {
 	return st.Width(max(w-st.GetHorizontalBorderSize(), 1)).MaxHeight(max(h, 0)).Render(s)
 }
 
-// confirmDelete asks before retiring a proposal's targets.
+// confirmDelete asks before retiring a proposal's targets: on d, and on a
+// for a delete proposal (a destructive decision always asks first).
 type confirmDelete struct {
-	pid string
-	ids []string
+	pid  string
+	ids  []string
+	verb review.Verb // what y decides: delete, or accept of a delete proposal
 }
 
 func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
@@ -91,7 +93,7 @@ func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 		if m.busy != "" {
 			return c, nil
 		}
-		return nil, m.decide(review.DecideRequest{Proposal: c.pid, Verb: review.Delete})
+		return nil, m.decide(review.DecideRequest{Proposal: c.pid, Verb: c.verb})
 	case key.Matches(msg, k.No), key.Matches(msg, k.Cancel):
 		return nil, nil
 	}

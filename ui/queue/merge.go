@@ -127,12 +127,16 @@ func (mp *mergePicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 		if m.busy != "" {
 			return mp, nil
 		}
+		// The operator chose each record as the picker showed it: a record
+		// changed since is a conflict, not folded in unread.
 		var with []string
+		seen := map[string]int{}
 		for _, r := range mp.chosen {
 			with = append(with, r.ID)
+			seen[r.ID] = r.Version
 		}
 		base := mp.base
-		return nil, m.decide(review.DecideRequest{Proposal: mp.pid, Verb: review.Merge, Record: &base, With: with})
+		return nil, m.decide(review.DecideRequest{Proposal: mp.pid, Verb: review.Merge, Record: &base, With: with, Seen: seen})
 	}
 	return mp, nil
 }
@@ -160,7 +164,7 @@ func (mp *mergePicker) view(m *Model, w, h int) string {
 		if mp.isChosen(r.ID) {
 			box = "[x] "
 		}
-		line := cut(box + r.ID + "  " + r.Lemma)
+		line := cut(box + r.ID + "  " + common.PrintableLine(r.Lemma))
 		if i == mp.cursor {
 			line = st.Selected.Render("▸" + ansi.Truncate(line, inner-1, "…"))
 		} else {
@@ -169,7 +173,7 @@ func (mp *mergePicker) view(m *Model, w, h int) string {
 		lines = append(lines, line)
 	}
 	lines = append(lines, "", st.Title.Render("Merged result"))
-	lines = append(lines, cut(st.Added.Render("+ new record: "+mp.base.Lemma)))
+	lines = append(lines, cut(st.Added.Render("+ new record: "+common.PrintableLine(mp.base.Lemma))))
 	lines = append(lines, cut(st.Subtle.Render(fmt.Sprintf("  %s · %s · tags %s", mp.base.Category, mp.base.Scope.Env, strings.Join(mp.base.Scope.Tags, ", ")))))
 	for _, id := range mp.sources() {
 		lines = append(lines, st.Removed.Render(cut("- retire "+id+" (merged into the new record)")))

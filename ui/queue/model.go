@@ -61,6 +61,10 @@ type Model struct {
 	probes  []liveProbe // one per recorded run of cur, after p
 	spinner spinner.Model
 	busy    string // "deciding…" while a store write is in flight
+	// settling holds the verbs back from a write's commit until the queue
+	// reload it starts lands: until then the proposal on screen may be the
+	// one just decided, and deciding it again would only conflict.
+	settling bool
 
 	focus int
 	raw   bool // show the raw trajectory steps
@@ -159,7 +163,7 @@ func (m *Model) ready() bool {
 // enableKeys enables exactly the verbs that apply to the shown proposal.
 func (m *Model) enableKeys() {
 	k := &m.Keys
-	ready := m.ready() && m.busy == ""
+	ready := m.ready() && m.busy == "" && !m.settling
 	var hasRecord, hasTargets, hasRuns, hasSteps bool
 	if ready {
 		op := m.cur.P.Op

@@ -217,7 +217,7 @@ func (m *Model) candidateContent(w int) string {
 		}
 	}
 	b.WriteString("\n" + st.Title.Render("Rationale") + "\n")
-	b.WriteString(common.Wrap(p.Rationale, w) + "\n")
+	b.WriteString(common.Wrap(common.Printable(p.Rationale), w) + "\n")
 	var ev []string
 	for _, r := range p.Evidence.Steps {
 		ev = append(ev, common.StepRange(r))

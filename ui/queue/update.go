@@ -77,12 +77,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case undone:
 		m.busy = ""
 		if msg.err != nil {
-			return common.NotifyErr("undo failed: " + msg.err.Error())
+			return common.NotifyErr(common.UndoFailed(msg.err))
 		}
 		text := "undid " + msg.dec.Undoes
 		if msg.dec.Proposal != "" {
 			text += ": " + msg.dec.Proposal + " is open again"
 		}
+		m.settling = true // the reload shows the reopened proposal
 		return tea.Batch(m.reloadQueue(msg.dec.Proposal), common.Notify(text), common.Changed(changedFrom))
 	case searched:
 		if mp, ok := m.overlay.(*mergePicker); ok && msg.seq == m.searchSeq && mp.pid == msg.pid {
@@ -131,6 +132,7 @@ func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
 		return nil
 	}
 	m.loaded = true
+	m.settling = false
 	if msg.err != nil {
 		m.loadErr = msg.err
 		return common.NotifyErr("could not read the queue: " + msg.err.Error())
@@ -204,6 +206,7 @@ func (m *Model) decided(msg decided) tea.Cmd {
 	var ce *review.ConflictError
 	switch {
 	case errors.As(msg.err, &ce):
+		m.settling = true
 		return tea.Batch(m.reloadQueue(msg.pid),
 			common.NotifyErr("nothing applied — "+ce.Error()+". Reloaded: review it again."))
 	case msg.err != nil:
@@ -213,6 +216,7 @@ func (m *Model) decided(msg decided) tea.Cmd {
 	if p := m.current(); p != nil && p.ID != msg.pid {
 		keep = p.ID // the operator moved on while it committed: stay there
 	}
+	m.settling = true // until the reload, the decided proposal may still be shown
 	return tea.Batch(m.reloadQueue(keep), common.Notify(summary(msg.dec)), common.Changed(changedFrom))
 }
 
@@ -244,11 +248,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Curate):
 		return m.curate()
 	}
-	if !m.ready() || m.busy != "" {
+	if !m.ready() || m.busy != "" || m.settling {
 		return nil
 	}
 	id := m.cur.P.ID
 	switch {
+	case key.Matches(msg, k.Accept) && m.cur.P.Op == review.OpDelete:
+		m.overlay = &confirmDelete{pid: id, ids: m.cur.P.TargetIDs(), verb: review.Accept}
 	case key.Matches(msg, k.Accept):
 		return m.decide(review.DecideRequest{Proposal: id, Verb: review.Accept})
 	case key.Matches(msg, k.Reject):
@@ -256,7 +262,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Defer):
 		return m.decide(review.DecideRequest{Proposal: id, Verb: review.Defer})
 	case key.Matches(msg, k.Delete):
-		m.overlay = &confirmDelete{pid: id, ids: m.cur.P.TargetIDs()}
+		m.overlay = &confirmDelete{pid: id, ids: m.cur.P.TargetIDs(), verb: review.Delete}
 	case key.Matches(msg, k.Narrow):
 		m.overlay = newNarrowForm(m)
 	case key.Matches(msg, k.Edit):

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
@@ -267,5 +269,143 @@ func TestMovedOnWhileDeciding(t *testing.T) {
 	}
 	if got, err := m.deps.Store.Proposal(first); err != nil || got.Status.Open() {
 		t.Fatalf("%s after the reject: %v %v", first, got.Status, err)
+	}
+}
+
+// press types s and returns the Cmd it starts, not run.
+func press(m *Model, s string) tea.Cmd {
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)})
+	return cmd
+}
+
+// TestAcceptDeleteAsks: a on a delete proposal asks the y/n question d
+// asks, as every destructive decision does; n leaves the bank as it was,
+// y accepts it and retires the target.
+func TestAcceptDeleteAsks(t *testing.T) {
+	m := loaded(t)
+	settle(m, m.reloadQueue(sample.PropDelete))
+	if !m.ready() || m.cur.P.ID != sample.PropDelete {
+		t.Fatalf("%s did not load", sample.PropDelete)
+	}
+	target := m.cur.P.TargetIDs()[0]
+	active := func() bool {
+		r, err := m.deps.Store.Record(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Status == review.Active
+	}
+	if cmd := press(m, "a"); cmd != nil || m.busy != "" {
+		t.Fatal("a on a delete proposal decided without asking")
+	}
+	c, ok := m.overlay.(*confirmDelete)
+	if !ok || !strings.Contains(m.View(), "Delete: retire "+target) {
+		t.Fatalf("a on a delete proposal opened %T, not the delete question:\n%s", m.overlay, m.View())
+	}
+	if c.verb != review.Accept {
+		t.Errorf("the question would decide %q, want accept", c.verb)
+	}
+	settle(m, press(m, "n"))
+	if m.overlay != nil || !active() {
+		t.Fatalf("n: overlay %T, %s active %v", m.overlay, target, active())
+	}
+	press(m, "a")
+	settle(m, press(m, "y"))
+	if active() {
+		t.Fatalf("y did not retire %s", target)
+	}
+	p, err := m.deps.Store.Proposal(sample.PropDelete)
+	if err != nil || p.Status != review.Accepted {
+		t.Fatalf("%s after y: %v %v, want accepted", sample.PropDelete, p.Status, err)
+	}
+}
+
+// TestVerbsWaitForTheReload: between a decision's commit and the queue
+// reload it starts, the decided proposal is still on screen; its verbs are
+// off (and out of the help) so a quick second key cannot decide it again.
+func TestVerbsWaitForTheReload(t *testing.T) {
+	m := loaded(t)
+	first := m.cur.P.ID
+	decide := press(m, "a")
+	if decide == nil || m.busy == "" || m.Keys.Accept.Enabled() {
+		t.Fatalf("a did not start a decision with the verbs off (busy %q)", m.busy)
+	}
+	_, reload := m.Update(decide()) // committed; the reload has not landed
+	if m.busy != "" || m.cur == nil || m.cur.P.ID != first {
+		t.Fatalf("after the commit: busy %q, shown %v; want %s still shown", m.busy, m.cur, first)
+	}
+	k := m.Keys
+	for _, b := range []key.Binding{k.Accept, k.Reject, k.Defer, k.Narrow, k.Edit, k.Merge, k.Delete} {
+		if b.Enabled() {
+			t.Errorf("%s is enabled before the reload", b.Help().Key)
+		}
+	}
+	for _, b := range m.ShortHelp() {
+		if b.Enabled() && b.Help().Key == "a" {
+			t.Error("the help offers a before the reload")
+		}
+	}
+	if cmd := press(m, "a"); cmd != nil || m.busy != "" {
+		t.Fatal("a second a before the reload started another decision")
+	}
+	settle(m, reload)
+	if !m.ready() || m.cur.P.ID == first || !m.Keys.Accept.Enabled() {
+		t.Fatalf("after the reload: shown %v, accept enabled %v", m.cur, m.Keys.Accept.Enabled())
+	}
+	if p, err := m.deps.Store.Proposal(first); err != nil || p.Status != review.Accepted {
+		t.Fatalf("%s: %v %v, want accepted once", first, p.Status, err)
+	}
+}
+
+// TestUndoNothingSaysSo: u with no decision to undo says so in one
+// sentence, not "undo failed: undo: …".
+func TestUndoNothingSaysSo(t *testing.T) {
+	m := loaded(t)
+	undo := press(m, "u")
+	_, status := m.Update(undo())
+	st, ok := status().(common.Status)
+	if !ok || !st.Err || st.Text != "there is no decision to undo" {
+		t.Fatalf("u on a bank with no decision: %#v", st)
+	}
+}
+
+// TestCandidateTextIsPrintable: a record whose lemma has a newline and an
+// escape sequence shows them escaped, inside the pane's lines, in the diff.
+func TestCandidateTextIsPrintable(t *testing.T) {
+	m := loaded(t)
+	settle(m, m.reloadQueue(sample.PropUpdate))
+	m.cur.P.Record.Lemma = "first line\nsecond \x1b[31mred"
+	m.cur.P.Record.Trigger = "when\r\x07"
+	m.render()
+	pane := strings.Join(m.lines[paneCandidate], "\n")
+	if strings.ContainsAny(pane, "\x1b\x07\r") {
+		t.Fatalf("the candidate pane passes control characters through:\n%q", pane)
+	}
+	for _, want := range []string{"+ lemma: first line", `second \x1b[31mred`, `trigger: when\x0d\x07`} {
+		if !strings.Contains(pane, want) {
+			t.Errorf("the candidate pane lacks %q:\n%s", want, pane)
+		}
+	}
+	for i, l := range m.lines[paneCandidate] {
+		if w := ansi.StringWidth(l); w != m.panes[paneCandidate].Width {
+			t.Errorf("line %d is %d wide, want %d: %q", i, w, m.panes[paneCandidate].Width, l)
+		}
+	}
+}
+
+// TestTableColumnsWiden: the probes pane's table caps a column at 24 in a
+// narrow pane and lets it grow with a wide one.
+func TestTableColumnsWiden(t *testing.T) {
+	long := strings.Repeat("x", 60)
+	widest := func(w int) int {
+		lines := strings.Split(table([]string{"id", "note"}, [][]any{{1, long}}, w), "\n")
+		return ansi.StringWidth(lines[2]) // the row: "1  │ xxx…"
+	}
+	lead := ansi.StringWidth("1  │ ")
+	if got := widest(60); got != lead+24 {
+		t.Errorf("at 60 columns the row is %d wide, want the note cut at 24", got)
+	}
+	if got := widest(150); got != lead+50 {
+		t.Errorf("at 150 columns the row is %d wide, want the note cut at 150/3 = 50", got)
 	}
 }
