@@ -119,52 +119,25 @@ func (dc *decision) save(verb Verb) error {
 	return err
 }
 
-// Decide applies an operator's decision to a proposal in one transaction:
-// the record versions it writes, the proposal's new status and the audit
-// entry commit together or not at all. A target that changed since the
-// proposal was made, or a proposal already decided, returns *ConflictError
-// and changes nothing.
-func (s *Store) Decide(ctx context.Context, req DecideRequest) (*Decision, error) {
-	if _, ok := verbStatus[req.Verb]; !ok {
-		return nil, fmt.Errorf("decide: %q is not a verb (accept, narrow, edit, merge, delete, reject, defer)", req.Verb)
-	}
+// decideTx runs one decision in one transaction. fn checks what it must,
+// fills the decision it is given (numbered, with base's fields) and returns
+// its verb; decideTx saves the audit entry and returns it. Any error rolls
+// everything back.
+func (s *Store) decideTx(ctx context.Context, base Decision, fn func(q querier, dc *decision) (Verb, error)) (*Decision, error) {
 	var out *Decision
-	err := s.tx(ctx, func(t querier) error {
-		p, err := getProposal(t, req.Proposal)
+	err := s.tx(ctx, func(q querier) error {
+		id, err := nextID(q, "dec_", "decisions")
 		if err != nil {
 			return err
 		}
-		if !p.Status.Open() {
-			return &ConflictError{Proposal: p.ID, Status: p.Status}
-		}
-		if req.Verb != Reject && req.Verb != Defer {
-			if ce, err := conflicts(t, p); err != nil {
-				return err
-			} else if ce != nil {
-				return ce
-			}
-		}
-		if req.Verb == Merge {
-			if err := checkRead(t, p.ID, req.With, req.Seen); err != nil {
-				return err
-			}
-		}
-		id, err := nextID(t, "dec_", "decisions")
+		d := base
+		d.ID = id
+		dc := &decision{s: s, q: q, d: &d}
+		verb, err := fn(q, dc)
 		if err != nil {
 			return err
 		}
-		dc := &decision{s: s, q: t, d: &Decision{ID: id, Proposal: p.ID, Operator: req.Operator,
-			Note: req.Note, Evidence: req.Evidence, PrevStatus: p.Status}}
-		if err := dc.apply(p, req); err != nil {
-			return err
-		}
-		if err := dc.save(req.Verb); err != nil {
-			return err
-		}
-		if _, err := t.Exec(`UPDATE proposals SET status = ? WHERE id = ?`, string(verbStatus[req.Verb]), p.ID); err != nil {
-			return err
-		}
-		if err := addChange(t, "proposal", p.ID); err != nil {
+		if err := dc.save(verb); err != nil {
 			return err
 		}
 		out = dc.d
@@ -174,6 +147,53 @@ func (s *Store) Decide(ctx context.Context, req DecideRequest) (*Decision, error
 		return nil, err
 	}
 	return out, nil
+}
+
+// setProposalStatus moves a proposal in the queue and tells the change feed.
+func setProposalStatus(q querier, id string, st ProposalStatus) error {
+	if _, err := q.Exec(`UPDATE proposals SET status = ? WHERE id = ?`, string(st), id); err != nil {
+		return err
+	}
+	return addChange(q, "proposal", id)
+}
+
+// Decide applies an operator's decision to a proposal in one transaction:
+// the record versions it writes, the proposal's new status and the audit
+// entry commit together or not at all. A target that changed since the
+// proposal was made, or a proposal already decided, returns *ConflictError
+// and changes nothing.
+func (s *Store) Decide(ctx context.Context, req DecideRequest) (*Decision, error) {
+	if _, ok := verbStatus[req.Verb]; !ok {
+		return nil, fmt.Errorf("decide: %q is not a verb (accept, narrow, edit, merge, delete, reject, defer)", req.Verb)
+	}
+	var p *Proposal
+	return s.decideTx(ctx, Decision{Operator: req.Operator, Note: req.Note, Evidence: req.Evidence},
+		func(t querier, dc *decision) (Verb, error) {
+			var err error
+			if p, err = getProposal(t, req.Proposal); err != nil {
+				return "", err
+			}
+			if !p.Status.Open() {
+				return "", &ConflictError{Proposal: p.ID, Status: p.Status}
+			}
+			if req.Verb != Reject && req.Verb != Defer {
+				if ce, err := conflicts(t, p); err != nil {
+					return "", err
+				} else if ce != nil {
+					return "", ce
+				}
+			}
+			if req.Verb == Merge {
+				if err := checkRead(t, p.ID, req.With, req.Seen); err != nil {
+					return "", err
+				}
+			}
+			dc.d.Proposal, dc.d.PrevStatus = p.ID, p.Status
+			if err := dc.apply(p, req); err != nil {
+				return "", err
+			}
+			return req.Verb, setProposalStatus(t, p.ID, verbStatus[req.Verb])
+		})
 }
 
 func (dc *decision) apply(p *Proposal, req DecideRequest) error {
@@ -261,13 +281,7 @@ func (dc *decision) apply(p *Proposal, req DecideRequest) error {
 // DecideRecords applies an operator's change to records outside any
 // proposal (the bank browser's verbs), audited like a proposal decision.
 func (s *Store) DecideRecords(ctx context.Context, req RecordRequest) (*Decision, error) {
-	var out *Decision
-	err := s.tx(ctx, func(t querier) error {
-		id, err := nextID(t, "dec_", "decisions")
-		if err != nil {
-			return err
-		}
-		dc := &decision{s: s, q: t, d: &Decision{ID: id, Operator: req.Operator, Note: req.Note}}
+	return s.decideTx(ctx, Decision{Operator: req.Operator, Note: req.Note}, func(t querier, dc *decision) (Verb, error) {
 		seen := maps.Clone(req.Seen)
 		if req.Record != nil && req.Record.Version != 0 && (req.Verb != Merge || slices.Contains(req.IDs, req.Record.ID)) {
 			if seen == nil {
@@ -276,16 +290,16 @@ func (s *Store) DecideRecords(ctx context.Context, req RecordRequest) (*Decision
 			seen[req.Record.ID] = req.Record.Version
 		}
 		if err := checkRead(t, "", append(slices.Clone(req.IDs), recordID(req.Record)), seen); err != nil {
-			return err
+			return "", err
 		}
 		switch req.Verb {
 		case Edit, Narrow:
 			if req.Record == nil || req.Record.ID == "" {
-				return fmt.Errorf("%s: which record? none given", req.Verb)
+				return "", fmt.Errorf("%s: which record? none given", req.Verb)
 			}
 			cur, err := getRecord(t, req.Record.ID)
 			if err != nil {
-				return err
+				return "", err
 			}
 			rec := *req.Record
 			rec.Created, rec.Status = cur.Created, cur.Status
@@ -293,29 +307,21 @@ func (s *Store) DecideRecords(ctx context.Context, req RecordRequest) (*Decision
 			dc.d.Record = &rec
 		case Delete:
 			if len(req.IDs) == 0 {
-				return errors.New("delete: no record given")
+				return "", errors.New("delete: no record given")
 			}
 			for _, id := range req.IDs {
 				dc.retire(id, "")
 			}
 		case Merge:
 			if req.Record == nil {
-				return errors.New("merge: the merged record is missing")
+				return "", errors.New("merge: the merged record is missing")
 			}
 			dc.merge(req.Record, req.IDs)
 		default:
-			return fmt.Errorf("%q is not a record verb (edit, narrow, delete, merge)", req.Verb)
+			return "", fmt.Errorf("%q is not a record verb (edit, narrow, delete, merge)", req.Verb)
 		}
-		if err := dc.save(req.Verb); err != nil {
-			return err
-		}
-		out = dc.d
-		return nil
+		return req.Verb, dc.err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // checkRead returns a *ConflictError when one of ids is no longer at the
@@ -350,95 +356,88 @@ func recordID(r *Record) string {
 // before, records it created are retired, and its proposal reopens. A record
 // changed again since the decision makes the undo a *ConflictError.
 func (s *Store) Undo(ctx context.Context, decisionID, operator, note string) (*Decision, error) {
-	var out *Decision
-	err := s.tx(ctx, func(t querier) error {
-		var body string
-		var err error
-		if decisionID == "" {
-			err = t.QueryRow(`SELECT body FROM decisions WHERE undone_by = '' AND verb <> 'undo' ORDER BY seq DESC LIMIT 1`).Scan(&body)
-			if errors.Is(err, sql.ErrNoRows) {
-				return errors.New("undo: there is no decision to undo")
-			}
-		} else {
-			var undone string
-			err = t.QueryRow(`SELECT body, undone_by FROM decisions WHERE id = ?`, decisionID).Scan(&body, &undone)
-			if errors.Is(err, sql.ErrNoRows) {
-				return notFound("decision", decisionID)
-			}
-			if err == nil && undone != "" {
-				return fmt.Errorf("undo: decision %s was already undone by %s", decisionID, undone)
-			}
-		}
+	return s.decideTx(ctx, Decision{Operator: operator, Note: note}, func(t querier, dc *decision) (Verb, error) {
+		orig, err := undoable(t, decisionID)
 		if err != nil {
-			return err
+			return "", err
 		}
-		var orig Decision
-		if err := unmarshal(body, &orig); err != nil {
-			return err
-		}
-		if orig.Verb == Undo {
-			return fmt.Errorf("undo: %s is itself an undo; undo is not undone", orig.ID)
-		}
-		if orig.Proposal != "" {
-			// Reopening the proposal is right only while this is its latest
-			// standing decision: undoing an older one (a defer, say) under a
-			// later accept would reopen a proposal already applied.
-			var later string
-			err := t.QueryRow(`SELECT id FROM decisions WHERE proposal = ? AND verb <> 'undo' AND undone_by = ''
-				AND seq > (SELECT seq FROM decisions WHERE id = ?) ORDER BY seq DESC LIMIT 1`, orig.Proposal, orig.ID).Scan(&later)
-			if err == nil {
-				return fmt.Errorf("undo: proposal %s was decided again by %s after %s; undo %s first", orig.Proposal, later, orig.ID, later)
-			}
-			if !errors.Is(err, sql.ErrNoRows) {
-				return err
-			}
-		}
-		id, err := nextID(t, "dec_", "decisions")
-		if err != nil {
-			return err
-		}
-		dc := &decision{s: s, q: t, d: &Decision{ID: id, Proposal: orig.Proposal, Operator: operator, Note: note, Undoes: orig.ID}}
+		dc.d.Proposal, dc.d.Undoes = orig.Proposal, orig.ID
 		for i := len(orig.Changes) - 1; i >= 0; i-- {
 			ch := orig.Changes[i]
 			if ce, err := stale(t, orig.Proposal, ch.RecordID, ch.After); err != nil {
-				return err
+				return "", err
 			} else if ce != nil {
 				ce.Undo = orig.ID
-				return ce
-			}
-			cur, err := getRecord(t, ch.RecordID)
-			if err != nil {
-				return err
+				return "", ce
 			}
 			var back Record
 			if ch.BeforeR != nil {
 				back = *ch.BeforeR
-			} else {
+			} else { // the decision created it: retire it
+				cur, err := getRecord(t, ch.RecordID)
+				if err != nil {
+					return "", err
+				}
 				back = *cur
 				back.Status = Retired
 			}
 			back.ID = ch.RecordID
 			dc.write(&back, "undo")
 		}
-		if err := dc.save(Undo); err != nil {
-			return err
-		}
-		if _, err := t.Exec(`UPDATE decisions SET undone_by = ? WHERE id = ?`, id, orig.ID); err != nil {
-			return err
+		if _, err := t.Exec(`UPDATE decisions SET undone_by = ? WHERE id = ?`, dc.d.ID, orig.ID); err != nil {
+			return "", err
 		}
 		if orig.Proposal != "" && orig.PrevStatus != "" {
-			if _, err := t.Exec(`UPDATE proposals SET status = ? WHERE id = ?`, string(orig.PrevStatus), orig.Proposal); err != nil {
-				return err
-			}
-			if err := addChange(t, "proposal", orig.Proposal); err != nil {
-				return err
+			if err := setProposalStatus(t, orig.Proposal, orig.PrevStatus); err != nil {
+				return "", err
 			}
 		}
-		out = dc.d
-		return nil
+		return Undo, nil
 	})
+}
+
+// undoable loads the decision to undo (the latest standing one when id is
+// empty) and refuses one that cannot be undone.
+func undoable(t querier, id string) (*Decision, error) {
+	var body, undone string
+	var err error
+	if id == "" {
+		err = t.QueryRow(`SELECT body, undone_by FROM decisions WHERE undone_by = '' AND verb <> 'undo' ORDER BY seq DESC LIMIT 1`).Scan(&body, &undone)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, errors.New("undo: there is no decision to undo")
+		}
+	} else {
+		err = t.QueryRow(`SELECT body, undone_by FROM decisions WHERE id = ?`, id).Scan(&body, &undone)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, notFound("decision", id)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	if undone != "" {
+		return nil, fmt.Errorf("undo: decision %s was already undone by %s", id, undone)
+	}
+	var orig Decision
+	if err := unmarshal(body, &orig); err != nil {
+		return nil, err
+	}
+	if orig.Verb == Undo {
+		return nil, fmt.Errorf("undo: %s is itself an undo; undo is not undone", orig.ID)
+	}
+	if orig.Proposal != "" {
+		// Reopening the proposal is right only while this is its latest
+		// standing decision: undoing an older one (a defer, say) under a
+		// later accept would reopen a proposal already applied.
+		var later string
+		err := t.QueryRow(`SELECT id FROM decisions WHERE proposal = ? AND verb <> 'undo' AND undone_by = ''
+			AND seq > (SELECT seq FROM decisions WHERE id = ?) ORDER BY seq DESC LIMIT 1`, orig.Proposal, orig.ID).Scan(&later)
+		if err == nil {
+			return nil, fmt.Errorf("undo: proposal %s was decided again by %s after %s; undo %s first", orig.Proposal, later, orig.ID, later)
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+	}
+	return &orig, nil
 }
