@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
 )
 
 // cmpQuery is one query of the side-by-side search benchmark, written once
@@ -517,4 +518,33 @@ func BenchmarkOpenBank(b *testing.B) {
 	b.ReportMetric((float64(after.HeapInuse)-float64(before.HeapInuse))/(1<<20), "heap-open-MB")
 	b.ReportMetric(float64(after.Sys)/(1<<20), "sys-MB")
 	b.ReportMetric(rss, "rss-MB")
+}
+
+// BenchmarkImportFTS5 inserts the synthetic records into the FTS5 table of
+// the search comparison (5,000 to a transaction, WAL, synchronous=FULL),
+// the peer of review's BenchmarkImport for the bank plus Bleve:
+//
+//	go test ./index/ -run '^$' -bench 'ImportFTS5' -benchtime 1x -count 5
+func BenchmarkImportFTS5(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		recs := sample.SynthRecords(n, 1)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				db, err := sql.Open("sqlite", "file:"+filepath.Join(b.TempDir(), "fts5.db")+"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
+				if err != nil {
+					b.Fatal(err)
+				}
+				db.SetMaxOpenConns(1)
+				b.StartTimer()
+				if err := fillFTS(db, recs); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				db.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(len(recs)*b.N)/b.Elapsed().Seconds(), "records/s")
+		})
+	}
 }

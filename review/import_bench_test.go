@@ -1,7 +1,6 @@
 package review_test
 
 import (
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +26,6 @@ const importBatch = 5000
 //   - engine=bleve-catchup: the index exists (opened on the empty bank and
 //     closed) before the import, so index.Open catches it up from the
 //     change feed, one record read per change.
-//   - engine=fts5: the same records into an SQLite FTS5 table.
 //
 // records/s is over the whole iteration; put-s and index-s split the bleve
 // engines' time; heap-inuse-MB and sys-MB are read at the end of the last
@@ -44,27 +42,6 @@ func BenchmarkImport(b *testing.B) {
 				benchImportBleve(b, recs, mode == "bleve-catchup")
 			})
 		}
-		b.Run(fmt.Sprintf("n=%d/engine=fts5", n), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				db, err := sql.Open("sqlite", "file:"+filepath.Join(b.TempDir(), "fts5.db")+"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
-				if err != nil {
-					b.Fatal(err)
-				}
-				db.SetMaxOpenConns(1)
-				b.StartTimer()
-				if err := fillFTS(db, recs); err != nil {
-					b.Fatal(err)
-				}
-				b.StopTimer()
-				if i == b.N-1 {
-					reportMem(b)
-				}
-				db.Close()
-				b.StartTimer()
-			}
-			b.ReportMetric(float64(len(recs)*b.N)/b.Elapsed().Seconds(), "records/s")
-		})
 	}
 }
 
@@ -126,41 +103,4 @@ func reportMem(b *testing.B) {
 			}
 		}
 	}
-}
-
-// fillFTS creates an FTS5 table over the records' text and keyword fields
-// (Porter-stemmed, as the index's English analyzer stems) and inserts them,
-// 5,000 to a transaction. It matches the table of index's search
-// comparison.
-func fillFTS(db *sql.DB, recs []review.Record) error {
-	if _, err := db.Exec(`CREATE VIRTUAL TABLE recs USING fts5(
-		id UNINDEXED, lemma, trigger, steps, tags, category, env, status UNINDEXED, confidence UNINDEXED,
-		tokenize = 'porter unicode61')`); err != nil {
-		return fmt.Errorf("create fts5 table: %w", err)
-	}
-	for len(recs) > 0 {
-		n := min(len(recs), importBatch)
-		tx, err := db.Begin()
-		if err != nil {
-			return err
-		}
-		stmt, err := tx.Prepare(`INSERT INTO recs(id, lemma, trigger, steps, tags, category, env, status, confidence) VALUES(?,?,?,?,?,?,?,?,?)`)
-		if err != nil {
-			tx.Rollback()
-			return err
-		}
-		for _, r := range recs[:n] {
-			if _, err := stmt.Exec(r.ID, r.Lemma, r.Trigger, strings.Join(r.Steps, "\n"), strings.Join(r.Scope.Tags, " "),
-				string(r.Category), r.Scope.Env, string(r.Status), r.Confidence); err != nil {
-				tx.Rollback()
-				return err
-			}
-		}
-		stmt.Close()
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-		recs = recs[n:]
-	}
-	return nil
 }
