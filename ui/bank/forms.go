@@ -35,20 +35,11 @@ func (f *form) request(r *review.Record) review.RecordRequest {
 }
 
 func (f *form) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	res, cmd := f.Update(m.Keys, msg)
-	switch res {
-	case common.FormCancel:
+	r, closed, cmd := f.RecordKey(m.Keys, msg, &f.base, m.busy)
+	switch {
+	case closed:
 		return nil, nil
-	case common.FormApply:
-		r, err := common.ApplyValues(&f.base, f.Labels, f.Values())
-		if err != nil {
-			f.SetErr(err.Error())
-			return f, nil
-		}
-		if m.busy != "" {
-			f.SetErr("wait: " + m.busy)
-			return f, nil
-		}
+	case r != nil:
 		return nil, m.decide(f.request(r))
 	}
 	return f, cmd

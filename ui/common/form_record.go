@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/memreview/memreview/review"
 )
 
@@ -18,6 +20,31 @@ var (
 	EditLabels   = []string{"lemma", "trigger", "tags", "category", "confidence"}
 	NarrowLabels = []string{"tags", "trigger", "lemma"}
 )
+
+// RecordKey feeds one key to a form over base's fields. It returns the
+// changed record when the operator applied valid values and nothing is in
+// flight (busy is empty; otherwise it names what is); closed when the form
+// was cancelled. Invalid values and a busy screen show on the form's error
+// line, and the form stays open.
+func (f *Form) RecordKey(k KeyMap, msg tea.KeyMsg, base *review.Record, busy string) (rec *review.Record, closed bool, cmd tea.Cmd) {
+	res, cmd := f.Update(k, msg)
+	switch res {
+	case FormCancel:
+		return nil, true, nil
+	case FormApply:
+		r, err := ApplyValues(base, f.Labels, f.Values())
+		switch {
+		case err != nil:
+			f.SetErr(err.Error())
+		case busy != "":
+			f.SetErr("wait: " + busy)
+		default:
+			return r, false, nil
+		}
+		return nil, false, nil
+	}
+	return nil, false, cmd
+}
 
 // RecordValues returns r's values of the fields labels names, as a form
 // shows them; a label it does not know gives "".

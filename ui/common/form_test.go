@@ -118,3 +118,25 @@ func TestFormLongValueShowsItsStart(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordKey: enter on valid values gives the changed record, but not
+// while something is in flight; invalid values stay on the form; esc closes.
+func TestRecordKey(t *testing.T) {
+	k := common.DefaultKeyMap()
+	base := review.Record{ID: "mem_1", Lemma: "old lemma", Category: review.Fact, Confidence: 0.5}
+	f := common.NewForm([]string{"lemma", "confidence"}, []string{"new lemma", "0.9"})
+	if r, closed, _ := f.RecordKey(k, uitest.Key("enter"), &base, "committing dec_1"); r != nil || closed || !strings.Contains(f.Err(), "committing dec_1") {
+		t.Fatalf("busy: record %v, closed %v, error %q", r, closed, f.Err())
+	}
+	r, closed, _ := f.RecordKey(k, uitest.Key("enter"), &base, "")
+	if r == nil || closed || r.Lemma != "new lemma" || r.Confidence != 0.9 || base.Lemma != "old lemma" {
+		t.Fatalf("apply: record %+v, closed %v; base %+v", r, closed, base)
+	}
+	bad := common.NewForm([]string{"confidence"}, []string{"1.5"})
+	if r, closed, _ := bad.RecordKey(k, uitest.Key("enter"), &base, ""); r != nil || closed || bad.Err() == "" {
+		t.Fatalf("invalid confidence: record %v, closed %v, error %q", r, closed, bad.Err())
+	}
+	if r, closed, _ := bad.RecordKey(k, uitest.Key("esc"), &base, ""); r != nil || !closed {
+		t.Fatalf("esc: record %v, closed %v", r, closed)
+	}
+}

@@ -39,20 +39,11 @@ func newEditForm(m *Model) *form { return newForm(m, review.Edit, common.EditLab
 func (f *form) setWidth(inner int) { f.SetWidth(inner) }
 
 func (f *form) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	res, cmd := f.Update(m.Keys, msg)
-	switch res {
-	case common.FormCancel:
+	r, closed, cmd := f.RecordKey(m.Keys, msg, &f.base, m.busy)
+	switch {
+	case closed:
 		return nil, nil
-	case common.FormApply:
-		r, err := common.ApplyValues(&f.base, f.Labels, f.Values())
-		if err != nil {
-			f.SetErr(err.Error())
-			return f, nil
-		}
-		if m.busy != "" {
-			f.SetErr("wait: " + m.busy)
-			return f, nil
-		}
+	case r != nil:
 		return nil, m.decide(review.DecideRequest{Proposal: f.pid, Verb: f.verb, Record: r})
 	}
 	return f, cmd
