@@ -149,24 +149,15 @@ func (m *Model) fill() tea.Cmd {
 // searchKey handles a key while the search box has focus: every change of
 // the query starts the debounce; the search runs in a Cmd when it fires.
 func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.Keys
+	done, changed, cmd := common.SearchKey(m.Keys, msg, &m.search)
 	switch {
-	case key.Matches(msg, k.Cancel):
+	case done:
 		m.searching = false
-		m.search.Blur()
 		return nil
-	case key.Matches(msg, k.Confirm):
-		m.searching = false
-		m.search.Blur()
-		return nil
+	case changed:
+		return tea.Batch(cmd, m.typed())
 	}
-	before := m.search.Value()
-	var cmd tea.Cmd
-	m.search, cmd = m.search.Update(msg)
-	if m.search.Value() == before {
-		return cmd
-	}
-	return tea.Batch(cmd, m.typed())
+	return cmd
 }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {

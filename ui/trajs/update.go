@@ -236,16 +236,12 @@ func (m *Model) moveTo(i int) {
 }
 
 func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.Keys
-	if key.Matches(msg, k.Cancel) || key.Matches(msg, k.Confirm) {
+	done, changed, cmd := common.SearchKey(m.Keys, msg, &m.search)
+	switch {
+	case done:
 		m.searching = false
-		m.search.Blur()
 		return nil
-	}
-	before := m.search.Value()
-	var cmd tea.Cmd
-	m.search, cmd = m.search.Update(msg)
-	if m.search.Value() == before {
+	case !changed:
 		return cmd
 	}
 	m.querySeq++
