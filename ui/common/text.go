@@ -112,3 +112,18 @@ func PrintableLine(s string) string {
 var oneLineReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ")
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+// MarkLines marks every line of s as selected or cited (on): a bar, visible
+// without colour, in the Marked style; other lines get a space, so marked
+// and unmarked text line up.
+func (st *Styles) MarkLines(s string, on bool) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if on {
+			lines[i] = st.Marked.Render("▌" + l)
+		} else {
+			lines[i] = " " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}

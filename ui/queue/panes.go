@@ -39,20 +39,6 @@ func overlaps(rs []review.StepRange, r review.StepRange) bool {
 	return false
 }
 
-// mark styles lines in the cited range: a bar (visible without colour) and
-// the Marked style.
-func (m *Model) mark(s string, on bool) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if on {
-			lines[i] = m.Styles.Marked.Render("▌" + l)
-		} else {
-			lines[i] = " " + l
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
 func (m *Model) trajectoryContent(w int) string {
 	st := m.Styles
 	m.citedLine = -1
@@ -88,7 +74,7 @@ func (m *Model) trajectoryContent(w int) string {
 		b.WriteString("\n" + st.Title.Render("Distilled") + "\n")
 		for _, o := range pk.Observations {
 			lead := fmt.Sprintf("%-5s ", stepNums(o.Steps))
-			b.WriteString(m.mark(common.Indent(lead, o.Text, w-1, 6), overlaps(cited, o.Steps)) + "\n")
+			b.WriteString(m.Styles.MarkLines(common.Indent(lead, o.Text, w-1, 6), overlaps(cited, o.Steps)) + "\n")
 		}
 		list(&b, m, "procedures", pk.Procedures, w)
 		list(&b, m, "assumptions", pk.Assumptions, w)
@@ -114,7 +100,7 @@ func (m *Model) trajectoryContent(w int) string {
 		if on && m.citedLine < 0 {
 			m.citedLine = strings.Count(b.String(), "\n")
 		}
-		b.WriteString(m.mark(stepText(n, s, w-1), on) + "\n")
+		b.WriteString(m.Styles.MarkLines(stepText(n, s, w-1), on) + "\n")
 	}
 	return b.String()
 }

@@ -205,22 +205,9 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 			}
 			text += "\n" + st.Subtle.Render(ansi.Truncate("    ↳ "+strings.Join(ids, ", "), w-1, "…"))
 		}
-		put(m.mark(text, n == m.step))
+		put(m.Styles.MarkLines(text, n == m.step))
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
-
-// mark puts a bar before every line of the selected step.
-func (m *Model) mark(s string, on bool) string {
-	ls := strings.Split(s, "\n")
-	for i, l := range ls {
-		if on {
-			ls[i] = m.Styles.Marked.Render("▌" + l)
-		} else {
-			ls[i] = " " + l
-		}
-	}
-	return strings.Join(ls, "\n")
 }
 
 // stepText renders one raw step: number, role, content, tool calls and
