@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTUIAndCLIShareTheBank opens the TUI on a bank in a real terminal
+// (tmux, a private server) and runs search and retrieve from a second
+// shell window while it is open: both print results (no "bank is in use"),
+// a decision from that shell commits, and the TUI still answers keys.
+func TestTUIAndCLIShareTheBank(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed; the end-to-end terminal test needs it (apt-get install tmux)")
+	}
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	server := fmt.Sprintf("memreview-shared-%d", os.Getpid())
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-L", server}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tmux("new-session", "-d", "-s", "tui", "-x", "120", "-y", "40",
+		"env", "TERM=xterm-256color", "NO_COLOR=1", "MEMREVIEW_OPERATOR=e2e", bin, "--bank", bank)
+	defer exec.Command("tmux", "-L", server, "kill-server").Run()
+	waitFor := func(target, what string) string {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			s := tmux("capture-pane", "-p", "-J", "-S", "-", "-t", target)
+			if strings.Contains(s, what) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s never showed %q:\n%s", target, what, s)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	waitFor("tui", "Review 1/15")
+
+	// The second shell: a window of its own running the commands.
+	script := fmt.Sprintf(`%[1]s --bank %[2]s search prices; echo "search exit $?"; `+
+		`%[1]s --bank %[2]s retrieve --env shop "how are prices stored"; echo "retrieve exit $?"; `+
+		`%[1]s --bank %[2]s decide %[3]s reject; echo "decide exit $?"; sleep 60`, bin, bank, "prop_0015")
+	tmux("new-window", "-d", "-t", "tui", "-n", "shell", "env", "MEMREVIEW_OPERATOR=shell", "sh", "-c", script)
+	out := waitFor("tui:shell", "decide exit")
+	for _, want := range []string{"search exit 0", "retrieve exit 0", "decide exit 0", "mem_0002", "hits ("} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the second shell's output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "in use") {
+		t.Errorf("a command from the second shell was refused:\n%s", out)
+	}
+	// The TUI, still open, answers keys.
+	tmux("send-keys", "-t", "tui:0", "]")
+	waitFor("tui:0", "Review 2/")
+	// The decision from the other shell is in the bank, by that operator.
+	exp := must(t, mr(t, "", "--bank", bank, "export", "decisions")).stdout
+	if !strings.Contains(exp, `"operator":"shell"`) || !strings.Contains(exp, `"proposal":"prop_0015"`) {
+		t.Fatalf("decisions = %s", exp)
+	}
+}
