@@ -6,8 +6,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
 )
 
 // TestTUIAndCLIShareTheBank opens the TUI on a bank in a real terminal
@@ -68,5 +72,51 @@ func TestTUIAndCLIShareTheBank(t *testing.T) {
 	exp := must(t, mr(t, "", "--bank", bank, "export", "decisions")).stdout
 	if !strings.Contains(exp, `"operator":"shell"`) || !strings.Contains(exp, `"proposal":"prop_0015"`) {
 		t.Fatalf("decisions = %s", exp)
+	}
+}
+
+// A committed import or decision whose index update fails exits 0 with a
+// warning that the index will catch up; the write is in the bank. The
+// index is held here by a process that serves no one (as an old memreview
+// would), so the commands can neither reach an owner nor take over.
+func TestCommittedWriteWithIndexFailureWarns(t *testing.T) {
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	st, err := review.Open(bank, review.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ix, err := index.Open(filepath.Join(bank, review.IndexDir), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	var wg sync.WaitGroup
+	var dec, imp result
+	wg.Add(2)
+	go func() { defer wg.Done(); dec = mr(t, "", "--bank", bank, "decide", "prop_0015", "reject") }()
+	go func() {
+		defer wg.Done()
+		imp = mr(t, `{"id":"mem_warn","lemma":"imported while the index was unreachable","category":"fact","confidence":0.5}`+"\n",
+			"--bank", bank, "import", "records", "-")
+	}()
+	wg.Wait()
+	for name, r := range map[string]result{"decide": dec, "import": imp} {
+		if r.code != 0 || !strings.Contains(r.stderr, "warning") || !strings.Contains(r.stderr, "will catch up") {
+			t.Errorf("%s: exit %d, stderr %q; want 0 and a warning that the index will catch up", name, r.code, r.stderr)
+		}
+	}
+	if p, err := st.Proposal("prop_0015"); err != nil || p.Status != review.Rejected {
+		t.Fatalf("the decision is not in the bank: %+v, %v", p, err)
+	}
+	if _, err := st.Record("mem_warn"); err != nil {
+		t.Fatalf("the import is not in the bank: %v", err)
+	}
+	// The index catches up when it is next opened.
+	ix.Close()
+	out := must(t, mr(t, "", "--bank", bank, "search", "id:mem_warn")).stdout
+	if !strings.Contains(out, "mem_warn") {
+		t.Fatalf("the index did not catch up: %s", out)
 	}
 }
