@@ -40,7 +40,7 @@ func bankRecords() int {
 	if ci {
 		return 10000
 	}
-	return 3000
+	return 2000
 }
 
 // stressProposals is how many proposals the deciders share.

@@ -254,3 +254,36 @@ func TestProbesAttachVerify(t *testing.T) {
 		t.Fatal("verify of an unknown env succeeded")
 	}
 }
+
+// An agent's write is always a pending proposal; a submitted trajectory
+// never replaces one the bank holds.
+func TestProposeAndSubmit(t *testing.T) {
+	svc := sampleService(t, service.Options{})
+	ps := []review.Proposal{{Op: review.OpCreate, Status: review.Accepted, Rationale: "agent",
+		Record: &review.Record{Lemma: "an agent's idea", Category: review.Fact, Confidence: 0.4}}}
+	if err := svc.Propose(ps, nil); err != nil {
+		t.Fatal(err)
+	}
+	p, err := svc.Proposal(ps[0].ID)
+	if err != nil || p.Status != review.Pending {
+		t.Fatalf("proposed = %+v, %v; want pending whatever it claimed", p, err)
+	}
+	if err := svc.Propose([]review.Proposal{{Op: review.OpDelete, Targets: []review.Target{{ID: "mem_nope"}}}}, nil); err == nil {
+		t.Fatal("a proposal on a missing record was queued")
+	}
+	ts, _ := svc.Trajectories()
+	err = svc.SubmitTrajectories([]review.Trajectory{{ID: "traj_new", Task: "a new task"}, {ID: ts[0].ID, Task: "replaced?"}})
+	if err == nil || !strings.Contains(err.Error(), ts[0].ID) {
+		t.Fatalf("submitting an existing trajectory = %v", err)
+	}
+	if _, err := svc.Trajectory("traj_new"); !errors.Is(err, review.ErrNotFound) {
+		t.Fatalf("a refused batch stored traj_new: %v", err)
+	}
+	if err := svc.SubmitTrajectories([]review.Trajectory{{ID: "traj_new", Task: "a new task"}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.Search(index.Request{Query: "id:traj_new", Type: "trajectory"})
+	if err != nil || res.Total != 1 {
+		t.Fatalf("submitted trajectory not searchable at once: %v, %v", total(res), err)
+	}
+}
