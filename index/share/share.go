@@ -69,9 +69,9 @@ type Index struct {
 }
 
 // Open returns a handle on the index in dir (BANK/index) of the bank src.
-// It never fails because another process holds the index: then this
-// process is a client of that owner. When no process holds it, this one
-// takes ownership now (opening, or the first time building, the index).
+// It opens nothing yet: the first request asks the owner, or, when no
+// process holds the index, takes ownership (opening the index, or the
+// first time building it). Hold takes ownership at once.
 func Open(dir string, src index.Source, opt Options) (*Index, error) {
 	if opt.Poll <= 0 {
 		opt.Poll = DefaultPoll
@@ -83,16 +83,6 @@ func Open(dir string, src index.Source, opt Options) (*Index, error) {
 		opt.Logf = func(string, ...any) {}
 	}
 	ix := &Index{dir: dir, sock: socketPath(dir), src: src, opt: opt, pool: make(chan *conn, 8)}
-	if opt.NoServe {
-		return ix, nil
-	}
-	if c, err := ix.dial(); err == nil {
-		ix.put(c)
-		return ix, nil
-	}
-	if err := ix.takeOver(); err != nil && !errors.Is(err, index.ErrInUse) {
-		return nil, err
-	}
 	return ix, nil
 }
 
@@ -311,6 +301,12 @@ func (ix *Index) do(req request, local func(*index.Index) error, remote func(*re
 			}
 			if !errors.Is(terr, index.ErrInUse) {
 				return terr
+			}
+			if req.Op == opSync {
+				// A process holds the index but does not answer (it is
+				// starting, or serves no one): it catches up by itself, so a
+				// writer need not wait for it.
+				return fmt.Errorf("index: the process holding %s does not answer: %w", ix.dir, last)
 			}
 		}
 		if time.Now().After(deadline) {
