@@ -242,11 +242,13 @@ func (ix *Index) Retrieve(task string, scope review.Scope, k int, minSeq int64) 
 	return out, err
 }
 
-// CatchUp makes the index hold at least change seq. With no owner it takes
-// ownership to do so; while another process holds the index that owner
-// does it.
+// CatchUp brings the index up to change seq after this process wrote it.
+// The owner catches up at once; a client only checks that an owner is
+// there, which catches up within its poll (and before any search that asks
+// for seq), so a writer never waits for indexing in another process. With
+// no owner, this process takes the index over and catches it up.
 func (ix *Index) CatchUp(seq int64) error {
-	return ix.do(request{Op: opSync, MinSeq: seq}, func(*index.Index) error { return nil }, func(*response) {})
+	return ix.do(request{Op: opSync}, func(own *index.Index) error { return ensure(own, seq) }, func(*response) {})
 }
 
 // Rebuild rebuilds the index from the bank (in whichever process owns it).
