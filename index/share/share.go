@@ -268,10 +268,12 @@ func (ix *Index) DocCount() (uint64, error) {
 }
 
 // do runs a request on the owned index, or sends it to the owner, taking
-// over when there is none, until it succeeds or Timeout passes. An error
+// over when there is none, until it succeeds or Timeout passes (or, while
+// a live process holds the index without answering yet, holderWait). An error
 // the owner reports (a query that does not parse) is returned at once.
 func (ix *Index) do(req request, local func(*index.Index) error, remote func(*response)) error {
-	deadline := time.Now().Add(ix.opt.Timeout)
+	start := time.Now()
+	deadline := start.Add(ix.opt.Timeout)
 	if req.Op == opRebuild {
 		deadline = time.Now().Add(time.Hour)
 	}
@@ -310,12 +312,27 @@ func (ix *Index) do(req request, local func(*index.Index) error, remote func(*re
 				// writer need not wait for it.
 				return fmt.Errorf("index: the process holding %s does not answer: %w", ix.dir, last)
 			}
+			// The lock is held, so its holder is alive (the kernel frees a
+			// dead process's lock): it is opening the index, perhaps with a
+			// long catch-up, and will answer once it serves.
+			deadline = later(deadline, start.Add(holderWait))
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("index: no process answers for %s within %s: %w", ix.dir, ix.opt.Timeout, last)
+			return fmt.Errorf("index: no process answers for %s within %s: %w", ix.dir, time.Since(start).Round(time.Millisecond), last)
 		}
 		time.Sleep(min(time.Duration(attempt+1)*10*time.Millisecond, 100*time.Millisecond))
 	}
+}
+
+// holderWait is how long a request waits for a live process that holds
+// the index but does not answer yet.
+const holderWait = 15 * time.Second
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 func (ix *Index) isClosed() bool {

@@ -152,3 +152,21 @@ func TestNoServeFailsWithoutOwner(t *testing.T) {
 		t.Fatalf("search with no owner = %v", err)
 	}
 }
+
+// A live process that holds the index without answering yet (opening it,
+// catching up) is waited for past Timeout; the search then succeeds.
+func TestSearchWaitsForALiveHolder(t *testing.T) {
+	s := newBank(t, t.TempDir())
+	raw, err := index.Open(filepath.Join(s.Dir(), review.IndexDir), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { time.Sleep(600 * time.Millisecond); raw.Close() }()
+	b := open(t, s, Options{Timeout: 100 * time.Millisecond})
+	if n := find(t, b, "mem_a", 0); n != 1 {
+		t.Fatalf("search after the holder left found %d", n)
+	}
+	if !b.Owner() {
+		t.Fatal("the waiting handle did not take the index over")
+	}
+}
