@@ -63,7 +63,10 @@ func (c *curation) call(ctx context.Context, name, args string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	b, _ := json.Marshal(out)
+	b, err := json.Marshal(out)
+	if err != nil {
+		return "", fatal("curator: cannot encode the result of %s: %w", name, err)
+	}
 	return clip(string(b), resultCap), nil
 }
 
@@ -213,7 +216,7 @@ func (c *curation) probe(ctx context.Context, tool string, a probeArgs) (any, er
 	id := fmt.Sprintf("run_%s_%d", c.run.ID, len(c.run.ProbeRuns)+1)
 	c.run.ProbeRuns = append(c.run.ProbeRuns, review.ProbeRun{ID: id, Result: res, At: c.deps.Store.Now(), Actor: "curator:" + c.s.Model})
 	c.probes = append(c.probes, id)
-	return probeOut{id, res.Columns, res.Rows, res.Text, res.Truncated, res.Error}, nil
+	return probeOut{id, res.Columns, probe.FiniteRows(res.Rows), res.Text, res.Truncated, res.Error}, nil
 }
 
 func orDot(p string) string {

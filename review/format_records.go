@@ -55,7 +55,7 @@ func checkRecord(rec *Record) (field, msg string) {
 	if !rec.Category.Valid() {
 		return "category", fmt.Sprintf("unknown category %q (want one of %s)", rec.Category, categoryList())
 	}
-	if rec.Confidence < 0 || rec.Confidence > 1 {
+	if !(rec.Confidence >= 0 && rec.Confidence <= 1) { // NaN too
 		return "confidence", fmt.Sprintf("confidence %g is outside 0..1", rec.Confidence)
 	}
 	switch rec.Status {

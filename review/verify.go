@@ -11,10 +11,18 @@ import (
 // env is not empty), stores the results, and returns them. A record whose
 // checks no longer hold becomes suspect; one whose checks hold again stops
 // being suspect.
+//
+// The config is read once, first: an unreadable or invalid memreview.toml
+// is an error before anything runs or is written, not a failed check on
+// every record.
 func (s *Store) Verify(ctx context.Context, env string) ([]CheckResult, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
 	if env != "" {
 		// A misspelt name would otherwise verify nothing and report success.
-		if _, err := s.ResolveEnv(env); err != nil {
+		if _, err := s.resolveIn(cfg, env); err != nil {
 			return nil, fmt.Errorf("verify: %w", err)
 		}
 	}
@@ -29,7 +37,7 @@ func (s *Store) Verify(ctx context.Context, env string) ([]CheckResult, error) {
 				continue
 			}
 			res := CheckResult{RecordID: r.ID, Version: r.Version, Index: i, Env: c.Env, Input: c.Input, At: s.Now()}
-			e, err := s.ResolveEnv(c.Env)
+			e, err := s.resolveIn(cfg, c.Env)
 			if err != nil {
 				res.Now = probe.Result{Env: c.Env, Input: c.Input, Error: err.Error()}
 			} else {

@@ -21,7 +21,8 @@ func validateRecord(r *Record) error {
 		return fmt.Errorf("record %s: field \"lemma\" is empty", r.ID)
 	case !r.Category.Valid():
 		return fmt.Errorf("record %s: field \"category\": unknown category %q", r.ID, r.Category)
-	case r.Confidence < 0 || r.Confidence > 1:
+	case !(r.Confidence >= 0 && r.Confidence <= 1): // NaN too
+
 		return fmt.Errorf("record %s: field \"confidence\": %v is outside 0..1", r.ID, r.Confidence)
 	case r.Status != Active && r.Status != Retired:
 		return fmt.Errorf("record %s: field \"status\": unknown status %q", r.ID, r.Status)
