@@ -6,9 +6,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -49,10 +49,13 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		return err
 	}
 	defer s.Close()
-	cfg, err := s.Config()
+	// list and rm read the file without checking its entries, so that a
+	// bad one can be seen and removed; add needs a sound file.
+	cfg, err := s.ReadConfig()
 	if err != nil {
 		return err
 	}
+	problems := cfg.CheckEnvs()
 	switch fs.Arg(0) {
 	case "list":
 		// env list --json: the flag may follow the subcommand too.
@@ -66,24 +69,45 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 			return usagef("env list: takes no arguments, got %q", sub.Args())
 		}
 		if jsonOut {
-			return printJSON(a.stdout, nonNil(cfg.Envs))
+			if err := printJSON(a.stdout, nonNil(cfg.Envs)); err != nil {
+				return err
+			}
+		} else {
+			for _, e := range cfg.Envs {
+				name := e.Name
+				if review.CheckEnvName(name) != nil {
+					name = strconv.Quote(name)
+				}
+				fmt.Fprintf(a.stdout, "%-12s %-6s %s\n", name, e.Kind, e.Path)
+			}
 		}
-		for _, e := range cfg.Envs {
-			fmt.Fprintf(a.stdout, "%-12s %-6s %s\n", e.Name, e.Kind, e.Path)
+		for _, p := range problems {
+			fmt.Fprintf(a.stderr, "memreview: warning: %s: %v (remove it with 'memreview env rm NAME')\n", review.ConfigFile, p)
 		}
 		return nil
 	case "rm":
+		// rm NAME removes every entry with that name, so a name declared
+		// twice (or an empty one: env rm "") can be cleaned up.
 		if fs.NArg() != 2 {
 			return usagef("env rm: give one NAME")
 		}
-		for i, e := range cfg.Envs {
-			if e.Name == fs.Arg(1) {
-				cfg.Envs = append(cfg.Envs[:i], cfg.Envs[i+1:]...)
-				return s.SaveConfig(cfg)
+		kept := cfg.Envs[:0:0]
+		for _, e := range cfg.Envs {
+			if e.Name != fs.Arg(1) {
+				kept = append(kept, e)
 			}
 		}
-		return fmt.Errorf("env rm: no environment named %q", fs.Arg(1))
+		if n := len(cfg.Envs) - len(kept); n == 0 {
+			return fmt.Errorf("env rm: no environment named %q", fs.Arg(1))
+		} else if n > 1 {
+			fmt.Fprintf(a.stdout, "removed %d environments named %q\n", n, fs.Arg(1))
+		}
+		cfg.Envs = kept
+		return s.SaveConfig(cfg)
 	case "add":
+		if len(problems) > 0 {
+			return fmt.Errorf("env add: %s: %v (fix it with 'memreview env list' and 'memreview env rm' first)", review.ConfigFile, problems[0])
+		}
 		// env add NAME --sql FILE | --files DIR (flags after NAME, parsed here)
 		sub := flag.NewFlagSet("env add", flag.ContinueOnError)
 		sub.SetOutput(a.stderr)
@@ -96,6 +120,9 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 			return usagef("env add: %v", err)
 		}
 		name := fs.Arg(1)
+		if err := review.CheckEnvName(name); err != nil {
+			return fmt.Errorf("env add: %w (a name is one word: letters, digits, punctuation)", err)
+		}
 		if _, dup := cfg.Env(name); dup {
 			return fmt.Errorf("env add: %q is already declared (env rm it first)", name)
 		}
@@ -108,17 +135,11 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		default:
 			return usagef("env add: give exactly one of --sql FILE or --files DIR")
 		}
-		abs, err := filepath.Abs(e.Path)
-		if err != nil {
-			return err
-		}
-		st, err := os.Stat(abs)
+		abs, link, err := probe.CheckTarget(e.Kind, e.Path)
 		if err != nil {
 			return fmt.Errorf("env add %s: %w", name, err)
 		}
-		if st.IsDir() != (e.Kind == probe.KindFiles) {
-			return fmt.Errorf("env add %s: %s is not a %s", name, abs, map[bool]string{true: "folder", false: "file"}[e.Kind == probe.KindFiles])
-		}
+		e.Symlink = link
 		if rel, err := filepath.Rel(s.Dir(), abs); err == nil && !strings.HasPrefix(rel, "..") {
 			e.Path = rel
 		} else {
@@ -129,6 +150,9 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 			return err
 		}
 		fmt.Fprintf(a.stdout, "added %s env %s → %s\n", e.Kind, name, e.Path)
+		if link {
+			fmt.Fprintf(a.stdout, "%s is a symbolic link; probes will follow it\n", e.Path)
+		}
 		return nil
 	}
 	return usagef("env: %q is not add, list or rm", fs.Arg(0))

@@ -63,7 +63,7 @@ func checkedInfo(env Env) (fs.FileInfo, error) {
 		return nil, fmt.Errorf("cannot open %s %s: %w", what, env.Path, err)
 	}
 	if isSystemPath(real) {
-		return nil, refusedf("%s is a system folder (/, /proc, /sys, /dev and what is under them cannot be environments)", real)
+		return nil, refusedf("%s is a system path: /, /proc, /sys, /dev and what is under them cannot be environments", real)
 	}
 	switch {
 	case env.Kind == KindFiles && !info.IsDir():
