@@ -27,7 +27,7 @@ type Config struct {
 type CuratorConfig struct {
 	Model    string `toml:"model,omitempty"`
 	BaseURL  string `toml:"base_url,omitempty"`
-	Timeout  string `toml:"timeout,omitempty"`   // Go duration, per run
+	Timeout  string `toml:"timeout,omitempty"`  // Go duration, per run
 	MaxSteps int    `toml:"max_steps,omitzero"` // tool-loop steps
 }
 
