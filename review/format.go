@@ -18,10 +18,11 @@ import (
 )
 
 // Line caps. A record, proposal or decision line longer than MaxLineBytes is
-// refused (a memory is a sentence or two: a megabyte line is a broken file); trajectory files (whose runs are often one long line, or a whole
+// refused; everything the bank can hold fits in one (see limits.go).
+// Trajectory files (whose runs are often one long line, or a whole
 // document) allow MaxTrajectoryLineBytes.
 const (
-	MaxLineBytes           = 1 << 20
+	MaxLineBytes           = 16 << 20
 	MaxTrajectoryLineBytes = 256 << 20
 )
 

@@ -46,6 +46,9 @@ func ReadRecords(r io.Reader, file string) ([]Record, error) {
 // checkRecord validates a record's content (not its id) and returns the
 // offending field and a message, or "", "".
 func checkRecord(rec *Record) (field, msg string) {
+	if field, msg := checkRecordLimits(rec); msg != "" {
+		return field, msg
+	}
 	if strings.TrimSpace(rec.Lemma) == "" {
 		return "lemma", "missing lemma"
 	}
@@ -127,6 +130,9 @@ func ReadProposals(r io.Reader, file string) ([]Proposal, []int, error) {
 		if err := decodeLine(file, l.n, l.data, p, true); err != nil {
 			return nil, nil, err
 		}
+		if f, m := checkIDs("id", p.ID, "trajectory", p.Trajectory, "curator_run", p.CuratorRun); m != "" {
+			return nil, nil, inputErr(file, l.n, f, "%s", m)
+		}
 		if p.ID != "" {
 			if first, ok := seen[p.ID]; ok {
 				return nil, nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", p.ID, first)
@@ -172,6 +178,9 @@ func checkProposalShape(file string, line int, p *Proposal) error {
 		if strings.TrimSpace(t.ID) == "" {
 			return inputErr(file, line, f+".id", "missing id")
 		}
+		if err := CheckID(t.ID); err != nil {
+			return inputErr(file, line, f+".id", "%v", err)
+		}
 		if seen[t.ID] {
 			return inputErr(file, line, f+".id", "record %q is targeted twice", t.ID)
 		}
@@ -187,6 +196,12 @@ func checkProposalShape(file string, line int, p *Proposal) error {
 		if field, msg := checkRecord(p.Record); msg != "" {
 			return inputErr(file, line, joinField("record", field), "%s", msg)
 		}
+	}
+	if m := checkText(p.Rationale); m != "" {
+		return inputErr(file, line, "rationale", "%s", m)
+	}
+	if f, m := checkIDList("evidence.probe_runs", p.Evidence.ProbeRuns); m != "" {
+		return inputErr(file, line, f, "%s", m)
 	}
 	for i, s := range p.Evidence.Steps {
 		if m := checkRange(s); m != "" {
@@ -253,6 +268,17 @@ func ReadDecisions(r io.Reader, file string) ([]Decision, error) {
 		if first, ok := seen[d.ID]; ok {
 			return nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", d.ID, first)
 		}
+		if f, m := checkIDs("id", d.ID, "proposal", d.Proposal, "undoes", d.Undoes, "undone_by", d.UndoneBy); m != "" {
+			return nil, inputErr(file, l.n, f, "%s", m)
+		}
+		if f, m := checkIDList("evidence", d.Evidence); m != "" {
+			return nil, inputErr(file, l.n, f, "%s", m)
+		}
+		for _, t := range []struct{ f, s string }{{"note", d.Note}, {"operator", d.Operator}} {
+			if m := checkText(t.s); m != "" {
+				return nil, inputErr(file, l.n, t.f, "%s", m)
+			}
+		}
 		seen[d.ID] = l.n
 		if err := checkDecision(file, l.n, d); err != nil {
 			return nil, err
@@ -280,8 +306,8 @@ func checkDecision(file string, line int, d *Decision) error {
 		}
 	}
 	for i, c := range d.Changes {
-		if strings.TrimSpace(c.RecordID) == "" {
-			return inputErr(file, line, fmt.Sprintf("changes[%d].record_id", i), "missing record_id")
+		if err := CheckID(c.RecordID); err != nil {
+			return inputErr(file, line, fmt.Sprintf("changes[%d].record_id", i), "%v", err)
 		}
 	}
 	if d.PrevStatus != "" && !validProposalStatus(d.PrevStatus) {
