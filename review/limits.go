@@ -27,7 +27,9 @@ const (
 	// MaxTextBytes is the longest text field: a lemma, trigger, step, tag,
 	// rationale, note, check input.
 	MaxTextBytes = 64 << 10
-	// MaxRecordBytes is the largest record, as JSON, checks included.
+	// MaxRecordBytes is the largest record content: the record as JSON,
+	// checks included, without its provenance and status (which the store
+	// itself changes when it retires or merges a record).
 	MaxRecordBytes = 1 << 20
 )
 
@@ -95,10 +97,17 @@ func checkRecordLimits(r *Record) (field, msg string) {
 	if f, m := checkIDList("provenance.merged_from", r.Provenance.MergedFrom); m != "" {
 		return f, m
 	}
-	if n := encodedSize(r); n > MaxRecordBytes {
+	if n := contentSize(r); n > MaxRecordBytes {
 		return "", fmt.Sprintf("the record is %d bytes as JSON, over the %d a record may hold (shorten its text or drop large check results)", n, MaxRecordBytes)
 	}
 	return "", ""
+}
+
+// contentSize is the size MaxRecordBytes bounds.
+func contentSize(r *Record) int {
+	c := *r
+	c.Provenance, c.Status, c.Suspect = Provenance{}, "", false
+	return encodedSize(&c)
 }
 
 func encodedSize(v any) int {
