@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/memreview/memreview/review/printable"
 )
 
 // ReadRecords reads records as JSON Lines (one Record per line). Unknown
@@ -15,32 +17,65 @@ import (
 // ids and confidences outside 0..1 are errors. A missing status becomes
 // active; version 0 is left for the store.
 func ReadRecords(r io.Reader, file string) ([]Record, error) {
+	recs, _, err := ReadRecordsAt(r, file)
+	return recs, err
+}
+
+// ReadRecordsAt is ReadRecords that also returns the line each record came
+// from (for CheckNewRecords).
+func ReadRecordsAt(r io.Reader, file string) ([]Record, []int, error) {
+	return readRecords(r, file)
+}
+
+// CheckNewRecords refuses, naming file, line and field "id", a record
+// that is already in the bank (exists) or that an earlier file of the
+// same import holds (from: id → "file:line", filled as it goes).
+func CheckNewRecords(file string, recs []Record, lines []int, exists func(id string) bool, from map[string]string) error {
+	for i, rec := range recs {
+		line := 0
+		if i < len(lines) {
+			line = lines[i]
+		}
+		if exists(rec.ID) {
+			return inputErr(file, line, "id", "record %s is already in the bank", printable.Line(rec.ID))
+		}
+		if at, dup := from[rec.ID]; dup {
+			return inputErr(file, line, "id", "duplicate id: record %s is also at %s", printable.Line(rec.ID), at)
+		}
+		from[rec.ID] = fmt.Sprintf("%s:%d", fileName(file), line)
+	}
+	return nil
+}
+
+func readRecords(r io.Reader, file string) ([]Record, []int, error) {
 	lines, err := readJSONLines(r, file, MaxLineBytes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	recs := make([]Record, len(lines))
+	at := make([]int, len(lines))
 	seen := map[string]int{}
 	for i, l := range lines {
 		rec := &recs[i]
+		at[i] = l.n
 		if err := decodeLine(file, l.n, l.data, rec, true); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if strings.TrimSpace(rec.ID) == "" {
-			return nil, inputErr(file, l.n, "id", "missing id")
+			return nil, nil, inputErr(file, l.n, "id", "missing id")
 		}
 		if first, ok := seen[rec.ID]; ok {
-			return nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", rec.ID, first)
+			return nil, nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", rec.ID, first)
 		}
 		seen[rec.ID] = l.n
 		if rec.Status == "" {
 			rec.Status = Active
 		}
 		if field, msg := checkRecord(rec); msg != "" {
-			return nil, inputErr(file, l.n, field, "%s", msg)
+			return nil, nil, inputErr(file, l.n, field, "%s", msg)
 		}
 	}
-	return recs, nil
+	return recs, at, nil
 }
 
 // checkRecord validates a record's content (not its id) and returns the

@@ -108,7 +108,7 @@ func TestReadRecordsLongLine(t *testing.T) {
 	_, err := ReadRecords(strings.NewReader(goodRec+"\n"+long+"\n"), "big.jsonl")
 	wantInputErr(t, err, "big.jsonl", 2, "", "line is longer than 16 MiB")
 	// A line under the cap is read, and its lemma held to the field limit.
-	near := `{"id":"m2","lemma":"` + strings.Repeat("x", MaxLineBytes-100) + `","category":"fact"}`
+	near := `{"id":"m2","lemma":"` + strings.Repeat("x", 2*MaxTextBytes) + `","category":"fact"}`
 	_, err = ReadRecords(strings.NewReader(goodRec+"\n"+near), "big.jsonl")
 	wantInputErr(t, err, "big.jsonl", 2, "lemma", "over the 65536 a text field may hold")
 	ok := `{"id":"m2","lemma":"` + strings.Repeat("x", MaxTextBytes) + `","category":"fact"}`
@@ -195,7 +195,7 @@ func TestReadDecisionsErrors(t *testing.T) {
 		{"missing id", `{"proposal":"p1","verb":"accept","operator":"ada"}`, 1, "id", "missing id"},
 		{"missing operator", `{"id":"d2","proposal":"p1","verb":"accept"}`, 1, "operator", "missing operator"},
 		{"duplicate", good + "\n" + good, 2, "id", `duplicate id "d1"`},
-		{"bad time", `{"id":"d2","verb":"accept","operator":"ada","at":"yesterday"}`, 1, "", "parsing time"},
+		{"bad time", `{"id":"d2","verb":"accept","operator":"ada","at":"yesterday"}`, 1, "at", `"yesterday" is not a time`},
 		{"bad record", `{"id":"d2","verb":"edit","operator":"ada","record":{"lemma":"x","category":"nope"}}`, 1, "record.category", "unknown category"},
 		{"unknown field", `{"id":"d2","verb":"accept","operator":"ada","who":"x"}`, 1, "who", "unknown field"},
 	} {

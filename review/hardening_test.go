@@ -232,3 +232,41 @@ func TestReadOnlyBank(t *testing.T) {
 	}
 	_ = json.Valid
 }
+
+// TestBadTimeNamesItsField: a time that does not parse, or a year past
+// 9999, is an error naming the field, in records and proposals.
+func TestBadTimeNamesItsField(t *testing.T) {
+	for _, c := range []struct{ in, field string }{
+		{`{"id":"m1","lemma":"x","category":"fact","created":"yesterday"}`, "created"},
+		{`{"id":"m1","lemma":"x","category":"fact","updated":"10000-01-01T00:00:00Z"}`, "updated"},
+	} {
+		_, err := ReadRecords(strings.NewReader(c.in), "r.jsonl")
+		wantInputErr(t, err, "r.jsonl", 1, c.field, "is not a time")
+	}
+	_, _, err := ReadProposals(strings.NewReader(`{"op":"create","record":{"lemma":"x","category":"fact","created":"soon"}}`), "p.jsonl")
+	wantInputErr(t, err, "p.jsonl", 1, "record.created", `"soon" is not a time`)
+	_, err = ReadDecisions(strings.NewReader(`{"id":"d","verb":"accept","operator":"o","at":"1/2/2026"}`), "d.jsonl")
+	wantInputErr(t, err, "d.jsonl", 1, "at", "is not a time")
+}
+
+// TestDuplicateRecordNamesLineAndField: a record already in the bank, or
+// in an earlier file of the same import, is refused naming file, line and
+// field.
+func TestDuplicateRecordNamesLineAndField(t *testing.T) {
+	s := newBank(t)
+	exists := func(id string) bool { _, err := s.Record(id); return err == nil }
+	from := map[string]string{}
+	recs, lines, err := ReadRecordsAt(strings.NewReader("\n"+`{"id":"mem_new","lemma":"x","category":"fact"}`), "a.jsonl")
+	if err != nil || lines[0] != 2 {
+		t.Fatalf("%v %v", lines, err)
+	}
+	if err := CheckNewRecords("a.jsonl", recs, lines, exists, from); err != nil {
+		t.Fatal(err)
+	}
+	recs, lines, _ = ReadRecordsAt(strings.NewReader(`{"id":"mem_x","lemma":"x","category":"fact"}`+"\n"+`{"id":"mem_new","lemma":"x","category":"fact"}`), "b.jsonl")
+	err = CheckNewRecords("b.jsonl", recs, lines, exists, from)
+	wantInputErr(t, err, "b.jsonl", 2, "id", "also at a.jsonl:2")
+	recs, lines, _ = ReadRecordsAt(strings.NewReader(`{"id":"mem_b","lemma":"x","category":"fact"}`), "c.jsonl")
+	err = CheckNewRecords("c.jsonl", recs, lines, exists, map[string]string{})
+	wantInputErr(t, err, "c.jsonl", 1, "id", "already in the bank")
+}

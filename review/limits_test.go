@@ -39,7 +39,7 @@ func TestLimitsRoundTrip(t *testing.T) {
 	}
 	defer s.Close()
 	var recs []Record
-	for i := range 5 {
+	for i := range 3 {
 		recs = append(recs, atLimit(t, i))
 	}
 	recs[0].Version = 0
@@ -50,7 +50,7 @@ func TestLimitsRoundTrip(t *testing.T) {
 	merged.ID = ""
 	p := Proposal{ID: "prop_" + strings.Repeat("p", MaxIDBytes-5), Op: OpMerge, Record: &merged,
 		Rationale: strings.Repeat("r", MaxTextBytes)}
-	for _, r := range recs[:4] {
+	for _, r := range recs[:2] {
 		p.Targets = append(p.Targets, Target{ID: r.ID})
 	}
 	if err := s.AddProposals([]Proposal{p}, nil); err != nil {
@@ -60,7 +60,7 @@ func TestLimitsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := encodedSize(d); n < 8<<20 {
+	if n := encodedSize(d); n < 4<<20 {
 		t.Fatalf("the merge decision is only %d bytes; the fixture does not reach the limits", n)
 	}
 
