@@ -270,3 +270,34 @@ func TestDuplicateRecordNamesLineAndField(t *testing.T) {
 	err = CheckNewRecords("c.jsonl", recs, lines, exists, map[string]string{})
 	wantInputErr(t, err, "c.jsonl", 1, "id", "already in the bank")
 }
+
+// TestProposalTrajectoryReachesProvenance: a proposal with a trajectory
+// and a record without provenance is accepted into a record whose
+// provenance names the trajectory, the cited steps and the probe runs.
+func TestProposalTrajectoryReachesProvenance(t *testing.T) {
+	s := newBank(t)
+	if err := s.PutTrajectories([]Trajectory{{ID: "traj_9", Task: "t"}}); err != nil {
+		t.Fatal(err)
+	}
+	propose(t, s, Proposal{ID: "prop_t", Op: OpCreate, Trajectory: "traj_9",
+		Evidence: Evidence{Steps: []StepRange{{From: 4, To: 5}, {From: 2, To: 2}}},
+		Record:   &Record{Lemma: "x", Category: Fact}})
+	d, err := s.Decide(context.Background(), DecideRequest{Proposal: "prop_t", Verb: Accept, Operator: "o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Record(d.Record.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pv := r.Provenance; pv.Trajectory != "traj_9" || pv.Steps == nil || *pv.Steps != (StepRange{From: 2, To: 5}) {
+		t.Fatalf("provenance %+v", pv)
+	}
+	// A record's own provenance wins.
+	propose(t, s, Proposal{ID: "prop_u", Op: OpCreate, Trajectory: "traj_9",
+		Record: &Record{Lemma: "y", Category: Fact, Provenance: Provenance{Trajectory: "traj_own"}}})
+	d, _ = s.Decide(context.Background(), DecideRequest{Proposal: "prop_u", Verb: Accept, Operator: "o"})
+	if r, _ := s.Record(d.Record.ID); r.Provenance.Trajectory != "traj_own" {
+		t.Fatalf("own provenance replaced: %+v", r.Provenance)
+	}
+}
