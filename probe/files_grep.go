@@ -106,11 +106,10 @@ func (g *grepper) file(p string) error {
 			}
 		}
 		line := sc.Bytes()
-		loc := g.re.FindIndex(line)
-		if loc == nil {
+		if !g.re.Match(line) {
 			continue
 		}
-		s := fmt.Sprintf("%s:%d: %s\n", p, n, longLine(line, loc))
+		s := fmt.Sprintf("%s:%d: %s\n", p, n, longLine(line, g.re))
 		if g.lines >= g.lim.MaxRows || g.out.Len()+len(s) > g.lim.MaxBytes {
 			return errCapReached
 		}
@@ -125,10 +124,11 @@ func (g *grepper) file(p string) error {
 
 // longLine is a matched line as grep shows it: whole up to grepLineCap
 // bytes, else an excerpt around the match with a note of the cut.
-func longLine(line []byte, loc []int) string {
+func longLine(line []byte, re *regexp.Regexp) string {
 	if len(line) <= grepLineCap {
 		return string(line)
 	}
+	loc := re.FindIndex(line)
 	const around = 256
 	from, to := max(loc[0]-around, 0), min(max(loc[1], loc[0]+1)+around, len(line), loc[0]+grepLineCap/2)
 	for from > 0 && !utf8.RuneStart(line[from]) {
