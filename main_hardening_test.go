@@ -102,3 +102,34 @@ func TestEmptyOrForeignBankDBIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestInfiniteCheckVerifies: probe --json of SELECT 1e999 encodes, its
+// output is a record's check, and verify (twice: against the import, then
+// against its own stored results) says the check holds.
+func TestInfiniteCheckVerifies(t *testing.T) {
+	bank := newCLIBank(t)
+	db := filepath.Join(filepath.Dir(bank), "n.sqlite")
+	writeDB(t, db)
+	must(t, mr(t, "", "--bank", bank, "env", "add", "n", "--sql", db))
+	for _, q := range []string{"SELECT 1e999 AS big", "SELECT -1e999 AS small, 1e999 AS big"} {
+		r := must(t, mr(t, "", "--bank", bank, "probe", "--json", "n", q))
+		if !strings.Contains(r.stdout, `"+Inf"`) {
+			t.Fatalf("probe --json: %s", r.stdout)
+		}
+		text := must(t, mr(t, "", "--bank", bank, "probe", "n", q))
+		if !strings.Contains(text.stdout, "+Inf") {
+			t.Errorf("probe text: %s", text.stdout)
+		}
+	}
+	expect := must(t, mr(t, "", "--bank", bank, "probe", "--json", "n", "SELECT 1e999 AS big")).stdout
+	rec := `{"id":"mem_inf","lemma":"infinite","category":"fact","checks":[{"env":"n","input":"SELECT 1e999 AS big","expect":` + strings.Join(strings.Fields(expect), " ") + `}]}`
+	must(t, mr(t, rec+"\n", "--bank", bank, "import", "records", "-"))
+	for i := 0; i < 2; i++ {
+		r := must(t, mr(t, "", "--bank", bank, "verify"))
+		if !strings.Contains(r.stdout, "same") || !strings.Contains(r.stdout, "0 records suspect") {
+			t.Fatalf("verify %d: %s", i, r.stdout)
+		}
+		must(t, mr(t, "", "--bank", bank, "verify", "--json"))
+		must(t, mr(t, "", "--bank", bank, "show", "--json", "mem_inf"))
+	}
+}
