@@ -40,7 +40,7 @@ func CheckNewRecords(file string, recs []Record, lines []int, exists func(id str
 			return inputErr(file, line, "id", "record %s is already in the bank", printable.Line(rec.ID))
 		}
 		if at, dup := from[rec.ID]; dup {
-			return inputErr(file, line, "id", "duplicate id: record %s is also at %s", printable.Line(rec.ID), at)
+			return inputErr(file, line, "id", "duplicate id: record %s is also in %s", printable.Line(rec.ID), at)
 		}
 		from[rec.ID] = fmt.Sprintf("%s:%d", fileName(file), line)
 	}

@@ -265,7 +265,7 @@ func TestDuplicateRecordNamesLineAndField(t *testing.T) {
 	}
 	recs, lines, _ = ReadRecordsAt(strings.NewReader(`{"id":"mem_x","lemma":"x","category":"fact"}`+"\n"+`{"id":"mem_new","lemma":"x","category":"fact"}`), "b.jsonl")
 	err = CheckNewRecords("b.jsonl", recs, lines, exists, from)
-	wantInputErr(t, err, "b.jsonl", 2, "id", "also at a.jsonl:2")
+	wantInputErr(t, err, "b.jsonl", 2, "id", "also in a.jsonl:2")
 	recs, lines, _ = ReadRecordsAt(strings.NewReader(`{"id":"mem_b","lemma":"x","category":"fact"}`), "c.jsonl")
 	err = CheckNewRecords("c.jsonl", recs, lines, exists, map[string]string{})
 	wantInputErr(t, err, "c.jsonl", 1, "id", "already in the bank")
