@@ -192,3 +192,16 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestTrajectoryIDsRefused: the trajectory readers refuse a bad id or a
+// bad retrieved id, naming file, line and field.
+func TestTrajectoryIDsRefused(t *testing.T) {
+	for _, id := range []string{"../x", "a\x1bb", "a b"} {
+		in := `{"id":` + jsonString(id) + `,"steps":[{"role":"user","content":"x"}]}`
+		_, err := ReadTrajectories(strings.NewReader(in), "t.jsonl")
+		wantInputErr(t, err, "t.jsonl", 1, "id", "")
+		in = `{"id":"traj_ok","steps":[{"role":"user","content":"x"}],"retrieved":[` + jsonString(id) + `]}`
+		_, err = ReadTrajectories(strings.NewReader(in), "t.jsonl")
+		wantInputErr(t, err, "t.jsonl", 1, "retrieved[0]", "")
+	}
+}
