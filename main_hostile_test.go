@@ -3,9 +3,13 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
@@ -51,7 +55,8 @@ func TestCLIEscapesHostileText(t *testing.T) {
 		`,"scope":{"env":` + jsonQ("env"+h) + `,"tags":[` + jsonQ("tag"+h) + `]},"steps":[` + jsonQ("step "+h) + `],"confidence":0.5,"checks":[{"env":"db","input":` + jsonQ("SELECT 'findme "+h+"'") + `,"expect":{"env":"db","kind":"sql","input":"x","duration_ms":0}}]}`
 	rec2 := `{"id":"mem_h2","lemma":` + jsonQ("findme second "+h) + `,"category":"fact"}`
 	must(t, mr(t, rec+"\n"+rec2+"\n", "--bank", bank, "import", "records", "-"))
-	traj := `{"id":"traj_h","env":"db","task":` + jsonQ("task "+h) + `,"steps":[{"role":"user","content":` + jsonQ("findme "+h) + `}],"outcome":{"passed":false,"reward":0,"notes":` + jsonQ(h) + `},"retrieved":["mem_h"]}`
+	traj := `{"id":"traj_h","env":"db","task":` + jsonQ("task "+h) + `,"steps":[{"role":"user","content":` + jsonQ("findme "+h) + `}],"outcome":{"passed":false,"reward":0,"notes":` + jsonQ(h) + `},"retrieved":["mem_h"],` +
+		`"distilled":{"task":` + jsonQ(h) + `,"observations":[{"steps":{"from":1,"to":1},"text":` + jsonQ(h) + `}],"answer":"x"}}`
 	must(t, mr(t, traj+"\n", "--bank", bank, "import", "trajectories", "-"))
 	props := `{"id":"prop_h","op":"update","targets":[{"id":"mem_h"}],"trajectory":"traj_h","rationale":` + jsonQ("because "+h) + `,"record":{"lemma":` + jsonQ("findme updated "+h) + `,"category":"fact"}}` + "\n" +
 		`{"id":"prop_m","op":"merge","targets":[{"id":"mem_h2"}],"rationale":` + jsonQ(h) + `,"record":{"lemma":` + jsonQ("merged "+h) + `,"category":"fact"}}` + "\n"
@@ -69,6 +74,12 @@ func TestCLIEscapesHostileText(t *testing.T) {
 	writeDB(t, db)
 	must(t, mr(t, "", "--bank", bank, "env", "add", "db", "--sql", db))
 
+	// A model server that writes hostile text into its proposal.
+	llm := fakeHostileLLM(t)
+	cfg, _ := os.ReadFile(filepath.Join(bank, "memreview.toml"))
+	cfg = []byte(strings.Replace(string(cfg), "[curator]", "[curator]\nbase_url = "+jsonQ(llm)+"\nmodel = \"m\"", 1))
+	os.WriteFile(filepath.Join(bank, "memreview.toml"), cfg, 0o644)
+
 	op := "--operator=ada" + h
 	runs := [][]string{
 		{"queue"}, {"show", "mem_h"}, {"show", "prop_h"}, {"show", "traj_h"}, {"history", "mem_h"},
@@ -81,14 +92,16 @@ func TestCLIEscapesHostileText(t *testing.T) {
 		{op, "merge", "--with", "mem_h2", "--note", h, "prop_m"},
 		{op, "undo", "--note", "back " + h}, {"show", "nope" + h}, {"history", "nope" + h}, {"env", "rm", "nope" + h},
 		{"decide", "prop" + h, "accept"}, {"import", "records", "missing" + h + ".jsonl"},
+		{"curate", "--dry-run", "traj_h"}, {"curate", "traj_h"}, {"queue"},
 	}
-	printed := 0
+	printed, outputs := 0, map[string]result{}
 	for _, args := range runs {
 		full := []string{"--bank", bank}
 		if strings.HasPrefix(args[0], "--operator") {
 			full, args = append(full, args[0]), args[1:]
 		}
 		r := mr(t, "", append(full, args...)...)
+		outputs[strings.Join(args, " ")] = r
 		if bad := rawControls(r.stdout); len(bad) > 0 {
 			t.Errorf("%q: stdout holds raw %q:\n%s", args, bad, r.stdout)
 		}
@@ -98,6 +111,12 @@ func TestCLIEscapesHostileText(t *testing.T) {
 		if strings.Contains(r.stdout+r.stderr, `\x1b`) {
 			printed++
 		}
+	}
+	if r := outputs["curate --dry-run traj_h"]; r.code != 0 || !strings.Contains(r.stdout, `model says \x1b[2J`) {
+		t.Errorf("curate --dry-run did not print the model's text: %+v", r)
+	}
+	if r := outputs["queue"]; !strings.Contains(r.stdout, `model says \x1b[2J`) {
+		t.Errorf("queue after curate: %s", r.stdout)
 	}
 	if printed < len(runs)/2 {
 		t.Errorf("only %d of %d commands printed the hostile text (escaped): the fixture does not reach them", printed, len(runs))
@@ -114,6 +133,25 @@ func TestCLIEscapesHostileText(t *testing.T) {
 	if !strings.Contains(exp.stdout, "\x7f") || !strings.Contains(exp.stdout, "\u202e") {
 		t.Errorf("export changed the text it exports")
 	}
+}
+
+// fakeHostileLLM serves chat completions: a propose_create whose lemma and
+// rationale are hostile, then finish; and again for the next run.
+func fakeHostileLLM(t *testing.T) string {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		call := map[string]any{"id": "c1", "type": "function", "function": map[string]any{"name": "propose_create",
+			"arguments": `{"record":{"lemma":` + jsonQ("model says "+hostileText) + `,"category":"fact","scope":{"env":"db","tags":[],"task_family":""},"trigger":"","steps":[],"confidence":0.5},"rationale":` + jsonQ("why "+hostileText) + `,"evidence":[{"from":1,"to":1}],"probe_runs":[]}`}}
+		if n.Add(1)%2 == 0 {
+			call = map[string]any{"id": "c2", "type": "function", "function": map[string]any{"name": "finish", "arguments": `{"summary":"done"}`}}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"id": "x", "object": "chat.completion", "model": "m",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "tool_calls", "message": map[string]any{"role": "assistant", "tool_calls": []any{call}}}},
+			"usage":   map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1"
 }
 
 func writeDB(t *testing.T, path string) {
