@@ -245,6 +245,9 @@ func (c *curation) propose(op review.Op, tool string, a proposeArgs) (any, error
 	if strings.TrimSpace(a.Rationale) == "" {
 		return nil, fmt.Errorf("%s needs a rationale citing the evidence", tool)
 	}
+	if m := review.CheckText(a.Rationale); m != "" {
+		return nil, fmt.Errorf("%s: rationale: %s; shorten it", tool, m)
+	}
 	var targets []review.Target
 	for _, id := range a.Targets {
 		r, err := c.record(id)
@@ -317,8 +320,17 @@ func (c *curation) newRecord(tool string, a *recordArgs) (*review.Record, error)
 			return nil, fmt.Errorf("record.scope.env %q is neither the trajectory's environment nor one in memreview.toml", e)
 		}
 	}
-	return &review.Record{
+	rec := &review.Record{
 		Lemma: strings.TrimSpace(a.Lemma), Category: a.Category, Scope: a.Scope, Trigger: a.Trigger,
 		Steps: a.Steps, Confidence: *a.Confidence, Status: review.Active,
-	}, nil
+	}
+	// The bank's limits, told to the model now so that it can shorten the
+	// record, rather than refused when the run's proposals are queued.
+	if field, msg := review.CheckRecordLimits(rec); msg != "" {
+		if field != "" {
+			return nil, fmt.Errorf("record.%s: %s; shorten it", field, msg)
+		}
+		return nil, fmt.Errorf("record: %s; shorten it", msg)
+	}
+	return rec, nil
 }

@@ -75,3 +75,28 @@ func TestCancelStopsTheHTTPCall(t *testing.T) {
 		t.Fatalf("the run took %s after cancel", took)
 	}
 }
+
+// TestOversizeProposalIsRefusedToTheModel: a lemma over the bank's text
+// limit is refused at the tool call, with the limit, so the model can
+// shorten it; the corrected call is queued.
+func TestOversizeProposalIsRefusedToTheModel(t *testing.T) {
+	st := newBank(t)
+	rec := func(lemma string) string {
+		return args(map[string]any{"record": map[string]any{"lemma": lemma, "category": "fact", "scope": map[string]any{"env": "shop", "tags": []string{}, "task_family": ""},
+			"trigger": "", "steps": []string{}, "confidence": 0.5}, "rationale": "r", "evidence": []map[string]int{{"from": 2, "to": 3}}, "probe_runs": []string{}})
+	}
+	f := newFakeLLM(t,
+		toolReply(call{"c1", "propose_create", rec(strings.Repeat("x", 10<<20))}),
+		toolReply(call{"c2", "propose_create", rec("short")}).with(func(t *testing.T, r *wireReq) {
+			mustContain(t, "refusal", r.toolResult(t, "c1"), "record.lemma", "a text field may hold", "shorten it")
+		}),
+		toolReply(call{"c3", ToolFinish, `{}`}))
+	run, err := Curate(context.Background(), Deps{Store: st, LLM: testLLM(f, &sleeper{}, nil)}, []string{"traj_1"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.done()
+	if len(run.Proposals) != 1 || run.Proposals[0].Record.Lemma != "short" || queueLen(t, st) != 1 {
+		t.Fatalf("proposals %+v", run.Proposals)
+	}
+}

@@ -54,6 +54,14 @@ func CheckID(id string) error {
 	return nil
 }
 
+// CheckRecordLimits checks a record against the limits before it is
+// proposed (the curator tells the model at once): the offending field ("" for
+// the whole record) and a message, or "", "".
+func CheckRecordLimits(r *Record) (field, msg string) { return checkRecordLimits(r) }
+
+// CheckText says what is wrong with a text field (too long), or "".
+func CheckText(s string) string { return checkText(s) }
+
 // checkText says what is wrong with a text field, or "".
 func checkText(s string) string {
 	if len(s) > MaxTextBytes {
