@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, no cgo
@@ -104,12 +103,6 @@ func checkBank(path string) error {
 		return fmt.Errorf("%s is not a memreview bank: %v", path, err)
 	}
 	return nil
-}
-
-// writable reports whether this process may write path (a file, or a
-// folder, where SQLite keeps its -wal and -shm files).
-func writable(path string) bool {
-	return syscall.Access(path, 2 /* W_OK */) == nil
 }
 
 // readOnlyDSN opens path for reading only. A WAL bank with no -wal or -shm
