@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,7 +48,9 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		return err
 	}
 	defer s.Close()
-	cfg, err := s.Config()
+	// list and rm read the file without checking its entries, so that a
+	// bad one can be seen and removed; add needs a sound file.
+	cfg, problems, err := s.EnvConfig()
 	if err != nil {
 		return err
 	}
@@ -64,17 +67,36 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 			return usagef("env list: takes no arguments, got %q", sub.Args())
 		}
 		if jsonOut {
-			return printJSON(a.stdout, nonNil(cfg.Envs))
+			if err := printJSON(a.stdout, nonNil(cfg.Envs)); err != nil {
+				return err
+			}
+		} else {
+			for _, e := range cfg.Envs {
+				name := e.Name
+				if review.CheckEnvName(name) != nil {
+					name = strconv.Quote(name)
+				}
+				fmt.Fprintf(a.stdout, "%-12s %-6s %s\n", name, e.Kind, e.Path)
+			}
 		}
-		for _, e := range cfg.Envs {
-			fmt.Fprintf(a.stdout, "%-12s %-6s %s\n", e.Name, e.Kind, e.Path)
+		for _, p := range problems {
+			fmt.Fprintf(a.stderr, "memreview: warning: %s: %v (remove it with 'memreview env rm NAME')\n", review.ConfigFile, p)
 		}
 		return nil
 	case "rm":
+		// rm NAME removes every entry with that name, so a name declared
+		// twice (or an empty one: env rm "") can be cleaned up.
 		if fs.NArg() != 2 {
 			return usagef("env rm: give one NAME")
 		}
-		return s.RemoveEnv(fs.Arg(1))
+		n, err := s.RemoveEnv(fs.Arg(1))
+		if err != nil {
+			return err
+		}
+		if n > 1 {
+			fmt.Fprintf(a.stdout, "removed %d environments named %q\n", n, fs.Arg(1))
+		}
+		return nil
 	case "add":
 		// env add NAME --sql FILE | --files DIR (flags after NAME, parsed here)
 		sub := flag.NewFlagSet("env add", flag.ContinueOnError)
@@ -103,6 +125,9 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 			return err
 		}
 		fmt.Fprintf(a.stdout, "added %s env %s → %s\n", e.Kind, name, e.Path)
+		if e.Symlink {
+			fmt.Fprintf(a.stdout, "%s is a symbolic link; probes will follow it\n", e.Path)
+		}
 		return nil
 	}
 	return usagef("env: %q is not add, list or rm", fs.Arg(0))

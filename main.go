@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/printable"
 	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui"
@@ -65,6 +66,13 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Human-readable output is escaped (printable): text from the bank, an
+	// import or the curator never reaches the terminal as raw control
+	// characters. JSON output (exactJSON) goes to stdout untouched.
+	rawOut, safeOut, safeErr := stdout, printable.NewWriter(stdout), printable.NewWriter(stderr)
+	defer safeOut.Flush()
+	defer safeErr.Flush()
+	stdout, stderr = safeOut, safeErr
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx}
 	global := flag.NewFlagSet("memreview", flag.ContinueOnError)
 	global.SetOutput(stderr)
@@ -123,7 +131,30 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := flagAfterArgs(c, fs, rest[1:]); err != nil {
 		return exit(stderr, err)
 	}
+	if exactJSON(c, fs) {
+		a.stdout = rawOut
+	}
 	return exit(stderr, c.run(a, fs))
+}
+
+// exactJSON reports whether the command prints JSON, which must reach
+// stdout exactly: export, and any command run with --json (env list takes
+// it after its subcommand too).
+func exactJSON(c *command, fs *flag.FlagSet) bool {
+	if c.name == "export" {
+		return true
+	}
+	if f := fs.Lookup("json"); f != nil && f.Value.String() == "true" {
+		return true
+	}
+	if c.name == "env" && fs.Arg(0) == "list" {
+		for _, arg := range fs.Args()[1:] {
+			if arg == "--json" || arg == "-json" || arg == "--json=true" || arg == "-json=true" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // flagAfterArgs refuses a command's own flag given after its arguments,

@@ -229,6 +229,7 @@ func (c *curation) converse(ctx context.Context, t *review.Trajectory) error {
 		{Role: openai.ChatMessageRoleUser, Content: c.brief(t)},
 	}
 	nudged, bad := false, 0
+	refused := "" // the last tool call refused, and why, while no call has run since
 	for step := 1; ; step++ {
 		if step > c.s.MaxSteps {
 			return fmt.Errorf("curator: the model did not finish curating %s within %d steps; raise max_steps in memreview.toml [curator] or use a more decisive model", t.ID, c.s.MaxSteps)
@@ -258,6 +259,8 @@ func (c *curation) converse(ctx context.Context, t *review.Trajectory) error {
 			switch {
 			case c.proposed > 0:
 				return nil
+			case nudged && refused != "":
+				return fmt.Errorf("curator: the model stopped calling tools after its call %s was refused, and answered in plain text while %s (%q); fix what the refusal names (the trajectory, the environments in memreview.toml) or use a stronger model", refused, during, snippet(msg.Content))
 			case nudged:
 				return fmt.Errorf("curator: the model answered in plain text instead of calling a tool while %s (%q); use a model that supports tool calls", during, snippet(msg.Content))
 			}
@@ -280,10 +283,11 @@ func (c *curation) converse(ctx context.Context, t *review.Trajectory) error {
 				bad++
 				c.run.BadCalls++
 				entry.Err = callErr.Error()
+				refused = fmt.Sprintf("%s(%s): %v", name, snippet(args), callErr)
 				result = "error: " + callErr.Error() + ". Correct the call and try again."
 				entry.Result = result
 			} else {
-				bad = 0
+				bad, refused = 0, ""
 				finished = finished || name == ToolFinish
 			}
 			c.run.ToolCalls = append(c.run.ToolCalls, entry)

@@ -63,7 +63,10 @@ func (c *curation) call(ctx context.Context, name, args string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	b, _ := json.Marshal(out)
+	b, err := json.Marshal(out)
+	if err != nil {
+		return "", fatal("curator: cannot encode the result of %s: %w", name, err)
+	}
 	return clip(string(b), resultCap), nil
 }
 
@@ -213,7 +216,7 @@ func (c *curation) probe(ctx context.Context, tool string, a probeArgs) (any, er
 	id := fmt.Sprintf("run_%s_%d", c.run.ID, len(c.run.ProbeRuns)+1)
 	c.run.ProbeRuns = append(c.run.ProbeRuns, review.ProbeRun{ID: id, Result: res, At: c.deps.Store.Now(), Actor: "curator:" + c.s.Model})
 	c.probes = append(c.probes, id)
-	return probeOut{id, res.Columns, res.Rows, res.Text, res.Truncated, res.Error}, nil
+	return probeOut{id, res.Columns, probe.FiniteRows(res.Rows), res.Text, res.Truncated, res.Error}, nil
 }
 
 func orDot(p string) string {
@@ -241,6 +244,9 @@ func (c *curation) propose(op review.Op, tool string, a proposeArgs) (any, error
 	}
 	if strings.TrimSpace(a.Rationale) == "" {
 		return nil, fmt.Errorf("%s needs a rationale citing the evidence", tool)
+	}
+	if m := review.CheckText(a.Rationale); m != "" {
+		return nil, fmt.Errorf("%s: rationale: %s; shorten it", tool, m)
 	}
 	var targets []review.Target
 	for _, id := range a.Targets {
@@ -314,10 +320,19 @@ func (c *curation) newRecord(tool string, a *recordArgs) (*review.Record, error)
 			return nil, fmt.Errorf("record.scope.env %q is neither the trajectory's environment nor one in memreview.toml", e)
 		}
 	}
-	return &review.Record{
+	rec := &review.Record{
 		Lemma: strings.TrimSpace(a.Lemma), Category: a.Category, Scope: a.Scope, Trigger: a.Trigger,
 		Steps: a.Steps, Confidence: *a.Confidence, Status: review.Active,
-	}, nil
+	}
+	// The bank's limits, told to the model now so that it can shorten the
+	// record, rather than refused when the run's proposals are queued.
+	if field, msg := review.CheckRecordLimits(rec); msg != "" {
+		if field != "" {
+			return nil, fmt.Errorf("record.%s: %s; shorten it", field, msg)
+		}
+		return nil, fmt.Errorf("record: %s; shorten it", msg)
+	}
+	return rec, nil
 }
 
 // resolveEnv finds an environment through ResolveEnv, else the store's own.

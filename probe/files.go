@@ -21,8 +21,9 @@ import (
 // is binary and is described, never dumped.
 const sniffLen = 8 << 10
 
-// runFiles runs one files request under the folder at dir.
-func runFiles(ctx context.Context, dir, input string, lim Limits, r *Result) error {
+// runFiles runs one files request under env's folder, opened and pinned
+// once (openPinnedRoot).
+func runFiles(ctx context.Context, env Env, input string, lim Limits, r *Result) error {
 	op, err := parseFilesInput(input)
 	if err != nil {
 		return err
@@ -31,9 +32,9 @@ func runFiles(ctx context.Context, dir, input string, lim Limits, r *Result) err
 	if err != nil {
 		return err
 	}
-	root, err := os.OpenRoot(dir)
+	root, err := openPinnedRoot(env)
 	if err != nil {
-		return fmt.Errorf("cannot open the folder %s: %w", dir, err)
+		return err
 	}
 	defer root.Close()
 	switch op.Verb {

@@ -11,11 +11,13 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // grepFileCap is the largest file grep reads; bigger files are skipped and
-// counted in a closing note. grepLineCap is the longest line it reads; the
-// rest of a file with a longer line is skipped.
+// counted in a closing note. Lines of any length within it are searched; a
+// matching line longer than grepLineCap is shown cut around its first
+// match, and says so.
 const (
 	grepFileCap = 64 << 20
 	grepLineCap = 1 << 20
@@ -96,25 +98,46 @@ func (g *grepper) file(p string) error {
 		return nil // like grep -I: binary files are not searched
 	}
 	sc := bufio.NewScanner(io.LimitReader(f, grepFileCap))
-	sc.Buffer(make([]byte, 64<<10), grepLineCap)
+	sc.Buffer(make([]byte, 64<<10), grepFileCap+1)
 	for n := 1; sc.Scan(); n++ {
 		if n%1024 == 0 {
 			if err := g.ctx.Err(); err != nil {
 				return err
 			}
 		}
-		line := sc.Text()
-		if !g.re.MatchString(line) {
+		line := sc.Bytes()
+		if !g.re.Match(line) {
 			continue
 		}
-		s := fmt.Sprintf("%s:%d: %s\n", p, n, line)
+		s := fmt.Sprintf("%s:%d: %s\n", p, n, longLine(line, g.re))
 		if g.lines >= g.lim.MaxRows || g.out.Len()+len(s) > g.lim.MaxBytes {
 			return errCapReached
 		}
 		g.out.WriteString(s)
 		g.lines++
 	}
-	return nil // a line over grepLineCap ends this file's search early
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("grep: reading %s: %w", p, err)
+	}
+	return nil
+}
+
+// longLine is a matched line as grep shows it: whole up to grepLineCap
+// bytes, else an excerpt around the match with a note of the cut.
+func longLine(line []byte, re *regexp.Regexp) string {
+	if len(line) <= grepLineCap {
+		return string(line)
+	}
+	loc := re.FindIndex(line)
+	const around = 256
+	from, to := max(loc[0]-around, 0), min(max(loc[1], loc[0]+1)+around, len(line), loc[0]+grepLineCap/2)
+	for from > 0 && !utf8.RuneStart(line[from]) {
+		from++
+	}
+	for to < len(line) && !utf8.RuneStart(line[to]) {
+		to--
+	}
+	return fmt.Sprintf("(line of %d bytes, cut to bytes %d-%d around the match) %s", len(line), from+1, to, line[from:to])
 }
 
 // countingReader counts the bytes read through it.

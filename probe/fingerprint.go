@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash"
 	"io/fs"
-	"os"
 	"strconv"
 )
 
@@ -24,9 +23,11 @@ func Fingerprint(ctx context.Context, env Env) (string, error) {
 	var err error
 	switch env.Kind {
 	case KindSQL:
-		err = schemaHash(ctx, env.Path, h)
+		if _, err = checkedInfo(env); err == nil {
+			err = schemaHash(ctx, env.Path, h)
+		}
 	case KindFiles:
-		err = treeHash(ctx, env.Path, h)
+		err = treeHash(ctx, env, h)
 	default:
 		err = fmt.Errorf("environment %q has unknown kind %q", env.Name, env.Kind)
 	}
@@ -68,10 +69,10 @@ func schemaHash(ctx context.Context, path string, h hash.Hash) error {
 	return rows.Err()
 }
 
-func treeHash(ctx context.Context, path string, h hash.Hash) error {
-	root, err := os.OpenRoot(path)
+func treeHash(ctx context.Context, env Env, h hash.Hash) error {
+	root, err := openPinnedRoot(env)
 	if err != nil {
-		return fmt.Errorf("cannot open the folder %s: %w", path, err)
+		return err
 	}
 	defer root.Close()
 	return fs.WalkDir(root.FS(), ".", func(p string, de fs.DirEntry, err error) error {

@@ -27,8 +27,8 @@ func writeSQL(t *testing.T, path string, stmts ...string) {
 }
 
 func TestFingerprintAndCompare(t *testing.T) {
-	path := copyChinook(t)
-	env := Env{Name: "chinook", Kind: KindSQL, Path: path}
+	path := writeMusicDB(t)
+	env := Env{Name: "music", Kind: KindSQL, Path: path}
 	ctx := context.Background()
 	usesColumn := "SELECT Title FROM Album WHERE AlbumId = 1"
 	other := "SELECT Name FROM Artist WHERE ArtistId = 1"
@@ -116,7 +116,7 @@ func TestFingerprintFiles(t *testing.T) {
 // TestSQLWALDatabaseLeavesNoFiles checks that probing a WAL-mode database
 // does not leave -wal or -shm files beside it.
 func TestSQLWALDatabaseLeavesNoFiles(t *testing.T) {
-	path := copyChinook(t)
+	path := writeMusicDB(t)
 	writeSQL(t, path, "PRAGMA journal_mode = wal")
 	before := dirNames(t, filepath.Dir(path))
 	if len(before) != 1 {
@@ -143,7 +143,7 @@ func TestSQLMissingDatabaseIsNotCreated(t *testing.T) {
 }
 
 func TestSQLPathWithURICharacters(t *testing.T) {
-	src := copyChinook(t)
+	src := writeMusicDB(t)
 	dir := filepath.Join(t.TempDir(), "a b?c#d%e&mode=rw")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)

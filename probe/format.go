@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/review/printable"
 )
 
 // FormatText renders r for a terminal: an aligned table when it has
@@ -129,32 +131,13 @@ func cellText(v any) string {
 	return sanitize(fmt.Sprint(v), false)
 }
 
-// sanitize replaces control characters with visible escapes; tabs are
-// kept in text when keepTab is set.
+// sanitize escapes what must not reach a terminal raw (printable.Line);
+// tabs in text become four spaces when keepTab is set.
 func sanitize(s string, keepTab bool) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
+	if keepTab {
+		s = strings.ReplaceAll(s, "\t", "    ")
 	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t' && keepTab:
-			b.WriteString("    ")
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case isControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)
+	return printable.Line(s)
 }
 
 func cut(s string, width int) string {

@@ -53,9 +53,11 @@ func Run(ctx context.Context, env Env, input string, lim Limits) Result {
 	var err error
 	switch env.Kind {
 	case KindSQL:
-		err = runSQL(runCtx, env.Path, input, lim, &r)
+		if _, err = checkedInfo(env); err == nil {
+			err = runSQL(runCtx, env.Path, input, lim, &r)
+		}
 	case KindFiles:
-		err = runFiles(runCtx, env.Path, input, lim, &r)
+		err = runFiles(runCtx, env, input, lim, &r)
 	default:
 		err = fmt.Errorf("environment %q has unknown kind %q; use %q or %q", env.Name, env.Kind, KindSQL, KindFiles)
 	}

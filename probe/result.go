@@ -8,6 +8,8 @@ package probe
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"strconv"
 )
 
 // Kind names an environment kind.
@@ -25,11 +27,17 @@ type Env struct {
 	Name string `toml:"name" json:"name"`
 	Kind Kind   `toml:"kind" json:"kind"`
 	Path string `toml:"path" json:"path"`
+	// Symlink is set when the operator added Path as a symbolic link; only
+	// then is a link there followed. A root that becomes a link later is
+	// refused.
+	Symlink bool `toml:"symlink,omitempty" json:"symlink,omitempty"`
 }
 
 // Result is the outcome of one probe run. Its JSON form is stable: it is
 // stored in the bank and compared on re-runs. Values in Rows are strings,
-// numbers (int64 or float64) or nil, exactly as stored.
+// numbers (int64 or float64) or nil, exactly as stored. JSON has no
+// infinities or NaN, so a non-finite float (SQLite's 1e999) is written as
+// the string "+Inf", "-Inf" or "NaN" (see FiniteRows).
 type Result struct {
 	Env         string   `json:"env"`
 	Kind        Kind     `json:"kind"`
@@ -41,6 +49,46 @@ type Result struct {
 	DurationMS  float64  `json:"duration_ms"`
 	Fingerprint string   `json:"fingerprint,omitempty"`
 	Error       string   `json:"error,omitempty"`
+}
+
+// MarshalJSON writes r with every non-finite float in Rows as a string, so
+// that encoding a Result never fails, wherever it is embedded.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result // no methods: no recursion
+	p := plain(r)
+	p.Rows = FiniteRows(r.Rows)
+	if math.IsNaN(p.DurationMS) || math.IsInf(p.DurationMS, 0) {
+		p.DurationMS = 0
+	}
+	return json.Marshal(p)
+}
+
+// FiniteRows returns rows with every non-finite float64 replaced by its
+// string form ("+Inf", "-Inf", "NaN"); rows itself is returned when it
+// holds none, and it is never modified. Every JSON form of probe rows
+// (Result's, and the curator's tool results) goes through it.
+func FiniteRows(rows [][]any) [][]any {
+	var out [][]any
+	for i, row := range rows {
+		for j, v := range row {
+			f, ok := v.(float64)
+			if !ok || !(math.IsInf(f, 0) || math.IsNaN(f)) {
+				continue
+			}
+			if out == nil {
+				out = make([][]any, len(rows))
+				copy(out, rows)
+			}
+			if &out[i][0] == &rows[i][0] {
+				out[i] = append([]any(nil), row...)
+			}
+			out[i][j] = strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	}
+	if out == nil {
+		return rows
+	}
+	return out
 }
 
 // OK reports whether the run succeeded.
@@ -78,7 +126,7 @@ func sameOutput(a, b Result) bool {
 		return false
 	}
 	return bytes.Equal(canonical(a.Columns), canonical(b.Columns)) &&
-		bytes.Equal(canonical(a.Rows), canonical(b.Rows))
+		bytes.Equal(canonical(FiniteRows(a.Rows)), canonical(FiniteRows(b.Rows)))
 }
 
 func canonical(v any) []byte {

@@ -9,14 +9,20 @@ import (
 	"time"
 )
 
-// TestSQLHostile throws writes, escapes and runaway queries at a copy of
-// Chinook. Every one must be refused or bounded by SQLite itself, and the
-// file and its folder must be byte-for-byte unchanged afterwards.
+// TestSQLHostile throws writes, escapes and runaway queries at the music
+// fixture (and a copy of the real Chinook database when present). Every
+// one must be refused or bounded by SQLite itself, and the file and its
+// folder must be byte-for-byte unchanged afterwards.
 func TestSQLHostile(t *testing.T) {
-	db := copyChinook(t)
+	for _, d := range sqlDatabases(t) {
+		t.Run(d.name, func(t *testing.T) { sqlHostile(t, d.path) })
+	}
+}
+
+func sqlHostile(t *testing.T, db string) {
 	dir := filepath.Dir(db)
 	before, beforeDir := fileSHA(t, db), dirNames(t, dir)
-	env := Env{Name: "chinook", Kind: KindSQL, Path: db}
+	env := Env{Name: "music", Kind: KindSQL, Path: db}
 	newFile := filepath.Join(dir, "new.sqlite")
 	intoFile := filepath.Join(dir, "vacuumed.sqlite")
 

@@ -13,12 +13,13 @@ var ErrNotFound = errors.New("not found")
 
 // Options tune a Store. Zero values mean: real clock, OS-derived operator.
 type Options struct {
-	Now func() time.Time // clock for timestamps (sample generation fixes it)
+	Now      func() time.Time // clock for timestamps (sample generation fixes it)
+	ReadOnly bool             // open for reading only (Open); writes fail with ErrReadOnly
 }
 
 // Config is the bank's memreview.toml.
 type Config struct {
-	Envs    []probe.Env   `toml:"env"`
+	Envs    []probe.Env   `toml:"env,omitempty"`
 	Curator CuratorConfig `toml:"curator"`
 }
 
@@ -26,8 +27,8 @@ type Config struct {
 type CuratorConfig struct {
 	Model    string `toml:"model,omitempty"`
 	BaseURL  string `toml:"base_url,omitempty"`
-	Timeout  string `toml:"timeout,omitempty"`   // Go duration, per run
-	MaxSteps int    `toml:"max_steps,omitempty"` // tool-loop steps
+	Timeout  string `toml:"timeout,omitempty"`  // Go duration, per run
+	MaxSteps int    `toml:"max_steps,omitzero"` // tool-loop steps
 }
 
 // Env returns the environment with that name.

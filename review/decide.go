@@ -114,6 +114,14 @@ func (dc *decision) save(verb Verb) error {
 	}
 	dc.d.Verb = verb
 	dc.d.At = dc.s.Now()
+	for _, t := range []struct{ f, s string }{{"note", dc.d.Note}, {"operator", dc.d.Operator}} {
+		if m := checkText(t.s); m != "" {
+			return fmt.Errorf("decision: field %q: %s", t.f, m)
+		}
+	}
+	if n := encodedSize(dc.d); n > MaxLineBytes {
+		return fmt.Errorf("decision: it would be %d bytes as JSON, over the %d a decision may hold (it carries every record it changes: merge fewer records at once)", n, MaxLineBytes)
+	}
 	_, err := dc.q.Exec(`INSERT INTO decisions(id, proposal, verb, body) VALUES(?,?,?,?)`,
 		dc.d.ID, dc.d.Proposal, string(verb), marshal(dc.d))
 	return err
@@ -196,6 +204,28 @@ func (s *Store) Decide(ctx context.Context, req DecideRequest) (*Decision, error
 		})
 }
 
+// proposalProvenance fills what a record's provenance leaves empty from
+// the proposal it comes from: the trajectory, the span of the cited steps
+// and the probe runs, so that a proposal imported with a trajectory (and a
+// record without provenance) still says where the accepted record came from.
+func proposalProvenance(pv Provenance, p *Proposal) Provenance {
+	if pv.Trajectory != "" || p.Trajectory == "" {
+		return pv
+	}
+	pv.Trajectory = p.Trajectory
+	if pv.Steps == nil && len(p.Evidence.Steps) > 0 {
+		span := p.Evidence.Steps[0]
+		for _, s := range p.Evidence.Steps[1:] {
+			span.From, span.To = min(span.From, s.From), max(span.To, s.To)
+		}
+		pv.Steps = &span
+	}
+	if len(pv.ProbeRuns) == 0 {
+		pv.ProbeRuns = slices.Clone(p.Evidence.ProbeRuns)
+	}
+	return pv
+}
+
 func (dc *decision) apply(p *Proposal, req DecideRequest) error {
 	final := p.Record
 	if req.Record != nil {
@@ -204,6 +234,7 @@ func (dc *decision) apply(p *Proposal, req DecideRequest) error {
 	var rec *Record
 	if final != nil {
 		c := *final
+		c.Provenance = proposalProvenance(c.Provenance, p)
 		rec = &c
 	}
 	needRecord := func() error {

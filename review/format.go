@@ -13,15 +13,18 @@ import (
 	"io"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
 // Line caps. A record, proposal or decision line longer than MaxLineBytes is
-// refused (a memory is a sentence or two: a megabyte line is a broken file); trajectory files (whose runs are often one long line, or a whole
+// refused; everything the bank can hold fits in one (see limits.go).
+// Trajectory files (whose runs are often one long line, or a whole
 // document) allow MaxTrajectoryLineBytes.
 const (
-	MaxLineBytes           = 1 << 20
+	MaxLineBytes           = 16 << 20
 	MaxTrajectoryLineBytes = 256 << 20
 )
 
@@ -174,6 +177,15 @@ func decodeAt(file string, line int, prefix string, data []byte, v any, strict b
 	}
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
+		var pe *time.ParseError
+		if errors.As(err, &pe) {
+			// A bad time: name its field, and say what a time looks like.
+			e := inputErr(file, line, prefix, "%s is not a time: want RFC 3339 with a four-digit year, such as 2026-11-01T09:00:00Z", strconv.Quote(pe.Value))
+			if path, off, ok := problemAt(data, reflect.TypeOf(v), strict); ok {
+				e.Field, e.Line = joinField(prefix, path), line+linesBefore(data, off)
+			}
+			return e
+		}
 		if errors.As(err, &te) || strings.HasPrefix(err.Error(), "json: unknown field ") {
 			if path, off, ok := problemAt(data, reflect.TypeOf(v), strict); ok {
 				for off < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {

@@ -24,13 +24,14 @@ var (
 // does not fit t: a field t lacks (when strict) or a JSON value of the
 // wrong kind. ok is false when it finds none.
 func problemAt(data []byte, t reflect.Type, strict bool) (path string, off int64, ok bool) {
-	w := &pathWalker{dec: json.NewDecoder(bytes.NewReader(data)), strict: strict}
+	w := &pathWalker{dec: json.NewDecoder(bytes.NewReader(data)), data: data, strict: strict}
 	defer func() { _ = recover() }() // malformed input: give up quietly
 	return w.walk(t, "")
 }
 
 type pathWalker struct {
 	dec    *json.Decoder
+	data   []byte
 	strict bool
 }
 
@@ -48,6 +49,17 @@ func (w *pathWalker) walk(t reflect.Type, path string) (string, int64, bool) {
 		reflect.PointerTo(t).Implements(textUnmarshaler) && t.Kind() != reflect.String
 	if opaque {
 		w.skip(tok)
+		// A value with its own decoding (a time) is tried on its own, so
+		// that its error names the field.
+		if t != nil && t.Kind() != reflect.Interface {
+			for start < int64(len(w.data)) && strings.IndexByte(" \t\r\n,:", w.data[start]) >= 0 {
+				start++
+			}
+			raw := w.data[start:w.dec.InputOffset()]
+			if json.Unmarshal(raw, reflect.New(t).Interface()) != nil {
+				return path, start, true
+			}
+		}
 		return "", 0, false
 	}
 	bad := func() (string, int64, bool) { return path, start, true }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/memreview/memreview/review/printable"
 )
 
 // ReadRecords reads records as JSON Lines (one Record per line). Unknown
@@ -15,37 +17,73 @@ import (
 // ids and confidences outside 0..1 are errors. A missing status becomes
 // active; version 0 is left for the store.
 func ReadRecords(r io.Reader, file string) ([]Record, error) {
+	recs, _, err := ReadRecordsAt(r, file)
+	return recs, err
+}
+
+// ReadRecordsAt is ReadRecords that also returns the line each record came
+// from (for CheckNewRecords).
+func ReadRecordsAt(r io.Reader, file string) ([]Record, []int, error) {
+	return readRecords(r, file)
+}
+
+// CheckNewRecords refuses, naming file, line and field "id", a record
+// that is already in the bank (exists) or that an earlier file of the
+// same import holds (from: id → "file:line", filled as it goes).
+func CheckNewRecords(file string, recs []Record, lines []int, exists func(id string) bool, from map[string]string) error {
+	for i, rec := range recs {
+		line := 0
+		if i < len(lines) {
+			line = lines[i]
+		}
+		if exists(rec.ID) {
+			return inputErr(file, line, "id", "record %s is already in the bank", printable.Line(rec.ID))
+		}
+		if at, dup := from[rec.ID]; dup {
+			return inputErr(file, line, "id", "duplicate id: record %s is also in %s", printable.Line(rec.ID), at)
+		}
+		from[rec.ID] = fmt.Sprintf("%s:%d", fileName(file), line)
+	}
+	return nil
+}
+
+func readRecords(r io.Reader, file string) ([]Record, []int, error) {
 	lines, err := readJSONLines(r, file, MaxLineBytes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	recs := make([]Record, len(lines))
+	at := make([]int, len(lines))
 	seen := map[string]int{}
 	for i, l := range lines {
 		rec := &recs[i]
+		at[i] = l.n
 		if err := decodeLine(file, l.n, l.data, rec, true); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if strings.TrimSpace(rec.ID) == "" {
-			return nil, inputErr(file, l.n, "id", "missing id")
+			return nil, nil, inputErr(file, l.n, "id", "missing id")
 		}
 		if first, ok := seen[rec.ID]; ok {
-			return nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", rec.ID, first)
+			return nil, nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", rec.ID, first)
 		}
 		seen[rec.ID] = l.n
 		if rec.Status == "" {
 			rec.Status = Active
 		}
 		if field, msg := checkRecord(rec); msg != "" {
-			return nil, inputErr(file, l.n, field, "%s", msg)
+			return nil, nil, inputErr(file, l.n, field, "%s", msg)
 		}
 	}
-	return recs, nil
+	return recs, at, nil
 }
 
 // checkRecord validates a record's content (not its id) and returns the
 // offending field and a message, or "", "".
 func checkRecord(rec *Record) (field, msg string) {
+	if field, msg := checkRecordLimits(rec); msg != "" {
+		return field, msg
+	}
 	if strings.TrimSpace(rec.Lemma) == "" {
 		return "lemma", "missing lemma"
 	}
@@ -55,7 +93,7 @@ func checkRecord(rec *Record) (field, msg string) {
 	if !rec.Category.Valid() {
 		return "category", fmt.Sprintf("unknown category %q (want one of %s)", rec.Category, categoryList())
 	}
-	if rec.Confidence < 0 || rec.Confidence > 1 {
+	if !(rec.Confidence >= 0 && rec.Confidence <= 1) { // NaN too
 		return "confidence", fmt.Sprintf("confidence %g is outside 0..1", rec.Confidence)
 	}
 	switch rec.Status {
@@ -127,6 +165,9 @@ func ReadProposals(r io.Reader, file string) ([]Proposal, []int, error) {
 		if err := decodeLine(file, l.n, l.data, p, true); err != nil {
 			return nil, nil, err
 		}
+		if f, m := checkIDs("id", p.ID, "trajectory", p.Trajectory, "curator_run", p.CuratorRun); m != "" {
+			return nil, nil, inputErr(file, l.n, f, "%s", m)
+		}
 		if p.ID != "" {
 			if first, ok := seen[p.ID]; ok {
 				return nil, nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", p.ID, first)
@@ -172,6 +213,9 @@ func checkProposalShape(file string, line int, p *Proposal) error {
 		if strings.TrimSpace(t.ID) == "" {
 			return inputErr(file, line, f+".id", "missing id")
 		}
+		if err := CheckID(t.ID); err != nil {
+			return inputErr(file, line, f+".id", "%v", err)
+		}
 		if seen[t.ID] {
 			return inputErr(file, line, f+".id", "record %q is targeted twice", t.ID)
 		}
@@ -187,6 +231,12 @@ func checkProposalShape(file string, line int, p *Proposal) error {
 		if field, msg := checkRecord(p.Record); msg != "" {
 			return inputErr(file, line, joinField("record", field), "%s", msg)
 		}
+	}
+	if m := checkText(p.Rationale); m != "" {
+		return inputErr(file, line, "rationale", "%s", m)
+	}
+	if f, m := checkIDList("evidence.probe_runs", p.Evidence.ProbeRuns); m != "" {
+		return inputErr(file, line, f, "%s", m)
 	}
 	for i, s := range p.Evidence.Steps {
 		if m := checkRange(s); m != "" {
@@ -253,6 +303,17 @@ func ReadDecisions(r io.Reader, file string) ([]Decision, error) {
 		if first, ok := seen[d.ID]; ok {
 			return nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", d.ID, first)
 		}
+		if f, m := checkIDs("id", d.ID, "proposal", d.Proposal, "undoes", d.Undoes, "undone_by", d.UndoneBy); m != "" {
+			return nil, inputErr(file, l.n, f, "%s", m)
+		}
+		if f, m := checkIDList("evidence", d.Evidence); m != "" {
+			return nil, inputErr(file, l.n, f, "%s", m)
+		}
+		for _, t := range []struct{ f, s string }{{"note", d.Note}, {"operator", d.Operator}} {
+			if m := checkText(t.s); m != "" {
+				return nil, inputErr(file, l.n, t.f, "%s", m)
+			}
+		}
 		seen[d.ID] = l.n
 		if err := checkDecision(file, l.n, d); err != nil {
 			return nil, err
@@ -280,8 +341,8 @@ func checkDecision(file string, line int, d *Decision) error {
 		}
 	}
 	for i, c := range d.Changes {
-		if strings.TrimSpace(c.RecordID) == "" {
-			return inputErr(file, line, fmt.Sprintf("changes[%d].record_id", i), "missing record_id")
+		if err := CheckID(c.RecordID); err != nil {
+			return inputErr(file, line, fmt.Sprintf("changes[%d].record_id", i), "%v", err)
 		}
 	}
 	if d.PrevStatus != "" && !validProposalStatus(d.PrevStatus) {

@@ -106,12 +106,15 @@ func TestReadRecordsDefaultsAndBlankLines(t *testing.T) {
 func TestReadRecordsLongLine(t *testing.T) {
 	long := `{"id":"m2","lemma":"` + strings.Repeat("x", MaxLineBytes) + `","category":"fact"}`
 	_, err := ReadRecords(strings.NewReader(goodRec+"\n"+long+"\n"), "big.jsonl")
-	wantInputErr(t, err, "big.jsonl", 2, "", "line is longer than 1 MiB")
-	// Just under the cap is fine.
-	ok := `{"id":"m2","lemma":"` + strings.Repeat("x", (1<<20)-100) + `","category":"fact"}`
+	wantInputErr(t, err, "big.jsonl", 2, "", "line is longer than 16 MiB")
+	// A line under the cap is read, and its lemma held to the field limit.
+	near := `{"id":"m2","lemma":"` + strings.Repeat("x", 2*MaxTextBytes) + `","category":"fact"}`
+	_, err = ReadRecords(strings.NewReader(goodRec+"\n"+near), "big.jsonl")
+	wantInputErr(t, err, "big.jsonl", 2, "lemma", "over the 65536 a text field may hold")
+	ok := `{"id":"m2","lemma":"` + strings.Repeat("x", MaxTextBytes) + `","category":"fact"}`
 	recs, err := ReadRecords(strings.NewReader(goodRec+"\n"+ok), "big.jsonl")
-	if err != nil || len(recs) != 2 || len(recs[1].Lemma) != (1<<20)-100 {
-		t.Fatalf("near-cap line: got %d records, err %v", len(recs), err)
+	if err != nil || len(recs) != 2 || len(recs[1].Lemma) != MaxTextBytes {
+		t.Fatalf("lemma at the field limit: got %d records, err %v", len(recs), err)
 	}
 }
 
@@ -192,7 +195,7 @@ func TestReadDecisionsErrors(t *testing.T) {
 		{"missing id", `{"proposal":"p1","verb":"accept","operator":"ada"}`, 1, "id", "missing id"},
 		{"missing operator", `{"id":"d2","proposal":"p1","verb":"accept"}`, 1, "operator", "missing operator"},
 		{"duplicate", good + "\n" + good, 2, "id", `duplicate id "d1"`},
-		{"bad time", `{"id":"d2","verb":"accept","operator":"ada","at":"yesterday"}`, 1, "", "parsing time"},
+		{"bad time", `{"id":"d2","verb":"accept","operator":"ada","at":"yesterday"}`, 1, "at", `"yesterday" is not a time`},
 		{"bad record", `{"id":"d2","verb":"edit","operator":"ada","record":{"lemma":"x","category":"nope"}}`, 1, "record.category", "unknown category"},
 		{"unknown field", `{"id":"d2","verb":"accept","operator":"ada","who":"x"}`, 1, "who", "unknown field"},
 	} {

@@ -116,6 +116,12 @@ func (tr *trajReader) memreview(raw []byte, line int) error {
 }
 
 func (tr *trajReader) add(t Trajectory, line int, idField string) error {
+	if err := CheckID(t.ID); err != nil {
+		return inputErr(tr.file, line, idField, "%v", err)
+	}
+	if f, m := checkIDList("retrieved", t.Retrieved); m != "" {
+		return inputErr(tr.file, line, f, "%s", m)
+	}
 	if first, ok := tr.seen[t.ID]; ok {
 		return inputErr(tr.file, line, idField, "duplicate trajectory id %q (first on line %d)", t.ID, first)
 	}

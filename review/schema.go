@@ -45,6 +45,9 @@ func (s *Store) migrate() error {
 	if v > schemaVersion {
 		return fmt.Errorf("bank schema version %d is newer than this memreview understands (%d); upgrade memreview", v, schemaVersion)
 	}
+	if v < schemaVersion && s.readOnly {
+		return fmt.Errorf("%w: its schema (version %d) needs upgrading to %d, which needs write access", ErrReadOnly, v, schemaVersion)
+	}
 	for ; v < schemaVersion; v++ {
 		t, err := s.db.Begin()
 		if err != nil {

@@ -25,10 +25,14 @@ const (
 // It is safe for concurrent use; two processes may share one bank, and a
 // decision that lost a race gets a *ConflictError.
 type Store struct {
-	dir string
-	db  *sql.DB
-	now func() time.Time
+	dir      string
+	db       *sql.DB
+	now      func() time.Time
+	readOnly bool
 }
+
+// ErrReadOnly is returned by every write to a bank opened read-only.
+var ErrReadOnly = errors.New("the bank is read-only")
 
 // Create makes a new bank in dir (created if missing). It fails when dir
 // already holds a bank.
@@ -39,6 +43,7 @@ func Create(dir string, opt Options) (*Store, error) {
 	if _, err := os.Stat(filepath.Join(dir, DBFile)); err == nil {
 		return nil, fmt.Errorf("create bank: %s already holds a bank", dir)
 	}
+	opt.ReadOnly = false
 	s, err := open(dir, opt)
 	if err != nil {
 		return nil, err
@@ -52,12 +57,64 @@ func Create(dir string, opt Options) (*Store, error) {
 	return s, nil
 }
 
-// Open opens the bank in dir, migrating its schema forward.
+// Open opens the bank in dir, migrating its schema forward. A dir without
+// bank.db, or whose bank.db is empty or not a memreview bank, is an error
+// (never a new empty bank). A bank that this process cannot write (the
+// file or its folder) is opened read-only, as is any with opt.ReadOnly:
+// reads work, and every write fails with ErrReadOnly.
 func Open(dir string, opt Options) (*Store, error) {
-	if _, err := os.Stat(filepath.Join(dir, DBFile)); err != nil {
+	path := filepath.Join(dir, DBFile)
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
 		return nil, fmt.Errorf("no bank at %s (run 'memreview init' there, or pass --bank)", dir)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a memreview bank: it is not a regular file", path)
+	case fi.Size() == 0:
+		return nil, fmt.Errorf("%s is not a memreview bank: the file is empty (0 bytes); restore it from a backup, or move it away and run 'memreview init'", path)
+	}
+	if !writable(dir) || !writable(path) {
+		opt.ReadOnly = true
+	}
+	if err := checkBank(path); err != nil {
+		return nil, err
 	}
 	return open(dir, opt)
+}
+
+// checkBank makes sure an existing bank.db is a memreview bank before
+// anything migrates it: a SQLite file with a schema version and memreview's
+// tables.
+func checkBank(path string) error {
+	db, err := sql.Open("sqlite", readOnlyDSN(path))
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	defer db.Close()
+	var v, tables int
+	err = db.QueryRow(`PRAGMA user_version`).Scan(&v)
+	if err == nil {
+		err = db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('records', 'proposals', 'decisions', 'changes')`).Scan(&tables)
+	}
+	if err == nil && (v < 1 || tables != 4) {
+		err = errors.New("it is a SQLite database without memreview's schema")
+	}
+	if err != nil {
+		return fmt.Errorf("%s is not a memreview bank: %v", path, err)
+	}
+	return nil
+}
+
+// readOnlyDSN opens path for reading only. A WAL bank with no -wal or -shm
+// file has every committed page in bank.db; opened immutable, a reader
+// creates nothing beside it.
+func readOnlyDSN(path string) string {
+	u := url.URL{Scheme: "file", Path: path, OmitHost: true}
+	dsn := "file:" + u.EscapedPath() + "?mode=ro&_pragma=busy_timeout(15000)&_pragma=query_only(1)"
+	if !exists(path+"-wal") && !exists(path+"-shm") {
+		dsn += "&immutable=1"
+	}
+	return dsn
 }
 
 func open(dir string, opt Options) (*Store, error) {
@@ -67,15 +124,19 @@ func open(dir string, opt Options) (*Store, error) {
 	}
 	// The path is escaped: a raw '?', '#' or '%' in the bank's path would
 	// end or change the URI and open (or create) a different file.
-	u := url.URL{Scheme: "file", Path: filepath.Join(abs, DBFile), OmitHost: true}
+	path := filepath.Join(abs, DBFile)
+	u := url.URL{Scheme: "file", Path: path, OmitHost: true}
 	dsn := "file:" + u.EscapedPath() +
 		"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(15000)&_pragma=foreign_keys(1)&_txlock=immediate"
+	if opt.ReadOnly {
+		dsn = readOnlyDSN(path)
+	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", filepath.Join(abs, DBFile), err)
 	}
 	db.SetMaxOpenConns(4)
-	s := &Store{dir: abs, db: db, now: opt.Now}
+	s := &Store{dir: abs, db: db, now: opt.Now, readOnly: opt.ReadOnly}
 	if s.now == nil {
 		s.now = func() time.Time { return time.Now().UTC() }
 	}
@@ -85,6 +146,14 @@ func open(dir string, opt Options) (*Store, error) {
 	}
 	return s, nil
 }
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// ReadOnly reports whether the bank was opened read-only.
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // Dir is the bank directory (absolute).
 func (s *Store) Dir() string { return s.dir }
@@ -99,6 +168,9 @@ func (s *Store) Close() error { return s.db.Close() }
 // prepared once per transaction, so a batch (an import of 100,000 records)
 // does not pay SQLite's prepare for every row.
 func (s *Store) tx(ctx context.Context, fn func(querier) error) error {
+	if s.readOnly {
+		return fmt.Errorf("%w: %s cannot be written by this process (check the permissions of the file and its folder)", ErrReadOnly, filepath.Join(s.dir, DBFile))
+	}
 	t, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)

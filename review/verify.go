@@ -16,10 +16,18 @@ const CheckTimeout = 30 * time.Second
 // env is not empty), stores the results, and returns them. A record whose
 // checks no longer hold becomes suspect; one whose checks hold again stops
 // being suspect.
+//
+// The config is read once, first: an unreadable or invalid memreview.toml
+// is an error before anything runs or is written, not a failed check on
+// every record.
 func (s *Store) Verify(ctx context.Context, env string) ([]CheckResult, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
 	if env != "" {
 		// A misspelt name would otherwise verify nothing and report success.
-		if _, err := s.ResolveEnv(env); err != nil {
+		if _, err := s.resolveIn(cfg, env); err != nil {
 			return nil, fmt.Errorf("verify: %w", err)
 		}
 	}
@@ -27,7 +35,7 @@ func (s *Store) Verify(ctx context.Context, env string) ([]CheckResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := RunChecks(ctx, recs, env, s.ResolveEnv, s.Now)
+	out := RunChecks(ctx, recs, env, func(name string) (probe.Env, error) { return s.resolveIn(cfg, name) }, s.Now)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -35,17 +35,47 @@ func copyChinook(t *testing.T, dir string) string {
 	return dst
 }
 
-// TestVerifyFlagsExactlyTheAffectedRecords records checks against a copy
-// of Chinook, renames a column and changes a row in it, and shows that
-// verify flips exactly the checks that depend on them and marks only
-// those records suspect.
+// writeMusicDB writes a small Chinook-shaped database (the tables and
+// columns the verify test reads) into dir, so the test runs everywhere.
+func writeMusicDB(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "chinook.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`
+CREATE TABLE Track (TrackId INTEGER PRIMARY KEY, Name TEXT);
+CREATE TABLE Customer (CustomerId INTEGER PRIMARY KEY, Country TEXT);
+CREATE TABLE Genre (GenreId INTEGER PRIMARY KEY, Name TEXT);
+CREATE TABLE Invoice (InvoiceId INTEGER PRIMARY KEY, CustomerId INTEGER);
+INSERT INTO Track (Name) VALUES ('a'), ('b'), ('c');
+INSERT INTO Customer (Country) VALUES ('Brazil'), ('Brazil'), ('Germany'), ('USA');
+INSERT INTO Genre (Name) VALUES ('Rock'), ('Jazz');
+INSERT INTO Invoice (CustomerId) VALUES (1), (2), (3);`); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestVerifyFlagsExactlyTheAffectedRecords records checks against a
+// Chinook-shaped fixture (and a copy of the real Chinook when present),
+// renames a column and changes a row in it, and shows that verify flips
+// exactly the checks that depend on them and marks only those records
+// suspect.
 func TestVerifyFlagsExactlyTheAffectedRecords(t *testing.T) {
+	t.Run("fixture", func(t *testing.T) { verifyFlagsAffected(t, writeMusicDB) })
+	t.Run("chinook", func(t *testing.T) { verifyFlagsAffected(t, copyChinook) })
+}
+
+func verifyFlagsAffected(t *testing.T, makeDB func(*testing.T, string) string) {
 	s, err := Create(t.TempDir(), Options{Now: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	db := copyChinook(t, s.Dir())
+	db := makeDB(t, s.Dir())
 	if err := s.SaveConfig(Config{Envs: []probe.Env{{Name: "music", Kind: probe.KindSQL, Path: "chinook.db"}}}); err != nil {
 		t.Fatal(err)
 	}

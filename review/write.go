@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/memreview/memreview/review/printable"
 )
 
 func parseTS(s string) time.Time {
@@ -16,12 +18,19 @@ func parseTS(s string) time.Time {
 
 // validateRecord checks what every stored record must satisfy.
 func validateRecord(r *Record) error {
+	if field, msg := checkRecordLimits(r); msg != "" {
+		if field == "" {
+			return fmt.Errorf("record %s: %s", printable.Line(r.ID), msg)
+		}
+		return fmt.Errorf("record %s: field %q: %s", printable.Line(r.ID), field, msg)
+	}
 	switch {
 	case strings.TrimSpace(r.Lemma) == "":
 		return fmt.Errorf("record %s: field \"lemma\" is empty", r.ID)
 	case !r.Category.Valid():
 		return fmt.Errorf("record %s: field \"category\": unknown category %q", r.ID, r.Category)
-	case r.Confidence < 0 || r.Confidence > 1:
+	case !(r.Confidence >= 0 && r.Confidence <= 1): // NaN too
+
 		return fmt.Errorf("record %s: field \"confidence\": %v is outside 0..1", r.ID, r.Confidence)
 	case r.Status != Active && r.Status != Retired:
 		return fmt.Errorf("record %s: field \"status\": unknown status %q", r.ID, r.Status)
@@ -93,8 +102,8 @@ func (s *Store) PutRecords(recs []Record, actor, reason string) error {
 func (s *Store) PutTrajectories(trs []Trajectory) error {
 	return s.tx(context.Background(), func(t querier) error {
 		for _, tr := range trs {
-			if tr.ID == "" {
-				return errors.New("trajectory: field \"id\" is empty")
+			if err := CheckID(tr.ID); err != nil {
+				return fmt.Errorf("trajectory %s: field \"id\": %w", printable.Line(tr.ID), err)
 			}
 			if _, err := t.Exec(`INSERT INTO trajectories(id, body) VALUES(?, ?)
 				ON CONFLICT(id) DO UPDATE SET body = excluded.body`, tr.ID, marshal(tr)); err != nil {
@@ -131,6 +140,12 @@ func (s *Store) AddProposals(ps []Proposal, runs []ProbeRun) error {
 			if !p.Op.Valid() {
 				return fmt.Errorf("proposal %s: field \"op\": unknown op %q", p.ID, p.Op)
 			}
+			if f, m := checkIDs("id", p.ID, "trajectory", p.Trajectory, "curator_run", p.CuratorRun); m != "" {
+				return fmt.Errorf("proposal %s: field %q: %s", printable.Line(p.ID), f, m)
+			}
+			if m := checkText(p.Rationale); m != "" {
+				return fmt.Errorf("proposal %s: field \"rationale\": %s", printable.Line(p.ID), m)
+			}
 			if p.ID == "" {
 				id, err := nextID(t, "prop_", "proposals")
 				if err != nil {
@@ -139,6 +154,9 @@ func (s *Store) AddProposals(ps []Proposal, runs []ProbeRun) error {
 				p.ID = id
 			}
 			for j, tg := range p.Targets {
+				if err := CheckID(tg.ID); err != nil {
+					return fmt.Errorf("proposal %s: field \"targets[%d].id\": %w", p.ID, j, err)
+				}
 				var cur int
 				err := t.QueryRow(`SELECT version FROM records WHERE id = ?`, tg.ID).Scan(&cur)
 				if errors.Is(err, sql.ErrNoRows) {
@@ -180,6 +198,11 @@ func (s *Store) AddProposals(ps []Proposal, runs []ProbeRun) error {
 }
 
 func (s *Store) saveRun(q querier, run ProbeRun) (string, error) {
+	if run.ID != "" {
+		if err := CheckID(run.ID); err != nil {
+			return "", fmt.Errorf("probe run %s: field \"id\": %w", printable.Line(run.ID), err)
+		}
+	}
 	if run.ID == "" {
 		id, err := nextID(q, "run_", "probe_runs")
 		if err != nil {

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -18,6 +17,12 @@ func (s *Service) ResolveEnv(name string) (probe.Env, error) {
 	if err != nil {
 		return probe.Env{}, err
 	}
+	return s.resolveIn(c, name)
+}
+
+// resolveIn resolves name in an already-read config, so a loop over many
+// checks reads memreview.toml once.
+func (s *Service) resolveIn(c review.Config, name string) (probe.Env, error) {
 	e, ok := c.Env(name)
 	if !ok {
 		return probe.Env{}, fmt.Errorf("environment %q is not declared in %s (see 'memreview env list')", name, filepath.Join(s.opt.EnvDir, review.ConfigFile))
@@ -28,51 +33,73 @@ func (s *Service) ResolveEnv(name string) (probe.Env, error) {
 	return e, nil
 }
 
+// EnvConfig reads the environments without refusing bad entries (an empty
+// or doubled name), so that they can be listed and removed; problems names
+// each bad entry. Everything else reads the config strictly.
+func (s *Service) EnvConfig() (cfg review.Config, problems []error, err error) {
+	if lr, ok := s.b.(interface{ ReadConfig() (review.Config, error) }); ok {
+		cfg, err = lr.ReadConfig()
+	} else {
+		cfg, err = s.b.Config()
+	}
+	if err != nil {
+		return cfg, nil, err
+	}
+	return cfg, cfg.CheckEnvs(), nil
+}
+
 // AddEnv declares an environment: kind probe.KindSQL (a SQLite file) or
-// probe.KindFiles (a folder). A path inside the bank is stored relative to
-// it, so the bank can move.
+// probe.KindFiles (a folder). The name must be one word, not declared yet;
+// the target must exist, be of that kind and not be a system root ('/',
+// /proc, /sys, /dev) or a device. A target that is a symbolic link is
+// recorded as one, so probes follow it and refuse any other link put in
+// its place. A path inside the bank is stored relative to it, so the bank
+// can move.
 func (s *Service) AddEnv(name string, kind probe.Kind, path string) (probe.Env, error) {
-	cfg, err := s.b.Config()
+	cfg, problems, err := s.EnvConfig()
 	if err != nil {
 		return probe.Env{}, err
+	}
+	if len(problems) > 0 {
+		return probe.Env{}, fmt.Errorf("env add: %s: %v (fix it with 'memreview env list' and 'memreview env rm' first)", review.ConfigFile, problems[0])
+	}
+	if err := review.CheckEnvName(name); err != nil {
+		return probe.Env{}, fmt.Errorf("env add: %w (a name is one word: letters, digits, punctuation)", err)
 	}
 	if _, dup := cfg.Env(name); dup {
 		return probe.Env{}, fmt.Errorf("env add: %q is already declared (env rm it first)", name)
 	}
-	e := probe.Env{Name: name, Kind: kind, Path: path}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return probe.Env{}, err
-	}
-	st, err := os.Stat(abs)
+	abs, link, err := probe.CheckTarget(kind, path)
 	if err != nil {
 		return probe.Env{}, fmt.Errorf("env add %s: %w", name, err)
 	}
-	if st.IsDir() != (kind == probe.KindFiles) {
-		return probe.Env{}, fmt.Errorf("env add %s: %s is not a %s", name, abs, map[bool]string{true: "folder", false: "file"}[kind == probe.KindFiles])
-	}
+	e := probe.Env{Name: name, Kind: kind, Path: abs, Symlink: link}
 	if rel, err := filepath.Rel(s.opt.EnvDir, abs); s.opt.EnvDir != "" && err == nil && !strings.HasPrefix(rel, "..") {
 		e.Path = rel
-	} else {
-		e.Path = abs
 	}
 	cfg.Envs = append(cfg.Envs, e)
 	return e, s.b.SaveConfig(cfg)
 }
 
-// RemoveEnv drops an environment's declaration.
-func (s *Service) RemoveEnv(name string) error {
-	cfg, err := s.b.Config()
+// RemoveEnv drops every declaration named name (a name declared twice, or
+// an empty one, can be cleaned up) and says how many it removed.
+func (s *Service) RemoveEnv(name string) (int, error) {
+	cfg, _, err := s.EnvConfig()
 	if err != nil {
-		return err
+		return 0, err
 	}
-	for i, e := range cfg.Envs {
-		if e.Name == name {
-			cfg.Envs = append(cfg.Envs[:i], cfg.Envs[i+1:]...)
-			return s.b.SaveConfig(cfg)
+	kept := cfg.Envs[:0:0]
+	for _, e := range cfg.Envs {
+		if e.Name != name {
+			kept = append(kept, e)
 		}
 	}
-	return fmt.Errorf("env rm: no environment named %q", name)
+	n := len(cfg.Envs) - len(kept)
+	if n == 0 {
+		return 0, fmt.Errorf("env rm: no environment named %q", name)
+	}
+	cfg.Envs = kept
+	return n, s.b.SaveConfig(cfg)
 }
 
 // Probe runs one read-only probe on the named environment. A zero lim
@@ -127,10 +154,18 @@ func (s *Service) Reprobe(ctx context.Context, proposalID string) ([]Reprobed, e
 // env is not ""), stores the results and returns them. A record whose
 // checks no longer hold becomes suspect; one whose checks hold again stops
 // being suspect.
+//
+// The config is read once, first: an unreadable or invalid memreview.toml
+// is an error before anything runs or is written, not a failed check on
+// every record.
 func (s *Service) Verify(ctx context.Context, env string) ([]review.CheckResult, error) {
+	cfg, err := s.b.Config()
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
 	if env != "" {
 		// A misspelt name would otherwise verify nothing and report success.
-		if _, err := s.ResolveEnv(env); err != nil {
+		if _, err := s.resolveIn(cfg, env); err != nil {
 			return nil, fmt.Errorf("verify: %w", err)
 		}
 	}
@@ -138,7 +173,7 @@ func (s *Service) Verify(ctx context.Context, env string) ([]review.CheckResult,
 	if err != nil {
 		return nil, err
 	}
-	out := review.RunChecks(ctx, recs, env, s.ResolveEnv, s.b.Now)
+	out := review.RunChecks(ctx, recs, env, func(name string) (probe.Env, error) { return s.resolveIn(cfg, name) }, s.b.Now)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

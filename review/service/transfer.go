@@ -42,18 +42,9 @@ func (s *Service) Import(kind string, inputs []Input, actor string) (int, error)
 		switch kind {
 		case KindRecords:
 			var rs []review.Record
-			if rs, err = review.ReadRecords(in.R, file); err == nil {
-				for _, rec := range rs {
-					if exists(rec.ID) {
-						err = fmt.Errorf("%s: record %s is already in the bank", file, rec.ID)
-						break
-					}
-					if f, dup := from[rec.ID]; dup {
-						err = fmt.Errorf("%s: record %s is also in %s", file, rec.ID, f)
-						break
-					}
-					from[rec.ID] = file
-				}
+			var lines []int
+			if rs, lines, err = review.ReadRecordsAt(in.R, file); err == nil {
+				err = review.CheckNewRecords(file, rs, lines, exists, from)
 				recs = append(recs, rs...)
 			}
 		case KindProposals:

@@ -1,0 +1,207 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// atLimit returns a record with a MaxIDBytes id, a MaxTextBytes lemma and
+// steps filled so that the record is exactly MaxRecordBytes as JSON.
+func atLimit(t *testing.T, n int) Record {
+	t.Helper()
+	id := fmt.Sprintf("mem_%d_", n)
+	id += strings.Repeat("i", MaxIDBytes-len(id))
+	r := Record{ID: id, Lemma: strings.Repeat("l", MaxTextBytes), Trigger: strings.Repeat("t", MaxTextBytes),
+		Category: Fact, Confidence: 1, Status: Active, Version: 1, Scope: Scope{Tags: []string{strings.Repeat("g", MaxTextBytes)}}}
+	for contentSize(&r)+MaxTextBytes+3 <= MaxRecordBytes {
+		r.Steps = append(r.Steps, strings.Repeat("s", MaxTextBytes))
+	}
+	r.Steps = append(r.Steps, "")
+	r.Steps[len(r.Steps)-1] = strings.Repeat("s", MaxRecordBytes-contentSize(&r))
+	if got := contentSize(&r); got != MaxRecordBytes {
+		t.Fatalf("fixture is %d bytes, want %d", got, MaxRecordBytes)
+	}
+	return r
+}
+
+// TestLimitsRoundTrip fills a bank at every limit (ids, text fields,
+// records, a merge decision carrying several full records) through the
+// store's own entry points, exports it and reads every file back, and
+// imports the records and proposals into a fresh bank.
+func TestLimitsRoundTrip(t *testing.T) {
+	s, err := Create(t.TempDir(), Options{Now: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var recs []Record
+	for i := range 3 {
+		recs = append(recs, atLimit(t, i))
+	}
+	recs[0].Version = 0
+	if err := s.PutRecords(recs, strings.Repeat("o", MaxTextBytes), "import"); err != nil {
+		t.Fatal(err)
+	}
+	merged := atLimit(t, 9)
+	merged.ID = ""
+	p := Proposal{ID: "prop_" + strings.Repeat("p", MaxIDBytes-5), Op: OpMerge, Record: &merged,
+		Rationale: strings.Repeat("r", MaxTextBytes)}
+	for _, r := range recs[:2] {
+		p.Targets = append(p.Targets, Target{ID: r.ID})
+	}
+	if err := s.AddProposals([]Proposal{p}, nil); err != nil {
+		t.Fatal(err)
+	}
+	d, err := s.Decide(context.Background(), DecideRequest{Proposal: p.ID, Verb: Merge, Operator: strings.Repeat("o", MaxTextBytes), Note: strings.Repeat("n", MaxTextBytes)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := encodedSize(d); n < 4<<20 {
+		t.Fatalf("the merge decision is only %d bytes; the fixture does not reach the limits", n)
+	}
+
+	allRecs, _ := s.Records(RecordFilter{})
+	props, _ := s.Proposals()
+	decs, _ := s.Decisions()
+	var rb, pb, db bytes.Buffer
+	for _, w := range []error{WriteJSONL(&rb, allRecs), WriteJSONL(&pb, props), WriteJSONL(&db, decs)} {
+		if w != nil {
+			t.Fatal(w)
+		}
+	}
+	backRecs, err := ReadRecords(&rb, "records.jsonl")
+	if err != nil || len(backRecs) != len(allRecs) {
+		t.Fatalf("records back: %d, %v", len(backRecs), err)
+	}
+	backProps, lines, err := ReadProposals(&pb, "proposals.jsonl")
+	if err != nil || len(backProps) != 1 {
+		t.Fatalf("proposals back: %v", err)
+	}
+	if _, err := ReadDecisions(&db, "decisions.jsonl"); err != nil {
+		t.Fatalf("decisions back: %v", err)
+	}
+	fresh, err := Create(t.TempDir(), Options{Now: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if err := fresh.PutRecords(backRecs, "import", "import"); err != nil {
+		t.Fatalf("import records: %v", err)
+	}
+	exists := func(id string) bool { _, err := fresh.Record(id); return err == nil }
+	if err := CheckProposalTargets("proposals.jsonl", backProps, lines, exists); err != nil {
+		t.Fatal(err)
+	}
+	if err := fresh.AddProposals(backProps, nil); err != nil {
+		t.Fatalf("import proposals: %v", err)
+	}
+}
+
+// TestLimitsRefuseAtEveryEntry: one byte over a limit is refused by the
+// store (any source) and by the readers (naming file, line and field), and
+// nothing is written.
+func TestLimitsRefuseAtEveryEntry(t *testing.T) {
+	s := newBank(t)
+	big := atLimit(t, 1)
+	big.Steps[len(big.Steps)-1] += "s"
+	long := strings.Repeat("x", MaxTextBytes+1)
+	longID := strings.Repeat("i", MaxIDBytes+1)
+	refuse := func(what string, err error, want string) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error about %q", what, err, want)
+		}
+	}
+	refuse("record over 1 MiB", s.PutRecords([]Record{big}, "t", "t"), "a record may hold")
+	refuse("lemma", s.PutRecords([]Record{{ID: "mem_x", Lemma: long, Category: Fact}}, "t", "t"), `"lemma"`)
+	refuse("id", s.PutRecords([]Record{{ID: longID, Lemma: "x", Category: Fact}}, "t", "t"), "an id may hold")
+	refuse("proposal record", s.AddProposals([]Proposal{{Op: OpCreate, Record: &big}}, nil), "a record may hold")
+	refuse("rationale", s.AddProposals([]Proposal{{Op: OpCreate, Record: &Record{Lemma: "x", Category: Fact}, Rationale: long}}, nil), "rationale")
+	propose(t, s, Proposal{ID: "prop_ok", Op: OpCreate, Record: &Record{Lemma: "x", Category: Fact}})
+	_, err := s.Decide(context.Background(), DecideRequest{Proposal: "prop_ok", Verb: Accept, Operator: "o", Note: long})
+	refuse("note", err, `"note"`)
+	_, err = s.Decide(context.Background(), DecideRequest{Proposal: "prop_ok", Verb: Edit, Operator: "o", Record: &Record{Lemma: long, Category: Fact}})
+	refuse("edit lemma", err, `"lemma"`)
+	_, err = s.DecideRecords(context.Background(), RecordRequest{Verb: Edit, Operator: "o", Record: &Record{ID: "mem_a", Lemma: "x", Category: Fact, Trigger: long}})
+	refuse("record edit trigger", err, `"trigger"`)
+	if q, _ := s.Queue(); len(q) != 1 {
+		t.Errorf("queue holds %d proposals, want the one", len(q))
+	}
+	if ds, _ := s.Decisions(); len(ds) != 0 {
+		t.Errorf("%d decisions written", len(ds))
+	}
+	line := func(id, v string) string { return `{"id":"` + id + `","lemma":"` + v + `","category":"fact"}` + "\n" }
+	_, err = ReadRecords(strings.NewReader(line("mem_x", "ok")+line("mem_y", long)), "r.jsonl")
+	wantInputErr(t, err, "r.jsonl", 2, "lemma", "a text field may hold")
+	_, _, err = ReadProposals(strings.NewReader(`{"op":"create","record":{"lemma":"`+long+`","category":"fact"}}`), "p.jsonl")
+	wantInputErr(t, err, "p.jsonl", 1, "record.lemma", "a text field may hold")
+	_, _, err = ReadProposals(strings.NewReader(`{"op":"create","rationale":"`+long+`","record":{"lemma":"x","category":"fact"}}`), "p.jsonl")
+	wantInputErr(t, err, "p.jsonl", 1, "rationale", "a text field may hold")
+}
+
+// TestIDsRefused: ids with path separators, dot names, NUL, newlines,
+// escapes, bidi controls, white space or over 200 bytes are refused by
+// every reader (naming file, line and field) and by the store.
+func TestIDsRefused(t *testing.T) {
+	bad := []string{"../etc", "a/b", `a\b`, "..", ".", "a\x00b", "a\nb", "a\x1b]0;title\x07", "a\u202eb", "a b", "a\tb", "\u0085x", strings.Repeat("i", MaxIDBytes+1), "a\u009bb"}
+	good := []string{"mem_1", "traj-tau.airline_3", "日本語", strings.Repeat("i", MaxIDBytes)}
+	for _, id := range good {
+		if err := CheckID(id); err != nil {
+			t.Errorf("CheckID(%q) = %v", id, err)
+		}
+	}
+	s := newBank(t)
+	for _, id := range bad {
+		if CheckID(id) == nil {
+			t.Errorf("CheckID(%q) accepted it", id)
+		}
+		q := jsonString(id)
+		_, err := ReadRecords(strings.NewReader(`{"id":"mem_ok","lemma":"x","category":"fact"}`+"\n"+`{"id":`+q+`,"lemma":"x","category":"fact"}`), "r.jsonl")
+		wantInputErr(t, err, "r.jsonl", 2, "id", "")
+		_, _, err = ReadProposals(strings.NewReader(`{"id":`+q+`,"op":"create","record":{"lemma":"x","category":"fact"}}`), "p.jsonl")
+		wantInputErr(t, err, "p.jsonl", 1, "id", "")
+		_, _, err = ReadProposals(strings.NewReader(`{"op":"delete","targets":[{"id":`+q+`}]}`), "p.jsonl")
+		wantInputErr(t, err, "p.jsonl", 1, "targets[0].id", "")
+		_, _, err = ReadProposals(strings.NewReader(`{"op":"create","trajectory":`+q+`,"record":{"lemma":"x","category":"fact"}}`), "p.jsonl")
+		wantInputErr(t, err, "p.jsonl", 1, "trajectory", "")
+		_, err = ReadDecisions(strings.NewReader(`{"id":`+q+`,"verb":"accept","operator":"o"}`), "d.jsonl")
+		wantInputErr(t, err, "d.jsonl", 1, "id", "")
+		if err := s.PutRecords([]Record{{ID: id, Lemma: "x", Category: Fact}}, "t", "t"); err == nil {
+			t.Errorf("PutRecords(%q) accepted it", id)
+		}
+		if err := s.AddProposals([]Proposal{{ID: id, Op: OpCreate, Record: &Record{Lemma: "x", Category: Fact}}}, nil); err == nil {
+			t.Errorf("AddProposals(%q) accepted it", id)
+		}
+		if err := s.PutTrajectories([]Trajectory{{ID: id}}); err == nil {
+			t.Errorf("PutTrajectories(%q) accepted it", id)
+		}
+		if err := s.AddProposals([]Proposal{{Op: OpCreate, Trajectory: id, Record: &Record{Lemma: "x", Category: Fact}}}, nil); err == nil {
+			t.Errorf("a proposal citing trajectory %q was accepted", id)
+		}
+	}
+	if q, _ := s.Queue(); len(q) != 0 {
+		t.Errorf("%d proposals got in", len(q))
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestTrajectoryIDsRefused: the trajectory readers refuse a bad id or a
+// bad retrieved id, naming file, line and field.
+func TestTrajectoryIDsRefused(t *testing.T) {
+	for _, id := range []string{"../x", "a\x1bb", "a b"} {
+		in := `{"id":` + jsonString(id) + `,"steps":[{"role":"user","content":"x"}]}`
+		_, err := ReadTrajectories(strings.NewReader(in), "t.jsonl")
+		wantInputErr(t, err, "t.jsonl", 1, "id", "")
+		in = `{"id":"traj_ok","steps":[{"role":"user","content":"x"}],"retrieved":[` + jsonString(id) + `]}`
+		_, err = ReadTrajectories(strings.NewReader(in), "t.jsonl")
+		wantInputErr(t, err, "t.jsonl", 1, "retrieved[0]", "")
+	}
+}
