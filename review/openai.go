@@ -20,6 +20,7 @@ type trajReader struct {
 	file string
 	base string         // file base name for generated ids
 	out  []Trajectory   //
+	at   []Place        // where each of out starts and the field its id came from
 	seen map[string]int // id → line it was first seen on
 	runs int            // runs seen so far (for generated ids)
 }
@@ -45,8 +46,9 @@ func (tr *trajReader) value(raw []byte, line int) error {
 			tr.runs++
 			return tr.run(nil, nil, nil, line, "", elems, elemLines(raw, line, offs))
 		}
+		lc := lineCounter{data: raw}
 		for i, e := range elems {
-			if err := tr.value(e, line+linesBefore(raw, int64(offs[i]))); err != nil {
+			if err := tr.value(e, line+lc.before(int64(offs[i]))); err != nil {
 				return err
 			}
 		}
@@ -89,8 +91,9 @@ func (tr *trajReader) object(raw []byte, line int) error {
 // on line).
 func elemLines(raw []byte, line int, offs []int) []int {
 	lines := make([]int, len(offs))
+	lc := lineCounter{data: raw}
 	for i, o := range offs {
-		lines[i] = line + linesBefore(raw, int64(o))
+		lines[i] = line + lc.before(int64(o))
 	}
 	return lines
 }
@@ -121,6 +124,7 @@ func (tr *trajReader) add(t Trajectory, line int, idField string) error {
 	}
 	tr.seen[t.ID] = line
 	tr.out = append(tr.out, t)
+	tr.at = append(tr.at, Place{Line: line, Field: idField})
 	return nil
 }
 
