@@ -171,7 +171,7 @@ func Detect(in *Input, k Kind) (*Format, error) {
 		}
 		why = append(why, f.Name+": "+err.Error())
 	}
-	return nil, &review.InputError{File: in.File, Msg: fmt.Sprintf("not in any known %s format (%s); tried %s. Use --format NAME to force one and see where it fails.",
+	return nil, &review.InputError{File: in.File, Msg: fmt.Sprintf("not in any known %s format (%s); tried %s. Use --format NAME to force one and see where it fails",
 		k, in.shapeText(), strings.Join(why, "; "))}
 }
 

@@ -139,7 +139,6 @@ func readLangfuse(in *Input, rep *Report) ([]review.Trajectory, error) {
 	return out, nil
 }
 
-
 func joinNotes(a, b string) string {
 	if a == "" {
 		return b
