@@ -284,4 +284,3 @@ func escapeText(s string) string {
 		return r
 	}, s)
 }
-

@@ -93,6 +93,7 @@ func readMCPMemory(in *Input, rep *Report) ([]Memory, error) {
 		}
 	}
 	entities := map[string]int{} // name → line first seen
+	nobs := map[string]int{}     // name → observations so far (for ids)
 	var out []Memory
 	type rel struct {
 		m        memory
@@ -135,7 +136,7 @@ func readMCPMemory(in *Input, rep *Report) ([]Memory, error) {
 			if len(obs) == 0 {
 				rep.Skip("entities with no observations", 1)
 			}
-			for j, ob := range obs {
+			for _, ob := range obs {
 				text, when := str(ob), rawValue(nil)
 				if oo, ok := object(ob); ok {
 					text, when = firstNonEmpty(str(oo["text"]), str(oo["content"])), oo["timestamp"]
@@ -148,7 +149,8 @@ func readMCPMemory(in *Input, rep *Report) ([]Memory, error) {
 				if etype != "" {
 					lemma += " (" + etype + ")"
 				}
-				m := memory{text: lemma + ": " + text, line: it.line, src: sourceOf("mcp-memory", in.File, fmt.Sprintf("%s#%d", name, j+1)),
+				nobs[name]++
+				m := memory{text: lemma + ": " + text, line: it.line, src: sourceOf("mcp-memory", in.File, fmt.Sprintf("%s#%d", name, nobs[name])),
 					tags: []string{"entity:" + name}, created: createdT}
 				m.src.Created, m.src.Updated, m.src.Agent = created, updated, str(o["createdBy"])
 				if when != nil {

@@ -66,6 +66,8 @@ func readMem0(in *Input, rep *Report) ([]Memory, error) {
 			it := item{raw: e, path: fmt.Sprintf("%s[%d]", key, i)}
 			if offs != nil {
 				it.off, it.path = offs[i], fmt.Sprintf("[%d]", i)
+			} else if off, ok := locate(in.data(), it.path); ok {
+				it.off = off
 			}
 			items = append(items, it)
 		}
@@ -77,11 +79,7 @@ func readMem0(in *Input, rep *Report) ([]Memory, error) {
 		if !ok {
 			return nil, in.errAt(it.off, it.raw, it.path, "want a memory object")
 		}
-		base := it.off
-		raw := it.raw
-		if it.off == 0 && it.path != "" {
-			raw = in.data() // under results: locate the path in the whole file
-		}
+		base, raw := it.off, it.raw
 		text := str(o["memory"])
 		if strings.TrimSpace(text) == "" {
 			if !isNull(o["memory"]) && (o["memory"][0] == '{' || o["memory"][0] == '[') {

@@ -9,7 +9,6 @@ package adapt
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/memreview/memreview/review"
 )
@@ -109,7 +108,14 @@ func readOpenHands(in *Input, rep *Report) ([]review.Trajectory, error) {
 				text := firstNonEmpty(str(args["final_thought"]), str(args["thought"]), str(o["message"]))
 				r.add(review.Step{Role: role, Content: text})
 				rep.Outcomes++
-				r.t.Outcome.Notes = joinNotes("finished", strings.TrimSpace("task_completed: "+textOf(args["task_completed"])+" outputs: "+textOf(args["outputs"])))
+				notes := "finished"
+				if tc := textOf(args["task_completed"]); tc != "" {
+					notes += "; task_completed: " + tc
+				}
+				if out := textOf(args["outputs"]); out != "" && out != "{}" {
+					notes += "; outputs: " + out
+				}
+				r.t.Outcome.Notes = notes
 			default:
 				name := firstNonEmpty(str(tcm["function_name"]), action)
 				id := str(tcm["tool_call_id"])
