@@ -227,5 +227,9 @@ func choose(in *Input, format *Format, k Kind) (*Format, error) {
 	if format.Kind != k {
 		return nil, fmt.Errorf("format %s reads %s, not %s (formats for %s: %s)", format.Name, format.Kind, k, k, Names(k))
 	}
+	// Readers rely on their shape: a forced format that does not fit says why.
+	if err := format.fits(in); err != nil {
+		return nil, &review.InputError{File: in.File, Msg: fmt.Sprintf("not in format %s (%s): %v", format.Name, in.shapeText(), err)}
+	}
 	return format, nil
 }

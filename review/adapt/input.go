@@ -198,10 +198,19 @@ func (in *Input) lineAt(off int64) int {
 func (in *Input) errAt(base int64, data []byte, path string, format string, args ...any) error {
 	line := 0
 	if data != nil {
-		if off, ok := locate(data, path); ok {
-			line = in.lineAt(base + off)
-		} else {
-			line = in.lineAt(base)
+		// The deepest part of the path that is there (a missing field is
+		// placed at the object that lacks it).
+		line = in.lineAt(base)
+		for p := path; ; {
+			if off, ok := locate(data, p); ok {
+				line = in.lineAt(base + off)
+				break
+			}
+			i := strings.LastIndexAny(p, ".[")
+			if i <= 0 {
+				break
+			}
+			p = p[:i]
 		}
 	}
 	return &review.InputError{File: in.File, Line: line, Field: path, Msg: fmt.Sprintf(format, args...)}
