@@ -658,14 +658,14 @@ func TestImportTrajectoriesNeverReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := exportAll(t, bank)
-	if r := mr(t, "", "--bank", bank, "import", "trajectories", a, b); r.code != 1 || !strings.Contains(r.stderr, "results-1 is also in") {
+	if r := mr(t, "", "--bank", bank, "import", "trajectories", a, b); r.code != 1 || !strings.Contains(r.stderr, b+`:1: field "id": trajectory id "results-1" is also in `+a+`:1: field "id"`) {
 		t.Fatalf("two files with one id: %+v", r)
 	}
 	if after := exportAll(t, bank); after != before {
 		t.Fatal("a refused import changed the bank")
 	}
 	must(t, mr(t, "", "--bank", bank, "import", "trajectories", a))
-	if r := mr(t, "", "--bank", bank, "import", "trajectories", b); r.code != 1 || !strings.Contains(r.stderr, "results-1 is already in the bank") {
+	if r := mr(t, "", "--bank", bank, "import", "trajectories", b); r.code != 1 || !strings.Contains(r.stderr, b+`:1: field "id": trajectory results-1 is already in the bank`) {
 		t.Fatalf("re-import over an existing id: %+v", r)
 	}
 	if r := must(t, mr(t, "", "--bank", bank, "export", "trajectories")); !strings.Contains(r.stdout, `"content":"4"`) {
