@@ -34,8 +34,9 @@ func ReadTrajectories(r io.Reader, file string) ([]Trajectory, error) {
 // Place is where an item of an input starts (its 1-based line) and the field
 // its id came from, for messages about it (a duplicate id names both).
 type Place struct {
-	Line  int
-	Field string
+	Line    int
+	Field   string
+	Outcome bool // the run states its outcome (reward, score, success or outcome)
 }
 
 // ReadTrajectoriesAt is ReadTrajectories that also says where each

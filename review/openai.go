@@ -23,6 +23,9 @@ type trajReader struct {
 	at   []Place        // where each of out starts and the field its id came from
 	seen map[string]int // id → line it was first seen on
 	runs int            // runs seen so far (for generated ids)
+	// scored is set by meta when the run being read has a reward, score or
+	// success.
+	scored bool
 }
 
 func newTrajReader(file string) *trajReader {
@@ -115,6 +118,7 @@ func (tr *trajReader) memreview(raw []byte, line int) error {
 			return inputErr(tr.file, line, fmt.Sprintf("steps[%d].role", i), "missing role")
 		}
 	}
+	tr.scored = bytes.Contains(raw, []byte(`"outcome"`)) // a cheap look: the strict decode above has the shape right
 	return tr.add(t, line, "id")
 }
 
@@ -124,7 +128,8 @@ func (tr *trajReader) add(t Trajectory, line int, idField string) error {
 	}
 	tr.seen[t.ID] = line
 	tr.out = append(tr.out, t)
-	tr.at = append(tr.at, Place{Line: line, Field: idField})
+	tr.at = append(tr.at, Place{Line: line, Field: idField, Outcome: tr.scored})
+	tr.scored = false
 	return nil
 }
 
@@ -301,6 +306,7 @@ func (tr *trajReader) meta(t *Trajectory, fields map[string]json.RawMessage, off
 		t.Outcome.Reward = success
 	}
 	t.Outcome.Passed = t.Outcome.Reward >= 1 || hasSuccess && success >= 1
+	tr.scored = hasReward || hasScore || hasSuccess
 	return idField, nil
 }
 

@@ -5,7 +5,6 @@ package adapt
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 
 	"github.com/memreview/memreview/review"
@@ -51,28 +50,9 @@ func readOpenAI(in *Input, rep *Report) ([]review.Trajectory, error) {
 			}
 		}
 	}
-	// Outcomes: the runs (top-level array elements or lines) that carry a
-	// reward, score or success.
-	type scored struct{ Reward, Score, Success json.RawMessage }
-	count := func(b []byte) {
-		var s scored
-		if json.Unmarshal(b, &s) == nil && (!isNull(s.Reward) || !isNull(s.Score) || !isNull(s.Success)) {
+	for _, p := range places {
+		if p.Outcome {
 			rep.Outcomes++
-		}
-	}
-	switch sh := in.getShape(); sh.kind {
-	case "array":
-		var runs []json.RawMessage
-		if !sh.keys["role"] && json.Unmarshal(in.data(), &runs) == nil {
-			for _, r := range runs {
-				count(r)
-			}
-		}
-	case "object":
-		count(in.data())
-	case "lines":
-		for _, l := range jsonLines(in.data()) {
-			count(l.data)
 		}
 	}
 	return ts, nil

@@ -62,6 +62,10 @@ func readOTel(in *Input, rep *Report) ([]review.Trajectory, error) {
 		keys := keySet(obj)
 		switch {
 		case keys["resourceSpans"]:
+			if ss, ok := fastOTLP(raw); ok {
+				spans = append(spans, ss...)
+				break
+			}
 			ss, err := otlpSpans(in, base, raw, obj, path)
 			if err != nil {
 				return err

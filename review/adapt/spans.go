@@ -8,6 +8,7 @@ package adapt
 // call repeats from earlier calls of the run are not added twice.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -31,18 +32,31 @@ type span struct {
 }
 
 // flatten adds v under key to out, and every member of objects and arrays
-// under dotted keys; JSON strings that hold JSON are read as that JSON.
+// under dotted keys (nested OpenInference attributes become the flat
+// llm.input_messages.0.message.role form). JSON strings are left whole:
+// readers that want the JSON inside (gen_ai.input.messages) unwrap them.
 func flatten(out map[string]rawValue, key string, v rawValue) {
 	if key != "" {
 		out[key] = v
 	}
-	if m, ok := object(v); ok {
-		for k, sub := range m {
-			flatten(out, joinPath(key, k), sub)
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return
+	}
+	switch v[0] {
+	case '{':
+		var m map[string]rawValue
+		if json.Unmarshal(v, &m) == nil {
+			for k, sub := range m {
+				flatten(out, joinPath(key, k), sub)
+			}
 		}
-	} else if a, ok := array(v); ok {
-		for i, sub := range a {
-			flatten(out, joinPath(key, strconv.Itoa(i)), sub)
+	case '[':
+		var a []rawValue
+		if json.Unmarshal(v, &a) == nil {
+			for i, sub := range a {
+				flatten(out, joinPath(key, strconv.Itoa(i)), sub)
+			}
 		}
 	}
 }
