@@ -374,3 +374,17 @@ func TestRealMemories(t *testing.T) {
 		t.Errorf("first memory %+v", r)
 	}
 }
+
+func TestSWEAgentTaskIsTheIssue(t *testing.T) {
+	data := readReal(t, "trajectories/swe-agent/marshmallow-1867-function-calling.traj")
+	ts, _, err := ReadTrajectories(NewInput("m.traj", data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(ts[0].Task, "TimeDelta serialization precision") || strings.Contains(ts[0].Task, "INSTRUCTIONS:") || ts[0].Env != "" {
+		t.Errorf("task %.80q env %q", ts[0].Task, ts[0].Env)
+	}
+	if got := issueText("no template here"); got != "no template here" {
+		t.Errorf("issueText without a template = %q", got)
+	}
+}

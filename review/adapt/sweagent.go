@@ -102,10 +102,11 @@ func readSWEAgent(in *Input, rep *Report) ([]review.Trajectory, error) {
 		r.t.Outcome.Notes = strings.Join(notes, "; ")
 	}
 	r.t.Model = sweModel(obj)
-	if env := textOf(obj["environment"]); env != "" && !strings.ContainsAny(env, "{[") {
-		r.t.Env = env
-	}
-	return []review.Trajectory{r.finish()}, nil
+	// environment names SWE-agent's container setup, not a memreview
+	// environment: it is not copied into Env (scope filters use Env).
+	t := r.finish()
+	t.Task = issueText(t.Task)
+	return []review.Trajectory{t}, nil
 }
 
 func sweHistory(in *Input, r *run, hist []rawValue) error {
@@ -194,4 +195,19 @@ func sweModel(obj map[string]rawValue) string {
 		}
 	}
 	return ""
+}
+
+// issueText cuts SWE-agent's default instance template down to the issue:
+// the text between "ISSUE:" and "INSTRUCTIONS:" when both are there, else
+// the message as it is.
+func issueText(task string) string {
+	_, rest, ok := strings.Cut(task, "ISSUE:\n")
+	if !ok {
+		return task
+	}
+	issue, _, ok := strings.Cut(rest, "\nINSTRUCTIONS:")
+	if !ok || strings.TrimSpace(issue) == "" {
+		return task
+	}
+	return strings.TrimSpace(issue)
 }
