@@ -51,3 +51,23 @@ func TestOneLineArrayLinesAreCountedOnce(t *testing.T) {
 		t.Fatalf("error = %v", err)
 	}
 }
+
+// BenchmarkOneLineArray reads one run of 100,000 messages written as a
+// one-line JSON array (issue 11 item 12).
+func BenchmarkOneLineArray(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i := 0; i < 100_000; i++ {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		fmt.Fprintf(&buf, `{"role":"user","content":"message %d"}`, i)
+	}
+	buf.WriteByte(']')
+	b.SetBytes(int64(buf.Len()))
+	for i := 0; i < b.N; i++ {
+		if _, err := ReadTrajectories(bytes.NewReader(buf.Bytes()), "one-line.json"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
