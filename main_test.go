@@ -587,7 +587,7 @@ func TestImportFailureClaimsNothing(t *testing.T) {
 	if r.code != 1 || strings.Contains(r.stdout, "imported") || !strings.Contains(r.stderr, "also in") {
 		t.Fatalf("one record in two files: %+v", r)
 	}
-	if r := mr(t, "", "--bank", bank, "import", "recs", filepath.Join(t.TempDir(), "none")); r.code != 2 || !strings.Contains(r.stderr, "not records, proposals or trajectories") {
+	if r := mr(t, "", "--bank", bank, "import", "recs", filepath.Join(t.TempDir(), "none")); r.code != 2 || !strings.Contains(r.stderr, "not records, proposals, trajectories or memories") {
 		t.Fatalf("import of an unknown kind: %+v", r)
 	}
 	if after := exportAll(t, bank); after != before {
