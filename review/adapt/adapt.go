@@ -188,6 +188,9 @@ func ReadTrajectories(in *Input, format *Format) ([]review.Trajectory, *Report, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(rep.Places) != len(ts) {
+		rep.Places = nil // a reader that places only some runs places none
+	}
 	for i := range ts {
 		if ts[i].Format == "" {
 			ts[i].Format = f.Name
@@ -232,4 +235,17 @@ func choose(in *Input, format *Format, k Kind) (*Format, error) {
 		return nil, &review.InputError{File: in.File, Msg: fmt.Sprintf("not in format %s (%s): %v", format.Name, in.shapeText(), err)}
 	}
 	return format, nil
+}
+
+// placeOf says where the id at path (within raw, at base in the file) is;
+// fromField is false when the id did not come from that field.
+func placeOf(in *Input, base int64, raw []byte, path string, fromField bool) review.Place {
+	if !fromField {
+		return review.Place{}
+	}
+	off, ok := locate(raw, path)
+	if !ok {
+		return review.Place{}
+	}
+	return review.Place{Line: in.lineAt(base + off), Field: path}
 }

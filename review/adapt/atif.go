@@ -97,6 +97,7 @@ func readATIF(in *Input, rep *Report) ([]review.Trajectory, error) {
 			r.t.Outcome.Notes = "final_metrics: " + textOfMap(fm)
 		}
 		out = append(out, r.finish())
+		rep.Places = append(rep.Places, placeOf(in, base, raw, joinPath(prefix, "session_id"), str(o["session_id"]) != ""))
 		return nil
 	}
 	data := in.data()

@@ -126,3 +126,25 @@ func FuzzOpenAI(f *testing.F)    { fuzzFormat(f, "openai", "tau-*") }
 func FuzzMem0(f *testing.F)      { fuzzFormat(f, "mem0", "mem0*") }
 func FuzzMCPMemory(f *testing.F) { fuzzFormat(f, "mcp-memory", "*.jsonl") }
 func FuzzLetta(f *testing.F)     { fuzzFormat(f, "letta", "*.af") }
+
+// Ids taken from a field are placed (file, line, field) for the messages
+// about duplicates (issue 11 item 14).
+func TestIDsArePlaced(t *testing.T) {
+	for file, want := range map[string]review.Place{
+		"atif.json":     {Line: 3, Field: "session_id"},
+		"langfuse.json": {Line: 1, Field: "trace.id"},
+		"inspect.json":  {Line: 4, Field: "samples[0].id"},
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rep, err := ReadTrajectories(NewInput(file, data), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Places) == 0 || rep.Places[0] != want {
+			t.Errorf("%s: places %+v, want first %+v", file, rep.Places, want)
+		}
+	}
+}

@@ -60,6 +60,7 @@ func readInspect(in *Input, rep *Report) ([]review.Trajectory, error) {
 				return nil, err
 			}
 			out = append(out, t)
+			rep.Places = append(rep.Places, placeOf(in, 0, in.data(), fmt.Sprintf("samples[%d].id", i), true))
 		}
 		return out, nil
 	}

@@ -112,6 +112,9 @@ func readLangfuse(in *Input, rep *Report) ([]review.Trajectory, error) {
 			}
 		}
 		out = append(out, runs...)
+		for range runs {
+			rep.Places = append(rep.Places, placeOf(in, base, raw, joinPath(prefix, "trace.id"), len(runs) == 1 && str(trace["id"]) != ""))
+		}
 		return nil
 	}
 	switch sh := in.getShape(); sh.kind {
