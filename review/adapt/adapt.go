@@ -191,6 +191,27 @@ func ReadTrajectories(in *Input, format *Format) ([]review.Trajectory, *Report, 
 	if len(rep.Places) != len(ts) {
 		rep.Places = nil // a reader that places only some runs places none
 	}
+	// A run with no steps is nothing to review: it is skipped, and a file
+	// with no run that has a step is an error.
+	kept := ts[:0]
+	var places []review.Place
+	for i, t := range ts {
+		if len(t.Steps) == 0 {
+			rep.Skip("runs with no steps", 1)
+			continue
+		}
+		if strings.TrimSpace(t.ID) == "" {
+			t.ID = fmt.Sprintf("%s-%d", fileBaseName(in.File), len(kept)+1)
+		}
+		kept = append(kept, t)
+		if rep.Places != nil {
+			places = append(places, rep.Places[i])
+		}
+	}
+	ts, rep.Places = kept, places
+	if len(ts) == 0 {
+		return nil, nil, &review.InputError{File: in.File, Msg: fmt.Sprintf("no run with any step in it (read as %s; skipped: %s)", f.Name, strings.Join(rep.SkipLines(), ", "))}
+	}
 	for i := range ts {
 		if ts[i].Format == "" {
 			ts[i].Format = f.Name

@@ -106,11 +106,22 @@ func fuzzFormat(f *testing.F, name string, patterns ...string) {
 			if err == nil && len(ms) == 0 {
 				t.Fatal("no error and no memories")
 			}
+			for _, m := range ms {
+				if m.Proposal.Record == nil || strings.TrimSpace(m.Proposal.Record.Lemma) == "" {
+					t.Fatal("a memory with no text")
+				}
+			}
+			Detect(NewInput("fuzz", data), Memories)
 			return
 		}
 		ts, rep, err := ReadTrajectories(in, format)
 		if err == nil && rep.Runs != len(ts) {
 			t.Fatal("report disagrees with the runs")
+		}
+		for _, tr := range ts {
+			if tr.ID == "" || len(tr.Steps) == 0 {
+				t.Fatalf("a run with id %q and %d steps", tr.ID, len(tr.Steps))
+			}
 		}
 		Detect(NewInput("fuzz", data), Trajectories)
 	})
@@ -146,5 +157,20 @@ func TestIDsArePlaced(t *testing.T) {
 		if len(rep.Places) == 0 || rep.Places[0] != want {
 			t.Errorf("%s: places %+v, want first %+v", file, rep.Places, want)
 		}
+	}
+}
+
+// A hostile nest of attributes costs a bounded number of passes, not one
+// per level (no hang): flatten stops at maxFlatten levels.
+func TestDeepNestingIsBounded(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, 5000) + `1` + strings.Repeat(`}`, 5000)
+	out := map[string]rawValue{}
+	flatten(out, "gen_ai.x", []byte(deep))
+	if len(out) != maxFlatten+1 {
+		t.Fatalf("flatten kept %d keys, want %d (one per level up to the cap)", len(out), maxFlatten+1)
+	}
+	data := []byte(`{"gen_ai.input.messages": ` + deep + `}`)
+	if _, _, err := ReadTrajectories(NewInput("deep.json", data), nil); err == nil {
+		t.Fatal("a span with no messages imported")
 	}
 }

@@ -219,7 +219,12 @@ func plainSpan(in *Input, base int64, raw rawValue, o map[string]rawValue, path 
 
 // anyValue turns an OTLP AnyValue ({stringValue}, {intValue}, {arrayValue:
 // {values}}, {kvlistValue: {values}}, …) into plain JSON.
-func anyValue(v rawValue) rawValue {
+func anyValue(v rawValue) rawValue { return anyValueDepth(v, 0) }
+
+func anyValueDepth(v rawValue, depth int) rawValue {
+	if depth > maxFlatten {
+		return v // left as written: no real attribute nests this deep
+	}
 	o, ok := object(v)
 	if !ok {
 		return v
@@ -238,7 +243,7 @@ func anyValue(v rawValue) rawValue {
 			vals, _ := array(ao["values"])
 			out := make([]rawValue, len(vals))
 			for i, e := range vals {
-				out[i] = anyValue(e)
+				out[i] = anyValueDepth(e, depth+1)
 			}
 			b, _ := json.Marshal(out)
 			return b
@@ -248,7 +253,7 @@ func anyValue(v rawValue) rawValue {
 			out := map[string]rawValue{}
 			for _, e := range vals {
 				eo, _ := object(e)
-				out[str(eo["key"])] = anyValue(eo["value"])
+				out[str(eo["key"])] = anyValueDepth(eo["value"], depth+1)
 			}
 			b, _ := json.Marshal(out)
 			return b

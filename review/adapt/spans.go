@@ -35,12 +35,20 @@ type span struct {
 // under dotted keys (nested OpenInference attributes become the flat
 // llm.input_messages.0.message.role form). JSON strings are left whole:
 // readers that want the JSON inside (gen_ai.input.messages) unwrap them.
-func flatten(out map[string]rawValue, key string, v rawValue) {
+func flatten(out map[string]rawValue, key string, v rawValue) { flattenDepth(out, key, v, 0) }
+
+// maxFlatten caps the nesting flatten follows: attribute trees are shallow
+// (llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments
+// is 8 deep), and each level re-reads its subtree, so a hostile nest of
+// thousands of levels must not cost thousands of passes.
+const maxFlatten = 12
+
+func flattenDepth(out map[string]rawValue, key string, v rawValue, depth int) {
 	if key != "" {
 		out[key] = v
 	}
 	v = bytes.TrimSpace(v)
-	if len(v) == 0 {
+	if len(v) == 0 || depth >= maxFlatten {
 		return
 	}
 	switch v[0] {
@@ -48,14 +56,14 @@ func flatten(out map[string]rawValue, key string, v rawValue) {
 		var m map[string]rawValue
 		if json.Unmarshal(v, &m) == nil {
 			for k, sub := range m {
-				flatten(out, joinPath(key, k), sub)
+				flattenDepth(out, joinPath(key, k), sub, depth+1)
 			}
 		}
 	case '[':
 		var a []rawValue
 		if json.Unmarshal(v, &a) == nil {
 			for i, sub := range a {
-				flatten(out, joinPath(key, strconv.Itoa(i)), sub)
+				flattenDepth(out, joinPath(key, strconv.Itoa(i)), sub, depth+1)
 			}
 		}
 	}
