@@ -60,6 +60,7 @@ func readOTel(in *Input, rep *Report) ([]review.Trajectory, error) {
 			return in.errAt(base, raw, path, "want a JSON object (a span, an OTLP export or an attribute map)")
 		}
 		keys := keySet(obj)
+		from := len(spans)
 		switch {
 		case keys["resourceSpans"]:
 			if ss, ok := fastOTLP(raw); ok {
@@ -85,7 +86,9 @@ func readOTel(in *Input, rep *Report) ([]review.Trajectory, error) {
 			s.input, s.output = obj["input"], obj["output"]
 			spans = append(spans, s)
 		}
-		spans[len(spans)-1].line = line
+		for _, s := range spans[from:] {
+			s.line = line
+		}
 		return nil
 	}
 	switch sh := in.getShape(); sh.kind {
