@@ -29,11 +29,14 @@ func cmdImport(a *app, fs *flag.FlagSet) error {
 	if err := needArgs(fs, 2, "what to import and a FILE"); err != nil {
 		return err
 	}
+	if done, err := importAdapted(a, fs); done {
+		return err
+	}
 	kind, files := fs.Arg(0), fs.Args()[1:]
 	switch kind {
 	case service.KindRecords, service.KindProposals, service.KindTrajectories:
 	default:
-		return usagef("import: %q is not records, proposals or trajectories", kind)
+		return usagef("import: %q is not records, proposals, trajectories or memories", kind)
 	}
 	svc, err := a.open()
 	if err != nil {

@@ -163,7 +163,7 @@ func exactJSON(c *command, fs *flag.FlagSet) bool {
 // add and sample gen their own flags, after their first argument, so they
 // are left alone, and so is everything after "--".
 func flagAfterArgs(c *command, fs *flag.FlagSet, args []string) error {
-	if c.name == "probe" || c.name == "env" || c.name == "sample" {
+	if c.name == "probe" || c.name == "env" || c.name == "sample" || c.name == "import" && fs.NArg() > 0 && (fs.Arg(0) == "trajectories" || fs.Arg(0) == "memories") {
 		return nil
 	}
 	if parsed := args[:len(args)-fs.NArg()]; len(parsed) > 0 && parsed[len(parsed)-1] == "--" {
@@ -279,8 +279,8 @@ func commands() map[string]*command {
 				fmt.Fprintf(a.stdout, "created bank %s\n", svc.Dir())
 				return nil
 			}},
-		{name: "import", args: "records|proposals|trajectories FILE...", help: "Import JSON Lines (or OpenAI chat trajectories); '-' reads stdin.\nThe whole input is validated first; on any error nothing is written.",
-			run: cmdImport},
+		{name: "import", args: "records|proposals|trajectories|memories FILE...", help: "Import JSON Lines records or proposals, trajectories in any format 'memreview formats' lists,\nor an existing memory bank (mem0, MCP memory, Letta) as pending create proposals; '-' reads stdin.\nThe whole input is validated first; on any error nothing is written.",
+			flags: importFlags, run: cmdImport},
 		{name: "export", args: "records|proposals|decisions|trajectories", help: "Write the bank as JSON Lines on stdout.",
 			run: cmdExport},
 		{name: "search", args: "QUERY", help: "Search the bank (Bleve query-string syntax: terms, field:value, +/-, \"phrases\", confidence:>0.7).",
@@ -343,6 +343,7 @@ func commands() map[string]*command {
 				return nil
 			}},
 	}
+	cs = append(cs, formatsCommand())
 	cs = append(cs, probeCommands(&jsonOut)...)
 	cs = append(cs, worldCommands(&jsonOut)...)
 	m := map[string]*command{}

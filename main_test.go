@@ -587,7 +587,7 @@ func TestImportFailureClaimsNothing(t *testing.T) {
 	if r.code != 1 || strings.Contains(r.stdout, "imported") || !strings.Contains(r.stderr, "also in") {
 		t.Fatalf("one record in two files: %+v", r)
 	}
-	if r := mr(t, "", "--bank", bank, "import", "recs", filepath.Join(t.TempDir(), "none")); r.code != 2 || !strings.Contains(r.stderr, "not records, proposals or trajectories") {
+	if r := mr(t, "", "--bank", bank, "import", "recs", filepath.Join(t.TempDir(), "none")); r.code != 2 || !strings.Contains(r.stderr, "not records, proposals, trajectories or memories") {
 		t.Fatalf("import of an unknown kind: %+v", r)
 	}
 	if after := exportAll(t, bank); after != before {
@@ -658,14 +658,14 @@ func TestImportTrajectoriesNeverReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := exportAll(t, bank)
-	if r := mr(t, "", "--bank", bank, "import", "trajectories", a, b); r.code != 1 || !strings.Contains(r.stderr, "results-1 is also in") {
+	if r := mr(t, "", "--bank", bank, "import", "trajectories", a, b); r.code != 1 || !strings.Contains(r.stderr, b+`:1: field "id": trajectory id "results-1" is also in `+a+`:1: field "id"`) {
 		t.Fatalf("two files with one id: %+v", r)
 	}
 	if after := exportAll(t, bank); after != before {
 		t.Fatal("a refused import changed the bank")
 	}
 	must(t, mr(t, "", "--bank", bank, "import", "trajectories", a))
-	if r := mr(t, "", "--bank", bank, "import", "trajectories", b); r.code != 1 || !strings.Contains(r.stderr, "results-1 is already in the bank") {
+	if r := mr(t, "", "--bank", bank, "import", "trajectories", b); r.code != 1 || !strings.Contains(r.stderr, b+`:1: field "id": trajectory results-1 is already in the bank`) {
 		t.Fatalf("re-import over an existing id: %+v", r)
 	}
 	if r := must(t, mr(t, "", "--bank", bank, "export", "trajectories")); !strings.Contains(r.stdout, `"content":"4"`) {

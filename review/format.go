@@ -230,7 +230,9 @@ func jsonErr(file string, line int, prefix string, data []byte, err error) error
 	return inputErr(file, line, prefix, "%s", strings.TrimPrefix(msg, "json: "))
 }
 
-// linesBefore counts the line breaks in data before byte offset off.
+// linesBefore counts the line breaks in data before byte offset off. It
+// scans from the start: to place many offsets in one buffer use a
+// lineCounter.
 func linesBefore(data []byte, off int64) int {
 	if off <= 0 {
 		return 0
@@ -238,7 +240,34 @@ func linesBefore(data []byte, off int64) int {
 	if off > int64(len(data)) {
 		off = int64(len(data))
 	}
+	lineBytesScanned += off
 	return bytes.Count(data[:off], []byte("\n"))
+}
+
+// lineBytesScanned counts the bytes line counting has scanned (tests use it
+// to prove that placing the elements of a one-line array stays linear).
+var lineBytesScanned int64
+
+// lineCounter places increasing offsets of one buffer on lines, scanning
+// each byte once (a one-line array of 100,000 messages must not recount
+// from the start per element).
+type lineCounter struct {
+	data []byte
+	off  int64 // offset counted up to
+	n    int   // line breaks before off
+}
+
+// before gives the number of line breaks before off; offsets smaller than
+// the last one asked for restart the count.
+func (c *lineCounter) before(off int64) int {
+	off = min(max(off, 0), int64(len(c.data)))
+	if off < c.off {
+		c.off, c.n = 0, 0
+	}
+	lineBytesScanned += off - c.off
+	c.n += bytes.Count(c.data[c.off:off], []byte("\n"))
+	c.off = off
+	return c.n
 }
 
 func joinField(prefix, field string) string {

@@ -27,10 +27,25 @@ import (
 // input is validated first: on any problem it returns no trajectories and
 // one *InputError. See docs/FORMATS.md for ids, tasks and outcomes.
 func ReadTrajectories(r io.Reader, file string) ([]Trajectory, error) {
+	ts, _, err := readTrajectories(r, file, MaxTrajectoryLineBytes)
+	return ts, err
+}
+
+// Place is where an item of an input starts (its 1-based line) and the field
+// its id came from, for messages about it (a duplicate id names both).
+type Place struct {
+	Line    int
+	Field   string
+	Outcome bool // the run states its outcome (reward, score, success or outcome)
+}
+
+// ReadTrajectoriesAt is ReadTrajectories that also says where each
+// trajectory starts and which field its id came from.
+func ReadTrajectoriesAt(r io.Reader, file string) ([]Trajectory, []Place, error) {
 	return readTrajectories(r, file, MaxTrajectoryLineBytes)
 }
 
-func readTrajectories(r io.Reader, file string, max int) ([]Trajectory, error) {
+func readTrajectories(r io.Reader, file string, max int) ([]Trajectory, []Place, error) {
 	lr := newLineReader(r, file, max)
 	tr := newTrajReader(file)
 	doc := &docReader{lr: lr}
@@ -38,10 +53,10 @@ func readTrajectories(r io.Reader, file string, max int) ([]Trajectory, error) {
 	for first == nil {
 		line, err := lr.next()
 		if err == io.EOF {
-			return nil, inputErr(file, 0, "", "file is empty")
+			return nil, nil, inputErr(file, 0, "", "file is empty")
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		doc.push(line)
 		if t := bytes.TrimSpace(line); len(t) > 0 {
@@ -55,9 +70,9 @@ func readTrajectories(r io.Reader, file string, max int) ([]Trajectory, error) {
 		err = tr.document(doc)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return tr.out, nil
+	return tr.out, tr.at, nil
 }
 
 // lines reads JSON Lines: every non-blank line is one JSON value. first is

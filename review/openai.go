@@ -20,8 +20,12 @@ type trajReader struct {
 	file string
 	base string         // file base name for generated ids
 	out  []Trajectory   //
+	at   []Place        // where each of out starts and the field its id came from
 	seen map[string]int // id → line it was first seen on
 	runs int            // runs seen so far (for generated ids)
+	// scored is set by meta when the run being read has a reward, score or
+	// success.
+	scored bool
 }
 
 func newTrajReader(file string) *trajReader {
@@ -45,8 +49,9 @@ func (tr *trajReader) value(raw []byte, line int) error {
 			tr.runs++
 			return tr.run(nil, nil, nil, line, "", elems, elemLines(raw, line, offs))
 		}
+		lc := lineCounter{data: raw}
 		for i, e := range elems {
-			if err := tr.value(e, line+linesBefore(raw, int64(offs[i]))); err != nil {
+			if err := tr.value(e, line+lc.before(int64(offs[i]))); err != nil {
 				return err
 			}
 		}
@@ -89,8 +94,9 @@ func (tr *trajReader) object(raw []byte, line int) error {
 // on line).
 func elemLines(raw []byte, line int, offs []int) []int {
 	lines := make([]int, len(offs))
+	lc := lineCounter{data: raw}
 	for i, o := range offs {
-		lines[i] = line + linesBefore(raw, int64(o))
+		lines[i] = line + lc.before(int64(o))
 	}
 	return lines
 }
@@ -112,6 +118,7 @@ func (tr *trajReader) memreview(raw []byte, line int) error {
 			return inputErr(tr.file, line, fmt.Sprintf("steps[%d].role", i), "missing role")
 		}
 	}
+	tr.scored = bytes.Contains(raw, []byte(`"outcome"`)) // a cheap look: the strict decode above has the shape right
 	return tr.add(t, line, "id")
 }
 
@@ -127,6 +134,8 @@ func (tr *trajReader) add(t Trajectory, line int, idField string) error {
 	}
 	tr.seen[t.ID] = line
 	tr.out = append(tr.out, t)
+	tr.at = append(tr.at, Place{Line: line, Field: idField, Outcome: tr.scored})
+	tr.scored = false
 	return nil
 }
 
@@ -303,6 +312,7 @@ func (tr *trajReader) meta(t *Trajectory, fields map[string]json.RawMessage, off
 		t.Outcome.Reward = success
 	}
 	t.Outcome.Passed = t.Outcome.Reward >= 1 || hasSuccess && success >= 1
+	tr.scored = hasReward || hasScore || hasSuccess
 	return idField, nil
 }
 

@@ -183,11 +183,11 @@ func TestReadTrajectoriesErrors(t *testing.T) {
 
 func TestReadTrajectoriesLongLine(t *testing.T) {
 	line := `{"traj":[{"role":"user","content":"` + strings.Repeat("x", 2000) + `"}]}`
-	_, err := readTrajectories(strings.NewReader("[\n"+line+"\n]"), "t.json", 1024)
+	_, _, err := readTrajectories(strings.NewReader("[\n"+line+"\n]"), "t.json", 1024)
 	wantInputErr(t, err, "t.json", 2, "", "line is longer than 1024 bytes")
-	_, err = readTrajectories(strings.NewReader(`{"traj":[{"role":"user","content":"a"}]}`+"\n"+line), "t.jsonl", 1024)
+	_, _, err = readTrajectories(strings.NewReader(`{"traj":[{"role":"user","content":"a"}]}`+"\n"+line), "t.jsonl", 1024)
 	wantInputErr(t, err, "t.jsonl", 2, "", "line is longer than 1024 bytes")
-	if ts, err := readTrajectories(strings.NewReader(line), "t.jsonl", 4096); err != nil || len(ts) != 1 {
+	if ts, _, err := readTrajectories(strings.NewReader(line), "t.jsonl", 4096); err != nil || len(ts) != 1 {
 		t.Errorf("under the cap: %d trajectories, %v", len(ts), err)
 	}
 }

@@ -130,6 +130,23 @@ type Provenance struct {
 	ProbeRuns  []string   `json:"probe_runs,omitempty"`
 	MergedFrom []string   `json:"merged_from,omitempty"`
 	MergedInto string     `json:"merged_into,omitempty"`
+	// Source names the existing memory bank an imported record came from.
+	Source *Source `json:"source,omitempty"`
+}
+
+// Source is where an imported memory came from: the bank's format, the
+// file, the id it had there, whose memory it was and its own timestamps
+// (RFC 3339 when they could be read, else as written).
+type Source struct {
+	Format  string `json:"format"`
+	File    string `json:"file"`
+	ID      string `json:"id,omitempty"`
+	User    string `json:"user,omitempty"`
+	Agent   string `json:"agent,omitempty"`
+	Label   string `json:"label,omitempty"`
+	Created string `json:"created,omitempty"`
+	Updated string `json:"updated,omitempty"`
+	Expires string `json:"expires,omitempty"`
 }
 
 // Check is a probe a record carries and the output it must reproduce.
@@ -281,6 +298,8 @@ type Trajectory struct {
 	ID        string    `json:"id"`
 	Env       string    `json:"env,omitempty"`
 	Task      string    `json:"task"`
+	Model     string    `json:"model,omitempty"`  // the model that ran it, when the format says
+	Format    string    `json:"format,omitempty"` // the format it was imported from
 	Steps     []Step    `json:"steps"`
 	Outcome   Outcome   `json:"outcome"`
 	Retrieved []string  `json:"retrieved,omitempty"`
