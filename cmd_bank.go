@@ -70,7 +70,7 @@ func cmdImport(a *app, fs *flag.FlagSet) error {
 			var ps []review.Proposal
 			var lines []int
 			if ps, lines, err = review.ReadProposals(r, file); err == nil {
-				err = review.CheckProposalTargets(file, ps, lines, exists)
+				err = review.CheckProposalsInBank(file, ps, lines, b.store)
 				for i, p := range ps {
 					if err != nil || p.ID == "" {
 						continue
