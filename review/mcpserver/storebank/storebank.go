@@ -126,7 +126,9 @@ func union(a, b []string) []string {
 }
 
 // Record returns a record's current version.
-func (b *Bank) Record(_ context.Context, id string) (*review.Record, error) { return b.Store.Record(id) }
+func (b *Bank) Record(_ context.Context, id string) (*review.Record, error) {
+	return b.Store.Record(id)
+}
 
 // Propose validates p as 'import proposals' does and queues it.
 func (b *Bank) Propose(_ context.Context, p review.Proposal) (*review.Proposal, error) {
