@@ -1,0 +1,231 @@
+package mcpserver_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/mcpserver"
+	"github.com/memreview/memreview/review/mcpserver/storebank"
+	"github.com/memreview/memreview/sample"
+)
+
+// Benchmarks (go test ./review/mcpserver/ -run '^$' -bench . -benchtime 2000x):
+// memory_search over streamable HTTP on 127.0.0.1 with 1, 8 and 32
+// concurrent clients next to the same search in process, on a bank of
+// 100,000 records; and memory_propose throughput.
+//
+// The 100k bank is $MEMREVIEW_MCP_BANK when set (make one with
+// 'memreview sample gen --records 100000 DIR'; the benchmarks only read
+// it), else one built once with the same generator under os.TempDir()
+// (memreview-mcp-bench-100000) and reused across runs; delete it to rebuild.
+
+const benchRecords = 100_000
+
+func benchBankDir(b *testing.B) string {
+	b.Helper()
+	if dir := os.Getenv("MEMREVIEW_MCP_BANK"); dir != "" {
+		return dir
+	}
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("memreview-mcp-bench-%d", benchRecords))
+	done := filepath.Join(dir, ".complete")
+	if _, err := os.Stat(done); err == nil {
+		return dir
+	}
+	start := time.Now()
+	tmp := dir + ".tmp"
+	if err := errors.Join(os.RemoveAll(dir), os.RemoveAll(tmp)); err != nil {
+		b.Fatal(err)
+	}
+	if err := sample.Synth(tmp, sample.SynthOptions{Records: benchRecords, Trajectories: 200, Seed: sample.Seed}); err != nil {
+		b.Fatal(err)
+	}
+	s, err := review.Open(tmp, review.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := index.Open(filepath.Join(tmp, review.IndexDir), s)
+	if err != nil {
+		s.Close()
+		b.Fatal(err)
+	}
+	if err := errors.Join(ix.Close(), s.Close(), os.Rename(tmp, dir), os.WriteFile(done, nil, 0o644)); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("built the %d-record bank in %s", benchRecords, time.Since(start).Round(time.Second))
+	return dir
+}
+
+// openBench opens the 100k bank and returns its Bank and task queries
+// (the first words of a spread of its records' lemmas).
+func openBench(b *testing.B) (*storebank.Bank, []string) {
+	dir := benchBankDir(b)
+	s, err := review.Open(dir, review.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := index.Open(filepath.Join(dir, review.IndexDir), s)
+	if err != nil {
+		s.Close()
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close(); s.Close() })
+	var queries []string
+	for i := 1; len(queries) < 64; i += benchRecords / 64 {
+		r, err := s.Record(fmt.Sprintf("mem_%06d", i))
+		if err != nil {
+			b.Fatalf("record %d: %v", i, err)
+		}
+		w := strings.Fields(r.Lemma)
+		queries = append(queries, strings.Join(w[:min(6, len(w))], " "))
+	}
+	return storebank.New(s, ix), queries
+}
+
+// latencies collects call durations from several goroutines.
+type latencies struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (l *latencies) add(d time.Duration) { l.mu.Lock(); l.d = append(l.d, d); l.mu.Unlock() }
+
+func (l *latencies) report(b *testing.B, elapsed time.Duration) {
+	slices.Sort(l.d)
+	q := func(p float64) float64 { return float64(l.d[int(p*float64(len(l.d)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(q(0.50), "p50-ms")
+	b.ReportMetric(q(0.99), "p99-ms")
+	b.ReportMetric(float64(len(l.d))/elapsed.Seconds(), "req/s")
+	b.ReportMetric(0, "ns/op")
+}
+
+func BenchmarkSearch100k(b *testing.B) {
+	bank, queries := openBench(b)
+	ctx := context.Background()
+	req := func(i int) mcpserver.RetrieveRequest {
+		return mcpserver.RetrieveRequest{Query: queries[i%len(queries)], K: mcpserver.DefaultK, Client: "bench"}
+	}
+	b.Run("in-process", func(b *testing.B) {
+		var lat latencies
+		start := time.Now()
+		for i := range b.N {
+			t0 := time.Now()
+			if _, err := bank.Retrieve(ctx, req(i)); err != nil {
+				b.Fatal(err)
+			}
+			lat.add(time.Since(t0))
+		}
+		lat.report(b, time.Since(start))
+	})
+	srv := mcpserver.New(bank, mcpserver.Options{})
+	url := serveHTTP(b, srv, "bench-token")
+	for _, clients := range []int{1, 8, 32} {
+		b.Run(fmt.Sprintf("http-clients=%d", clients), func(b *testing.B) {
+			sessions := make([]*mcp.ClientSession, clients)
+			for i := range sessions {
+				cs, err := httpClient(b, ctx, url, "bench-token", fmt.Sprintf("bench-%d", i))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer cs.Close()
+				sessions[i] = cs
+			}
+			var lat latencies
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for _, cs := range sessions {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						i := int(next.Add(1)) - 1
+						if i >= b.N {
+							return
+						}
+						t0 := time.Now()
+						res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_search",
+							Arguments: map[string]any{"query": queries[i%len(queries)]}})
+						if err != nil || res.IsError {
+							b.Errorf("search: %v %v", err, res)
+							return
+						}
+						lat.add(time.Since(t0))
+					}
+				}()
+			}
+			wg.Wait()
+			lat.report(b, time.Since(start))
+		})
+	}
+}
+
+func BenchmarkPropose(b *testing.B) {
+	w := newWorld(b, mcpserver.Options{})
+	ctx := context.Background()
+	b.Run("in-process", func(b *testing.B) {
+		var lat latencies
+		start := time.Now()
+		for i := range b.N {
+			t0 := time.Now()
+			p := review.Proposal{Op: review.OpCreate, Rationale: "bench", Trajectory: "traj_01", CuratorRun: "mcp:bench",
+				Record: &review.Record{Lemma: fmt.Sprintf("Bench lesson %d.", i), Category: review.Fact, Confidence: 0.5}}
+			if _, err := w.bank.Propose(ctx, p); err != nil {
+				b.Fatal(err)
+			}
+			lat.add(time.Since(t0))
+		}
+		lat.report(b, time.Since(start))
+	})
+	b.Run("http-clients=8", func(b *testing.B) {
+		url := serveHTTP(b, w.srv, "")
+		var lat latencies
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		sessions := make([]*mcp.ClientSession, 8)
+		for i := range sessions {
+			cs, err := httpClient(b, ctx, url, "", fmt.Sprintf("bench-%d", i))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			sessions[i] = cs
+		}
+		b.ResetTimer()
+		start := time.Now()
+		for _, cs := range sessions {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= b.N {
+						return
+					}
+					t0 := time.Now()
+					res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_propose", Arguments: createArgs(fmt.Sprintf("Bench lesson over HTTP %d.", i))})
+					if err != nil || res.IsError {
+						b.Errorf("propose: %v %v", err, res)
+						return
+					}
+					lat.add(time.Since(t0))
+				}
+			}()
+		}
+		wg.Wait()
+		lat.report(b, time.Since(start))
+	})
+}
