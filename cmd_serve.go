@@ -18,7 +18,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memreview/memreview/review/mcpserver"
-	"github.com/memreview/memreview/review/mcpserver/storebank"
 )
 
 var serveCommand = &command{name: "serve", args: "", help: `Serve the bank to agents over MCP (stdio by default; --http for streamable HTTP at http://ADDR/mcp).
@@ -45,13 +44,13 @@ func cmdServe(a *app, fs *flag.FlagSet) error {
 			return err
 		}
 	}
-	b, err := a.open(true)
+	svc, err := a.open()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer svc.Close()
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv := mcpserver.New(storebank.New(b.store, b.index), mcpserver.Options{
+	srv := mcpserver.New(mcpserver.FromService(svc), mcpserver.Options{
 		ReadOnly: fs.Lookup("read-only").Value.(flag.Getter).Get().(bool), Logger: logger})
 	if addr == "" {
 		err := srv.Run(a.ctx, &mcp.StdioTransport{})

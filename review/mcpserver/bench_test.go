@@ -18,7 +18,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/mcpserver"
-	"github.com/memreview/memreview/review/mcpserver/storebank"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -70,28 +70,23 @@ func benchBankDir(b *testing.B) string {
 
 // openBench opens the 100k bank and returns its Bank and task queries
 // (the first words of a spread of its records' lemmas).
-func openBench(b *testing.B) (*storebank.Bank, []string) {
+func openBench(b *testing.B) (mcpserver.Bank, []string) {
 	dir := benchBankDir(b)
-	s, err := review.Open(dir, review.Options{})
+	svc, err := service.Open(dir, service.Options{Operator: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	ix, err := index.Open(filepath.Join(dir, review.IndexDir), s)
-	if err != nil {
-		s.Close()
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ix.Close(); s.Close() })
+	b.Cleanup(func() { svc.Close() })
 	var queries []string
 	for i := 1; len(queries) < 64; i += benchRecords / 64 {
-		r, err := s.Record(fmt.Sprintf("mem_%06d", i))
+		r, err := svc.Record(fmt.Sprintf("mem_%06d", i))
 		if err != nil {
 			b.Fatalf("record %d: %v", i, err)
 		}
 		w := strings.Fields(r.Lemma)
 		queries = append(queries, strings.Join(w[:min(6, len(w))], " "))
 	}
-	return storebank.New(s, ix), queries
+	return mcpserver.FromService(svc), queries
 }
 
 // latencies collects call durations from several goroutines.

@@ -3,25 +3,23 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/mcpserver"
-	"github.com/memreview/memreview/review/mcpserver/storebank"
+	"github.com/memreview/memreview/review/service"
 )
 
 // world is a small real bank (SQLite store + Bleve index) and a server on it.
 type world struct {
 	dir   string
 	store *review.Store
-	index *index.Index
-	bank  *storebank.Bank
+	svc   *service.Service
+	bank  mcpserver.Bank
 	srv   *mcpserver.Server
 }
 
@@ -57,16 +55,13 @@ func newWorld(t testing.TB, opt mcpserver.Options) *world {
 	if err := s.PutTrajectories([]review.Trajectory{testTrajectory()}); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Open(filepath.Join(dir, review.IndexDir), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close(); s.Close() })
+	svc := service.OpenStore(s, service.Options{Operator: "test"})
+	t.Cleanup(func() { svc.Close() })
 	if opt.Poll == 0 {
 		opt.Poll = 20 * time.Millisecond
 	}
-	b := storebank.New(s, ix)
-	return &world{dir: dir, store: s, index: ix, bank: b, srv: mcpserver.New(b, opt)}
+	b := mcpserver.FromService(svc)
+	return &world{dir: dir, store: s, svc: svc, bank: b, srv: mcpserver.New(b, opt)}
 }
 
 // connect opens a client session named client over an in-memory transport,

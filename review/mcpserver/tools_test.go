@@ -142,7 +142,7 @@ func TestSearchReadProposeDecide(t *testing.T) {
 	if st.Status != "pending" || st.DecisionID != "" {
 		t.Fatalf("status before = %+v", st)
 	}
-	d, err := w.store.Decide(context.Background(), review.DecideRequest{Proposal: p.ID, Verb: review.Accept, Operator: "ana", Note: "checked the join"})
+	d, err := w.svc.Decide(context.Background(), review.DecideRequest{Proposal: p.ID, Verb: review.Accept, Operator: "ana", Note: "checked the join"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestSearchReadProposeDecide(t *testing.T) {
 	if rec.Lemma != "Reviews join items on ref_id; count distinct item ids." || rec.Provenance.Trajectory != "traj_01" {
 		t.Fatalf("new record = %+v", rec)
 	}
-	// The accepted record is retrieved at once.
+	// The accepted record is retrieved at once (the service decided it).
 	mustCall(t, cs, "memory_search", map[string]any{"query": "count distinct item ids", "env": "shop"}, &found)
 	if len(found.Records) == 0 || found.Records[0].ID != st.RecordIDs[0] {
 		t.Fatalf("search after accept = %+v", found.Records)
