@@ -83,6 +83,18 @@ func TestBinaryStdioProposeDecideRead(t *testing.T) {
 	}
 	var prop mcpserver.ProposeOut
 	mustCall(t, cs, "memory_propose", createArgs("Stdio agents propose; people decide."), &prop)
+	// A second server on the same bank (another agent's) shares the index.
+	cs2, err := mcp.NewClient(&mcp.Implementation{Name: "second", Version: "1"}, nil).Connect(ctx,
+		&mcp.CommandTransport{Command: exec.Command(memreviewBin, "--bank", dir, "serve", "--read-only")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs2.Close()
+	var found2 mcpserver.SearchOut
+	mustCall(t, cs2, "memory_search", map[string]any{"query": "reviews join items", "env": "shop"}, &found2)
+	if len(found2.Records) == 0 || found2.Records[0].ID != "mem_0001" {
+		t.Fatalf("second server's search = %+v", found2)
+	}
 
 	if q := memreview(t, "--bank", dir, "queue"); !strings.Contains(q, prop.ProposalID) || !strings.Contains(q, "pending") {
 		t.Fatalf("queue does not list %s:\n%s", prop.ProposalID, q)

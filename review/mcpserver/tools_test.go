@@ -105,6 +105,10 @@ func TestSearchReadProposeDecide(t *testing.T) {
 	if sub.TrajectoryID != "task-42" || sub.Steps != 2 {
 		t.Fatalf("submit = %+v", sub)
 	}
+	log, err := w.svc.Retrievals(0, 0)
+	if err != nil || len(log) != 2 || log[0].Client != "mcp:claude-code" || log[0].TaskID != "task-42" || log[0].Records[0] != "mem_0001" {
+		t.Fatalf("retrieval log = %+v, %v; want both searches, the first by mcp:claude-code for task-42", log, err)
+	}
 	used, err := w.store.RetrievedBy("mem_0001")
 	if err != nil || len(used) != 1 || used[0].Trajectory != "task-42" {
 		t.Fatalf("retrieved by = %+v, %v; want task-42", used, err)
