@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/memreview/memreview/review/mcpserver"
 )
 
@@ -53,7 +51,7 @@ func cmdServe(a *app, fs *flag.FlagSet) error {
 	srv := mcpserver.New(mcpserver.FromService(svc), mcpserver.Options{
 		ReadOnly: fs.Lookup("read-only").Value.(flag.Getter).Get().(bool), Logger: logger})
 	if addr == "" {
-		err := srv.Run(a.ctx, &mcp.StdioTransport{})
+		err := srv.Run(a.ctx, mcpserver.StdioTransport(a.stdin, a.stdout))
 		if errors.Is(err, context.Canceled) || a.ctx.Err() != nil {
 			return nil
 		}

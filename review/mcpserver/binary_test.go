@@ -194,3 +194,63 @@ func TestBinaryServeRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A bad line on stdio costs that line only: the server answers it with a
+// JSON-RPC error and goes on serving the session.
+func TestBinaryStdioMalformedLines(t *testing.T) {
+	dir := bankDir(t)
+	cmd := exec.Command(memreviewBin, "--bank", dir, "serve")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	out := bufio.NewReader(stdout)
+	send := func(line string) { fmt.Fprintf(stdin, "%s\n", line) }
+	recv := func() string {
+		l, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatalf("read from serve: %v", err)
+		}
+		return l
+	}
+	send(initBody)
+	if l := recv(); !strings.Contains(l, `"id":1,"result"`) {
+		t.Fatalf("initialize: %.200s", l)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for i, c := range []struct{ line, want string }{
+		{`this is not json`, `"code":-32700`},
+		{`{"id":5,"method":"ping"}`, `"id":5,"error":{"code":-32600`},
+		{`[1,2,3]`, `"code":-32600`},
+		{`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"memory_write","arguments":{}}}`, `"id":6,"error"`},
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"x","k":"five"}}}`, `"isError":true`},
+		{`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"memory_propose","arguments":{"op":"create","rationale":"` + strings.Repeat("r", 10<<20) + `","record":{"lemma":"x","category":"fact","confidence":0.5}}}}`, `field \"rationale\"`},
+		{`{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"` + strings.Repeat("p", mcpserver.MaxStdioLine) + `"}}`, `longer than 16 MiB`},
+	} {
+		send(c.line)
+		l := recv()
+		t.Logf("line %d: %.150s", i, l)
+		if !strings.Contains(l, c.want) {
+			t.Fatalf("line %d: answer %.300s, want %s", i, l, c.want)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":10,"method":"ping"}`)
+	if l := recv(); !strings.Contains(l, `"id":10,"result"`) {
+		t.Fatalf("ping after the bad lines: %.200s", l)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("serve exited with %v when stdin closed", err)
+	}
+	s, err := review.Open(dir, review.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := queueLen(t, s); n != 0 {
+		t.Fatalf("bad lines queued %d proposals", n)
+	}
+}
