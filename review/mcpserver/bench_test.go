@@ -22,10 +22,12 @@ import (
 	"github.com/memreview/memreview/sample"
 )
 
-// Benchmarks (go test ./review/mcpserver/ -run '^$' -bench . -benchtime 2000x):
+// Benchmarks (go test ./review/mcpserver/ -run '^$' -bench . -benchtime 500x):
 // memory_search over streamable HTTP on 127.0.0.1 with 1, 8 and 32
-// concurrent clients next to the same search in process, on a bank of
-// 100,000 records; and memory_propose throughput.
+// concurrent clients, each next to the same number of goroutines calling
+// the same Bank in process, on a bank of 100,000 records; and
+// memory_propose throughput the same two ways. Each reports p50/p99
+// latency and requests per second.
 //
 // The 100k bank is $MEMREVIEW_MCP_BANK when set (make one with
 // 'memreview sample gen --records 100000 DIR'; the benchmarks only read
@@ -106,64 +108,74 @@ func (l *latencies) report(b *testing.B, elapsed time.Duration) {
 	b.ReportMetric(0, "ns/op")
 }
 
+// drive runs b.N calls of call spread over clients goroutines and reports
+// latency quantiles and throughput.
+func drive(b *testing.B, clients int, call func(worker, i int) error) {
+	var lat latencies
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	start := time.Now()
+	for w := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= b.N {
+					return
+				}
+				t0 := time.Now()
+				if err := call(w, i); err != nil {
+					b.Error(err)
+					return
+				}
+				lat.add(time.Since(t0))
+			}
+		}()
+	}
+	wg.Wait()
+	lat.report(b, time.Since(start))
+}
+
+// sessions opens n HTTP client sessions on url.
+func sessions(b *testing.B, url, token string, n int) []*mcp.ClientSession {
+	out := make([]*mcp.ClientSession, n)
+	for i := range out {
+		cs, err := httpClient(b, context.Background(), url, token, fmt.Sprintf("bench-%d", i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { cs.Close() })
+		out[i] = cs
+	}
+	return out
+}
+
+func toolCall(cs *mcp.ClientSession, name string, args map[string]any) error {
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err == nil && res.IsError {
+		err = fmt.Errorf("%s: %s", name, text(res))
+	}
+	return err
+}
+
 func BenchmarkSearch100k(b *testing.B) {
 	bank, queries := openBench(b)
 	ctx := context.Background()
-	req := func(i int) mcpserver.RetrieveRequest {
-		return mcpserver.RetrieveRequest{Query: queries[i%len(queries)], K: mcpserver.DefaultK, Client: "bench"}
-	}
-	b.Run("in-process", func(b *testing.B) {
-		var lat latencies
-		start := time.Now()
-		for i := range b.N {
-			t0 := time.Now()
-			if _, err := bank.Retrieve(ctx, req(i)); err != nil {
-				b.Fatal(err)
-			}
-			lat.add(time.Since(t0))
-		}
-		lat.report(b, time.Since(start))
-	})
-	srv := mcpserver.New(bank, mcpserver.Options{})
-	url := serveHTTP(b, srv, "bench-token")
+	url := serveHTTP(b, mcpserver.New(bank, mcpserver.Options{}), "bench-token")
 	for _, clients := range []int{1, 8, 32} {
-		b.Run(fmt.Sprintf("http-clients=%d", clients), func(b *testing.B) {
-			sessions := make([]*mcp.ClientSession, clients)
-			for i := range sessions {
-				cs, err := httpClient(b, ctx, url, "bench-token", fmt.Sprintf("bench-%d", i))
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer cs.Close()
-				sessions[i] = cs
-			}
-			var lat latencies
-			var next atomic.Int64
-			var wg sync.WaitGroup
-			b.ResetTimer()
-			start := time.Now()
-			for _, cs := range sessions {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for {
-						i := int(next.Add(1)) - 1
-						if i >= b.N {
-							return
-						}
-						t0 := time.Now()
-						res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_search",
-							Arguments: map[string]any{"query": queries[i%len(queries)]}})
-						if err != nil || res.IsError {
-							b.Errorf("search: %v %v", err, res)
-							return
-						}
-						lat.add(time.Since(t0))
-					}
-				}()
-			}
-			wg.Wait()
-			lat.report(b, time.Since(start))
+		b.Run(fmt.Sprintf("clients=%d/in-process", clients), func(b *testing.B) {
+			drive(b, clients, func(_, i int) error {
+				_, err := bank.Retrieve(ctx, mcpserver.RetrieveRequest{Query: queries[i%len(queries)], K: mcpserver.DefaultK, Client: "bench"})
+				return err
+			})
+		})
+		b.Run(fmt.Sprintf("clients=%d/http", clients), func(b *testing.B) {
+			ss := sessions(b, url, "bench-token", clients)
+			drive(b, clients, func(w, i int) error {
+				return toolCall(ss[w], "memory_search", map[string]any{"query": queries[i%len(queries)]})
+			})
 		})
 	}
 }
@@ -171,56 +183,20 @@ func BenchmarkSearch100k(b *testing.B) {
 func BenchmarkPropose(b *testing.B) {
 	w := newWorld(b, mcpserver.Options{})
 	ctx := context.Background()
-	b.Run("in-process", func(b *testing.B) {
-		var lat latencies
-		start := time.Now()
-		for i := range b.N {
-			t0 := time.Now()
-			p := review.Proposal{Op: review.OpCreate, Rationale: "bench", Trajectory: "traj_01", CuratorRun: "mcp:bench",
-				Record: &review.Record{Lemma: fmt.Sprintf("Bench lesson %d.", i), Category: review.Fact, Confidence: 0.5}}
-			if _, err := w.bank.Propose(ctx, p); err != nil {
-				b.Fatal(err)
-			}
-			lat.add(time.Since(t0))
-		}
-		lat.report(b, time.Since(start))
-	})
-	b.Run("http-clients=8", func(b *testing.B) {
-		url := serveHTTP(b, w.srv, "")
-		var lat latencies
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		sessions := make([]*mcp.ClientSession, 8)
-		for i := range sessions {
-			cs, err := httpClient(b, ctx, url, "", fmt.Sprintf("bench-%d", i))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cs.Close()
-			sessions[i] = cs
-		}
-		b.ResetTimer()
-		start := time.Now()
-		for _, cs := range sessions {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= b.N {
-						return
-					}
-					t0 := time.Now()
-					res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_propose", Arguments: createArgs(fmt.Sprintf("Bench lesson over HTTP %d.", i))})
-					if err != nil || res.IsError {
-						b.Errorf("propose: %v %v", err, res)
-						return
-					}
-					lat.add(time.Since(t0))
-				}
-			}()
-		}
-		wg.Wait()
-		lat.report(b, time.Since(start))
-	})
+	url := serveHTTP(b, w.srv, "")
+	for _, clients := range []int{1, 8} {
+		b.Run(fmt.Sprintf("clients=%d/in-process", clients), func(b *testing.B) {
+			drive(b, clients, func(_, i int) error {
+				_, err := w.bank.Propose(ctx, review.Proposal{Op: review.OpCreate, Rationale: "bench", Trajectory: "traj_01", CuratorRun: "mcp:bench",
+					Record: &review.Record{Lemma: fmt.Sprintf("Bench lesson %d.", i), Category: review.Fact, Confidence: 0.5}})
+				return err
+			})
+		})
+		b.Run(fmt.Sprintf("clients=%d/http", clients), func(b *testing.B) {
+			ss := sessions(b, url, "", clients)
+			drive(b, clients, func(w, i int) error {
+				return toolCall(ss[w], "memory_propose", createArgs(fmt.Sprintf("Bench lesson over HTTP %d.", i)))
+			})
+		})
+	}
 }
