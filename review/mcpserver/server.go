@@ -33,9 +33,12 @@ type Server struct {
 }
 
 // instructions tell the agent what the server is for.
-const instructions = `memreview serves a reviewed long-term memory bank.
-Before a task, call memory_search with the task text (and task_id) to get the records that apply; memory_read gives one record in full.
+const (
+	readInstructions = `memreview serves a reviewed long-term memory bank.
+Before a task, call memory_search with the task text (and task_id) to get the records that apply; memory_read gives one record in full.`
+	instructions = readInstructions + `
 To change the bank, call memory_propose: it never writes a record, it queues a pending proposal that a person reviews with your trajectory and live probes. Submit the run first with trajectory_submit so the proposal can cite its steps. Poll proposal_status (or subscribe to memreview://proposals/{id}) to learn the decision.`
+)
 
 // New returns a server over b.
 func New(b Bank, opt Options) *Server {
@@ -49,8 +52,12 @@ func New(b Bank, opt Options) *Server {
 		opt.Version = "dev"
 	}
 	s := &Server{bank: b, opt: opt, log: opt.Logger, seen: map[*mcp.ServerSession]map[string]int{}, subscribed: map[string]int{}}
+	instr := instructions
+	if opt.ReadOnly {
+		instr = readInstructions + "\nThis server is read-only: it offers no way to change the bank."
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "memreview", Title: "memreview memory bank", Version: opt.Version}, &mcp.ServerOptions{
-		Instructions:       instructions,
+		Instructions:       instr,
 		Logger:             opt.Logger,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,

@@ -60,6 +60,9 @@ func TestReadOnlyOffersOnlyReadTools(t *testing.T) {
 	if n := len(toolNames(t, cs)); n != 3 {
 		t.Fatalf("read-only server lists %d tools, want 3", n)
 	}
+	if in := cs.InitializeResult().Instructions; !strings.Contains(in, "read-only") || strings.Contains(in, "call memory_propose") {
+		t.Fatalf("read-only instructions: %q", in)
+	}
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "memory_propose", Arguments: createArgs("x y z")})
 	if err == nil {
 		t.Fatal("memory_propose on a read-only server succeeded")
