@@ -31,7 +31,7 @@ func (b serviceBank) Record(_ context.Context, id string) (*review.Record, error
 }
 
 func (b serviceBank) Propose(_ context.Context, p review.Proposal) (*review.Proposal, error) {
-	return b.s.Propose(p, ToolPropose)
+	return b.s.ProposeChecked(p, ToolPropose)
 }
 
 func (b serviceBank) ProposalStatus(_ context.Context, id string) (*review.Proposal, *review.Decision, error) {

@@ -1,8 +1,9 @@
 package service
 
-// Use cases the MCP server (review/mcpserver) needs beyond the ones the CLI
-// and TUI share: queue one proposal validated as an import is, the decision
-// that closed a proposal, and store one submitted trajectory.
+// The MCP server's (review/mcpserver) forms of Propose, ProposalDecisions
+// and SubmitTrajectories: one proposal validated exactly as an import is,
+// the one decision that closed a proposal, and one submitted run read as an
+// import reads it.
 
 import (
 	"bytes"
@@ -14,12 +15,13 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// Propose validates one proposal exactly as Import validates a proposals
-// file (review.ReadProposals, then review.CheckProposalsInBank; file names
-// the input in errors) and queues it as pending. A refusal is a
-// *review.InputError naming the field, and nothing is queued. It returns
-// the proposal as stored (with its id and target versions).
-func (s *Service) Propose(p review.Proposal, file string) (*review.Proposal, error) {
+// ProposeChecked validates one proposal exactly as Import validates a
+// proposals file (review.ReadProposals, then review.CheckProposalsInBank;
+// file names the input in errors) and queues it with Propose (pending,
+// whatever it claims). A refusal is a *review.InputError naming the field,
+// and nothing is queued. It returns the proposal as stored (with its id
+// and target versions).
+func (s *Service) ProposeChecked(p review.Proposal, file string) (*review.Proposal, error) {
 	line, err := json.Marshal(p)
 	if err != nil {
 		return nil, err
@@ -31,10 +33,9 @@ func (s *Service) Propose(p review.Proposal, file string) (*review.Proposal, err
 	if err := review.CheckProposalsInBank(file, ps, lines, s.b); err != nil {
 		return nil, err
 	}
-	if err := s.b.AddProposals(ps, nil); err != nil {
+	if err := s.Propose(ps, nil); err != nil {
 		return nil, err
 	}
-	s.afterWrite("proposal " + ps[0].ID)
 	return &ps[0], nil
 }
 
@@ -48,12 +49,12 @@ func (s *Service) ProposalDecision(id string) (*review.Proposal, *review.Decisio
 	if p.Status.Open() {
 		return p, nil, nil
 	}
-	ds, err := s.b.Decisions()
+	ds, err := s.b.ProposalDecisions(id)
 	if err != nil {
 		return nil, nil, err
 	}
 	for i := len(ds) - 1; i >= 0; i-- {
-		if d := ds[i]; d.Proposal == id && d.Verb != review.Undo && d.UndoneBy == "" {
+		if d := ds[i]; d.Verb != review.Undo && d.UndoneBy == "" {
 			return p, &d, nil
 		}
 	}
@@ -83,6 +84,8 @@ func (s *Service) SubmitTrajectory(data []byte, name string) (*review.Trajectory
 	} else if !errors.Is(err, review.ErrNotFound) {
 		return nil, err
 	}
+	// The retrieval log links records to a task's trajectory only when the
+	// bank has it; an agent submits its run after retrieving for it.
 	log, err := s.b.Retrievals(0, 0)
 	if err != nil {
 		return nil, err
@@ -97,9 +100,8 @@ func (s *Service) SubmitTrajectory(data []byte, name string) (*review.Trajectory
 			}
 		}
 	}
-	if err := s.b.PutTrajectories([]review.Trajectory{t}); err != nil {
+	if err := s.SubmitTrajectories([]review.Trajectory{t}); err != nil {
 		return nil, err
 	}
-	s.afterWrite("trajectory " + t.ID)
 	return &t, nil
 }
