@@ -346,6 +346,7 @@ func commands() map[string]*command {
 	cs = append(cs, formatsCommand())
 	cs = append(cs, probeCommands(&jsonOut)...)
 	cs = append(cs, worldCommands(&jsonOut)...)
+	cs = append(cs, serveCommand)
 	m := map[string]*command{}
 	for _, c := range cs {
 		m[c.name] = c

@@ -51,7 +51,7 @@ func (s *Service) Import(kind string, inputs []Input, actor string) (int, error)
 			var ps []review.Proposal
 			var lines []int
 			if ps, lines, err = review.ReadProposals(in.R, file); err == nil {
-				err = review.CheckProposalTargets(file, ps, lines, exists)
+				err = review.CheckProposalsInBank(file, ps, lines, s.b)
 				for i, p := range ps {
 					if err != nil || p.ID == "" {
 						continue

@@ -1,0 +1,68 @@
+// Package mcpserver owns memreview's MCP server: the tools memory_search,
+// memory_read, memory_propose, proposal_status and trajectory_submit, the
+// resources memreview://records/{id} and memreview://proposals/{id} with
+// resource-updated notifications when a proposal is decided, and the
+// streamable-HTTP handler with its bearer-token check.
+//
+// The server never writes a record: an agent's write is always a pending
+// proposal that a person decides. It reaches the bank only through Bank,
+// the calls it needs of the application service, never the store or index
+// directly.
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/memreview/memreview/review"
+)
+
+// Bank is what the MCP server needs of the application service.
+// Implementations must be safe for concurrent use.
+type Bank interface {
+	// Retrieve returns what a task agent is given for a task (active
+	// records, ranked as the retrieve command ranks them) and records the
+	// call as a retrieval by req.Client for req.TaskID.
+	Retrieve(ctx context.Context, req RetrieveRequest) ([]Retrieved, error)
+
+	// Record returns a record's current version; wrapped review.ErrNotFound
+	// when there is none.
+	Record(ctx context.Context, id string) (*review.Record, error)
+
+	// Propose validates p exactly as 'import proposals' does (a
+	// *review.InputError naming the field when it is refused, and the queue
+	// unchanged) and queues it as pending. It returns the proposal as stored.
+	Propose(ctx context.Context, p review.Proposal) (*review.Proposal, error)
+
+	// ProposalStatus returns a proposal and the decision that closed it (nil
+	// while it is open or when its decision was undone).
+	ProposalStatus(ctx context.Context, id string) (*review.Proposal, *review.Decision, error)
+
+	// SubmitTrajectory reads data as 'import trajectories' reads a file
+	// (name stands in for the file name: it seeds generated ids and appears
+	// in errors) and stores the one run it holds. Runs that an agent
+	// retrieved records for (Retrieve with TaskID equal to the run's id)
+	// keep those retrievals.
+	SubmitTrajectory(ctx context.Context, data []byte, name string) (*review.Trajectory, error)
+
+	// LastSeq and ChangesSince follow the bank's change sequence (as
+	// review.Backend defines it), so the server hears of decisions made by
+	// any process on the bank.
+	LastSeq(ctx context.Context) (int64, error)
+	ChangesSince(ctx context.Context, seq int64) ([]review.Change, error)
+}
+
+// RetrieveRequest is one memory_search call.
+type RetrieveRequest struct {
+	Query  string   // task text
+	Env    string   // scope filter: records for this environment or none
+	Tags   []string // scope filter: records with one of these tags or none
+	K      int      // at most this many (1..MaxK)
+	Client string   // MCP client name from initialize
+	TaskID string   // the task the agent works on ("" when it did not say)
+}
+
+// Retrieved is one record Retrieve chose and its final score.
+type Retrieved struct {
+	Record review.Record
+	Score  float64
+}

@@ -1,0 +1,147 @@
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure a Server.
+type Options struct {
+	ReadOnly bool          // only memory_search, memory_read and proposal_status
+	Version  string        // reported to clients in initialize
+	Logger   *slog.Logger  // nil: discard
+	Poll     time.Duration // how often Watch looks for changes (default 200 ms)
+}
+
+// Server is memreview's MCP server over one Bank. One Server serves any
+// number of sessions, over stdio or streamable HTTP.
+type Server struct {
+	bank Bank
+	opt  Options
+	mcp  *mcp.Server
+	log  *slog.Logger
+
+	mu         sync.Mutex
+	seen       map[*mcp.ServerSession]map[string]int // record versions each session read
+	subscribed map[string]int                        // resource URI → subscriptions
+}
+
+// instructions tell the agent what the server is for.
+const (
+	readInstructions = `memreview serves a reviewed long-term memory bank.
+Before a task, call memory_search with the task text (and task_id) to get the records that apply; memory_read gives one record in full.`
+	instructions = readInstructions + `
+To change the bank, call memory_propose: it never writes a record, it queues a pending proposal that a person reviews with your trajectory and live probes. Submit the run first with trajectory_submit so the proposal can cite its steps. Poll proposal_status (or subscribe to memreview://proposals/{id}) to learn the decision.`
+)
+
+// New returns a server over b.
+func New(b Bank, opt Options) *Server {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opt.Poll <= 0 {
+		opt.Poll = 200 * time.Millisecond
+	}
+	if opt.Version == "" {
+		opt.Version = "dev"
+	}
+	s := &Server{bank: b, opt: opt, log: opt.Logger, seen: map[*mcp.ServerSession]map[string]int{}, subscribed: map[string]int{}}
+	instr := instructions
+	if opt.ReadOnly {
+		instr = readInstructions + "\nThis server is read-only: it offers no way to change the bank."
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "memreview", Title: "memreview memory bank", Version: opt.Version}, &mcp.ServerOptions{
+		Instructions:       instr,
+		Logger:             opt.Logger,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
+	})
+	s.addTools()
+	s.addResources()
+	return s
+}
+
+// MCP returns the SDK server, for connecting transports.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Run serves one session over t (such as &mcp.StdioTransport{}) until the
+// client disconnects or ctx ends, watching for decisions meanwhile.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.Watch(ctx)
+	return s.mcp.Run(ctx, t)
+}
+
+// clientName is the session's client name from initialize ("unknown" when
+// the client gave none), made safe to keep in the bank.
+func clientName(ss *mcp.ServerSession) string {
+	name := ""
+	if ss != nil {
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+			name = p.ClientInfo.Name
+		}
+	}
+	name = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, strings.TrimSpace(name))
+	if r := []rune(name); len(r) > 64 {
+		name = string(r[:64])
+	}
+	if name == "" {
+		return "unknown"
+	}
+	return name
+}
+
+// maxSeen bounds the record versions remembered per session.
+const maxSeen = 10000
+
+// saw remembers that the session read version v of record id, so that a
+// proposal it makes later names the versions it saw.
+func (s *Server) saw(ss *mcp.ServerSession, id string, v int) {
+	if ss == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.seen[ss]
+	if m == nil {
+		s.pruneLocked()
+		m = map[string]int{}
+		s.seen[ss] = m
+	}
+	if _, ok := m[id]; ok || len(m) < maxSeen {
+		m[id] = v
+	}
+}
+
+// seenVersion is the version of id the session read, or 0 (the current
+// version) when it read none.
+func (s *Server) seenVersion(ss *mcp.ServerSession, id string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seen[ss][id]
+}
+
+// pruneLocked forgets sessions that have ended.
+func (s *Server) pruneLocked() {
+	live := map[*mcp.ServerSession]bool{}
+	for ss := range s.mcp.Sessions() {
+		live[ss] = true
+	}
+	for ss := range s.seen {
+		if !live[ss] {
+			delete(s.seen, ss)
+		}
+	}
+}
