@@ -21,29 +21,42 @@ type Retrieval struct {
 // LogRetrieval appends r to the retrieval log (At defaults to now). When
 // r.TaskID names a trajectory the bank holds, each record is also linked to
 // it, so RetrievedBy shows how that task ended.
-func (s *Store) LogRetrieval(r Retrieval) error {
-	if r.At.IsZero() {
-		r.At = s.Now()
-	}
+func (s *Store) LogRetrieval(r Retrieval) error { return s.LogRetrievals([]Retrieval{r}) }
+
+// LogRetrievals logs several retrievals in one transaction (one fsync), as
+// LogRetrieval logs one: the service groups concurrent retrievals this way.
+func (s *Store) LogRetrievals(rs []Retrieval) error {
 	return s.tx(context.Background(), func(t querier) error {
-		if _, err := t.Exec(`INSERT INTO retrieval_log(at, client, task_id, body) VALUES(?,?,?,?)`,
-			ts(r.At), r.Client, r.TaskID, marshal(r)); err != nil {
-			return fmt.Errorf("log retrieval: %w", err)
-		}
-		if r.TaskID == "" {
-			return nil
-		}
-		var x int
-		if err := t.QueryRow(`SELECT count(*) FROM trajectories WHERE id = ?`, r.TaskID).Scan(&x); err != nil || x == 0 {
-			return err
-		}
-		for _, id := range r.Records {
-			if _, err := t.Exec(`INSERT OR IGNORE INTO retrievals(record_id, trajectory_id) VALUES(?,?)`, id, r.TaskID); err != nil {
-				return fmt.Errorf("log retrieval: %w", err)
+		for _, r := range rs {
+			if err := logRetrieval(t, r, s.Now); err != nil {
+				return err
 			}
 		}
 		return nil
 	})
+}
+
+func logRetrieval(t querier, r Retrieval, now func() time.Time) error {
+	if r.At.IsZero() {
+		r.At = now()
+	}
+	if _, err := t.Exec(`INSERT INTO retrieval_log(at, client, task_id, body) VALUES(?,?,?,?)`,
+		ts(r.At), r.Client, r.TaskID, marshal(r)); err != nil {
+		return fmt.Errorf("log retrieval: %w", err)
+	}
+	if r.TaskID == "" {
+		return nil
+	}
+	var x int
+	if err := t.QueryRow(`SELECT count(*) FROM trajectories WHERE id = ?`, r.TaskID).Scan(&x); err != nil || x == 0 {
+		return err
+	}
+	for _, id := range r.Records {
+		if _, err := t.Exec(`INSERT OR IGNORE INTO retrievals(record_id, trajectory_id) VALUES(?,?)`, id, r.TaskID); err != nil {
+			return fmt.Errorf("log retrieval: %w", err)
+		}
+	}
+	return nil
 }
 
 // Retrievals returns the retrieval log after seq, oldest first, at most

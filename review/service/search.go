@@ -60,7 +60,7 @@ func (s *Service) Retrieve(req RetrieveRequest) ([]Retrieved, error) {
 		ids = append(ids, r.ID)
 	}
 	if !req.Preview {
-		if err := s.b.LogRetrieval(review.Retrieval{Client: req.Client, TaskID: req.TaskID, Task: req.Task, Records: ids}); err != nil {
+		if err := s.rlog.log(s.b, review.Retrieval{Client: req.Client, TaskID: req.TaskID, Task: req.Task, Records: ids}); err != nil {
 			s.opt.Warnf("retrieval for %q was not logged: %v", req.Task, err)
 		}
 	}

@@ -73,6 +73,7 @@ type Service struct {
 	// ask the index for at least that much, so a process sees its writes.
 	wrote atomic.Int64
 	store *review.Store // set by Open and Create; nil for other backends
+	rlog  retrievalLog
 }
 
 // New returns a service over backend b.

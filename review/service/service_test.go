@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -285,5 +286,54 @@ func TestProposeAndSubmit(t *testing.T) {
 	res, err := svc.Search(index.Request{Query: "id:traj_new", Type: "trajectory"})
 	if err != nil || res.Total != 1 {
 		t.Fatalf("submitted trajectory not searchable at once: %v, %v", total(res), err)
+	}
+}
+
+// Concurrent retrievals share commits but every one is logged exactly once,
+// before its Retrieve returns.
+func TestConcurrentRetrievalsAllLogged(t *testing.T) {
+	svc := sampleService(t, service.Options{})
+	const n = 40
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			task := fmt.Sprintf("task-%02d", i)
+			if _, err := svc.Retrieve(service.RetrieveRequest{Task: "how are prices stored", Scope: review.Scope{Env: "shop"}, K: 2, Client: "c", TaskID: task}); err != nil {
+				errs <- err
+				return
+			}
+			// Durable at return: this process's own read sees it.
+			log, err := svc.Retrievals(0, 0)
+			if err != nil {
+				errs <- err
+				return
+			}
+			found := false
+			for _, r := range log {
+				found = found || r.TaskID == task
+			}
+			if !found {
+				errs <- fmt.Errorf("retrieval for %s not in the log after Retrieve returned", task)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	log, err := svc.Retrievals(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, r := range log {
+		seen[r.TaskID]++
+	}
+	if len(log) != n || len(seen) != n {
+		t.Fatalf("log holds %d entries for %d tasks, want %d each once", len(log), len(seen), n)
 	}
 }
