@@ -25,9 +25,10 @@ const (
 // It is safe for concurrent use; two processes may share one bank, and a
 // decision that lost a race gets a *ConflictError.
 type Store struct {
-	dir string
-	db  *sql.DB
-	now func() time.Time
+	dir   string
+	db    *sql.DB
+	now   func() time.Time
+	begin func(context.Context, *sql.Tx) error // nil, or SQLBank.Begin
 }
 
 // Create makes a new bank in dir (created if missing). It fails when dir
@@ -103,6 +104,12 @@ func (s *Store) tx(ctx context.Context, fn func(querier) error) error {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
+	if s.begin != nil {
+		if err := s.begin(ctx, t); err != nil {
+			t.Rollback()
+			return err
+		}
+	}
 	p := &preparedTx{tx: t, stmts: map[string]*sql.Stmt{}}
 	err = fn(p)
 	p.close()
@@ -176,7 +183,7 @@ func addChange(q querier, kind, id string) error {
 func nextID(q querier, prefix, table string) (string, error) {
 	var n int64
 	err := q.QueryRow(`INSERT INTO counters(name, n) VALUES(?, 1)
-		ON CONFLICT(name) DO UPDATE SET n = n + 1 RETURNING n`, prefix).Scan(&n)
+		ON CONFLICT(name) DO UPDATE SET n = counters.n + 1 RETURNING n`, prefix).Scan(&n)
 	if err != nil {
 		return "", err
 	}

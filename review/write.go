@@ -104,7 +104,7 @@ func (s *Store) PutTrajectories(trs []Trajectory) error {
 				return err
 			}
 			for _, rid := range tr.Retrieved {
-				if _, err := t.Exec(`INSERT OR IGNORE INTO retrievals(record_id, trajectory_id) VALUES(?, ?)`, rid, tr.ID); err != nil {
+				if _, err := t.Exec(`INSERT INTO retrievals(record_id, trajectory_id) VALUES(?, ?) ON CONFLICT DO NOTHING`, rid, tr.ID); err != nil {
 					return err
 				}
 			}
@@ -237,7 +237,8 @@ func (s *Store) Attach(runID, kind, id, actor string) error {
 		return err
 	}
 	return s.tx(context.Background(), func(t querier) error {
-		if _, err := t.Exec(`INSERT OR IGNORE INTO attachments(run_id, kind, target, actor, at) VALUES(?,?,?,?,?)`,
+		if _, err := t.Exec(`INSERT INTO attachments(run_id, kind, target, actor, at) VALUES(?,?,?,?,?)
+			ON CONFLICT DO NOTHING`,
 			runID, kind, id, actor, ts(s.Now())); err != nil {
 			return err
 		}

@@ -1,0 +1,71 @@
+package pgstore
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/memreview/memreview/review"
+)
+
+// SaveConfig writes the operator's memreview.toml, making its folder.
+func (s *Store) SaveConfig(c review.Config) error {
+	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
+		return err
+	}
+	return s.Store.SaveConfig(c)
+}
+
+// Watch wakes the caller after every commit to the bank by any process on
+// any machine: the returned channel receives (at most one pending wake-up,
+// so a burst of commits coalesces) when a NOTIFY on Channel arrives. It
+// holds one connection of its own LISTENing; when that connection breaks
+// it reconnects with backoff and sends a wake-up once listening again,
+// since notifications sent while it was away are lost — the caller then
+// reads ChangesSince as usual. The channel closes when ctx ends.
+func (s *Store) Watch(ctx context.Context) <-chan struct{} {
+	wake := make(chan struct{}, 1)
+	signal := func() {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	go func() {
+		defer close(wake)
+		backoff := 100 * time.Millisecond
+		first := true
+		for ctx.Err() == nil {
+			conn, err := pgx.ConnectConfig(ctx, s.cfg.Copy())
+			if err == nil {
+				_, err = conn.Exec(ctx, "LISTEN "+Channel)
+			}
+			if err != nil {
+				if conn != nil {
+					conn.Close(context.Background())
+				}
+				select {
+				case <-ctx.Done():
+				case <-time.After(backoff):
+				}
+				backoff = min(2*backoff, 2*time.Second)
+				continue
+			}
+			backoff = 100 * time.Millisecond
+			if !first {
+				signal() // catch up on what was missed while away
+			}
+			first = false
+			for {
+				if _, err := conn.WaitForNotification(ctx); err != nil {
+					break
+				}
+				signal()
+			}
+			conn.Close(context.Background())
+		}
+	}()
+	return wake
+}
