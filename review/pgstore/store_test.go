@@ -9,6 +9,7 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/pgstore/pgtest"
+	"github.com/memreview/memreview/review/storetest"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -155,4 +156,8 @@ func TestWatchWakesOnCommit(t *testing.T) {
 		t.Fatal("a rolled-back transaction woke the watcher")
 	case <-time.After(300 * time.Millisecond):
 	}
+}
+
+func TestPostgresClaims(t *testing.T) {
+	storetest.RunClaims(t, func(t *testing.T) review.Backend { s, _ := open(t); return s })
 }

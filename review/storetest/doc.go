@@ -1,0 +1,2 @@
+// Package storetest is the conformance suite every review.Backend passes.
+package storetest
