@@ -53,7 +53,26 @@ func (c *conn) Prepare(query string) (driver.Stmt, error) {
 
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	st, err := c.Conn.PrepareContext(ctx, rebind(query))
-	return st, c.c.explain(err)
+	if err != nil {
+		return nil, c.c.explain(err)
+	}
+	return &stmt{Stmt: st.(*stdlib.Stmt), c: c.c}, nil
+}
+
+// stmt is a prepared statement whose errors are explained like the conn's.
+type stmt struct {
+	*stdlib.Stmt
+	c *connector
+}
+
+func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	r, err := s.Stmt.ExecContext(ctx, args)
+	return r, s.c.explain(err)
+}
+
+func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	r, err := s.Stmt.QueryContext(ctx, args)
+	return r, s.c.explain(err)
 }
 
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {

@@ -12,7 +12,12 @@ import (
 	"github.com/memreview/memreview/review/storetest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) != "" {
+		runHelper()
+	}
+	os.Exit(pgtest.Main(m))
+}
 
 var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
