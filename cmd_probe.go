@@ -44,7 +44,7 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "add, list or rm"); err != nil {
 		return err
 	}
-	s, err := review.Open(a.bank, review.Options{})
+	s, err := a.openStore()
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func cmdProbe(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 2, "ENV and INPUT"); err != nil {
 		return err
 	}
-	s, err := review.Open(a.bank, review.Options{})
+	s, err := a.openStore()
 	if err != nil {
 		return err
 	}

@@ -122,7 +122,7 @@ func curateCommand(jsonOut *bool) *command {
 			deps := curator.Deps{Store: b.store, LLM: curator.NewLLM(set)}
 			// memory_search uses the index when this process can hold it; when
 			// another process does (the TUI), the curator scans the bank instead.
-			if ix, err := index.Open(filepath.Join(b.store.Dir(), review.IndexDir), b.store); err == nil {
+			if ix, err := index.Open(b.indexDir, b.store); err == nil {
 				b.index = ix
 				deps.Search = curator.IndexSearcher{Ix: ix}
 			}

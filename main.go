@@ -68,7 +68,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx}
 	global := flag.NewFlagSet("memreview", flag.ContinueOnError)
 	global.SetOutput(stderr)
-	global.StringVar(&a.bank, "bank", "", "bank directory (default $MEMREVIEW_BANK, else ./.memreview)")
+	global.StringVar(&a.bank, "bank", "", "bank directory or postgres://USER@HOST/DB (default $MEMREVIEW_BANK, else ./.memreview)")
 	global.StringVar(&a.operator, "operator", "", "who is deciding (default $MEMREVIEW_OPERATOR, else the OS user)")
 	global.Usage = func() { printUsage(stderr) }
 	if err := global.Parse(args); err != nil {
@@ -201,8 +201,9 @@ func printCommandHelp(w io.Writer, c *command) {
 
 // bank is an open store with its index.
 type bank struct {
-	store *review.Store
-	index *index.Index
+	store    *review.Store
+	index    *index.Index
+	indexDir string // BANK/index, or the local cache of a PostgreSQL bank
 }
 
 func (b *bank) Close() {
@@ -214,13 +215,16 @@ func (b *bank) Close() {
 
 // open opens the bank; withIndex also opens (and catches up) the index.
 func (a *app) open(withIndex bool) (*bank, error) {
+	if isPGBank(a.bank) {
+		return a.openPG(withIndex)
+	}
 	s, err := review.Open(a.bank, review.Options{})
 	if err != nil {
 		return nil, err
 	}
-	b := &bank{store: s}
+	b := &bank{store: s, indexDir: filepath.Join(s.Dir(), review.IndexDir)}
 	if withIndex {
-		ix, err := index.Open(filepath.Join(s.Dir(), review.IndexDir), s)
+		ix, err := index.Open(b.indexDir, s)
 		if err != nil {
 			s.Close()
 			return nil, err
@@ -238,7 +242,7 @@ func (b *bank) sync() error {
 	if b.index != nil {
 		return b.index.Sync()
 	}
-	ix, err := index.Open(filepath.Join(b.store.Dir(), review.IndexDir), b.store)
+	ix, err := index.Open(b.indexDir, b.store)
 	if errors.Is(err, index.ErrInUse) {
 		return nil
 	}
@@ -276,6 +280,9 @@ func commands() map[string]*command {
 	cs := []*command{
 		{name: "init", args: "", help: "Create an empty bank in the --bank directory.",
 			run: func(a *app, fs *flag.FlagSet) error {
+				if isPGBank(a.bank) {
+					return a.initPG()
+				}
 				s, err := review.Create(a.bank, review.Options{})
 				if err != nil {
 					return err
@@ -357,6 +364,7 @@ func commands() map[string]*command {
 	}
 	cs = append(cs, probeCommands(&jsonOut)...)
 	cs = append(cs, worldCommands(&jsonOut)...)
+	cs = append(cs, migrateCommand())
 	m := map[string]*command{}
 	for _, c := range cs {
 		m[c.name] = c
