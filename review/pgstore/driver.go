@@ -51,28 +51,39 @@ func (c *conn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
 }
 
+// PrepareContext prepares nothing on the server: review prepares each
+// statement once per transaction, which on PostgreSQL would cost a round
+// trip to prepare and another to deallocate. pgx already caches prepared
+// statements per connection, so a statement here is just its query.
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	st, err := c.Conn.PrepareContext(ctx, rebind(query))
-	if err != nil {
-		return nil, c.c.explain(err)
-	}
-	return &stmt{Stmt: st.(*stdlib.Stmt), c: c.c}, nil
+	return &stmt{c: c, query: rebind(query)}, nil
 }
 
-// stmt is a prepared statement whose errors are explained like the conn's.
+// stmt is a query run through the connection's statement cache.
 type stmt struct {
-	*stdlib.Stmt
-	c *connector
+	c     *conn
+	query string
+}
+
+func (s *stmt) Close() error  { return nil }
+func (s *stmt) NumInput() int { return -1 }
+
+func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
+	return nil, errors.New("pgstore: Exec without context is not supported")
+}
+
+func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
+	return nil, errors.New("pgstore: Query without context is not supported")
 }
 
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
-	r, err := s.Stmt.ExecContext(ctx, args)
-	return r, s.c.explain(err)
+	r, err := s.c.Conn.ExecContext(ctx, s.query, args)
+	return r, s.c.c.explain(err)
 }
 
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	r, err := s.Stmt.QueryContext(ctx, args)
-	return r, s.c.explain(err)
+	r, err := s.c.Conn.QueryContext(ctx, s.query, args)
+	return r, s.c.c.explain(err)
 }
 
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {

@@ -16,7 +16,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
 		runHelper()
 	}
-	os.Exit(pgtest.Main(m))
+	code := pgtest.Main(m)
+	if durableSrv != nil {
+		durableSrv.Close()
+	}
+	os.Exit(code)
 }
 
 var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)

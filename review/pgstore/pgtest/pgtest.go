@@ -61,14 +61,23 @@ func version(binDir string) int {
 
 // Server is one running PostgreSQL cluster in a temporary directory.
 type Server struct {
-	Dir    string // the temporary directory: data/, sock/, log
-	bin    string
-	runAs  string // "" or the user initdb and pg_ctl run as (when we are root)
-	nextDB atomic.Int64
+	Dir     string // the temporary directory: data/, sock/, log
+	Durable bool   // fsync on, as a production server (benchmarks)
+	bin     string
+	runAs   string // "" or the user initdb and pg_ctl run as (when we are root)
+	nextDB  atomic.Int64
 }
 
-// Start makes a cluster in a new temporary directory and starts it.
-func Start() (*Server, error) {
+// Start makes a cluster in a new temporary directory and starts it, with
+// fsync off.
+func Start() (*Server, error) { return start(false) }
+
+// StartDurable is Start with fsync and full-page writes on, as a
+// production server runs: for benchmarks that compare with SQLite's
+// synchronous=FULL.
+func StartDurable() (*Server, error) { return start(true) }
+
+func start(durable bool) (*Server, error) {
 	bin, err := Bin()
 	if err != nil {
 		return nil, err
@@ -77,7 +86,7 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Dir: dir, bin: bin}
+	s := &Server{Dir: dir, bin: bin, Durable: durable}
 	if os.Geteuid() == 0 { // initdb refuses root: run the server as postgres
 		u, err := user.Lookup("postgres")
 		if err != nil {
@@ -135,7 +144,10 @@ func (s *Server) run(tool string, args ...string) error {
 // socket only; fsync is off (tests need atomicity, not power-loss safety),
 // synchronous commit stays on so an immediate stop loses no commit.
 func (s *Server) Restart() error {
-	opts := fmt.Sprintf("-c listen_addresses='' -k %s -c fsync=off -c full_page_writes=off -c max_connections=200", s.Socket())
+	opts := fmt.Sprintf("-c listen_addresses='' -k %s -c max_connections=200", s.Socket())
+	if !s.Durable {
+		opts += " -c fsync=off -c full_page_writes=off"
+	}
 	return s.run("pg_ctl", "-D", s.data(), "-l", filepath.Join(s.Dir, "log"), "-w", "-t", "60", "-o", opts, "start")
 }
 
