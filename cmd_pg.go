@@ -2,67 +2,75 @@ package main
 
 import (
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
+	"strings"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/pgstore"
+	"github.com/memreview/memreview/review/service"
 )
 
 // isPGBank reports whether --bank (or $MEMREVIEW_BANK) names a PostgreSQL
 // bank rather than a directory.
 func isPGBank(bank string) bool { return pgstore.IsURL(bank) }
 
-// openPG opens a team bank on PostgreSQL. Its environments come from the
-// operator's own $XDG_CONFIG_HOME/memreview/memreview.toml; its Bleve index
-// is local to this machine, under $XDG_CACHE_HOME/memreview/<bank id>/,
-// built on first open and caught up from the bank's change sequence after.
-func (a *app) openPG(withIndex bool) (*bank, error) {
-	s, err := pgstore.Open(a.ctx, a.bank, pgstore.Options{})
-	if err != nil {
-		return nil, err
-	}
-	dir, err := s.IndexDir()
-	if err == nil {
-		err = os.MkdirAll(dir, 0o755)
-	}
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	b := &bank{store: s.Store, indexDir: dir}
-	if withIndex {
-		ix, err := index.Open(dir, s.Store)
-		if err != nil {
-			s.Close()
-			return nil, fmt.Errorf("open the local index of bank %s at %s: %w", s.BankID(), dir, err)
-		}
-		b.index = ix
-	}
-	return b, nil
-}
-
-// openStore opens just the store of the bank, a directory or PostgreSQL.
-func (a *app) openStore() (*review.Store, error) {
-	if isPGBank(a.bank) {
-		s, err := pgstore.Open(a.ctx, a.bank, pgstore.Options{})
-		if err != nil {
-			return nil, err
-		}
-		return s.Store, nil
-	}
-	return review.Open(a.bank, review.Options{})
-}
-
 // initPG makes an empty database a bank (schema and bank id) and builds
 // this machine's index of it.
 func (a *app) initPG() error {
-	b, err := a.openPG(true)
+	svc, st, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator})
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	fmt.Fprintf(a.stdout, "bank ready at %s (index in %s; environments in %s)\n", a.bank, b.indexDir, filepath.Join(b.store.Dir(), review.ConfigFile))
+	defer svc.Close()
+	if _, err := svc.Reindex(); err != nil {
+		return err
+	}
+	dir, _ := st.IndexDir()
+	fmt.Fprintf(a.stdout, "bank %s ready on %s (this machine's index: %s; your environments: %s)\n",
+		st.BankID(), st.Where(), dir, filepath.Join(st.Dir(), review.ConfigFile))
 	return nil
+}
+
+// openTUIBankPG is openTUIBank for a PostgreSQL bank: the log goes beside
+// the local index.
+func (a *app) openTUIBankPG() (*review.Store, *service.Service, *log.Logger, func(), error) {
+	var lg *log.Logger
+	logw := &lazyLog{}
+	lg = log.New(logw, "", log.LstdFlags)
+	svc, st, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator, Logf: lg.Printf})
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	dir, _ := st.IndexDir()
+	f, err := os.OpenFile(filepath.Join(dir, "memreview.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		svc.Close()
+		return nil, nil, nil, nil, err
+	}
+	logw.f = f
+	return st.Store, svc, lg, func() { f.Close() }, nil
+}
+
+// lazyLog writes to its file once it has one (the file's folder is known
+// only after the bank is open).
+type lazyLog struct{ f *os.File }
+
+func (l *lazyLog) Write(p []byte) (int, error) {
+	if l.f == nil {
+		return len(p), nil
+	}
+	return l.f.Write(p)
+}
+
+// bankName is what the TUI calls the bank: the directory's name, or the
+// PostgreSQL database's.
+func bankName(bank string, st *review.Store) string {
+	if isPGBank(bank) {
+		db := bank[strings.LastIndex(bank, "/")+1:]
+		db, _, _ = strings.Cut(db, "?")
+		return "postgres:" + db
+	}
+	return filepath.Base(st.Dir())
 }

@@ -35,6 +35,7 @@ var Tables = []Table{
 	{Name: "check_results", Cols: []string{"record_id", "idx", "verdict", "body"}, Key: "record_id, idx"},
 	{Name: "changes", Cols: []string{"seq", "kind", "id"}, Key: "seq", Serial: "seq"},
 	{Name: "counters", Cols: []string{"name", "n"}, Key: "name"},
+	{Name: "retrieval_log", Cols: []string{"seq", "at", "client", "task_id", "body"}, Key: "seq", Serial: "seq"},
 	{Name: "claims", Cols: []string{"proposal", "operator", "expires"}, Key: "proposal"},
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/pgstore/pgtest"
+	"github.com/memreview/memreview/review/storetest"
 )
 
 // trials is how many races a fault test runs: 100 under MEMREVIEW_CI=1,
@@ -28,6 +29,7 @@ func trials() int {
 // trial exactly one wins and the other gets the conflict, whether they
 // race on one proposal or on two proposals changing one record.
 func TestTwoOperatorsOneWinner(t *testing.T) {
+	t.Parallel()
 	alice, url := open(t)
 	bob := openURL(t, url)
 	ctx := context.Background()
@@ -156,6 +158,7 @@ func untouched(t *testing.T, s *Store, prop string) {
 // decision: the operator gets a clear error, nothing is half-applied, and
 // the same store (and its watcher) works again once the server is back.
 func TestServerStopMidDecision(t *testing.T) {
+	t.Parallel()
 	srv := pgtest.Own(t)
 	url, err := srv.CreateDB(context.Background())
 	if err != nil {
@@ -220,6 +223,11 @@ func runHelper() {
 	switch os.Getenv(helperEnv) {
 	case "decide":
 		_, err = s.Decide(context.Background(), review.DecideRequest{Proposal: prop, Verb: review.Accept, Operator: "killed"})
+	case "durable":
+		err = storetest.DurableChild(s, os.Stdout)
+		if err == nil {
+			os.Exit(0)
+		}
 	case "claim":
 		_, err = s.Claim(prop, "killed", time.Second)
 		fmt.Println("claimed")
@@ -241,6 +249,7 @@ func helper(t *testing.T, mode, url, prop string) *exec.Cmd {
 
 // kill -9 of a process in the middle of its decision: nothing is applied.
 func TestKilledMidDecision(t *testing.T) {
+	t.Parallel()
 	s, url := open(t)
 	prop := decideFixture(t, s)
 	slowDecisions(t, s, time.Second)
@@ -266,6 +275,7 @@ func TestKilledMidDecision(t *testing.T) {
 // A claim held by a process that was killed expires, and the proposal
 // returns to the others.
 func TestKilledClaimExpires(t *testing.T) {
+	t.Parallel()
 	s, url := open(t)
 	prop := decideFixture(t, s)
 	cmd := helper(t, "claim", url, prop)

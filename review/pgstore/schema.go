@@ -12,7 +12,7 @@ import (
 
 // schemaVersion is the PostgreSQL schema this code writes (memreview_meta
 // key schema_version).
-const schemaVersion = 2
+const schemaVersion = 3
 
 // migrations[i] brings a bank from schema version i to i+1. The tables are
 // review's SQLite tables (review/schema.go) in PostgreSQL types, so the
@@ -44,7 +44,10 @@ var migrations = []string{
 	CREATE TABLE changes(seq BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL);
 	CREATE TABLE counters(name TEXT PRIMARY KEY, n BIGINT NOT NULL);
 	CREATE INDEX proposals_status ON proposals(status, created, id);`,
-	// 2: claims (review/claims.go).
+	// 1→2: the retrieval log (review/retrieval.go).
+	`CREATE TABLE retrieval_log(seq BIGSERIAL PRIMARY KEY, at TEXT NOT NULL,
+		client TEXT NOT NULL DEFAULT '', task_id TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);`,
+	// 2→3: claims (review/claims.go).
 	`CREATE TABLE claims(proposal TEXT PRIMARY KEY, operator TEXT NOT NULL, expires TEXT NOT NULL);`,
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -50,6 +51,7 @@ func rec(id, lemma string) review.Record {
 // The basic flow on PostgreSQL: import, propose, decide, conflict, undo,
 // with the same ids and errors as SQLite.
 func TestDecideFlow(t *testing.T) {
+	t.Parallel()
 	s, _ := open(t)
 	ctx := context.Background()
 	if err := s.PutRecords([]review.Record{rec("mem_a", "a joins b"), rec("mem_b", "b has c")}, "test", "import"); err != nil {
@@ -104,6 +106,7 @@ func TestDecideFlow(t *testing.T) {
 
 // Reopening a bank keeps its id and schema; a second process sees the first's writes.
 func TestReopenKeepsBankID(t *testing.T) {
+	t.Parallel()
 	a, url := open(t)
 	b := openURL(t, url)
 	if a.BankID() == "" || a.BankID() != b.BankID() {
@@ -123,6 +126,7 @@ func TestReopenKeepsBankID(t *testing.T) {
 
 // A commit in one process wakes another's Watch well within a second.
 func TestWatchWakesOnCommit(t *testing.T) {
+	t.Parallel()
 	a, url := open(t)
 	b := openURL(t, url)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -168,5 +172,37 @@ func TestWatchWakesOnCommit(t *testing.T) {
 }
 
 func TestPostgresClaims(t *testing.T) {
+	t.Parallel()
 	storetest.RunClaims(t, func(t *testing.T) review.Backend { s, _ := open(t); return s })
+}
+
+// The conformance suite on PostgreSQL, each case on a database of its own.
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T) review.Backend {
+		url := pgtest.NewDB(t)
+		s, err := Open(context.Background(), url, Options{ConfigDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}
+
+// Decisions survive kill -9 of the process that made them.
+func TestConformanceDurability(t *testing.T) {
+	t.Parallel()
+	url := pgtest.NewDB(t)
+	storetest.Durability(t, func(t *testing.T) *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), helperEnv+"=durable", "PGSTORE_TEST_URL="+url)
+		cmd.Stderr = os.Stderr
+		return cmd
+	}, func(t *testing.T) review.Backend {
+		s, err := Open(context.Background(), url, Options{ConfigDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
 }

@@ -12,7 +12,7 @@ import (
 
 // RunClaims checks a Backend's claims: one operator at a time, renewal,
 // release, expiry, and that decided proposals drop out.
-func RunClaims(t *testing.T, open func(t *testing.T) review.Backend) {
+func RunClaims(t *testing.T, open Opener) {
 	t.Run("ClaimsOneOperatorAtATime", func(t *testing.T) {
 		b := open(t)
 		p1, p2 := claimFixture(t, b)
@@ -123,12 +123,4 @@ func claimFixture(t *testing.T, b review.Backend) (string, string) {
 		t.Fatal(err)
 	}
 	return ps[0].ID, ps[1].ID
-}
-
-func ids(ps []review.Proposal) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.ID
-	}
-	return out
 }

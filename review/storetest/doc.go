@@ -1,2 +1,0 @@
-// Package storetest is the conformance suite every review.Backend passes.
-package storetest
