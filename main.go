@@ -321,7 +321,7 @@ func commands() map[string]*command {
 	}
 	cs = append(cs, probeCommands(&jsonOut)...)
 	cs = append(cs, worldCommands(&jsonOut)...)
-	cs = append(cs, migrateCommand())
+	cs = append(cs, migrateCommand(), claimCommand())
 	m := map[string]*command{}
 	for _, c := range cs {
 		m[c.name] = c
