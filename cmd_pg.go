@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,9 +69,10 @@ func (l *lazyLog) Write(p []byte) (int, error) {
 // PostgreSQL database's.
 func bankName(bank string, st *review.Store) string {
 	if isPGBank(bank) {
-		db := bank[strings.LastIndex(bank, "/")+1:]
-		db, _, _ = strings.Cut(db, "?")
-		return "postgres:" + db
+		if u, err := url.Parse(bank); err == nil {
+			return "postgres:" + strings.TrimPrefix(u.Path, "/")
+		}
+		return "postgres"
 	}
 	return filepath.Base(st.Dir())
 }
