@@ -38,19 +38,10 @@ func (s *Store) writeRecord(q querier, r *Record, op, actor, reason, decision st
 		return err
 	}
 	now := s.Now()
-	r.Version = cur + 1
-	r.Updated = now
-	if cur == 0 && r.Created.IsZero() {
-		r.Created = now
-	}
-	if r.Status == "" {
-		r.Status = Active
-	}
-	r.Suspect = false
-	if err := validateRecord(r); err != nil {
+	body, err := NewVersion(r, cur, now)
+	if err != nil {
 		return err
 	}
-	body := marshal(r)
 	if _, err := q.Exec(`INSERT INTO record_versions(id, version, op, actor, reason, decision, at, body) VALUES(?,?,?,?,?,?,?,?)`,
 		r.ID, r.Version, op, actor, reason, decision, ts(now), body); err != nil {
 		return fmt.Errorf("write record %s v%d: %w", r.ID, r.Version, err)
