@@ -28,9 +28,11 @@ func TestMigrateToPostgresAndUseIt(t *testing.T) {
 	world := filepath.Join(t.TempDir(), "world")
 	must(t, mr(t, "", "sample", world))
 	must(t, mr(t, "", "--bank", world, "decide", "--note", "not now", sample.ProposalIDs[0], "reject"))
+	must(t, mr(t, "", "--bank", world, "retrieve", "--task-id", "traj_07", "count reviewed items"))
+	must(t, mr(t, "", "--bank", world, "--operator", "alice", "claim", sample.ProposalIDs[2]))
 
 	out := must(t, mr(t, "", "migrate", "--from", world, "--to", url)).stdout
-	for _, want := range []string{"records          30", "decisions        1", "every table matches", "wrote 2 environments"} {
+	for _, want := range []string{"records          30", "decisions        1", "retrieval_log    1", "claims           1", "every table matches", "wrote 2 environments"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("migrate output lacks %q:\n%s", want, out)
 		}
@@ -42,6 +44,9 @@ func TestMigrateToPostgresAndUseIt(t *testing.T) {
 		t.Fatalf("the PostgreSQL bank exports differently from the SQLite one:\n%s\n---\n%s", a, b)
 	}
 
+	if q := must(t, mr(t, "", "--bank", url, "queue")).stdout; !strings.Contains(lineWith(q, sample.ProposalIDs[2]), "being reviewed by alice") {
+		t.Fatalf("the claim did not travel:\n%s", q)
+	}
 	must(t, mr(t, "", "--bank", url, "decide", sample.ProposalIDs[1], "reject"))
 	if r := mr(t, "", "--bank", url, "decide", sample.ProposalIDs[1], "accept"); r.code != 1 || !strings.Contains(r.stderr, "conflict: proposal "+sample.ProposalIDs[1]+" was already decided") {
 		t.Fatalf("second decision: exit %d, %s; want the conflict", r.code, r.stderr)
