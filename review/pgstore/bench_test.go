@@ -132,7 +132,7 @@ func BenchmarkCommitToVisible(b *testing.B) {
 			for i := range b.N {
 				b.StopTimer()
 				seen, _ := r.LastSeq()
-				for wake != nil && len(wake) > 0 {
+				for len(wake) > 0 {
 					<-wake
 				}
 				b.StartTimer()

@@ -24,8 +24,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-
 // open opens a fresh bank on the package's server; url is its database.
 func open(t testing.TB) (*Store, string) {
 	t.Helper()
