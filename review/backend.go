@@ -38,6 +38,7 @@ type Backend interface {
 	Undo(ctx context.Context, decisionID, operator, note string) (*Decision, error)
 	Decision(id string) (*Decision, error)
 	Decisions() ([]Decision, error)
+	ProposalDecisions(proposalID string) ([]Decision, error) // undos included, in order
 
 	// Trajectories and who retrieved what.
 	Trajectory(id string) (*Trajectory, error)

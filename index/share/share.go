@@ -18,11 +18,14 @@
 package share
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,8 +82,7 @@ func Open(dir string, src index.Source, opt Options) (*Index, error) {
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
 	}
-	ix := &Index{dir: dir, sock: filepath.Join(filepath.Dir(dir), SocketName), src: src, opt: opt,
-		pool: make(chan *conn, 8)}
+	ix := &Index{dir: dir, sock: socketPath(dir), src: src, opt: opt, pool: make(chan *conn, 8)}
 	if opt.NoServe {
 		return ix, nil
 	}
@@ -92,6 +94,19 @@ func Open(dir string, src index.Source, opt Options) (*Index, error) {
 		return nil, err
 	}
 	return ix, nil
+}
+
+// socketPath is the owner's socket for the index in dir: BANK/index.sock,
+// or, when that path is too long for a unix socket address (108 bytes), a
+// name in Linux's abstract namespace derived from it.
+func socketPath(dir string) string {
+	p := filepath.Join(filepath.Dir(dir), SocketName)
+	if len(p) < 100 {
+		return p
+	}
+	abs, _ := filepath.Abs(p)
+	sum := sha256.Sum256([]byte(abs))
+	return "@memreview-" + hex.EncodeToString(sum[:12])
 }
 
 // Owner reports whether this process holds the index now.
@@ -126,16 +141,21 @@ func (ix *Index) takeOver() error {
 		return err
 	}
 	// The lock is ours, so a socket file left behind is a dead owner's.
-	_ = os.Remove(ix.sock)
+	if !strings.HasPrefix(ix.sock, "@") {
+		_ = os.Remove(ix.sock)
+	}
+	ix.own, ix.stop = own, make(chan struct{})
+	ix.done.Add(1)
+	go ix.follow(own, ix.stop)
 	ln, err := net.Listen("unix", ix.sock)
 	if err != nil {
-		own.Close()
-		return fmt.Errorf("index: serve on %s: %w", ix.sock, err)
+		// Searches here still work; other processes wait for this one.
+		ix.opt.Logf("index: cannot serve other processes on %s: %v", ix.sock, err)
+	} else {
+		ix.ln = ln
+		ix.done.Add(1)
+		go ix.serve(ln, own)
 	}
-	ix.own, ix.ln, ix.stop = own, ln, make(chan struct{})
-	ix.done.Add(2)
-	go ix.serve(ln, own)
-	go ix.follow(own, ix.stop)
 	ix.opt.Logf("index: this process (pid %d) now owns %s", os.Getpid(), ix.dir)
 	return nil
 }
@@ -190,7 +210,9 @@ func (ix *Index) Close() error {
 		return nil
 	}
 	close(stop)
-	ln.Close() // removes the socket file
+	if ln != nil {
+		ln.Close() // removes the socket file
+	}
 	ix.done.Wait()
 	return own.Close()
 }

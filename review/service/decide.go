@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/memreview/memreview/review"
 )
@@ -58,6 +59,37 @@ func (s *Service) AddProposals(ps []review.Proposal, runs []review.ProbeRun) err
 		return err
 	}
 	s.afterWrite("proposals")
+	return nil
+}
+
+// Propose queues proposals from an agent or an outside curator: each is
+// pending whatever it says, its targets must exist (their current version
+// is filled in when unset), and one bad proposal queues none.
+func (s *Service) Propose(ps []review.Proposal, runs []review.ProbeRun) error {
+	for i := range ps {
+		ps[i].Status = review.Pending
+	}
+	return s.AddProposals(ps, runs)
+}
+
+// SubmitTrajectories stores finished trajectories (an agent's, for the
+// curator to read). One whose id the bank already holds is refused, and
+// then none is stored: proposals cite a trajectory's steps.
+func (s *Service) SubmitTrajectories(ts []review.Trajectory) error {
+	seen := map[string]bool{}
+	for _, t := range ts {
+		if t.ID == "" {
+			return fmt.Errorf("trajectory: field \"id\" is empty")
+		}
+		if _, err := s.b.Trajectory(t.ID); err == nil || seen[t.ID] {
+			return fmt.Errorf("trajectory %s is already in the bank", t.ID)
+		}
+		seen[t.ID] = true
+	}
+	if err := s.b.PutTrajectories(ts); err != nil {
+		return err
+	}
+	s.afterWrite(fmt.Sprintf("%d trajectories", len(ts)))
 	return nil
 }
 

@@ -19,8 +19,11 @@ func (s *Service) Queue() ([]review.Proposal, error)            { return s.b.Que
 func (s *Service) Conflicts(p *review.Proposal) (*review.ConflictError, error) {
 	return s.b.Conflicts(p)
 }
-func (s *Service) Decision(id string) (*review.Decision, error)     { return s.b.Decision(id) }
-func (s *Service) Decisions() ([]review.Decision, error)            { return s.b.Decisions() }
+func (s *Service) Decision(id string) (*review.Decision, error) { return s.b.Decision(id) }
+func (s *Service) Decisions() ([]review.Decision, error)        { return s.b.Decisions() }
+func (s *Service) ProposalDecisions(id string) ([]review.Decision, error) {
+	return s.b.ProposalDecisions(id)
+}
 func (s *Service) Trajectory(id string) (*review.Trajectory, error) { return s.b.Trajectory(id) }
 func (s *Service) Trajectories() ([]review.Trajectory, error)       { return s.b.Trajectories() }
 func (s *Service) RetrievedBy(recordID string) ([]review.TrajectoryUse, error) {

@@ -455,6 +455,14 @@ func testUndo(t *testing.T, b review.Backend) {
 	if err != nil || orig.UndoneBy != u.ID {
 		t.Fatalf("undone decision = %+v, %v", orig, err)
 	}
+	pd, err := b.ProposalDecisions("pd")
+	must(t, err)
+	if len(pd) != 2 || pd[0].ID != d.ID || pd[1].ID != u.ID {
+		t.Fatalf("decisions on pd = %+v, want the delete then its undo", pd)
+	}
+	if none, err := b.ProposalDecisions("p_never"); err != nil || len(none) != 0 {
+		t.Fatalf("decisions on an unknown proposal = %+v, %v", none, err)
+	}
 	if _, err := b.Undo(ctx, d.ID, "ana", ""); err == nil {
 		t.Fatal("undoing a decision twice succeeded")
 	}
