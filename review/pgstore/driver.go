@@ -131,8 +131,20 @@ func (c *connector) explain(err error) error {
 	if err == nil || !lost(err) {
 		return err
 	}
-	return fmt.Errorf("%w (%s): nothing in this step was saved; memreview reconnects when the server is back: %w", ErrUnreachable, c.where, err)
+	return &unreachableError{where: c.where, err: err}
 }
+
+// unreachableError is a lost server, in words an operator can act on.
+type unreachableError struct {
+	where string
+	err   error
+}
+
+func (e *unreachableError) Error() string {
+	return fmt.Sprintf("%v (%s): nothing in this step was saved; memreview reconnects when the server is back: %v", ErrUnreachable, e.where, e.err)
+}
+
+func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.err} }
 
 // lost reports whether err means the connection or the server is gone.
 func lost(err error) bool {

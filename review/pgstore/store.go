@@ -17,6 +17,7 @@ package pgstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,6 +76,10 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	id, err := migrate(ctx, db)
 	if err != nil {
 		db.Close()
+		var ue *unreachableError
+		if errors.As(err, &ue) {
+			return nil, fmt.Errorf("cannot reach the PostgreSQL bank (%s); check that the server is up and the URL is right: %w", c.where, ue.err)
+		}
 		return nil, fmt.Errorf("open PostgreSQL bank (%s): %w", c.where, err)
 	}
 	s := &Store{db: db, cfg: cfg, bankID: id, where: c.where}

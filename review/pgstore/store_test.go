@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -203,4 +204,14 @@ func TestConformanceDurability(t *testing.T) {
 		}
 		return s
 	})
+}
+
+// A server that is not there is a sentence that says so, naming where.
+func TestOpenUnreachable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, err := Open(context.Background(), "postgres://alice@/team?host="+dir, Options{ConfigDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "cannot reach the PostgreSQL bank (socket "+dir+", database team)") {
+		t.Fatalf("open with no server: %v", err)
+	}
 }
