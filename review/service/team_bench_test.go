@@ -142,6 +142,20 @@ func BenchmarkTeam(b *testing.B) {
 	}
 	wg.Wait()
 	b.StopTimer()
+	ds, err := serve.Decisions()
+	if err != nil {
+		b.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, d := range ds {
+		if seen[d.Proposal] {
+			b.Fatalf("proposal %s was decided twice", d.Proposal)
+		}
+		seen[d.Proposal] = true
+	}
+	if int64(len(ds)) != decided.Load() {
+		b.Fatalf("the bank holds %d decisions, the operators saw %d succeed", len(ds), decided.Load())
+	}
 	slices.Sort(lat)
 	b.ReportMetric(float64(decided.Load())/float64(secs), "decisions/s")
 	b.ReportMetric(float64(conflicts.Load()), "conflicts")
