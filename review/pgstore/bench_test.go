@@ -125,7 +125,7 @@ func BenchmarkCommitToVisible(b *testing.B) {
 			var wake <-chan struct{}
 			if pg, ok := r.(*Store); ok {
 				wake = pg.Watch(ctx)
-				time.Sleep(200 * time.Millisecond) // let the listener connect
+				<-wake // listening
 			}
 			var total time.Duration
 			b.ResetTimer()

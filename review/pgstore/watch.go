@@ -21,10 +21,10 @@ func (s *Store) SaveConfig(c review.Config) error {
 // Watch wakes the caller after every commit to the bank by any process on
 // any machine: the returned channel receives (at most one pending wake-up,
 // so a burst of commits coalesces) when a NOTIFY on Channel arrives. It
-// holds one connection of its own LISTENing; when that connection breaks
-// it reconnects with backoff and sends a wake-up once listening again,
-// since notifications sent while it was away are lost — the caller then
-// reads ChangesSince as usual. The channel closes when ctx ends.
+// holds one connection of its own LISTENing, and sends a wake-up each time
+// it starts listening — first, and after a broken connection, reconnected
+// with backoff — since commits before that were not notified to it: the
+// caller then reads ChangesSince as usual. The channel closes when ctx ends.
 func (s *Store) Watch(ctx context.Context) <-chan struct{} {
 	wake := make(chan struct{}, 1)
 	signal := func() {
@@ -36,7 +36,6 @@ func (s *Store) Watch(ctx context.Context) <-chan struct{} {
 	go func() {
 		defer close(wake)
 		backoff := 100 * time.Millisecond
-		first := true
 		for ctx.Err() == nil {
 			conn, err := pgx.ConnectConfig(ctx, s.cfg.Copy())
 			if err == nil {
@@ -54,10 +53,7 @@ func (s *Store) Watch(ctx context.Context) <-chan struct{} {
 				continue
 			}
 			backoff = 100 * time.Millisecond
-			if !first {
-				signal() // catch up on what was missed while away
-			}
-			first = false
+			signal() // listening now: catch up on what came before
 			for {
 				if _, err := conn.WaitForNotification(ctx); err != nil {
 					break

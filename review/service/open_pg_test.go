@@ -41,10 +41,24 @@ func TestOpenPGTwoOperators(t *testing.T) {
 
 	seq, _ := bob.LastSeq()
 	watch := bob.Watch(ctx, seq, 0)
+	wake := bob.Wake(ctx)
+	if wake == nil {
+		t.Fatal("a PostgreSQL bank offers no wake-up channel")
+	}
+	select { // the first wake-up says bob's listener is up
+	case <-wake:
+	case <-time.After(10 * time.Second):
+		t.Fatal("bob's listener never started")
+	}
 	ps := []review.Proposal{{Op: review.OpCreate, Rationale: "seen twice",
 		Record: &review.Record{Lemma: "warehouse codes are zero-padded to six digits", Category: review.Convention, Confidence: 0.8}}}
 	if err := alice.AddProposals(ps, nil); err != nil {
 		t.Fatal(err)
+	}
+	select {
+	case <-wake:
+	case <-time.After(time.Second):
+		t.Fatal("bob was not woken within 1 s of alice's commit")
 	}
 	select {
 	case cs := <-watch:
