@@ -69,9 +69,9 @@ type Index struct {
 }
 
 // Open returns a handle on the index in dir (BANK/index) of the bank src.
-// It never fails because another process holds the index: then this
-// process is a client of that owner. When no process holds it, this one
-// takes ownership now (opening, or the first time building, the index).
+// It opens nothing yet: the first request asks the owner, or, when no
+// process holds the index, takes ownership (opening the index, or the
+// first time building it). Hold takes ownership at once.
 func Open(dir string, src index.Source, opt Options) (*Index, error) {
 	if opt.Poll <= 0 {
 		opt.Poll = DefaultPoll
@@ -83,16 +83,6 @@ func Open(dir string, src index.Source, opt Options) (*Index, error) {
 		opt.Logf = func(string, ...any) {}
 	}
 	ix := &Index{dir: dir, sock: socketPath(dir), src: src, opt: opt, pool: make(chan *conn, 8)}
-	if opt.NoServe {
-		return ix, nil
-	}
-	if c, err := ix.dial(); err == nil {
-		ix.put(c)
-		return ix, nil
-	}
-	if err := ix.takeOver(); err != nil && !errors.Is(err, index.ErrInUse) {
-		return nil, err
-	}
 	return ix, nil
 }
 
@@ -252,11 +242,13 @@ func (ix *Index) Retrieve(task string, scope review.Scope, k int, minSeq int64) 
 	return out, err
 }
 
-// CatchUp makes the index hold at least change seq. With no owner it takes
-// ownership to do so; while another process holds the index that owner
-// does it.
+// CatchUp brings the index up to change seq after this process wrote it.
+// The owner catches up at once; a client only checks that an owner is
+// there, which catches up within its poll (and before any search that asks
+// for seq), so a writer never waits for indexing in another process. With
+// no owner, this process takes the index over and catches it up.
 func (ix *Index) CatchUp(seq int64) error {
-	return ix.do(request{Op: opSync, MinSeq: seq}, func(*index.Index) error { return nil }, func(*response) {})
+	return ix.do(request{Op: opSync}, func(own *index.Index) error { return ensure(own, seq) }, func(*response) {})
 }
 
 // Rebuild rebuilds the index from the bank (in whichever process owns it).
@@ -276,10 +268,12 @@ func (ix *Index) DocCount() (uint64, error) {
 }
 
 // do runs a request on the owned index, or sends it to the owner, taking
-// over when there is none, until it succeeds or Timeout passes. An error
+// over when there is none, until it succeeds or Timeout passes (or, while
+// a live process holds the index without answering yet, holderWait). An error
 // the owner reports (a query that does not parse) is returned at once.
 func (ix *Index) do(req request, local func(*index.Index) error, remote func(*response)) error {
-	deadline := time.Now().Add(ix.opt.Timeout)
+	start := time.Now()
+	deadline := start.Add(ix.opt.Timeout)
 	if req.Op == opRebuild {
 		deadline = time.Now().Add(time.Hour)
 	}
@@ -312,12 +306,33 @@ func (ix *Index) do(req request, local func(*index.Index) error, remote func(*re
 			if !errors.Is(terr, index.ErrInUse) {
 				return terr
 			}
+			if req.Op == opSync {
+				// A process holds the index but does not answer (it is
+				// starting, or serves no one): it catches up by itself, so a
+				// writer need not wait for it.
+				return fmt.Errorf("index: the process holding %s does not answer: %w", ix.dir, last)
+			}
+			// The lock is held, so its holder is alive (the kernel frees a
+			// dead process's lock): it is opening the index, perhaps with a
+			// long catch-up, and will answer once it serves.
+			deadline = later(deadline, start.Add(holderWait))
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("index: no process answers for %s within %s: %w", ix.dir, ix.opt.Timeout, last)
+			return fmt.Errorf("index: no process answers for %s within %s: %w", ix.dir, time.Since(start).Round(time.Millisecond), last)
 		}
 		time.Sleep(min(time.Duration(attempt+1)*10*time.Millisecond, 100*time.Millisecond))
 	}
+}
+
+// holderWait is how long a request waits for a live process that holds
+// the index but does not answer yet.
+const holderWait = 15 * time.Second
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 func (ix *Index) isClosed() bool {

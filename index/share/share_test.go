@@ -42,6 +42,13 @@ func open(t *testing.T, s *review.Store, opt Options) *Index {
 	return ix
 }
 
+func hold(t *testing.T, ix *Index) {
+	t.Helper()
+	if _, err := ix.Hold(time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func find(t *testing.T, ix *Index, id string, minSeq int64) uint64 {
 	t.Helper()
 	res, err := ix.Search(index.Request{Query: "id:" + index.EscapeQuery(id), Type: "record"}, minSeq)
@@ -54,15 +61,15 @@ func find(t *testing.T, ix *Index, id string, minSeq int64) uint64 {
 func TestClientSearchesThroughOwnerAndTakesOver(t *testing.T) {
 	s := newBank(t, t.TempDir())
 	a := open(t, s, Options{})
-	if !a.Owner() {
-		t.Fatal("the first handle does not own the index")
+	if n := find(t, a, "mem_a", 0); n != 1 || !a.Owner() {
+		t.Fatalf("the first handle's search found %d; owner %v", n, a.Owner())
 	}
 	b := open(t, s, Options{})
-	if b.Owner() {
-		t.Fatal("a second handle took the index its owner still holds")
-	}
 	if n := find(t, b, "mem_a", 0); n != 1 {
 		t.Fatalf("client search found %d", n)
+	}
+	if b.Owner() {
+		t.Fatal("a second handle took the index its owner still holds")
 	}
 	// The client's write is visible to its next search at once: the owner
 	// catches up to the sequence the client asks for.
@@ -86,6 +93,7 @@ func TestClientSearchesThroughOwnerAndTakesOver(t *testing.T) {
 func TestOwnerFollowsTheChangeSequence(t *testing.T) {
 	s := newBank(t, t.TempDir())
 	a := open(t, s, Options{Poll: 10 * time.Millisecond})
+	hold(t, a)
 	put(t, s, "mem_late", "written behind the owner's back")
 	seq, _ := s.LastSeq()
 	deadline := time.Now().Add(5 * time.Second)
@@ -102,7 +110,7 @@ func TestOwnerFollowsTheChangeSequence(t *testing.T) {
 
 func TestOwnerErrorsReachTheClient(t *testing.T) {
 	s := newBank(t, t.TempDir())
-	open(t, s, Options{})
+	hold(t, open(t, s, Options{}))
 	b := open(t, s, Options{})
 	start := time.Now()
 	_, err := b.Search(index.Request{Query: "nosuchfield:x"}, 0)
@@ -126,6 +134,7 @@ func TestLongBankPath(t *testing.T) {
 	}
 	s := newBank(t, dir)
 	a := open(t, s, Options{})
+	hold(t, a)
 	b := open(t, s, Options{})
 	if !strings.HasPrefix(a.sock, "@") {
 		t.Fatalf("socket %q for a long path", a.sock)
@@ -141,5 +150,23 @@ func TestNoServeFailsWithoutOwner(t *testing.T) {
 	_, err := b.Search(index.Request{}, 0)
 	if err == nil || !strings.Contains(err.Error(), "no process answers") {
 		t.Fatalf("search with no owner = %v", err)
+	}
+}
+
+// A live process that holds the index without answering yet (opening it,
+// catching up) is waited for past Timeout; the search then succeeds.
+func TestSearchWaitsForALiveHolder(t *testing.T) {
+	s := newBank(t, t.TempDir())
+	raw, err := index.Open(filepath.Join(s.Dir(), review.IndexDir), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { time.Sleep(600 * time.Millisecond); raw.Close() }()
+	b := open(t, s, Options{Timeout: 100 * time.Millisecond})
+	if n := find(t, b, "mem_a", 0); n != 1 {
+		t.Fatalf("search after the holder left found %d", n)
+	}
+	if !b.Owner() {
+		t.Fatal("the waiting handle did not take the index over")
 	}
 }

@@ -43,8 +43,14 @@ func bankRecords() int {
 	return 2000
 }
 
-// stressProposals is how many proposals the deciders share.
-const stressProposals = 400
+// stressProposals is how many proposals the deciders share: enough that
+// they are still deciding when the run ends.
+func stressProposals() int {
+	if ci {
+		return 3000
+	}
+	return 400
+}
 
 func TestMain(m *testing.M) {
 	if role := os.Getenv(childRoleEnv); role != "" {
@@ -96,7 +102,7 @@ func makeBank(dir string) error {
 		return err
 	}
 	defer svc.Close()
-	ps := make([]review.Proposal, stressProposals)
+	ps := make([]review.Proposal, stressProposals())
 	for i := range ps {
 		ps[i] = review.Proposal{ID: fmt.Sprintf("prop_s%04d", i), Op: review.OpCreate, Rationale: "stress",
 			Record: &review.Record{Lemma: fmt.Sprintf("stress fact number %d about shop prices", i), Category: review.Fact,

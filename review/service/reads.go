@@ -1,8 +1,13 @@
 package service
 
-import "github.com/memreview/memreview/review"
+import (
+	"time"
 
-// Reads of the bank, as the store answers them.
+	"github.com/memreview/memreview/review"
+)
+
+// Reads of the bank, as the store answers them: front ends read through
+// the service, never the store itself.
 
 func (s *Service) Config() (review.Config, error)           { return s.b.Config() }
 func (s *Service) Record(id string) (*review.Record, error) { return s.b.Record(id) }
@@ -40,3 +45,6 @@ func (s *Service) CheckResults(recordID string) ([]review.CheckResult, error) {
 	return s.b.CheckResults(recordID)
 }
 func (s *Service) LastSeq() (int64, error) { return s.b.LastSeq() }
+
+// Now is the store's clock.
+func (s *Service) Now() time.Time { return s.b.Now() }
