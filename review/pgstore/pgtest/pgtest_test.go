@@ -2,6 +2,7 @@ package pgtest
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 
@@ -36,5 +37,19 @@ func TestNewDB(t *testing.T) {
 	defer cb.Close(ctx)
 	if _, err := cb.Exec(ctx, `SELECT n FROM x`); err == nil {
 		t.Fatal("table x of one database is visible in the other")
+	}
+}
+
+// Without PostgreSQL a test skips, saying how to run it.
+func TestMissingSkips(t *testing.T) {
+	t.Setenv("MEMREVIEW_REQUIRE_PG", "")
+	var sub *testing.T
+	t.Run("without PostgreSQL", func(t *testing.T) {
+		sub = t
+		unavailable(t, errors.New(Missing))
+		t.Error("unavailable returned")
+	})
+	if !sub.Skipped() {
+		t.Fatal("a missing PostgreSQL did not skip the test")
 	}
 }
