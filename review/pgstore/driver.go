@@ -148,6 +148,9 @@ func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.e
 
 // lost reports whether err means the connection or the server is gone.
 func lost(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false // the caller gave up; the server may be fine
+	}
 	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return true
 	}
