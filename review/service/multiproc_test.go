@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -242,6 +243,15 @@ func TestKillIndexOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer writer.Close()
+	// A rebuild swaps in a new index directory; catching up keeps this one.
+	indexDir := func() uint64 {
+		st, err := os.Stat(filepath.Join(dir, review.IndexDir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Sys().(*syscall.Stat_t).Ino
+	}
+	ino := indexDir()
 	var worst time.Duration
 	for round := range rounds {
 		owner, out := startChild(t, "owner", dir, 0)
@@ -285,6 +295,9 @@ func TestKillIndexOwner(t *testing.T) {
 			t.Fatalf("round %d: %v records of the batch of %d are in the index after the kill (%v)", round, total(res), n, err)
 		}
 		reader.Close()
+		if indexDir() != ino {
+			t.Fatalf("round %d: the index was rebuilt after the kill; a new owner must only catch up", round)
+		}
 	}
 	t.Logf("%d kills; slowest first search after a kill: %s", rounds, worst)
 
