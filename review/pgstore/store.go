@@ -68,6 +68,11 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 			return nil, err
 		}
 	}
+	// The operator's config folder exists, so the first 'env add' (CLI or
+	// TUI) can write memreview.toml there.
+	if err := os.MkdirAll(opt.ConfigDir, 0o755); err != nil {
+		return nil, fmt.Errorf("open PostgreSQL bank: the config folder for memreview.toml: %w", err)
+	}
 	c := newConnector(cfg)
 	db := sql.OpenDB(c)
 	db.SetMaxOpenConns(16)

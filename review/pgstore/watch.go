@@ -2,21 +2,10 @@ package pgstore
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/memreview/memreview/review"
 )
-
-// SaveConfig writes the operator's memreview.toml, making its folder.
-func (s *Store) SaveConfig(c review.Config) error {
-	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
-		return err
-	}
-	return s.Store.SaveConfig(c)
-}
 
 // Watch wakes the caller after every commit to the bank by any process on
 // any machine: the returned channel receives (at most one pending wake-up,
