@@ -265,13 +265,17 @@ func cmdQueue(a *app, jsonOut bool) error {
 	if jsonOut {
 		return printJSON(a.stdout, nonNil(q))
 	}
+	reviewers, err := claimedBy(svc)
+	if err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
 	for _, p := range q {
 		lemma := ""
 		if p.Record != nil {
 			lemma = p.Record.Lemma
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, p.Status, p.Op, strings.Join(p.TargetIDs(), ","), oneLine(lemma, 80))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s%s\n", p.ID, p.Status, p.Op, strings.Join(p.TargetIDs(), ","), oneLine(lemma, 80), reviewers[p.ID])
 	}
 	fmt.Fprintf(tw, "%d open proposals\n", len(q))
 	return tw.Flush()

@@ -76,7 +76,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx}
 	global := flag.NewFlagSet("memreview", flag.ContinueOnError)
 	global.SetOutput(stderr)
-	global.StringVar(&a.bank, "bank", "", "bank directory (default $MEMREVIEW_BANK, else ./.memreview)")
+	global.StringVar(&a.bank, "bank", "", "bank directory or postgres://USER@HOST/DB (default $MEMREVIEW_BANK, else ./.memreview)")
 	global.StringVar(&a.operator, "operator", "", "who is deciding (default $MEMREVIEW_OPERATOR, else the OS user)")
 	global.Usage = func() { printUsage(stderr) }
 	if err := global.Parse(args); err != nil {
@@ -234,6 +234,10 @@ func printCommandHelp(w io.Writer, c *command) {
 // command that only writes never waits for it, and one that searches while
 // another process (the TUI) holds the index asks that process.
 func (a *app) open() (*service.Service, error) {
+	if isPGBank(a.bank) {
+		svc, _, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator, Warnf: a.warnf})
+		return svc, err
+	}
 	return service.Open(a.bank, service.Options{Operator: a.operator, Warnf: a.warnf})
 }
 
@@ -271,6 +275,9 @@ func commands() map[string]*command {
 	cs := []*command{
 		{name: "init", args: "", help: "Create an empty bank in the --bank directory.",
 			run: func(a *app, fs *flag.FlagSet) error {
+				if isPGBank(a.bank) {
+					return a.initPG()
+				}
 				svc, err := service.Create(a.bank, service.Options{Operator: a.operator})
 				if err != nil {
 					return err
@@ -347,6 +354,7 @@ func commands() map[string]*command {
 	cs = append(cs, probeCommands(&jsonOut)...)
 	cs = append(cs, worldCommands(&jsonOut)...)
 	cs = append(cs, serveCommand)
+	cs = append(cs, migrateCommand(), claimCommand())
 	m := map[string]*command{}
 	for _, c := range cs {
 		m[c.name] = c
@@ -378,6 +386,27 @@ func splitList(s string) []string {
 	return out
 }
 
+// openTUIBank opens the bank for the TUI: its store (the screens still
+// read it directly), its service, and a log file beside it
+// (BANK/memreview.log; a PostgreSQL bank's beside its local index).
+func (a *app) openTUIBank() (*review.Store, *service.Service, *log.Logger, func(), error) {
+	if isPGBank(a.bank) {
+		return a.openTUIBankPG()
+	}
+	st, err := review.Open(a.bank, review.Options{})
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	logf, err := os.OpenFile(filepath.Join(st.Dir(), "memreview.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		st.Close()
+		return nil, nil, nil, nil, err
+	}
+	lg := log.New(logf, "", log.LstdFlags)
+	svc := service.OpenStore(st, service.Options{Operator: a.operator, Logf: lg.Printf})
+	return st, svc, lg, func() { logf.Close() }, nil
+}
+
 // runTUI opens the TUI on a.bank, or on the sample world when no bank was
 // named and ./.memreview does not exist.
 func runTUI(a *app, isSample bool) error {
@@ -390,18 +419,11 @@ func runTUI(a *app, isSample bool) error {
 			a.bank, isSample = dir, true
 		}
 	}
-	st, err := review.Open(a.bank, review.Options{})
+	st, svc, lg, closeLog, err := a.openTUIBank()
 	if err != nil {
 		return err
 	}
-	logf, err := os.OpenFile(filepath.Join(st.Dir(), "memreview.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		st.Close()
-		return err
-	}
-	defer logf.Close()
-	lg := log.New(logf, "", log.LstdFlags)
-	svc := service.OpenStore(st, service.Options{Operator: a.operator, Logf: lg.Printf})
+	defer closeLog()
 	defer svc.Close()
 	// The screens still read the index directly (ui moves onto the
 	// service separately), so the TUI owns the shared index and serves
@@ -417,7 +439,7 @@ func runTUI(a *app, isSample bool) error {
 		return err
 	}
 	return ui.Run(common.Deps{
-		Store: st, Index: ix, Service: svc, BankName: filepath.Base(st.Dir()), IsSample: isSample,
+		Store: st, Index: ix, Service: svc, BankName: bankName(a.bank, st), IsSample: isSample,
 		Operator: a.operator, Log: lg, Curator: common.NewCurator(set),
 	})
 }

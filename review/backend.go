@@ -61,6 +61,9 @@ type Backend interface {
 	SetCheckResults(results []CheckResult) error
 	CheckResults(recordID string) ([]CheckResult, error)
 
+	// Claims: who is reviewing which proposal (review/claims.go).
+	ClaimStore
+
 	// The change sequence.
 	LastSeq() (int64, error)
 	ChangesSince(seq int64) ([]Change, error)

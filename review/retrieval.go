@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -52,7 +53,7 @@ func logRetrieval(t querier, r Retrieval, now func() time.Time) error {
 		return err
 	}
 	for _, id := range r.Records {
-		if _, err := t.Exec(`INSERT OR IGNORE INTO retrievals(record_id, trajectory_id) VALUES(?,?)`, id, r.TaskID); err != nil {
+		if _, err := t.Exec(`INSERT INTO retrievals(record_id, trajectory_id) VALUES(?,?) ON CONFLICT DO NOTHING`, id, r.TaskID); err != nil {
 			return fmt.Errorf("log retrieval: %w", err)
 		}
 	}
@@ -63,7 +64,7 @@ func logRetrieval(t querier, r Retrieval, now func() time.Time) error {
 // limit entries (limit <= 0: all).
 func (s *Store) Retrievals(since int64, limit int) ([]Retrieval, error) {
 	if limit <= 0 {
-		limit = -1
+		limit = math.MaxInt64 // all; PostgreSQL refuses SQLite's LIMIT -1
 	}
 	type row struct {
 		seq  int64
@@ -117,7 +118,7 @@ func (s *Store) AttachRun(run ProbeRun, kind, id, actor string) (string, error) 
 		if runID, err = s.saveRun(t, run); err != nil {
 			return err
 		}
-		if _, err := t.Exec(`INSERT OR IGNORE INTO attachments(run_id, kind, target, actor, at) VALUES(?,?,?,?,?)`,
+		if _, err := t.Exec(`INSERT INTO attachments(run_id, kind, target, actor, at) VALUES(?,?,?,?,?) ON CONFLICT DO NOTHING`,
 			runID, kind, id, actor, ts(s.Now())); err != nil {
 			return err
 		}

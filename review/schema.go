@@ -3,7 +3,7 @@ package review
 import "fmt"
 
 // schemaVersion is the bank.db schema this code writes (PRAGMA user_version).
-const schemaVersion = 2
+const schemaVersion = 3
 
 // migrations[i] brings a bank from user_version i to i+1. The SQL stays
 // portable (plain tables, JSON bodies in TEXT) so the store can move to
@@ -35,6 +35,8 @@ var migrations = []string{
 	// 1→2: the retrieval log (who asked for which records, and when).
 	`CREATE TABLE retrieval_log(seq INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL,
 		client TEXT NOT NULL DEFAULT '', task_id TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);`,
+	// 2→3: claims (review/claims.go).
+	`CREATE TABLE claims(proposal TEXT PRIMARY KEY, operator TEXT NOT NULL, expires TEXT NOT NULL);`,
 }
 
 func (s *Store) migrate() error {

@@ -29,6 +29,7 @@ type Store struct {
 	db       *sql.DB
 	now      func() time.Time
 	readOnly bool
+	begin    func(context.Context, *sql.Tx) error // nil, or SQLBank.Begin
 }
 
 // ErrReadOnly is returned by every write to a bank opened read-only.
@@ -175,6 +176,12 @@ func (s *Store) tx(ctx context.Context, fn func(querier) error) error {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
+	if s.begin != nil {
+		if err := s.begin(ctx, t); err != nil {
+			t.Rollback()
+			return err
+		}
+	}
 	p := &preparedTx{tx: t, stmts: map[string]*sql.Stmt{}}
 	err = fn(p)
 	p.close()
@@ -248,7 +255,7 @@ func addChange(q querier, kind, id string) error {
 func nextID(q querier, prefix, table string) (string, error) {
 	var n int64
 	err := q.QueryRow(`INSERT INTO counters(name, n) VALUES(?, 1)
-		ON CONFLICT(name) DO UPDATE SET n = n + 1 RETURNING n`, prefix).Scan(&n)
+		ON CONFLICT(name) DO UPDATE SET n = counters.n + 1 RETURNING n`, prefix).Scan(&n)
 	if err != nil {
 		return "", err
 	}

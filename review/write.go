@@ -47,19 +47,10 @@ func (s *Store) writeRecord(q querier, r *Record, op, actor, reason, decision st
 		return err
 	}
 	now := s.Now()
-	r.Version = cur + 1
-	r.Updated = now
-	if cur == 0 && r.Created.IsZero() {
-		r.Created = now
-	}
-	if r.Status == "" {
-		r.Status = Active
-	}
-	r.Suspect = false
-	if err := validateRecord(r); err != nil {
+	body, err := NewVersion(r, cur, now)
+	if err != nil {
 		return err
 	}
-	body := marshal(r)
 	if _, err := q.Exec(`INSERT INTO record_versions(id, version, op, actor, reason, decision, at, body) VALUES(?,?,?,?,?,?,?,?)`,
 		r.ID, r.Version, op, actor, reason, decision, ts(now), body); err != nil {
 		return fmt.Errorf("write record %s v%d: %w", r.ID, r.Version, err)
@@ -113,7 +104,7 @@ func (s *Store) PutTrajectories(trs []Trajectory) error {
 				return err
 			}
 			for _, rid := range tr.Retrieved {
-				if _, err := t.Exec(`INSERT OR IGNORE INTO retrievals(record_id, trajectory_id) VALUES(?, ?)`, rid, tr.ID); err != nil {
+				if _, err := t.Exec(`INSERT INTO retrievals(record_id, trajectory_id) VALUES(?, ?) ON CONFLICT DO NOTHING`, rid, tr.ID); err != nil {
 					return err
 				}
 			}
@@ -260,7 +251,8 @@ func (s *Store) Attach(runID, kind, id, actor string) error {
 		return err
 	}
 	return s.tx(context.Background(), func(t querier) error {
-		if _, err := t.Exec(`INSERT OR IGNORE INTO attachments(run_id, kind, target, actor, at) VALUES(?,?,?,?,?)`,
+		if _, err := t.Exec(`INSERT INTO attachments(run_id, kind, target, actor, at) VALUES(?,?,?,?,?)
+			ON CONFLICT DO NOTHING`,
 			runID, kind, id, actor, ts(s.Now())); err != nil {
 			return err
 		}

@@ -1,0 +1,246 @@
+// Package pgtest starts throwaway PostgreSQL servers for tests: Debian's
+// postgresql binaries, initdb into a temporary directory, pg_ctl start
+// listening only on a unix socket inside it (no TCP port, nothing shared).
+//
+// A test package starts one server in TestMain (Main) and gives each test a
+// fresh database on it (NewDB). When PostgreSQL is not installed the tests
+// skip with a message saying how to run them, unless MEMREVIEW_REQUIRE_PG=1
+// (as .ci/run sets), when they fail.
+package pgtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Missing is the message a test skips with when PostgreSQL is absent.
+const Missing = "PostgreSQL is not installed, so this test cannot start a server: " +
+	"install it (apt-get install -y postgresql) or set MEMREVIEW_PG_BIN to the folder holding initdb and pg_ctl; " +
+	"MEMREVIEW_REQUIRE_PG=1 turns this skip into a failure"
+
+// Bin finds the folder holding initdb and pg_ctl: $MEMREVIEW_PG_BIN, the
+// newest /usr/lib/postgresql/*/bin, or $PATH.
+func Bin() (string, error) {
+	if d := os.Getenv("MEMREVIEW_PG_BIN"); d != "" {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err != nil {
+			return "", fmt.Errorf("MEMREVIEW_PG_BIN=%s holds no initdb", d)
+		}
+		return d, nil
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
+			return d, nil
+		}
+	}
+	if p, err := exec.LookPath("initdb"); err == nil {
+		return filepath.Dir(p), nil
+	}
+	return "", errors.New(Missing)
+}
+
+func version(binDir string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
+	return n
+}
+
+// Server is one running PostgreSQL cluster in a temporary directory.
+type Server struct {
+	Dir     string // the temporary directory: data/, sock/, log
+	Durable bool   // fsync on, as a production server (benchmarks)
+	bin     string
+	runAs   string // "" or the user initdb and pg_ctl run as (when we are root)
+	nextDB  atomic.Int64
+}
+
+// Start makes a cluster in a new temporary directory and starts it, with
+// fsync off.
+func Start() (*Server, error) { return start(false) }
+
+// StartDurable is Start with fsync and full-page writes on, as a
+// production server runs: for benchmarks that compare with SQLite's
+// synchronous=FULL.
+func StartDurable() (*Server, error) { return start(true) }
+
+func start(durable bool) (*Server, error) {
+	bin, err := Bin()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "pgtest")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{Dir: dir, bin: bin, Durable: durable}
+	if os.Geteuid() == 0 { // initdb refuses root: run the server as postgres
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("pgtest: running as root and there is no postgres user to run the server as: %w", err)
+		}
+		s.runAs = u.Username
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		if err := os.Chown(dir, uid, gid); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
+	if err := s.run("initdb", "-D", s.data(), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	if err := s.run("mkdir-sock"); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	if err := s.Restart(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) data() string { return filepath.Join(s.Dir, "data") }
+
+// Socket is the folder holding the server's unix socket.
+func (s *Server) Socket() string { return filepath.Join(s.Dir, "sock") }
+
+func (s *Server) run(tool string, args ...string) error {
+	var cmd *exec.Cmd
+	if tool == "mkdir-sock" {
+		tool, args = "mkdir", []string{"-p", s.Socket()}
+		cmd = exec.Command(tool, args...)
+	} else {
+		cmd = exec.Command(filepath.Join(s.bin, tool), args...)
+	}
+	if s.runAs != "" {
+		cmd = exec.Command("runuser", append([]string{"-u", s.runAs, "--", cmd.Path}, args...)...)
+	}
+	cmd.Dir = s.Dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("pgtest: %s %s: %v\n%s", tool, strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+// Restart starts the server (again, after Stop). It listens on the unix
+// socket only; fsync is off (tests need atomicity, not power-loss safety),
+// synchronous commit stays on so an immediate stop loses no commit.
+func (s *Server) Restart() error {
+	opts := fmt.Sprintf("-c listen_addresses='' -k %s -c max_connections=200", s.Socket())
+	if !s.Durable {
+		opts += " -c fsync=off -c full_page_writes=off"
+	}
+	return s.run("pg_ctl", "-D", s.data(), "-l", filepath.Join(s.Dir, "log"), "-w", "-t", "60", "-o", opts, "start")
+}
+
+// Stop stops the server; mode is smart, fast or immediate (a crash: no
+// checkpoint, every connection cut).
+func (s *Server) Stop(mode string) error {
+	return s.run("pg_ctl", "-D", s.data(), "-m", mode, "-w", "stop")
+}
+
+// Close stops the server and removes its directory.
+func (s *Server) Close() error {
+	err := s.Stop("fast")
+	os.RemoveAll(s.Dir)
+	return err
+}
+
+// DSN is the URL of database db on this server as the superuser.
+func (s *Server) DSN(db string) string {
+	return "postgres://postgres@/" + db + "?host=" + url.QueryEscape(s.Socket())
+}
+
+// CreateDB makes a new empty database and returns its URL.
+func (s *Server) CreateDB(ctx context.Context) (string, error) {
+	name := fmt.Sprintf("t%d_%d", os.Getpid(), s.nextDB.Add(1))
+	c, err := pgx.Connect(ctx, s.DSN("postgres"))
+	if err != nil {
+		return "", fmt.Errorf("pgtest: connect: %w", err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		return "", fmt.Errorf("pgtest: create database: %w", err)
+	}
+	return s.DSN(name), nil
+}
+
+var (
+	shared   *Server
+	startErr error
+)
+
+// Main runs a test package with one shared server: call it from TestMain as
+// os.Exit(pgtest.Main(m)). A server that cannot start is remembered and
+// reported by each test that needs it.
+func Main(m *testing.M) int {
+	shared, startErr = Start()
+	code := m.Run()
+	if shared != nil {
+		shared.Close()
+	}
+	return code
+}
+
+// Shared returns the package's server, or skips (fails under
+// MEMREVIEW_REQUIRE_PG=1) when PostgreSQL is absent.
+func Shared(t testing.TB) *Server {
+	t.Helper()
+	if shared == nil {
+		unavailable(t, startErr)
+	}
+	return shared
+}
+
+// NewDB returns the URL of a fresh database on the package's server.
+func NewDB(t testing.TB) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dsn, err := Shared(t).CreateDB(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dsn
+}
+
+// Own starts a server for this test alone (for tests that stop it) and
+// removes it when the test ends.
+func Own(t testing.TB) *Server {
+	t.Helper()
+	s, err := Start()
+	if err != nil {
+		unavailable(t, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func unavailable(t testing.TB, err error) {
+	t.Helper()
+	if err == nil {
+		err = errors.New("pgtest: no server: call pgtest.Main from TestMain")
+	}
+	if err.Error() == Missing && os.Getenv("MEMREVIEW_REQUIRE_PG") != "1" {
+		t.Skip(Missing)
+	}
+	t.Fatal(err)
+}
