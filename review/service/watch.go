@@ -40,8 +40,9 @@ func (s *Service) ChangesSince(seq int64) (ChangeSet, error) {
 // DefaultWatchEvery is how often Watch polls the change sequence.
 const DefaultWatchEvery = 250 * time.Millisecond
 
-// Watch polls the change sequence every every (0: DefaultWatchEvery) from
-// since on and sends each non-empty ChangeSet, until ctx ends; then it
+// Watch polls the change sequence every every (0: DefaultWatchEvery), and
+// at once when a notifying backend (PostgreSQL) says another process
+// committed, from since on and sends each non-empty ChangeSet, until ctx ends; then it
 // closes the channel. A slow reader gets the changes merged, not lost:
 // the next set starts where the last one it received ended.
 func (s *Service) Watch(ctx context.Context, since int64, every time.Duration) <-chan ChangeSet {
@@ -53,11 +54,16 @@ func (s *Service) Watch(ctx context.Context, since int64, every time.Duration) <
 		defer close(ch)
 		t := time.NewTicker(every)
 		defer t.Stop()
+		wake := s.Wake(ctx) // nil (never ready) unless the backend notifies
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
+			case _, ok := <-wake:
+				if !ok {
+					wake = nil // the notifier stopped: poll only
+				}
 			}
 			cs, err := s.ChangesSince(since)
 			if err != nil {
