@@ -44,6 +44,7 @@ type Backend interface {
 	Trajectories() ([]Trajectory, error)
 	PutTrajectories(trs []Trajectory) error
 	RetrievedBy(recordID string) ([]TrajectoryUse, error)
+	Worth(recordID string) (Worth, error) // retrieving tasks' outcomes vs the bank's
 
 	// Probe runs, evidence and check results.
 	SaveProbeRun(run ProbeRun) (string, error)
