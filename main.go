@@ -312,6 +312,7 @@ func commands() map[string]*command {
 				return nil
 			}},
 	}
+	cs = append(cs, hygieneCommand(&jsonOut))
 	cs = append(cs, probeCommands(&jsonOut)...)
 	cs = append(cs, worldCommands(&jsonOut)...)
 	m := map[string]*command{}
