@@ -53,8 +53,8 @@ func SynthPlanted(opt SynthOptions) Planted {
 }
 
 // ChanceDuplicates returns the pairs of active records that the generator
-// made identical by chance (same environment, task family and category,
-// same lemma, trigger and steps): duplicates too, though not planted.
+// made the same by chance (same environment, task family and category,
+// same lemma): duplicates too, though not planted.
 func ChanceDuplicates(recs []review.Record) [][2]string {
 	first := map[string]string{}
 	var out [][2]string
@@ -62,7 +62,7 @@ func ChanceDuplicates(recs []review.Record) [][2]string {
 		if r.Status != review.Active {
 			continue
 		}
-		k := strings.Join([]string{r.Scope.Env, r.Scope.TaskFamily, string(r.Category), strings.ToLower(r.Lemma), strings.ToLower(r.Trigger), strings.ToLower(strings.Join(r.Steps, "\n"))}, "\x00")
+		k := strings.Join([]string{r.Scope.Env, r.Scope.TaskFamily, string(r.Category), strings.ToLower(r.Lemma)}, "\x00")
 		if f, ok := first[k]; ok {
 			out = append(out, [2]string{f, r.ID})
 		} else {

@@ -3,6 +3,7 @@ package hygiene
 import (
 	"context"
 	"fmt"
+	"github.com/memreview/memreview/index"
 	"sort"
 	"strings"
 
@@ -15,6 +16,8 @@ type simIndex struct {
 	v      *vocab
 	claims [][]claim
 	idents [][]string
+	lemmas []termSet // the lemma's terms alone, over lv
+	lv     *vocab
 }
 
 func (b *builder) index() *simIndex {
@@ -24,13 +27,16 @@ func (b *builder) index() *simIndex {
 	texts := make([][]string, len(b.recs))
 	claims := make([][]claim, len(b.recs))
 	idents := make([][]string, len(b.recs))
+	lemmas := make([][]string, len(b.recs))
 	for i := range b.recs {
+		lemmas[i] = index.Terms(b.recs[i].Lemma)
 		idents[i] = identifiers(recordText(&b.recs[i]))
 		texts[i] = terms(recordText(&b.recs[i]))
 		claims[i] = claimsOf(b.recs[i].Lemma)
 	}
 	sets, v := buildSets(texts)
 	b.sim = &simIndex{sets: sets, v: v, claims: claims, idents: idents}
+	b.sim.lemmas, b.sim.lv = buildSets(lemmas)
 	return b.sim
 }
 
@@ -67,6 +73,7 @@ func (b *builder) duplicates(ctx context.Context) error {
 	}
 	var kept []pair
 	seen := map[[2]int]bool{}
+	slots := slotTerms(six.lemmas, six.lv, pairs)
 	for _, p := range pairs {
 		if seen[[2]int{p.a, p.b}] {
 			continue
@@ -77,6 +84,9 @@ func (b *builder) duplicates(ctx context.Context) error {
 		}
 		if ia, ib := six.idents[p.a], six.idents[p.b]; (len(ia) > 0 || len(ib) > 0) && !sameSubject(ia, ib, !p.rare) {
 			continue // about another table, file, code or number
+		}
+		if swapsSlot(six.lemmas[p.a], six.lemmas[p.b], six.lv, slots) {
+			continue // the same sentence about another column, table or noun
 		}
 		kept = append(kept, p)
 		if ra, rb := find(p.a), find(p.b); ra != rb {
