@@ -172,6 +172,8 @@ type builder struct {
 	runs  int
 	sim   *simIndex // built once for duplicates and contradictions
 	trajs map[string]*review.Trajectory
+	// byTarget indexes the open proposals of other sources by target id.
+	byTarget map[string][]int
 }
 
 // fingerprint keys a finding by its kind and record ids.
@@ -199,15 +201,24 @@ func (b *builder) add(f Finding) {
 // alsoOpen names the open proposals (of any source) that touch ids, so the
 // operator sees them side by side.
 func (b *builder) alsoOpen(ids []string) string {
-	var names []string
-	for _, p := range b.in.Open {
-		if !p.Status.Open() || p.Fingerprint != "" && p.Source == Source {
-			continue
+	if b.byTarget == nil {
+		b.byTarget = map[string][]int{}
+		for i, p := range b.in.Open {
+			if !p.Status.Open() || p.Source == Source {
+				continue
+			}
+			for _, t := range p.Targets {
+				b.byTarget[t.ID] = append(b.byTarget[t.ID], i)
+			}
 		}
-		for _, t := range p.Targets {
-			if contains(ids, t.ID) {
-				names = append(names, fmt.Sprintf("%s (%s of %s)", p.ID, p.Op, t.ID))
-				break
+	}
+	var names []string
+	seen := map[int]bool{}
+	for _, id := range ids {
+		for _, i := range b.byTarget[id] {
+			if p := &b.in.Open[i]; !seen[i] {
+				seen[i] = true
+				names = append(names, fmt.Sprintf("%s (%s of %s)", p.ID, p.Op, id))
 			}
 		}
 	}
