@@ -22,16 +22,17 @@ func (b *builder) contradictions(ctx context.Context) error {
 	ids := make([][]string, len(b.recs))
 	for i := range b.recs {
 		r := &b.recs[i]
+		ids[i] = identifiers(r.Lemma)
+		group[i] = r.Scope.Env + "\x00" + r.Scope.TaskFamily
+		if len(six.claims[i]) == 0 || len(ids[i]) == 0 {
+			group[i] = "\x01" + r.ID // nothing to contradict
+			continue
+		}
 		text := recordText(r)
 		for _, c := range six.claims[i] {
 			text = strings.ReplaceAll(text, c.text, " ")
 		}
 		texts[i] = terms(text)
-		ids[i] = identifiers(r.Lemma)
-		group[i] = r.Scope.Env + "\x00" + r.Scope.TaskFamily
-		if len(six.claims[i]) == 0 || len(ids[i]) == 0 {
-			group[i] = "\x01" + r.ID // nothing to contradict
-		}
 	}
 	sets, v := buildSets(texts)
 	against := map[int][]int{} // loser → the records it contradicts

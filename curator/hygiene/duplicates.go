@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"github.com/memreview/memreview/index"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/memreview/memreview/review"
 )
@@ -28,12 +30,23 @@ func (b *builder) index() *simIndex {
 	claims := make([][]claim, len(b.recs))
 	idents := make([][]string, len(b.recs))
 	lemmas := make([][]string, len(b.recs))
-	for i := range b.recs {
-		lemmas[i] = index.Terms(b.recs[i].Lemma)
-		idents[i] = identifiers(recordText(&b.recs[i]))
-		texts[i] = terms(recordText(&b.recs[i]))
-		claims[i] = claimsOf(b.recs[i].Lemma)
+	// Analysis is most of a run's linear cost: spread it over the CPUs.
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(b.recs); i += workers {
+				text := recordText(&b.recs[i])
+				lemmas[i] = index.Terms(b.recs[i].Lemma)
+				idents[i] = identifiers(text)
+				texts[i] = terms(text)
+				claims[i] = claimsOf(b.recs[i].Lemma)
+			}
+		}()
 	}
+	wg.Wait()
 	sets, v := buildSets(texts)
 	b.sim = &simIndex{sets: sets, v: v, claims: claims, idents: idents}
 	b.sim.lemmas, b.sim.lv = buildSets(lemmas)
