@@ -30,6 +30,9 @@ func (s *Store) Config() (Config, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return c, fmt.Errorf("%s: unknown setting %q", path, und[0].String())
 	}
+	if c.Hygiene.MaxUnusedDays < 0 {
+		return c, fmt.Errorf("%s: [hygiene] field \"max_unused_days\": %d is negative", path, c.Hygiene.MaxUnusedDays)
+	}
 	for i, e := range c.Envs {
 		switch {
 		case e.Name == "":

@@ -1,6 +1,9 @@
 package review
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -27,5 +30,30 @@ func TestWorthOf(t *testing.T) {
 	}
 	if _, ok := w["c"]; ok || (Worth{}).String() != "retrieved by no task" {
 		t.Errorf("a record no task retrieved: %v", w["c"])
+	}
+}
+
+func TestHygieneConfig(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Create(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	write := func(body string) {
+		if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, err := s.Config(); err != nil || c.Hygiene.UnusedDays() != DefaultMaxUnusedDays {
+		t.Errorf("no [hygiene]: %d days, %v", c.Hygiene.UnusedDays(), err)
+	}
+	write("[hygiene]\nmax_unused_days = 30\n")
+	if c, err := s.Config(); err != nil || c.Hygiene.UnusedDays() != 30 {
+		t.Errorf("max_unused_days 30: %d, %v", c.Hygiene.UnusedDays(), err)
+	}
+	write("[hygiene]\nmax_unused_days = -3\n")
+	if _, err := s.Config(); err == nil || !strings.Contains(err.Error(), "max_unused_days") || !strings.Contains(err.Error(), ConfigFile) {
+		t.Errorf("negative: %v", err)
 	}
 }
