@@ -54,19 +54,28 @@ func SynthPlanted(opt SynthOptions) Planted {
 
 // ChanceDuplicates returns the pairs of active records that the generator
 // made the same by chance (same environment, task family and category,
-// same lemma): duplicates too, though not planted.
+// same lemma): duplicates too, though not planted. Every pair of a group
+// of three or more is listed.
 func ChanceDuplicates(recs []review.Record) [][2]string {
-	first := map[string]string{}
-	var out [][2]string
+	groups := map[string][]string{}
+	var keys []string
 	for _, r := range recs {
 		if r.Status != review.Active {
 			continue
 		}
 		k := strings.Join([]string{r.Scope.Env, r.Scope.TaskFamily, string(r.Category), strings.ToLower(r.Lemma)}, "\x00")
-		if f, ok := first[k]; ok {
-			out = append(out, [2]string{f, r.ID})
-		} else {
-			first[k] = r.ID
+		if len(groups[k]) == 0 {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], r.ID)
+	}
+	var out [][2]string
+	for _, k := range keys {
+		ids := groups[k]
+		for i := range ids {
+			for j := i + 1; j < len(ids); j++ {
+				out = append(out, [2]string{ids[i], ids[j]})
+			}
 		}
 	}
 	return out

@@ -40,7 +40,7 @@ func (b *builder) index() *simIndex {
 			for i := w; i < len(b.recs); i += workers {
 				text := recordText(&b.recs[i])
 				lemmas[i] = index.Terms(b.recs[i].Lemma)
-				idents[i] = identifiers(text)
+				idents[i] = identifiers(b.recs[i].Lemma)
 				texts[i] = terms(text)
 				claims[i] = claimsOf(b.recs[i].Lemma)
 			}
