@@ -173,10 +173,12 @@ func cmdShow(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		runs, _ := s.ProbeRunsFor("record", id)
 		checks, _ := s.CheckResults(id)
 		used, _ := s.RetrievedBy(id)
+		worth, _ := s.Worth(id)
 		if jsonOut {
-			return printJSON(a.stdout, map[string]any{"record": r, "evidence": nonNil(runs), "check_results": nonNil(checks), "retrieved_by": nonNil(used)})
+			return printJSON(a.stdout, map[string]any{"record": r, "evidence": nonNil(runs), "check_results": nonNil(checks), "retrieved_by": nonNil(used), "worth": worth})
 		}
 		writeRecord(a.stdout, r)
+		fmt.Fprintf(a.stdout, "worth        %s\n", worth)
 		for _, c := range checks {
 			fmt.Fprintf(a.stdout, "check %d      %s  %s: %s\n", c.Index+1, c.Verdict, c.Env, oneLine(c.Input, 70))
 		}

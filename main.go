@@ -351,6 +351,7 @@ func commands() map[string]*command {
 			}},
 	}
 	cs = append(cs, formatsCommand())
+	cs = append(cs, hygieneCommand(&jsonOut))
 	cs = append(cs, probeCommands(&jsonOut)...)
 	cs = append(cs, worldCommands(&jsonOut)...)
 	cs = append(cs, serveCommand)

@@ -21,6 +21,25 @@ type Options struct {
 type Config struct {
 	Envs    []probe.Env   `toml:"env,omitempty"`
 	Curator CuratorConfig `toml:"curator"`
+	Hygiene HygieneConfig `toml:"hygiene"`
+}
+
+// HygieneConfig holds memreview.toml [hygiene].
+type HygieneConfig struct {
+	// MaxUnusedDays: an active record no task retrieved in this many days
+	// of the bank's activity is proposed for deletion (0 = DefaultMaxUnusedDays).
+	MaxUnusedDays int `toml:"max_unused_days,omitempty"`
+}
+
+// DefaultMaxUnusedDays is [hygiene] max_unused_days when it is not set.
+const DefaultMaxUnusedDays = 90
+
+// UnusedDays returns max_unused_days, or its default.
+func (h HygieneConfig) UnusedDays() int {
+	if h.MaxUnusedDays > 0 {
+		return h.MaxUnusedDays
+	}
+	return DefaultMaxUnusedDays
 }
 
 // CuratorConfig holds curator defaults from memreview.toml [curator].

@@ -45,6 +45,7 @@ type Backend interface {
 	Trajectories() ([]Trajectory, error)
 	PutTrajectories(trs []Trajectory) error
 	RetrievedBy(recordID string) ([]TrajectoryUse, error)
+	Worth(recordID string) (Worth, error) // retrieving tasks' outcomes vs the bank's
 	// LogRetrieval records one retrieval call (client, task id, records);
 	// Retrievals reads the log after a log seq (limit <= 0: all).
 	LogRetrieval(r Retrieval) error

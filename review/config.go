@@ -51,6 +51,9 @@ func (s *Store) ReadConfig() (Config, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return c, fmt.Errorf("%s: unknown setting %q", path, und[0].String())
 	}
+	if c.Hygiene.MaxUnusedDays < 0 {
+		return c, fmt.Errorf("%s: [hygiene] field \"max_unused_days\": %d is negative", path, c.Hygiene.MaxUnusedDays)
+	}
 	return c, nil
 }
 

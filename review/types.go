@@ -193,16 +193,23 @@ type Evidence struct {
 
 // Proposal is a change the curator asks for.
 type Proposal struct {
-	ID         string         `json:"id"`
-	Op         Op             `json:"op"`
-	Targets    []Target       `json:"targets,omitempty"`
-	Record     *Record        `json:"record,omitempty"`
-	Rationale  string         `json:"rationale"`
-	Evidence   Evidence       `json:"evidence"`
-	Trajectory string         `json:"trajectory,omitempty"`
-	CuratorRun string         `json:"curator_run,omitempty"`
-	Status     ProposalStatus `json:"status"`
-	Created    time.Time      `json:"created"`
+	ID         string   `json:"id"`
+	Op         Op       `json:"op"`
+	Targets    []Target `json:"targets,omitempty"`
+	Record     *Record  `json:"record,omitempty"`
+	Rationale  string   `json:"rationale"`
+	Evidence   Evidence `json:"evidence"`
+	Trajectory string   `json:"trajectory,omitempty"`
+	CuratorRun string   `json:"curator_run,omitempty"`
+	// Source names what made the proposal when it was not a curator run
+	// over a trajectory: "hygiene" for the bank's own upkeep.
+	Source string `json:"source,omitempty"`
+	// Fingerprint keys a finding (a duplicate cluster, a record gone
+	// stale): a source does not queue a second proposal with the same
+	// fingerprint while the first is open.
+	Fingerprint string         `json:"fingerprint,omitempty"`
+	Status      ProposalStatus `json:"status"`
+	Created     time.Time      `json:"created"`
 }
 
 // TargetIDs returns the ids of the proposal's targets.

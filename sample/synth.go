@@ -66,7 +66,7 @@ func Synth(dir string, opt SynthOptions) error {
 	}
 	batch := make([]review.Record, 0, min(opt.Records, synthBatch))
 	for i := range opt.Records {
-		batch = append(batch, synthRecord(opt.Seed, i, opt.Trajectories))
+		batch = append(batch, synthRecordAt(opt.Seed, i, opt.Trajectories)) // synth_planted.go
 		if len(batch) == cap(batch) || i == opt.Records-1 {
 			if err := s.PutRecords(batch, "synth", "synthetic import"); err != nil {
 				return fmt.Errorf("sample: synth: records: %w", err)
@@ -97,7 +97,7 @@ func Synth(dir string, opt SynthOptions) error {
 func SynthRecords(n int, seed int64) []review.Record {
 	out := make([]review.Record, n)
 	for i := range out {
-		out[i] = synthRecord(seed, i, 0)
+		out[i] = synthRecordAt(seed, i, 0)
 	}
 	return out
 }

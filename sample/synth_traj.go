@@ -43,7 +43,7 @@ func synthTrajectory(seed int64, j, nrec int) review.Trajectory {
 		for range r.IntN(4) {
 			i := r.IntN(nrec)
 			t.Retrieved = append(t.Retrieved, synthID(i))
-			fmt.Fprintf(&m, "\n[%s] %s", synthID(i), synthRecord(seed, i, 0).Lemma)
+			fmt.Fprintf(&m, "\n[%s] %s", synthID(i), synthRecordAt(seed, i, 0).Lemma)
 		}
 		if len(t.Retrieved) > 0 {
 			user = m.String()

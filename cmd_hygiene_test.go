@@ -1,0 +1,51 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memreview/memreview/sample"
+)
+
+// hygiene on the sample world queues its seven findings once; a second run
+// queues none; show gives a record's worth; a bad --only is a usage error.
+func TestCLIHygiene(t *testing.T) {
+	bank := filepath.Join(t.TempDir(), "bank")
+	if err := sample.Generate(bank, sample.Seed); err != nil {
+		t.Fatal(err)
+	}
+	dry := must(t, mr(t, "", "--bank", bank, "hygiene", "--dry-run"))
+	if !strings.Contains(dry.stdout, "7 findings, 0 queued") {
+		t.Fatalf("dry run: %s", dry.stdout)
+	}
+	first := must(t, mr(t, "", "--bank", bank, "hygiene", "--json"))
+	var out struct {
+		Queued []struct {
+			ID, Source, Op string
+		} `json:"queued"`
+	}
+	if err := json.Unmarshal([]byte(first.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Queued) != 7 {
+		t.Fatalf("queued %d proposals, want 7", len(out.Queued))
+	}
+	for _, p := range out.Queued {
+		if p.Source != "hygiene" || p.ID == "" {
+			t.Errorf("queued %+v: want source hygiene and an id", p)
+		}
+	}
+	again := must(t, mr(t, "", "--bank", bank, "hygiene"))
+	if !strings.Contains(again.stdout, "7 findings, 0 queued") || !strings.Contains(again.stdout, "already open as "+out.Queued[0].ID) {
+		t.Errorf("second run: %s", again.stdout)
+	}
+	show := must(t, mr(t, "", "--bank", bank, "show", sample.RecRevenueHeadA))
+	if !strings.Contains(show.stdout, "worth        retrieved by 3 tasks: 2 passed, 1 failed; the bank over the same period") {
+		t.Errorf("show: no worth line:\n%s", show.stdout)
+	}
+	if r := mr(t, "", "--bank", bank, "hygiene", "--only", "bogus"); r.code != 2 || !strings.Contains(r.stderr, "bogus") {
+		t.Errorf("--only bogus: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

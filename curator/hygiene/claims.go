@@ -1,0 +1,155 @@
+package hygiene
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/memreview/memreview/index"
+)
+
+// claim is what a lemma says a value is: a storage unit ("stored as
+// integer cents"), a range ("ranges from 0 to 500") or a new name
+// ("renamed to item_ref"), as analysed terms.
+type claim struct {
+	kind  string // "unit", "range", "name"
+	text  string // the words as written
+	terms []string
+}
+
+// claimPatterns find claims in a lemma; the first group is the value.
+var claimPatterns = []struct {
+	kind string
+	re   *regexp.Regexp
+}{
+	{"unit", regexp.MustCompile(`(?i)\b(?:(?:is|are)\s+(?:stored\s+|kept\s+|given\s+)?in|(?:stored|kept|recorded|held|expressed|given|reported)\s+(?:as|in)|holds?|stores?\s+[\w.]+\s+(?:as|on))\s+([^;,:—()]+?)(?:[;,:—()]|\.(?:\s|$)|$)`)},
+	{"range", regexp.MustCompile(`(?i)\branges?\s+(from\s+\d+\s+to\s+\d+)`)},
+	{"name", regexp.MustCompile(`(?i)\brenamed\s+to\s+([\w.]+)`)},
+}
+
+// claimStop cuts a unit claim where the value ends and the sentence goes on.
+var claimStop = regexp.MustCompile(`(?i)\s(?:in|for|per|one|with|when|before|after|and|unlike|not|so|that|which)\s.*$`)
+
+// claimsOf returns the claims of a lemma.
+func claimsOf(lemma string) []claim {
+	var out []claim
+	for _, p := range claimPatterns {
+		for _, m := range p.re.FindAllStringSubmatch(lemma, -1) {
+			v := strings.TrimSpace(m[1])
+			if p.kind == "unit" {
+				v = strings.TrimSpace(claimStop.ReplaceAllString(" "+v+" ", ""))
+				if w := strings.Fields(v); len(w) > 4 {
+					v = strings.Join(w[:4], " ")
+				}
+			}
+			ts := index.Terms(v)
+			if len(ts) == 0 {
+				continue
+			}
+			out = append(out, claim{kind: p.kind, text: v, terms: ts})
+		}
+	}
+	return out
+}
+
+// conflict returns the first pair of claims of one kind on which a and b
+// disagree: neither's terms contain the other's ("integer cents" and
+// "cents" agree; "cents" and "dollars", "from 1 to 5" and "from 1 to 10"
+// do not).
+func conflict(a, b []claim) ([2]claim, bool) {
+	for _, x := range a {
+		for _, y := range b {
+			if x.kind == y.kind && !subset(x.terms, y.terms) && !subset(y.terms, x.terms) {
+				return [2]claim{x, y}, true
+			}
+		}
+	}
+	return [2]claim{}, false
+}
+
+func subset(a, b []string) bool {
+	for _, t := range a {
+		if !contains(b, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// identifiers returns a record's identifier-like words in order of first
+// appearance: names with an underscore (tables, columns) and the dotted
+// parts of each, file names (headcount.csv), codes in capitals (EDI), and
+// numbers (100.0 counts as 100).
+func identifiers(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || r == '.' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		w = strings.Trim(w, "./")
+		if n, err := strconv.ParseFloat(w, 64); err == nil {
+			out = appendNew(out, strconv.FormatFloat(n, 'f', -1, 64))
+			continue
+		}
+		if len(w) >= 2 && strings.ToUpper(w) == w && strings.ToLower(w) != w {
+			out = appendNew(out, w)
+			continue
+		}
+		w = strings.ToLower(w)
+		if !strings.ContainsAny(w, "_.") {
+			continue
+		}
+		out = appendNew(out, w)
+		for _, part := range strings.Split(w, ".") {
+			if strings.Contains(part, "_") {
+				out = appendNew(out, part)
+			}
+		}
+	}
+	return out
+}
+
+// sameSubject: the identifiers of the record with fewer all appear in the
+// other's in the same order ("a lags b" is not "b lags a"), or, when !all,
+// at least half of them appear in any order.
+func sameSubject(a, b []string, all bool) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(a) == 0 {
+		return false
+	}
+	// Shared identifiers keep their order, and at least half of the
+	// smaller record's are shared.
+	shared, last := 0, -1
+	for _, x := range a {
+		k := indexOf(b, x)
+		if k < 0 {
+			continue
+		}
+		if all && k < last {
+			return false
+		}
+		last = k
+		shared++
+	}
+	if all {
+		return shared == len(a)
+	}
+	return shared > 0 && 2*shared >= len(a)
+}
+
+func indexOf(xs []string, x string) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func appendNew(xs []string, x string) []string {
+	if contains(xs, x) {
+		return xs
+	}
+	return append(xs, x)
+}

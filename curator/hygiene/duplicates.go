@@ -1,0 +1,359 @@
+package hygiene
+
+import (
+	"context"
+	"fmt"
+	"github.com/memreview/memreview/index"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/memreview/memreview/review"
+)
+
+// simIndex holds the terms of every record of a run.
+type simIndex struct {
+	sets   []termSet
+	v      *vocab
+	claims [][]claim
+	idents [][]string
+	lemmas []termSet // the lemma's terms alone, over lv
+	lv     *vocab
+}
+
+func (b *builder) index() *simIndex {
+	if b.sim != nil {
+		return b.sim
+	}
+	texts := make([][]string, len(b.recs))
+	claims := make([][]claim, len(b.recs))
+	idents := make([][]string, len(b.recs))
+	lemmas := make([][]string, len(b.recs))
+	// Analysis is most of a run's linear cost: spread it over the CPUs.
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(b.recs); i += workers {
+				text := recordText(&b.recs[i])
+				lemmas[i] = index.Terms(b.recs[i].Lemma)
+				idents[i] = identifiers(b.recs[i].Lemma)
+				texts[i] = terms(text)
+				claims[i] = claimsOf(b.recs[i].Lemma)
+			}
+		}()
+	}
+	wg.Wait()
+	sets, v := buildSets(texts)
+	b.sim = &simIndex{sets: sets, v: v, claims: claims, idents: idents}
+	b.sim.lemmas, b.sim.lv = buildSets(lemmas)
+	return b.sim
+}
+
+// scopeKey groups records that can be duplicates: same environment, task
+// family and category.
+func scopeKey(r *review.Record) string {
+	return r.Scope.Env + "\x00" + r.Scope.TaskFamily + "\x00" + string(r.Category)
+}
+
+// duplicates proposes one merge per cluster of near-duplicate records:
+// active, not suspect, same scope and category, similarity at least
+// DuplicateThreshold, and not contradicting each other.
+func (b *builder) duplicates(ctx context.Context) error {
+	six := b.index()
+	group := make([]string, len(b.recs))
+	for i := range b.recs {
+		group[i] = scopeKey(&b.recs[i])
+		if b.recs[i].Suspect {
+			group[i] = "\x01suspect " + b.recs[i].ID // compared with nothing
+		}
+	}
+	pairs := append(similarPairs(six.sets, six.v, group, DuplicateThreshold), b.rarePairs(group)...)
+	parent := make([]int, len(b.recs))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	var kept []pair
+	seen := map[[2]int]bool{}
+	slots := slotTerms(six.lemmas, six.lv, pairs)
+	for _, p := range pairs {
+		if seen[[2]int{p.a, p.b}] {
+			continue
+		}
+		seen[[2]int{p.a, p.b}] = true
+		if _, ok := conflict(six.claims[p.a], six.claims[p.b]); ok {
+			continue // a contradiction, not a duplicate
+		}
+		if ia, ib := six.idents[p.a], six.idents[p.b]; (len(ia) > 0 || len(ib) > 0) && !sameSubject(ia, ib, !p.rare) {
+			continue // about another table, file, code or number
+		}
+		if swapsSlot(six.lemmas[p.a], six.lemmas[p.b], six.lv, slots) {
+			continue // the same sentence about another column, table or noun
+		}
+		kept = append(kept, p)
+		if ra, rb := find(p.a), find(p.b); ra != rb {
+			parent[rb] = ra
+		}
+	}
+	clusters := map[int][]int{}
+	inCluster := map[int]bool{}
+	best := map[int]pair{} // the weakest pair that joined a cluster, by root
+	for _, p := range kept {
+		r := find(p.a)
+		if s, ok := best[r]; !ok || p.sim < s.sim {
+			best[r] = p
+		}
+		for _, i := range []int{p.a, p.b} {
+			if !inCluster[i] {
+				inCluster[i] = true
+				clusters[r] = append(clusters[r], i)
+			}
+		}
+	}
+	roots := make([]int, 0, len(clusters))
+	for r, ms := range clusters {
+		if len(ms) > 1 {
+			roots = append(roots, r)
+		}
+	}
+	sort.Ints(roots)
+	for _, r := range roots {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f, err := b.mergeFinding(ctx, clusters[r], best[r])
+		if err != nil {
+			return err
+		}
+		b.add(f)
+	}
+	return nil
+}
+
+// rarePairs returns the pairs of records of one group that are the only
+// two of it naming some identifier and whose similarity reaches
+// RareThreshold: a paraphrase that shares little wording but the one table
+// or file nothing else in its scope names.
+func (b *builder) rarePairs(group []string) []pair {
+	six := b.index()
+	byIdent := map[string][]int{}
+	for i, ids := range six.idents {
+		for _, id := range ids {
+			k := group[i] + "\x00" + id
+			if len(byIdent[k]) < 3 {
+				byIdent[k] = append(byIdent[k], i)
+			}
+		}
+	}
+	var out []pair
+	for _, ms := range byIdent {
+		if len(ms) != 2 {
+			continue
+		}
+		if sim := six.v.similarity(six.sets[ms[0]], six.sets[ms[1]]); sim >= RareThreshold {
+			out = append(out, pair{a: ms[0], b: ms[1], sim: sim, rare: true})
+		}
+	}
+	sort.Slice(out, func(x, y int) bool {
+		if out[x].a != out[y].a {
+			return out[x].a < out[y].a
+		}
+		return out[x].b < out[y].b
+	})
+	return out
+}
+
+// sharedRare names the identifiers a rare pair shares.
+func (b *builder) sharedRare(p pair) []string {
+	var out []string
+	for _, x := range b.sim.idents[p.a] {
+		if contains(b.sim.idents[p.b], x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// mergeFinding builds the merge proposal of one cluster.
+func (b *builder) mergeFinding(ctx context.Context, members []int, weakest pair) (Finding, error) {
+	recs := make([]*review.Record, len(members))
+	ids := make([]string, len(members))
+	for i, m := range members {
+		recs[i] = &b.recs[m]
+		ids[i] = recs[i].ID
+	}
+	// The survivor's wording leads: highest confidence, then the most
+	// passed tasks, then the oldest id.
+	sort.SliceStable(recs, func(i, j int) bool {
+		if recs[i].Confidence != recs[j].Confidence {
+			return recs[i].Confidence > recs[j].Confidence
+		}
+		if pi, pj := b.worth[recs[i].ID].Passed, b.worth[recs[j].ID].Passed; pi != pj {
+			return pi > pj
+		}
+		return recs[i].ID < recs[j].ID
+	})
+	merged := Combine(recs)
+	by := ""
+	if b.opt.Lemmas != nil {
+		lemma, err := b.opt.Lemmas.CombinedLemma(ctx, b.candidates(recs))
+		if err != nil {
+			return Finding{}, fmt.Errorf("hygiene: merge of %s: %w", strings.Join(ids, ", "), err)
+		}
+		merged.Lemma, by = lemma, " The combined lemma was written by the curator model; steps, tags and checks are the union of the members'."
+	}
+	var targets []review.Target
+	var desc []string
+	for _, r := range recs {
+		targets = append(targets, target(r))
+		desc = append(desc, fmt.Sprintf("%s (confidence %.2f, %s)", r.ID, r.Confidence, b.uses(r.ID)))
+	}
+	rule := fmt.Sprintf("threshold %.2f", DuplicateThreshold)
+	if weakest.rare {
+		rule = fmt.Sprintf("threshold %.2f for the only records of their scope and category that name %s", RareThreshold, strings.Join(b.sharedRare(weakest), ", "))
+	}
+	rat := fmt.Sprintf("Near-duplicates in %s · %s: %s; weighted term overlap of lemma, trigger and steps ≥ %.2f (%s). %s%s",
+		scopeName(recs[0]), recs[0].Category, strings.Join(desc, ", "), weakest.sim, rule, differences(recs), by)
+	return Finding{Kind: Duplicates, Fingerprint: fingerprint(Duplicates, ids...), Records: sortedIDs(ids),
+		Proposal: review.Proposal{Op: review.OpMerge, Targets: targets, Record: merged, Rationale: rat}}, nil
+}
+
+func sortedIDs(ids []string) []string {
+	out := append([]string(nil), ids...)
+	sort.Strings(out)
+	return out
+}
+
+func scopeName(r *review.Record) string {
+	s := r.Scope.Env
+	if s == "" {
+		s = "(any env)"
+	}
+	if r.Scope.TaskFamily != "" {
+		s += " · " + r.Scope.TaskFamily
+	}
+	return s
+}
+
+// differences says what each member has that the others lack: terms of
+// the lemma, a trigger, steps, tags, checks.
+func differences(recs []*review.Record) string {
+	var parts []string
+	all := make([]map[string]bool, len(recs))
+	for i, r := range recs {
+		all[i] = map[string]bool{}
+		for _, t := range terms(recordText(r)) {
+			all[i][t] = true
+		}
+	}
+	for i, r := range recs {
+		var only []string
+		for _, t := range terms(recordText(r)) {
+			shared := false
+			for j := range recs {
+				if j != i && all[j][t] {
+					shared = true
+					break
+				}
+			}
+			if !shared {
+				only = append(only, t)
+			}
+		}
+		var has []string
+		if len(only) > 0 {
+			if len(only) > 8 {
+				only = append(only[:8], "…")
+			}
+			has = append(has, "terms "+strings.Join(only, " "))
+		}
+		if r.Trigger != "" {
+			has = append(has, "a trigger")
+		}
+		if n := len(r.Steps); n > 0 {
+			has = append(has, fmt.Sprintf("%d step%s", n, plural(n)))
+		}
+		if n := len(r.Checks); n > 0 {
+			has = append(has, fmt.Sprintf("%d check%s", n, plural(n)))
+		}
+		if len(has) > 0 {
+			parts = append(parts, r.ID+" has "+strings.Join(has, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return "The members say the same."
+	}
+	return "Differences: " + strings.Join(parts, "; ") + "."
+}
+
+// Combine folds records into one without losing or inventing anything: the
+// first record's fields lead; the lemmas and triggers that differ are
+// joined in order, steps, tags, checks and probe runs are the union, and
+// confidence and priority are the highest of the members'. The merged
+// record has no id: accepting the merge creates it.
+func Combine(recs []*review.Record) *review.Record {
+	first := recs[0]
+	m := review.Record{Category: first.Category, Scope: first.Scope, Confidence: first.Confidence,
+		Priority: first.Priority, Status: review.Active, Provenance: review.Provenance{Trajectory: first.Provenance.Trajectory, Steps: first.Provenance.Steps}}
+	m.Scope.Tags = nil
+	var lemmas, triggers []string
+	seenStep, seenTag, seenCheck, seenRun := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, r := range recs {
+		lemmas = appendDistinct(lemmas, r.Lemma)
+		triggers = appendDistinct(triggers, r.Trigger)
+		for _, s := range r.Steps {
+			if k := norm(s); !seenStep[k] {
+				seenStep[k] = true
+				m.Steps = append(m.Steps, s)
+			}
+		}
+		for _, t := range r.Scope.Tags {
+			if !seenTag[t] {
+				seenTag[t] = true
+				m.Scope.Tags = append(m.Scope.Tags, t)
+			}
+		}
+		for _, c := range r.Checks {
+			if k := c.Env + "\x00" + c.Input; !seenCheck[k] {
+				seenCheck[k] = true
+				m.Checks = append(m.Checks, c)
+			}
+		}
+		for _, id := range r.Provenance.ProbeRuns {
+			if !seenRun[id] {
+				seenRun[id] = true
+				m.Provenance.ProbeRuns = append(m.Provenance.ProbeRuns, id)
+			}
+		}
+		m.Confidence = max(m.Confidence, r.Confidence)
+		m.Priority = max(m.Priority, r.Priority)
+	}
+	m.Lemma = strings.Join(lemmas, " ")
+	m.Trigger = strings.Join(triggers, " Or: ")
+	return &m
+}
+
+func norm(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+func appendDistinct(xs []string, s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return xs
+	}
+	for _, x := range xs {
+		if norm(x) == norm(s) {
+			return xs
+		}
+	}
+	return append(xs, s)
+}

@@ -1,0 +1,66 @@
+package hygiene
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/memreview/memreview/curator"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
+)
+
+// With a curator model, the merged lemma is the model's; everything else
+// stays the union of the members, and the model is told how each member's
+// tasks ended.
+func TestModelWritesMergedLemma(t *testing.T) {
+	var mu sync.Mutex
+	var prompts []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		prompts = append(prompts, string(body))
+		mu.Unlock()
+		json.NewEncoder(w).Encode(map[string]any{"id": "x", "object": "chat.completion",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": "\"Merged by the model.\""}}}})
+	}))
+	defer srv.Close()
+	s := sampleStore(t)
+	llm := curator.NewLLM(curator.Settings{BaseURL: srv.URL, APIKey: "test", Model: "test-model", MaxRetries: 0})
+	rep := runOn(t, s, Options{Only: Duplicates, Lemmas: ModelLemmas{LLM: llm}})
+	if len(rep.Findings) != 2 {
+		t.Fatalf("%d duplicate findings, want 2", len(rep.Findings))
+	}
+	for _, f := range rep.Findings {
+		if f.Proposal.Record.Lemma != "Merged by the model." || !strings.Contains(f.Proposal.Rationale, "written by the curator model") {
+			t.Errorf("%v: lemma %q, rationale %q", f.Records, f.Proposal.Record.Lemma, f.Proposal.Rationale)
+		}
+		checkStepsAndTags(t, s, f.Proposal)
+	}
+	joined := strings.Join(prompts, "\n")
+	for _, w := range []string{sample.RecRevenueHeadA, "retrieved by 3 tasks: 2 passed, 1 failed", "prefer the advice of records retrieved by tasks that passed"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("the model was not told %q", w)
+		}
+	}
+}
+
+func checkStepsAndTags(t *testing.T, s *review.Store, p review.Proposal) {
+	t.Helper()
+	n := 0
+	for _, id := range p.TargetIDs() {
+		r, err := s.Record(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(r.Checks)
+	}
+	if len(p.Record.Checks) != n {
+		t.Errorf("merged record has %d checks, members %d", len(p.Record.Checks), n)
+	}
+}

@@ -1,0 +1,211 @@
+package hygiene
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+)
+
+// The similarity measure.
+//
+// A record's terms are what the index makes of its lemma, trigger and steps
+// (index.Terms: the English analyzer of the text fields), plus the parts of
+// every identifier (items_g2.price_cents also gives items, g2, price,
+// cents), so a paraphrase that names price_cents alone still meets one that
+// names items_g2.price_cents. Each term weighs its inverse document
+// frequency over the records compared, ln(1 + N/df), as BM25 weighs a
+// query term, so a shared table name counts for much and a shared "task"
+// for little. Two records' similarity is the weighted Jaccard overlap
+//
+//	Σ w(t), t in both  /  Σ w(t), t in either
+//
+// (1 for the same text, 0 for nothing shared). A different table, column
+// or number costs a record pair its rarest terms, which is what tells "the
+// same advice in other words" from "the same sentence about another table".
+//
+// Candidates come from an inverted index over each record's prefix (its
+// rarest terms, until the rest weigh less than threshold × its total):
+// two records whose similarity reaches the threshold must share a prefix
+// term (the prefix-filtering principle of all-pairs similarity joins), so
+// no pair above the threshold is missed and common terms never generate
+// candidates. BenchmarkCandidates compares it with one Bleve query per
+// record (index.Similar, the MoreLikeThis way).
+
+// termSet is a record's terms as ids, sorted by the global order (rarest
+// first), with their weights.
+type termSet struct {
+	ids   []int32
+	total float64
+}
+
+// vocab interns terms and holds their weights.
+type vocab struct {
+	id     map[string]int32
+	df     []int
+	weight []float64
+	rank   []int32 // global order: rank[id] (0 = rarest)
+}
+
+// recordText is what similarity compares: lemma, trigger and steps.
+func recordText(r *review.Record) string {
+	return r.Lemma + "\n" + r.Trigger + "\n" + strings.Join(r.Steps, "\n")
+}
+
+var identSplitter = strings.NewReplacer("_", " ", ".", " ", "/", " ")
+
+// terms returns the analysed terms of s and of its identifiers' parts.
+func terms(s string) []string {
+	out := index.Terms(s)
+	seen := make(map[string]bool, len(out))
+	for _, t := range out {
+		seen[t] = true
+	}
+	for _, t := range index.Terms(identSplitter.Replace(s)) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// buildSets turns each text's terms into a termSet over one vocabulary.
+func buildSets(texts [][]string) ([]termSet, *vocab) {
+	v := &vocab{id: map[string]int32{}}
+	raw := make([][]int32, len(texts))
+	for i, ts := range texts {
+		ids := make([]int32, 0, len(ts))
+		for _, t := range ts {
+			id, ok := v.id[t]
+			if !ok {
+				id = int32(len(v.df))
+				v.id[t] = id
+				v.df = append(v.df, 0)
+			}
+			v.df[id]++
+			ids = append(ids, id)
+		}
+		raw[i] = ids
+	}
+	n := float64(len(texts))
+	v.weight = make([]float64, len(v.df))
+	order := make([]int32, len(v.df))
+	for id, df := range v.df {
+		v.weight[id] = math.Log(1 + n/float64(df))
+		order[id] = int32(id)
+	}
+	sort.Slice(order, func(a, b int) bool {
+		if v.df[order[a]] != v.df[order[b]] {
+			return v.df[order[a]] < v.df[order[b]]
+		}
+		return order[a] < order[b]
+	})
+	v.rank = make([]int32, len(v.df))
+	for r, id := range order {
+		v.rank[id] = int32(r)
+	}
+	sets := make([]termSet, len(texts))
+	for i, ids := range raw {
+		sort.Slice(ids, func(a, b int) bool { return v.rank[ids[a]] < v.rank[ids[b]] })
+		total := 0.0
+		for _, id := range ids {
+			total += v.weight[id]
+		}
+		sets[i] = termSet{ids: ids, total: total}
+	}
+	return sets, v
+}
+
+// similarity is the weighted Jaccard overlap of a and b.
+func (v *vocab) similarity(a, b termSet) float64 {
+	shared := 0.0
+	i, j := 0, 0
+	for i < len(a.ids) && j < len(b.ids) {
+		ra, rb := v.rank[a.ids[i]], v.rank[b.ids[j]]
+		switch {
+		case ra == rb:
+			shared += v.weight[a.ids[i]]
+			i++
+			j++
+		case ra < rb:
+			i++
+		default:
+			j++
+		}
+	}
+	union := a.total + b.total - shared
+	if union <= 0 {
+		return 0
+	}
+	return shared / union
+}
+
+// prefixLen is how many of s's rarest terms must hold any term s shares
+// with a record at least threshold similar to it.
+func (v *vocab) prefixLen(s termSet, threshold float64) int {
+	rest := s.total
+	for k, id := range s.ids {
+		if rest < threshold*s.total {
+			return k
+		}
+		rest -= v.weight[id]
+	}
+	return len(s.ids)
+}
+
+// pair is two records (indexes into the compared slice, a < b) and their
+// similarity.
+type pair struct {
+	a, b int
+	sim  float64
+	rare bool // found by a rare shared identifier (rarePairs)
+}
+
+// similarPairs returns every pair of members (indexes into sets) whose
+// similarity reaches threshold, by prefix filtering; members are compared
+// only within the same group key.
+func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) []pair {
+	byGroup := map[string][]int{}
+	for i, g := range group {
+		byGroup[g] = append(byGroup[g], i)
+	}
+	keys := make([]string, 0, len(byGroup))
+	for g := range byGroup {
+		keys = append(keys, g)
+	}
+	sort.Strings(keys)
+	var out []pair
+	for _, g := range keys {
+		members := byGroup[g]
+		postings := map[int32][]int{}
+		seen := map[int]int{} // candidate → the member it was last seen for
+		for _, i := range members {
+			s := sets[i]
+			p := v.prefixLen(s, threshold)
+			for _, id := range s.ids[:p] {
+				for _, j := range postings[id] {
+					if seen[j] == i+1 {
+						continue
+					}
+					seen[j] = i + 1
+					if sim := v.similarity(s, sets[j]); sim >= threshold {
+						out = append(out, pair{a: j, b: i, sim: sim})
+					}
+				}
+			}
+			for _, id := range s.ids[:p] {
+				postings[id] = append(postings[id], i)
+			}
+		}
+	}
+	sort.Slice(out, func(x, y int) bool {
+		if out[x].a != out[y].a {
+			return out[x].a < out[y].a
+		}
+		return out[x].b < out[y].b
+	})
+	return out
+}

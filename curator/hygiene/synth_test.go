@@ -1,0 +1,94 @@
+package hygiene
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/memreview/memreview/sample"
+)
+
+// score is precision and recall of found pairs against truth pairs.
+type score struct{ found, truth, hit int }
+
+func (s score) precision() float64 { return float64(s.hit) / float64(max(1, s.found)) }
+func (s score) recall() float64    { return float64(s.hit) / float64(max(1, s.truth)) }
+
+func pairKey(a, b string) [2]string {
+	if a > b {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}
+
+// measure runs hygiene on n synthetic records and scores its duplicate and
+// contradiction pairs against the planted truth (duplicates: plus the
+// pairs the generator made identical by chance).
+func measure(t testing.TB, n int) (dup, contra score) {
+	recs := sample.SynthRecords(n, 1)
+	for i := range recs {
+		recs[i].Version = 1
+	}
+	rep, err := Run(context.Background(), Input{Records: recs, Now: time.Now()}, Options{Only: ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := sample.SynthPlanted(sample.SynthOptions{Records: n, Seed: 1})
+	truthDup, truthContra := map[[2]string]bool{}, map[[2]string]bool{}
+	for _, p := range append(planted.Duplicates, sample.ChanceDuplicates(recs)...) {
+		truthDup[pairKey(p[0], p[1])] = true
+	}
+	for _, p := range planted.Contradictions {
+		truthContra[pairKey(p[0], p[1])] = true
+	}
+	foundDup, foundContra := map[[2]string]bool{}, map[[2]string]bool{}
+	for _, f := range rep.Findings {
+		for i := range f.Records {
+			for j := i + 1; j < len(f.Records); j++ {
+				switch f.Kind {
+				case Duplicates:
+					foundDup[pairKey(f.Records[i], f.Records[j])] = true
+				case Contradictions:
+					foundContra[pairKey(f.Records[i], f.Records[j])] = true
+				}
+			}
+		}
+	}
+	dup, contra = score{found: len(foundDup), truth: len(truthDup)}, score{found: len(foundContra), truth: len(truthContra)}
+	for p := range foundDup {
+		if truthDup[p] {
+			dup.hit++
+		}
+	}
+	for p := range foundContra {
+		if truthContra[p] {
+			contra.hit++
+		}
+	}
+	return dup, contra
+}
+
+// Precision and recall of the duplicates on synthetic records (10,000 under
+// MEMREVIEW_CI=1, 2,000 otherwise) against the planted paraphrases and the
+// lemmas the generator repeated by chance. The issue's targets (precision
+// 0.95, recall 0.9) are not met yet; this holds the level reached (0.81 and
+// 0.84 at 10,000; BENCHMARKS.md, issue 17) so that it cannot slip.
+func TestSynthRecall(t *testing.T) {
+	n := 2000
+	if os.Getenv("MEMREVIEW_CI") == "1" {
+		n = 10000
+	}
+	dup, contra := measure(t, n)
+	t.Logf("n=%d duplicates %+v precision %.3f recall %.3f; contradictions %+v precision %.3f recall %.3f",
+		n, dup, dup.precision(), dup.recall(), contra, contra.precision(), contra.recall())
+	if dup.truth < n/50 {
+		t.Fatalf("only %d duplicate pairs planted in %d records", dup.truth, n)
+	}
+	if dup.recall() < 0.84 || dup.precision() < 0.82 {
+		t.Errorf("duplicates: precision %.3f (want ≥ 0.82), recall %.3f (want ≥ 0.84)", dup.precision(), dup.recall())
+	}
+	if contra.recall() < 0.5 {
+		t.Errorf("contradiction recall %.3f < 0.5", contra.recall())
+	}
+}

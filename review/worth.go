@@ -1,0 +1,136 @@
+package review
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Worth is what a record has done for the tasks that retrieved it: how many
+// retrieved it and how they ended, against how every task of the bank
+// ended over the same period (the first to the last task that retrieved
+// it). Counts, not a bare percentage: two passes of two is not ninety of a
+// hundred.
+type Worth struct {
+	Record    string    `json:"record"`
+	Retrieved int       `json:"retrieved"` // tasks that retrieved the record
+	Passed    int       `json:"passed"`    // of those, how many passed
+	From      time.Time `json:"from,omitempty"`
+	To        time.Time `json:"to,omitempty"` // the last task that retrieved it
+	// BankTasks and BankPassed count every task of the bank that ended in
+	// [From, To], and how many of them passed.
+	BankTasks  int `json:"bank_tasks"`
+	BankPassed int `json:"bank_passed"`
+}
+
+// Failed is how many of the tasks that retrieved the record failed.
+func (w Worth) Failed() int { return w.Retrieved - w.Passed }
+
+// MostlyFailed reports whether most tasks that retrieved the record failed
+// (at least two retrieved it): the operator should look at it.
+func (w Worth) MostlyFailed() bool { return w.Retrieved >= 2 && 2*w.Failed() > w.Retrieved }
+
+// Lift is the record's pass rate minus the bank's over the same period,
+// each smoothed by one pass and one failure so that few tasks say little;
+// 0 for a record no task retrieved. It orders records by worth.
+func (w Worth) Lift() float64 {
+	if w.Retrieved == 0 {
+		return 0
+	}
+	rate := func(p, n int) float64 { return float64(p+1) / float64(n+2) }
+	return rate(w.Passed, w.Retrieved) - rate(w.BankPassed, w.BankTasks)
+}
+
+// String says it in one line: "retrieved by 3 tasks: 1 passed, 2 failed;
+// the bank over the same period: 9 of 14 passed".
+func (w Worth) String() string {
+	if w.Retrieved == 0 {
+		return "retrieved by no task"
+	}
+	s := fmt.Sprintf("retrieved by %d task%s: %d passed, %d failed; the bank over the same period (%s – %s): %d of %d passed",
+		w.Retrieved, plural(w.Retrieved), w.Passed, w.Failed(), w.From.Format("2006-01-02"), w.To.Format("2006-01-02"), w.BankPassed, w.BankTasks)
+	if w.MostlyFailed() {
+		s += " — mostly failed tasks"
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// When is the time a trajectory counts at: its end, else its start.
+func (t *Trajectory) When() time.Time {
+	if !t.Ended.IsZero() {
+		return t.Ended
+	}
+	return t.Started
+}
+
+// WorthOf computes the worth of every record that trajs retrieved, keyed by
+// record id, in one pass over the trajectories (for sorting a whole bank).
+func WorthOf(trs []Trajectory) map[string]Worth {
+	type ev struct {
+		at     time.Time
+		passed bool
+	}
+	evs := make([]ev, len(trs))
+	for i := range trs {
+		evs[i] = ev{trs[i].When(), trs[i].Outcome.Passed}
+	}
+	sort.Slice(evs, func(i, j int) bool { return evs[i].at.Before(evs[j].at) })
+	passedBefore := make([]int, len(evs)+1) // passes among evs[:i]
+	for i, e := range evs {
+		passedBefore[i+1] = passedBefore[i]
+		if e.passed {
+			passedBefore[i+1]++
+		}
+	}
+	out := map[string]Worth{}
+	for i := range trs {
+		t := &trs[i]
+		at := t.When()
+		for _, id := range t.Retrieved {
+			w := out[id]
+			if w.Retrieved == 0 || at.Before(w.From) {
+				w.From = at
+			}
+			if w.Retrieved == 0 || at.After(w.To) {
+				w.To = at
+			}
+			w.Record = id
+			w.Retrieved++
+			if t.Outcome.Passed {
+				w.Passed++
+			}
+			out[id] = w
+		}
+	}
+	for id, w := range out {
+		lo := sort.Search(len(evs), func(i int) bool { return !evs[i].at.Before(w.From) })
+		hi := sort.Search(len(evs), func(i int) bool { return evs[i].at.After(w.To) })
+		w.BankTasks, w.BankPassed = hi-lo, passedBefore[hi]-passedBefore[lo]
+		out[id] = w
+	}
+	return out
+}
+
+// Worth returns what one record is worth (see [Worth]); a record no task
+// retrieved has Retrieved 0.
+func (s *Store) Worth(recordID string) (Worth, error) {
+	if _, err := s.Record(recordID); err != nil {
+		return Worth{}, err
+	}
+	trs, err := s.Trajectories()
+	if err != nil {
+		return Worth{}, err
+	}
+	w, ok := WorthOf(trs)[recordID]
+	if !ok {
+		w.Record = recordID
+	}
+	return w, nil
+}
