@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -39,6 +40,11 @@ type Source interface {
 
 // ErrInUse is returned (wrapped) by Open when another process holds the index.
 var ErrInUse = errors.New("bank is in use by another memreview process")
+
+// ErrCorrupt is returned (wrapped) when an index file is damaged so badly
+// that reading it panics inside bleve; Open rebuilds such an index, and a
+// search that meets one fails with it instead of crashing.
+var ErrCorrupt = errors.New("index is corrupt (memreview reindex rebuilds it)")
 
 // lockTimeout is how long Open waits for another process to release the index.
 const lockTimeout = "1s"
@@ -124,8 +130,32 @@ func (ix *Index) usable(idx bleve.Index) (bool, error) {
 
 // openDir opens an existing index, failing with ErrInUse when another
 // process holds it.
-func openDir(dir string) (bleve.Index, error) {
-	idx, err := bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": lockTimeout})
+//
+// Bleve and bbolt panic on some damaged files (a bolt page that fails an
+// assertion, a segment whose lengths point past its end): the panic is
+// recovered here and reported as ErrCorrupt, so that Open rebuilds the
+// index as it does a missing one. Damage that would not panic but
+// exhaust memory (a fatal error) is found first by each segment's
+// checksum (checkSegments).
+func openDir(dir string) (idx bleve.Index, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			idx, err = nil, fmt.Errorf("open index %s: %w: %v", dir, ErrCorrupt, p)
+		}
+	}()
+	release, err := lockFor(dir, time.Second)
+	if err != nil {
+		return nil, err
+	}
+	segs, err := checkSegments(dir)
+	release()
+	if err != nil {
+		return nil, err
+	}
+	idx, err = bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": lockTimeout})
+	if err == nil {
+		markChecked(dir, segs)
+	}
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("open index %s: %w", dir, ErrInUse)
 	}

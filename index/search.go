@@ -172,7 +172,7 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			}
 		}
 	}
-	res, err := ix.idx.Search(sr)
+	res, err := searchGuarded(ix.idx, sr)
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", req.Query, err)
 	}
@@ -200,6 +200,18 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		out.Facets = cached
 	}
 	return out, nil
+}
+
+// searchGuarded runs sr, turning a panic inside bleve (a segment damaged
+// in a way its checksum was not checked for, e.g. after Open) into an
+// error wrapping ErrCorrupt.
+func searchGuarded(idx bleve.Index, sr *bleve.SearchRequest) (res *bleve.SearchResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("%w: %v", ErrCorrupt, p)
+		}
+	}()
+	return idx.Search(sr)
 }
 
 // facetKey identifies what a request's facet counts depend on: the hits
@@ -482,7 +494,7 @@ func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, err
 		ix.mu.RUnlock()
 		return nil, errClosed
 	}
-	res, err := ix.idx.Search(sr)
+	res, err := searchGuarded(ix.idx, sr)
 	ix.mu.RUnlock()
 	if err != nil {
 		return nil, fmt.Errorf("retrieve for %q: %w", task, err)
