@@ -321,3 +321,17 @@ func TestNewVersionClearsVerifyResults(t *testing.T) {
 		t.Fatalf("after an edit: suspect=%v results=%v; a new version is not verified yet", r.Suspect, res)
 	}
 }
+
+func TestExistingRecordIDs(t *testing.T) {
+	s := newBank(t)
+	got, err := s.ExistingRecordIDs([]string{"mem_b", "mem_x", "mem_a", "mem_b", "", `mem_"q`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || !got["mem_a"] || !got["mem_b"] {
+		t.Errorf("ExistingRecordIDs = %v, want mem_a and mem_b only", got)
+	}
+	if got, err := s.ExistingRecordIDs(nil); err != nil || len(got) != 0 {
+		t.Errorf("ExistingRecordIDs(nil) = %v, %v", got, err)
+	}
+}
