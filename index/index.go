@@ -305,14 +305,22 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create index %s: %w", path, err)
 	}
-	if err := fill(idx, ix.src); err != nil {
+	if err := fill(idx, ix.src, buildFeeders); err != nil {
 		_ = idx.Close()
 		return nil, err
 	}
 	return idx, nil
 }
 
-func fill(idx bleve.Index, src Source) error {
+// buildFeeders is how many goroutines feed batches to bleve during a
+// build: while one batch's segment is being built and introduced, the
+// next one is analysed.
+var buildFeeders = 2
+
+// fill writes every item of src into the empty idx, feeders goroutines
+// each sending its own batches, and then, in one last batch, the mapping
+// version and the bank sequence read before the items.
+func fill(idx bleve.Index, src Source, feeders int) error {
 	seq, err := src.LastSeq()
 	if err != nil {
 		return fmt.Errorf("index: read the bank's change sequence: %w", err)
@@ -329,41 +337,61 @@ func fill(idx bleve.Index, src Source) error {
 	if err != nil {
 		return fmt.Errorf("index: read trajectories: %w", err)
 	}
+	total := len(recs) + len(props) + len(trajs)
+	// item i of the bank in the order records, proposals, trajectories.
+	item := func(i int) (string, doc) {
+		switch {
+		case i < len(recs):
+			return docID("record", recs[i].ID), recordDoc(&recs[i])
+		case i < len(recs)+len(props):
+			p := &props[i-len(recs)]
+			return docID("proposal", p.ID), proposalDoc(p)
+		default:
+			t := &trajs[i-len(recs)-len(props)]
+			return docID("trajectory", t.ID), trajectoryDoc(t)
+		}
+	}
+	chunks := make(chan int)
+	errs := make(chan error, max(feeders, 1))
+	var wg sync.WaitGroup
+	for range max(feeders, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var failed error
+			for start := range chunks {
+				if failed != nil {
+					continue // drain, so the sender never blocks
+				}
+				b := idx.NewBatch()
+				for i := start; i < min(start+batchSize, total); i++ {
+					id, d := item(i)
+					if err := b.Index(id, d); err != nil {
+						failed = fmt.Errorf("index: %s: %w", id, err)
+						break
+					}
+				}
+				if failed == nil {
+					if err := idx.Batch(b); err != nil {
+						failed = fmt.Errorf("index: write batch: %w", err)
+					}
+				}
+			}
+			errs <- failed
+		}()
+	}
+	for start := 0; start < total; start += batchSize {
+		chunks <- start
+	}
+	close(chunks)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
 	b := idx.NewBatch()
-	flush := func() error {
-		if b.Size() == 0 {
-			return nil
-		}
-		if err := idx.Batch(b); err != nil {
-			return fmt.Errorf("index: write batch: %w", err)
-		}
-		b.Reset()
-		return nil
-	}
-	add := func(id string, d doc) error {
-		if err := b.Index(id, d); err != nil {
-			return fmt.Errorf("index: %s: %w", id, err)
-		}
-		if b.Size() >= batchSize {
-			return flush()
-		}
-		return nil
-	}
-	for i := range recs {
-		if err := add(docID("record", recs[i].ID), recordDoc(&recs[i])); err != nil {
-			return err
-		}
-	}
-	for i := range props {
-		if err := add(docID("proposal", props[i].ID), proposalDoc(&props[i])); err != nil {
-			return err
-		}
-	}
-	for i := range trajs {
-		if err := add(docID("trajectory", trajs[i].ID), trajectoryDoc(&trajs[i])); err != nil {
-			return err
-		}
-	}
 	b.SetInternal(mappingKey, []byte(mappingVersion))
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10)))
 	if err := idx.Batch(b); err != nil {

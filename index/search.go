@@ -19,6 +19,7 @@ type Request struct {
 	// Query uses bleve's query-string syntax: terms (searched in the English
 	// text fields), field:value, +required, -excluded, "phrases",
 	// confidence:>0.7, created:>"2026-01-01". Empty matches everything.
+	// Dates are indexed at day resolution (UTC): compare them with days.
 	Query string
 	// Type limits hits to "record", "proposal" or "trajectory"; "" = all.
 	Type string
@@ -131,15 +132,15 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	}
 	sr := bleve.NewSearchRequestOptions(bq, size, max(req.From, 0), false)
 	for _, f := range req.Facets {
-		if !slices.Contains(Fields(), f) {
-			return nil, fmt.Errorf("search: cannot count facet %q: no such field (%s)", f, strings.Join(Fields(), ", "))
+		if !slices.Contains(docValueFields(), f) {
+			return nil, fmt.Errorf("search: cannot count facet %q: not a keyword, number or date field (%s)", f, strings.Join(docValueFields(), ", "))
 		}
 	}
 	if len(req.Sort) > 0 {
 		for _, s := range req.Sort {
 			f := strings.TrimPrefix(s, "-")
-			if f != "_score" && f != "_id" && !slices.Contains(Fields(), f) {
-				return nil, fmt.Errorf("search: cannot sort by %q: no such field (%s)", f, strings.Join(Fields(), ", "))
+			if f != "_score" && f != "_id" && !slices.Contains(docValueFields(), f) {
+				return nil, fmt.Errorf("search: cannot sort by %q: not a keyword, number or date field (%s)", f, strings.Join(docValueFields(), ", "))
 			}
 		}
 		sr.SortBy(req.Sort)
@@ -367,7 +368,47 @@ func parseQuery(s string) (query.Query, error) {
 	if f := unknownField(q); f != "" {
 		return nil, fmt.Errorf("search: query %q names unknown field %q; fields are %s", s, f, strings.Join(Fields(), ", "))
 	}
-	return keywordPhrases(q), nil
+	return dayBounds(keywordPhrases(q)), nil
+}
+
+// dayBounds moves the bounds of date ranges to the day resolution dates
+// are indexed at, so that they select what they selected on timestamps:
+// a lower bound becomes its day, inclusive; an upper bound at midnight
+// excludes that day, one inside a day includes all of it. On day bounds
+// (created:>="2026-01-01", updated:<"2026-02-01") nothing changes but a
+// record stamped exactly at a midnight that a > or <= bound names.
+func dayBounds(q query.Query) query.Query {
+	switch t := q.(type) {
+	case *query.BooleanQuery:
+		for _, sub := range []*query.Query{&t.Must, &t.Should, &t.MustNot, &t.Filter} {
+			if *sub != nil {
+				*sub = dayBounds(*sub)
+			}
+		}
+	case *query.ConjunctionQuery:
+		for i := range t.Conjuncts {
+			t.Conjuncts[i] = dayBounds(t.Conjuncts[i])
+		}
+	case *query.DisjunctionQuery:
+		for i := range t.Disjuncts {
+			t.Disjuncts[i] = dayBounds(t.Disjuncts[i])
+		}
+	case *query.DateRangeQuery:
+		yes, no := true, false
+		if !t.Start.IsZero() {
+			t.Start.Time = day(t.Start.Time)
+			t.InclusiveStart = &yes
+		}
+		if !t.End.IsZero() {
+			if end := t.End.Time.UTC(); end.Equal(day(end)) {
+				t.InclusiveEnd = &no
+			} else {
+				t.End.Time = day(end)
+				t.InclusiveEnd = &yes
+			}
+		}
+	}
+	return q
 }
 
 // keywordPhrases turns quoted values on keyword fields (id:"mem_0004",
@@ -460,8 +501,8 @@ const (
 //	score × max(0.1, 1 + 0.1×priority) × (0.5 if suspect)
 //
 // Suspect records (a check failed at the last verify) are kept but halved.
-// The weighting re-ranks the best max(4k, 50) BM25 candidates; ties go to
-// the smaller id.
+// The weighting re-ranks the best max(4k, 50) BM25 candidates (BM25 ties
+// to the higher priority, then the smaller id); ties go to the smaller id.
 func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, error) {
 	if k <= 0 {
 		k = 5
@@ -488,6 +529,10 @@ func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, err
 	bq.AddFilter(query.NewConjunctionQuery(filters))
 	sr := bleve.NewSearchRequestOptions(bq, max(4*k, retrievePool), 0, false)
 	sr.Fields = []string{"priority", "suspect"}
+	// BM25 ties (every candidate of a blank task) go to the higher
+	// priority, then the smaller id, so the pool does not depend on the
+	// order documents reached the index.
+	sr.SortBy([]string{"-_score", "-priority", "_id"})
 
 	ix.mu.RLock()
 	if ix.idx == nil {
