@@ -72,8 +72,9 @@ type Index struct {
 	// gen counts the changes to idx's contents: apply and the swap of a
 	// rebuilt index bump it after the write. Caches of search results
 	// (facets) are valid for one generation.
-	gen    atomic.Uint64
-	facets facetCache
+	gen      atomic.Uint64
+	facets   facetCache
+	progress atomic.Pointer[func(done, total int)] // SetProgress
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it
@@ -221,6 +222,12 @@ func (ix *Index) Rebuild() error {
 	if ix.idx == nil { // only Close and Rebuild change idx, both under writeMu
 		return errClosed
 	}
+	return ix.rebuildLocked()
+}
+
+// rebuildLocked is Rebuild for a caller holding writeMu; it ends with a
+// replay of the changes made while it built.
+func (ix *Index) rebuildLocked() error {
 	fresh, err := ix.build(ix.dir + ".new")
 	if err != nil {
 		return err
@@ -242,7 +249,11 @@ func (ix *Index) Rebuild() error {
 	if err := ix.readStoredSeq(); err != nil {
 		return err
 	}
-	return ix.catchUp()
+	changes, err := ix.src.ChangesSince(ix.seq.Load())
+	if err != nil {
+		return fmt.Errorf("index: read the bank's changes since %d: %w", ix.seq.Load(), err)
+	}
+	return ix.replay(changes)
 }
 
 func (ix *Index) readStoredSeq() error {
@@ -305,7 +316,7 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create index %s: %w", path, err)
 	}
-	if err := fill(idx, ix.src, buildFeeders); err != nil {
+	if err := fill(idx, ix.src, buildFeeders, ix.report); err != nil {
 		_ = idx.Close()
 		return nil, err
 	}
@@ -318,9 +329,10 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 var buildFeeders = 2
 
 // fill writes every item of src into the empty idx, feeders goroutines
-// each sending its own batches, and then, in one last batch, the mapping
-// version and the bank sequence read before the items.
-func fill(idx bleve.Index, src Source, feeders int) error {
+// each sending its own batches (report is told the items written after
+// each), and then, in one last batch, the mapping version and the bank
+// sequence read before the items.
+func fill(idx bleve.Index, src Source, feeders int, report func(done, total int)) error {
 	seq, err := src.LastSeq()
 	if err != nil {
 		return fmt.Errorf("index: read the bank's change sequence: %w", err)
@@ -351,6 +363,7 @@ func fill(idx bleve.Index, src Source, feeders int) error {
 			return docID("trajectory", t.ID), trajectoryDoc(t)
 		}
 	}
+	var written atomic.Int64
 	chunks := make(chan int)
 	errs := make(chan error, max(feeders, 1))
 	var wg sync.WaitGroup
@@ -374,6 +387,8 @@ func fill(idx bleve.Index, src Source, feeders int) error {
 				if failed == nil {
 					if err := idx.Batch(b); err != nil {
 						failed = fmt.Errorf("index: write batch: %w", err)
+					} else {
+						report(int(written.Add(int64(b.Size()))), total)
 					}
 				}
 			}

@@ -43,6 +43,10 @@ type Results struct {
 	Hits   []Hit                   `json:"hits"`
 	Facets map[string][]FacetCount `json:"facets,omitempty"` // by field name, most frequent first
 	Took   time.Duration           `json:"took_ns"`
+	// Behind is how many bank changes the index did not hold yet when it
+	// was searched (a catch-up still running, or writes since the last
+	// Sync): the hits may miss or misstate that many items. 0 = caught up.
+	Behind int64 `json:"behind,omitempty"`
 }
 
 // Hit is one document found.
@@ -178,6 +182,9 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		return nil, fmt.Errorf("search %q: %w", req.Query, err)
 	}
 	out := &Results{Total: res.Total, Took: res.Took}
+	if out.Behind, err = ix.Behind(); err != nil {
+		return nil, err
+	}
 	for _, h := range res.Hits {
 		kind, id := splitDocID(h.ID)
 		out.Hits = append(out.Hits, Hit{ID: id, Type: kind, Score: h.Score, Fragments: h.Fragments})
