@@ -71,17 +71,26 @@ func mappingV1() (mapping.IndexMapping, error) {
 // buildV1 writes src's items into a version-1 index: the
 // documents of today with their dates at full resolution, as version 1
 // indexed them.
-func buildV1(t *testing.T, src *fakeSource) *Index {
+func buildV1(t testing.TB, src *fakeSource) *Index {
 	t.Helper()
 	m, err := mappingV1()
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := bleve.NewUsing(filepath.Join(t.TempDir(), "v1"), m, scorch.Name, scorch.Name, nil)
+	dir := filepath.Join(t.TempDir(), "v1")
+	idx, err := bleve.NewUsing(dir, m, scorch.Name, scorch.Name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := idx.NewBatch()
+	flush := func() {
+		if b.Size() >= batchSize {
+			if err := idx.Batch(b); err != nil {
+				t.Fatal(err)
+			}
+			b.Reset()
+		}
+	}
 	recs, _ := src.Records(review.RecordFilter{})
 	for i := range recs {
 		d := recordDoc(&recs[i])
@@ -89,6 +98,7 @@ func buildV1(t *testing.T, src *fakeSource) *Index {
 		if err := b.Index(docID("record", recs[i].ID), d); err != nil {
 			t.Fatal(err)
 		}
+		flush()
 	}
 	props, _ := src.Proposals()
 	for i := range props {
@@ -111,7 +121,7 @@ func buildV1(t *testing.T, src *fakeSource) *Index {
 	if err := idx.Batch(b); err != nil {
 		t.Fatal(err)
 	}
-	ix := &Index{src: src, idx: idx}
+	ix := &Index{dir: dir, src: src, idx: idx}
 	ix.seq.Store(int64(len(src.log)))
 	t.Cleanup(func() { ix.Close() })
 	return ix

@@ -35,6 +35,9 @@ type Request struct {
 	From, Size int
 	// Highlight asks for Hit.Fragments.
 	Highlight bool
+	// Exact asks for exact facet counts where estimates would be quicker
+	// (see Results.Estimated).
+	Exact bool
 }
 
 // Results is what a search found.
@@ -47,6 +50,11 @@ type Results struct {
 	// was searched (a catch-up still running, or writes since the last
 	// Sync): the hits may miss or misstate that many items. 0 = caught up.
 	Behind int64 `json:"behind,omitempty"`
+	// Estimated says the facet counts are estimates, which can happen only
+	// for a blank query over a huge index that has replaced or deleted
+	// documents not yet merged away (they are counted until then); show
+	// them as such ("≈ 40,800"). Request.Exact asks for exact counts.
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // Hit is one document found.
@@ -172,10 +180,19 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	gen := ix.gen.Load()
 	var key string
 	var cached map[string][]FacetCount
+	estimated := false
 	if len(req.Facets) > 0 {
 		if useCache {
 			key = facetKey(req)
 			cached = ix.facets.get(gen, key)
+		}
+		if cached == nil && blank && len(req.Filters) == 0 && useDict {
+			if f, exact, ok := ix.dictFacets(req.Type, req.Facets); ok && (exact || (!req.Exact && ix.huge(req.Type))) {
+				cached, estimated = f, !exact
+				if exact && key != "" {
+					ix.facets.put(gen, key, f)
+				}
+			}
 		}
 		if cached == nil {
 			for _, f := range req.Facets {
@@ -217,7 +234,30 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	if cached != nil {
 		out.Facets = cached
 	}
+	out.Estimated = estimated
 	return out, nil
+}
+
+// useDict turns on dictFacets for blank queries (off only in the test that
+// compares both ways).
+var useDict = true
+
+// estimateMin is the number of documents of a type from which a blank
+// query's facets may be estimated rather than counted hit by hit.
+var estimateMin = 50_000
+
+// huge reports whether documents of typ (all, for "") are so many that a
+// blank query's facets are estimated rather than counted. Callers hold
+// ix.mu.
+func (ix *Index) huge(typ string) bool {
+	counts := ix.typeCountsLocked()
+	var n uint64
+	for t, c := range counts {
+		if typ == "" || t == typ {
+			n += c
+		}
+	}
+	return n >= uint64(estimateMin)
 }
 
 // rewriteBlank turns on filterQuery for blank queries (off only in the
@@ -365,7 +405,11 @@ func copyFacets(f map[string][]FacetCount) map[string][]FacetCount {
 // it only when no other filter is checked hit by hit anyway). The counts
 // come from the term dictionary and are cached until the index changes.
 func (ix *Index) otherTypes(typ string) []query.Query {
-	counts := ix.typeCounts()
+	return ix.otherTypesIn(ix.typeCounts(), typ)
+}
+
+// otherTypesIn is otherTypes on given type counts.
+func (ix *Index) otherTypesIn(counts map[string]uint64, typ string) []query.Query {
 	if counts == nil {
 		return nil
 	}
@@ -386,14 +430,20 @@ func (ix *Index) otherTypes(typ string) []query.Query {
 // typeCounts returns how many documents of each type the index holds, or
 // nil when the dictionary cannot be read.
 func (ix *Index) typeCounts() map[string]uint64 {
-	seq := ix.seq.Load()
-	if c := ix.types.Load(); c != nil && c.seq == seq {
-		return c.counts
-	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	return ix.typeCountsLocked()
+}
+
+// typeCountsLocked is typeCounts for a caller holding ix.mu. The counts
+// are cached for one generation of the index.
+func (ix *Index) typeCountsLocked() map[string]uint64 {
 	if ix.idx == nil {
 		return nil
+	}
+	gen := ix.gen.Load()
+	if c := ix.types.Load(); c != nil && c.gen == gen {
+		return c.counts
 	}
 	fd, err := ix.idx.FieldDict("type")
 	if err != nil {
@@ -411,13 +461,13 @@ func (ix *Index) typeCounts() map[string]uint64 {
 		}
 		counts[e.Term] = e.Count
 	}
-	ix.types.Store(&typeCount{seq: seq, counts: counts})
+	ix.types.Store(&typeCount{gen: gen, counts: counts})
 	return counts
 }
 
-// typeCount is the cached result of typeCounts at one sequence number.
+// typeCount is the cached result of typeCounts at one generation.
 type typeCount struct {
-	seq    int64
+	gen    uint64
 	counts map[string]uint64
 }
 
