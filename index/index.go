@@ -328,6 +328,21 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 // next one is analysed.
 var buildFeeders = 2
 
+// recordPager is what a Source may offer to be read page by page during a
+// build, so that a bank of a million records is never in memory at once.
+// *review.Store has it.
+type recordPager interface {
+	RecordsAfter(afterID string, limit int) ([]review.Record, error)
+	RecordCount() (int, error)
+}
+
+// chunk is one batch's worth of the bank's items.
+type chunk struct {
+	recs  []review.Record
+	props []review.Proposal
+	trajs []review.Trajectory
+}
+
 // fill writes every item of src into the empty idx, feeders goroutines
 // each sending its own batches (report is told the items written after
 // each), and then, in one last batch, the mapping version and the bank
@@ -337,10 +352,6 @@ func fill(idx bleve.Index, src Source, feeders int, report func(done, total int)
 	if err != nil {
 		return fmt.Errorf("index: read the bank's change sequence: %w", err)
 	}
-	recs, err := src.Records(review.RecordFilter{})
-	if err != nil {
-		return fmt.Errorf("index: read records: %w", err)
-	}
 	props, err := src.Proposals()
 	if err != nil {
 		return fmt.Errorf("index: read proposals: %w", err)
@@ -349,55 +360,41 @@ func fill(idx bleve.Index, src Source, feeders int, report func(done, total int)
 	if err != nil {
 		return fmt.Errorf("index: read trajectories: %w", err)
 	}
-	total := len(recs) + len(props) + len(trajs)
-	// item i of the bank in the order records, proposals, trajectories.
-	item := func(i int) (string, doc) {
-		switch {
-		case i < len(recs):
-			return docID("record", recs[i].ID), recordDoc(&recs[i])
-		case i < len(recs)+len(props):
-			p := &props[i-len(recs)]
-			return docID("proposal", p.ID), proposalDoc(p)
-		default:
-			t := &trajs[i-len(recs)-len(props)]
-			return docID("trajectory", t.ID), trajectoryDoc(t)
-		}
+	pager, paged := src.(recordPager)
+	var recs []review.Record
+	nrecs := 0
+	if paged {
+		nrecs, err = pager.RecordCount()
+	} else {
+		recs, err = src.Records(review.RecordFilter{})
+		nrecs = len(recs)
 	}
+	if err != nil {
+		return fmt.Errorf("index: read records: %w", err)
+	}
+	total := nrecs + len(props) + len(trajs)
+
 	var written atomic.Int64
-	chunks := make(chan int)
-	errs := make(chan error, max(feeders, 1))
+	chunks := make(chan chunk, max(feeders, 1))
+	errs := make(chan error, max(feeders, 1)+1)
 	var wg sync.WaitGroup
 	for range max(feeders, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var failed error
-			for start := range chunks {
-				if failed != nil {
-					continue // drain, so the sender never blocks
-				}
-				b := idx.NewBatch()
-				for i := start; i < min(start+batchSize, total); i++ {
-					id, d := item(i)
-					if err := b.Index(id, d); err != nil {
-						failed = fmt.Errorf("index: %s: %w", id, err)
-						break
-					}
-				}
+			for c := range chunks {
 				if failed == nil {
-					if err := idx.Batch(b); err != nil {
-						failed = fmt.Errorf("index: write batch: %w", err)
-					} else {
-						report(int(written.Add(int64(b.Size()))), total)
+					failed = writeChunk(idx, c)
+					if failed == nil {
+						report(int(written.Add(int64(len(c.recs)+len(c.props)+len(c.trajs)))), total)
 					}
 				}
 			}
 			errs <- failed
 		}()
 	}
-	for start := 0; start < total; start += batchSize {
-		chunks <- start
-	}
+	errs <- sendChunks(chunks, pager, recs, props, trajs)
 	close(chunks)
 	wg.Wait()
 	close(errs)
@@ -409,6 +406,59 @@ func fill(idx bleve.Index, src Source, feeders int, report func(done, total int)
 	b := idx.NewBatch()
 	b.SetInternal(mappingKey, []byte(mappingVersion))
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10)))
+	if err := idx.Batch(b); err != nil {
+		return fmt.Errorf("index: write batch: %w", err)
+	}
+	return nil
+}
+
+// sendChunks cuts the bank's items into chunks of batchSize, reading the
+// records page by page from pager when it is set.
+func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props []review.Proposal, trajs []review.Trajectory) error {
+	if pager != nil {
+		after := ""
+		for {
+			page, err := pager.RecordsAfter(after, batchSize)
+			if err != nil {
+				return fmt.Errorf("index: read records after %q: %w", after, err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			out <- chunk{recs: page}
+			after = page[len(page)-1].ID
+		}
+	}
+	for i := 0; i < len(recs); i += batchSize {
+		out <- chunk{recs: recs[i:min(i+batchSize, len(recs))]}
+	}
+	for i := 0; i < len(props); i += batchSize {
+		out <- chunk{props: props[i:min(i+batchSize, len(props))]}
+	}
+	for i := 0; i < len(trajs); i += batchSize {
+		out <- chunk{trajs: trajs[i:min(i+batchSize, len(trajs))]}
+	}
+	return nil
+}
+
+// writeChunk indexes one chunk as one bleve batch.
+func writeChunk(idx bleve.Index, c chunk) error {
+	b := idx.NewBatch()
+	for i := range c.recs {
+		if err := b.Index(docID("record", c.recs[i].ID), recordDoc(&c.recs[i])); err != nil {
+			return fmt.Errorf("index: record %s: %w", c.recs[i].ID, err)
+		}
+	}
+	for i := range c.props {
+		if err := b.Index(docID("proposal", c.props[i].ID), proposalDoc(&c.props[i])); err != nil {
+			return fmt.Errorf("index: proposal %s: %w", c.props[i].ID, err)
+		}
+	}
+	for i := range c.trajs {
+		if err := b.Index(docID("trajectory", c.trajs[i].ID), trajectoryDoc(&c.trajs[i])); err != nil {
+			return fmt.Errorf("index: trajectory %s: %w", c.trajs[i].ID, err)
+		}
+	}
 	if err := idx.Batch(b); err != nil {
 		return fmt.Errorf("index: write batch: %w", err)
 	}

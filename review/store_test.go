@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -333,5 +334,27 @@ func TestExistingRecordIDs(t *testing.T) {
 	}
 	if got, err := s.ExistingRecordIDs(nil); err != nil || len(got) != 0 {
 		t.Errorf("ExistingRecordIDs(nil) = %v, %v", got, err)
+	}
+}
+
+func TestRecordsAfter(t *testing.T) {
+	s := newBank(t)
+	var got []string
+	after := ""
+	for {
+		page, err := s.RecordsAfter(after, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, r := range page {
+			got = append(got, r.ID)
+		}
+		after = page[len(page)-1].ID
+	}
+	if strings.Join(got, " ") != "mem_a mem_b mem_c" {
+		t.Errorf("pages of 2 gave %v, want mem_a mem_b mem_c", got)
 	}
 }
