@@ -21,6 +21,8 @@ func bulkRecords(prefix string, n int) []review.Record {
 // caught up by a rebuild (no item read one by one), reporting progress up
 // to the whole bank, and that a short one is replayed.
 func TestLongFeedRebuilt(t *testing.T) {
+	defer func(n int) { rebuildMin = n }(rebuildMin)
+	rebuildMin = 200 // the rule, at a size a test builds quickly
 	ix, src := openSample(t)
 	var mu sync.Mutex
 	var reports [][2]int

@@ -171,7 +171,7 @@ func dateRequests(recs []review.Record) []Request {
 // highlight fragments as version 1, and that Retrieve ranks alike.
 func TestMappingV2Equivalent(t *testing.T) {
 	src := sampleBank()
-	recs := sample.SynthRecords(1500, benchSeed)
+	recs := sample.SynthRecords(1000, benchSeed)
 	src.putRecord(recs...)
 	v1 := buildV1(t, src)
 	v2, err := Open(filepath.Join(t.TempDir(), "v2"), src)

@@ -22,11 +22,10 @@ func (ix *Index) Sync() error {
 }
 
 // A change feed longer than rebuildMin changes and than a quarter of the
-// index's documents is rebuilt, not replayed: a rebuild reads the bank in
-// three queries and writes fresh segments, while a replay reads each item
-// by id and replaces documents (at 100,000 imported records, minutes
-// against a build's seconds).
-const rebuildMin = 2000
+// index's documents is rebuilt, not replayed: a rebuild reads the bank a
+// page of records per query and writes fresh segments, while a replay
+// reads each changed item by id and replaces its document.
+var rebuildMin = 2000
 
 // catchUp brings the index up to the bank: a long feed by a rebuild, a
 // short one by replay. Callers hold writeMu.
