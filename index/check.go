@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -42,6 +43,9 @@ func checkSegments(dir string) ([]checkedSeg, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("index: list %s: %w", store, err)
+	}
+	if err := checkBolt(filepath.Join(store, "root.bolt")); err != nil && !os.IsNotExist(errors.Unwrap(err)) {
+		return nil, err
 	}
 	known := map[checkedSeg]bool{}
 	if b, err := os.ReadFile(filepath.Join(dir, checkedFile)); err == nil {

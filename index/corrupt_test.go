@@ -13,7 +13,7 @@ import (
 )
 
 // spoilers damage one file of a built index in the ways a crash, a bad disk
-// or an attack leave it: cut short, emptied, overwritten in the middle with
+// or an attack leave it: cut short, emptied, removed, overwritten in the middle with
 // random bytes (dd … seek=2 count=4 conv=notrunc) or replaced with them.
 var spoilers = []struct {
 	name  string
@@ -21,6 +21,7 @@ var spoilers = []struct {
 }{
 	{"truncated", func(p string, size int64) error { return os.Truncate(p, size/2) }},
 	{"emptied", func(p string, _ int64) error { return os.Truncate(p, 0) }},
+	{"deleted", func(p string, _ int64) error { return os.Remove(p) }},
 	{"random middle", func(p string, size int64) error {
 		f, err := os.OpenFile(p, os.O_WRONLY, 0)
 		if err != nil {
