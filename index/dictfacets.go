@@ -1,43 +1,84 @@
 package index
 
 import (
+	"context"
 	"slices"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
 )
 
-// dictFacets answers the facets of a blank query over one type (or all)
-// from the term dictionaries, which hold each term's document count,
-// instead of reading the facet fields of every hit (most of the cost of
-// the bank browser's first page at 100,000 records). The documents of the
-// other types are few (otherTypes decides) and are counted the usual way,
-// then subtracted.
-//
-// A dictionary's counts include documents replaced or deleted but not yet
-// merged away; exact reports whether there are none (the live document
-// count equals the sum of the type counts), so that the counts are exact.
-// ok is false when the dictionaries cannot answer (the other types are not
-// few, or a read failed): the caller counts hits. Callers hold ix.mu.
-func (ix *Index) dictFacets(typ string, fields []string) (facets map[string][]FacetCount, exact, ok bool) {
-	counts := ix.typeCountsLocked()
-	if counts == nil {
-		return nil, false, false
-	}
-	var all uint64
-	for _, n := range counts {
-		all += n
-	}
-	live, err := ix.idx.DocCount()
+// termCounts returns, for every term of field, how many live documents
+// hold it: the terms from the field's dictionary, each count from the
+// term's postings less the deleted documents (a postings lookup per term
+// and segment, no walk over documents). The dictionary's own counts are
+// not used: they include deleted documents, and zapx reports 1 for terms
+// read after a single-document term in the same segment. Callers hold
+// ix.mu.
+func (ix *Index) termCounts(field string) (map[string]uint64, error) {
+	fd, err := ix.idx.FieldDict(field)
 	if err != nil {
-		return nil, false, false
+		return nil, err
 	}
+	var terms []string
+	for {
+		e, err := fd.Next()
+		if err != nil {
+			fd.Close()
+			return nil, err
+		}
+		if e == nil {
+			break
+		}
+		terms = append(terms, e.Term)
+	}
+	fd.Close()
+	adv, err := ix.idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	counts := make(map[string]uint64, len(terms))
+	for _, t := range terms {
+		n, err := termCount(r, field, t)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			counts[t] = n
+		}
+	}
+	return counts, nil
+}
+
+func termCount(r bindex.IndexReader, field, term string) (uint64, error) {
+	tfr, err := r.TermFieldReader(context.Background(), []byte(term), field, false, false, false)
+	if err != nil {
+		return 0, err
+	}
+	defer tfr.Close()
+	return tfr.Count(), nil
+}
+
+// dictFacets answers the facets of a blank query over one type (or all)
+// from each facet term's document count (termCounts) instead of reading
+// the facet fields of every hit, which was most of the cost of the bank
+// browser's first page at 100,000 records. The documents of the other
+// types are few (otherTypes decides) and are counted the usual way, then
+// subtracted. ok is false when it cannot answer (the other types are not
+// few, or a read failed): the caller counts hits. Callers hold ix.mu.
+func (ix *Index) dictFacets(typ string, fields []string) (facets map[string][]FacetCount, ok bool) {
 	var others map[string]map[string]int
 	if typ != "" {
-		excl := ix.otherTypesIn(counts, typ)
+		excl := ix.otherTypesIn(ix.typeCountsLocked(), typ)
 		if excl == nil {
-			return nil, false, false
+			return nil, false
 		}
 		for _, q := range excl {
 			zeroBoost(q)
@@ -48,7 +89,7 @@ func (ix *Index) dictFacets(typ string, fields []string) (facets map[string][]Fa
 		}
 		res, err := searchGuarded(ix.idx, sr)
 		if err != nil {
-			return nil, false, false
+			return nil, false
 		}
 		others = map[string]map[string]int{}
 		for name, fr := range res.Facets {
@@ -63,26 +104,16 @@ func (ix *Index) dictFacets(typ string, fields []string) (facets map[string][]Fa
 	}
 	facets = map[string][]FacetCount{}
 	for _, f := range fields {
-		fd, err := ix.idx.FieldDict(f)
+		counts, err := ix.termCounts(f)
 		if err != nil {
-			return nil, false, false
+			return nil, false
 		}
 		list := []FacetCount{}
-		for {
-			e, err := fd.Next()
-			if err != nil {
-				fd.Close()
-				return nil, false, false
-			}
-			if e == nil {
-				break
-			}
-			n := int(e.Count) - others[f][e.Term]
-			if n > 0 {
-				list = append(list, FacetCount{Term: e.Term, Count: n})
+		for term, c := range counts {
+			if n := int(c) - others[f][term]; n > 0 {
+				list = append(list, FacetCount{Term: term, Count: n})
 			}
 		}
-		fd.Close()
 		slices.SortFunc(list, func(a, b FacetCount) int {
 			if a.Count != b.Count {
 				return b.Count - a.Count
@@ -94,5 +125,5 @@ func (ix *Index) dictFacets(typ string, fields []string) (facets map[string][]Fa
 		}
 		facets[f] = list
 	}
-	return facets, live == all, true
+	return facets, true
 }

@@ -35,9 +35,6 @@ type Request struct {
 	From, Size int
 	// Highlight asks for Hit.Fragments.
 	Highlight bool
-	// Exact asks for exact facet counts where estimates would be quicker
-	// (see Results.Estimated).
-	Exact bool
 }
 
 // Results is what a search found.
@@ -50,11 +47,6 @@ type Results struct {
 	// was searched (a catch-up still running, or writes since the last
 	// Sync): the hits may miss or misstate that many items. 0 = caught up.
 	Behind int64 `json:"behind,omitempty"`
-	// Estimated says the facet counts are estimates, which can happen only
-	// for a blank query over a huge index that has replaced or deleted
-	// documents not yet merged away (they are counted until then); show
-	// them as such ("≈ 40,800"). Request.Exact asks for exact counts.
-	Estimated bool `json:"estimated,omitempty"`
 }
 
 // Hit is one document found.
@@ -180,16 +172,15 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	gen := ix.gen.Load()
 	var key string
 	var cached map[string][]FacetCount
-	estimated := false
 	if len(req.Facets) > 0 {
 		if useCache {
 			key = facetKey(req)
 			cached = ix.facets.get(gen, key)
 		}
 		if cached == nil && blank && len(req.Filters) == 0 && useDict {
-			if f, exact, ok := ix.dictFacets(req.Type, req.Facets); ok && (exact || (!req.Exact && ix.huge(req.Type))) {
-				cached, estimated = f, !exact
-				if exact && key != "" {
+			if f, ok := ix.dictFacets(req.Type, req.Facets); ok {
+				cached = f
+				if key != "" {
 					ix.facets.put(gen, key, f)
 				}
 			}
@@ -234,31 +225,12 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	if cached != nil {
 		out.Facets = cached
 	}
-	out.Estimated = estimated
 	return out, nil
 }
 
 // useDict turns on dictFacets for blank queries (off only in the test that
 // compares both ways).
 var useDict = true
-
-// estimateMin is the number of documents of a type from which a blank
-// query's facets may be estimated rather than counted hit by hit.
-var estimateMin = 50_000
-
-// huge reports whether documents of typ (all, for "") are so many that a
-// blank query's facets are estimated rather than counted. Callers hold
-// ix.mu.
-func (ix *Index) huge(typ string) bool {
-	counts := ix.typeCountsLocked()
-	var n uint64
-	for t, c := range counts {
-		if typ == "" || t == typ {
-			n += c
-		}
-	}
-	return n >= uint64(estimateMin)
-}
 
 // rewriteBlank turns on filterQuery for blank queries (off only in the
 // test that compares both ways).
@@ -445,21 +417,9 @@ func (ix *Index) typeCountsLocked() map[string]uint64 {
 	if c := ix.types.Load(); c != nil && c.gen == gen {
 		return c.counts
 	}
-	fd, err := ix.idx.FieldDict("type")
+	counts, err := ix.termCounts("type")
 	if err != nil {
 		return nil
-	}
-	defer fd.Close()
-	counts := map[string]uint64{}
-	for {
-		e, err := fd.Next()
-		if err != nil {
-			return nil
-		}
-		if e == nil {
-			break
-		}
-		counts[e.Term] = e.Count
 	}
 	ix.types.Store(&typeCount{gen: gen, counts: counts})
 	return counts
