@@ -60,3 +60,49 @@ func TestBlankFacetsFromDictionary(t *testing.T) {
 	}
 	compare("after 5 records changed and one deleted")
 }
+
+// TestBlankPageByID checks that the blank list of one type sorted by id,
+// read from the _id dictionary, pages exactly as bleve's sort does, on a
+// fresh index and after records were replaced and deleted.
+func TestBlankPageByID(t *testing.T) {
+	src := sampleBank()
+	synth := sample.SynthRecords(300, benchSeed)
+	src.putRecord(synth...)
+	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	defer func() { useIDPage = true }()
+	compare := func(when string) {
+		t.Helper()
+		for _, typ := range []string{"record", "proposal", "trajectory"} {
+			for _, from := range []int{0, 1, 95, 290, 400} {
+				req := Request{Type: typ, Sort: []string{"_id"}, From: from, Size: 100, Highlight: true, Facets: []string{"category", "status"}}
+				useIDPage = false
+				want, err := ix.search(req, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				useIDPage = true
+				got, err := ix.search(req, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameResults(t, fmt.Sprintf("%s: type %q from %d", when, typ, from), got, want)
+			}
+		}
+	}
+	compare("fresh")
+	for i := range 5 {
+		r := synth[i*3]
+		r.Lemma = "Replaced."
+		src.putRecord(r)
+	}
+	src.deleteRecord(synth[10].ID)
+	src.deleteRecord(synth[299].ID)
+	if err := ix.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	compare("after replacing and deleting")
+}

@@ -191,6 +191,21 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			}
 		}
 	}
+	if blank && useIDPage && req.Type != "" && len(req.Filters) == 0 && slices.Equal(req.Sort, []string{"_id"}) &&
+		(len(req.Facets) == 0 || cached != nil) {
+		start := time.Now()
+		if hits, ok := ix.idPage(req.Type, max(req.From, 0), size); ok {
+			out := &Results{Total: ix.typeCountsLocked()[req.Type], Facets: cached}
+			if len(hits) > 0 {
+				out.Hits = hits
+			}
+			if out.Behind, err = ix.Behind(); err != nil {
+				return nil, err
+			}
+			out.Took = time.Since(start)
+			return out, nil
+		}
+	}
 	res, err := searchGuarded(ix.idx, sr)
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", req.Query, err)
@@ -231,6 +246,10 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 // useDict turns on dictFacets for blank queries (off only in the test that
 // compares both ways).
 var useDict = true
+
+// useIDPage turns on idPage for blank queries sorted by _id (off only in
+// the test that compares both ways).
+var useIDPage = true
 
 // rewriteBlank turns on filterQuery for blank queries (off only in the
 // test that compares both ways).
