@@ -1,7 +1,5 @@
 package index
 
-
-
 // idPageMax is the deepest page (From) idPage serves; deeper pages of a
 // blank query go through bleve's sort.
 const idPageMax = 10_000
@@ -55,4 +53,3 @@ func (ix *Index) idPage(typ string, from, size int) (hits []Hit, ok bool) {
 	}
 	return hits, true
 }
-
