@@ -413,8 +413,20 @@ func fill(idx bleve.Index, src Source, feeders int, report func(done, total int)
 }
 
 // sendChunks cuts the bank's items into chunks of batchSize, reading the
-// records page by page from pager when it is set.
+// records page by page from pager when it is set. A chunk may hold items
+// of several kinds, so that a small bank is one batch and one segment
+// (as one feeder wrote it): BM25's statistics are per segment until a
+// merge, so a bank split into more segments would score differently
+// before and after its first merge.
 func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props []review.Proposal, trajs []review.Trajectory) error {
+	var cur chunk
+	n := 0
+	flush := func(force bool) {
+		if n > 0 && (force || n >= batchSize) {
+			out <- cur
+			cur, n = chunk{}, 0
+		}
+	}
 	if pager != nil {
 		after := ""
 		for {
@@ -425,19 +437,30 @@ func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props
 			if len(page) == 0 {
 				break
 			}
-			out <- chunk{recs: page}
+			for _, r := range page {
+				cur.recs = append(cur.recs, r)
+				n++
+				flush(false)
+			}
 			after = page[len(page)-1].ID
 		}
 	}
-	for i := 0; i < len(recs); i += batchSize {
-		out <- chunk{recs: recs[i:min(i+batchSize, len(recs))]}
+	for _, r := range recs {
+		cur.recs = append(cur.recs, r)
+		n++
+		flush(false)
 	}
-	for i := 0; i < len(props); i += batchSize {
-		out <- chunk{props: props[i:min(i+batchSize, len(props))]}
+	for _, p := range props {
+		cur.props = append(cur.props, p)
+		n++
+		flush(false)
 	}
-	for i := 0; i < len(trajs); i += batchSize {
-		out <- chunk{trajs: trajs[i:min(i+batchSize, len(trajs))]}
+	for _, t := range trajs {
+		cur.trajs = append(cur.trajs, t)
+		n++
+		flush(false)
 	}
+	flush(true)
 	return nil
 }
 
