@@ -426,6 +426,10 @@ func runTUI(a *app, isSample bool) error {
 	}
 	defer closeLog()
 	defer svc.Close()
+	// Libraries that log through the standard logger (bleve's scorch does,
+	// on a damaged or vanished segment) must not write over the screen.
+	log.SetOutput(lg.Writer())
+	defer log.SetOutput(os.Stderr)
 	// The screens still read the index directly (ui moves onto the
 	// service separately), so the TUI owns the shared index and serves
 	// other processes' searches; when a long-running process owns it, the

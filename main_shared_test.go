@@ -75,8 +75,9 @@ func TestTUIAndCLIShareTheBank(t *testing.T) {
 	}
 }
 
-// A committed import or decision whose index update fails exits 0 with a
-// warning that the index will catch up; the write is in the bank. The
+// A committed decision whose index update fails exits 0 with a warning
+// that the index will catch up; the write is in the bank, as is an import
+// (which never waits for the index). The
 // index is held here by a process that serves no one (as an old memreview
 // would), so the commands can neither reach an owner nor take over.
 func TestCommittedWriteWithIndexFailureWarns(t *testing.T) {
@@ -102,10 +103,13 @@ func TestCommittedWriteWithIndexFailureWarns(t *testing.T) {
 			"--bank", bank, "import", "records", "-")
 	}()
 	wg.Wait()
-	for name, r := range map[string]result{"decide": dec, "import": imp} {
-		if r.code != 0 || !strings.Contains(r.stderr, "warning") || !strings.Contains(r.stderr, "will catch up") {
-			t.Errorf("%s: exit %d, stderr %q; want 0 and a warning that the index will catch up", name, r.code, r.stderr)
-		}
+	if dec.code != 0 || !strings.Contains(dec.stderr, "warning") || !strings.Contains(dec.stderr, "will catch up") {
+		t.Errorf("decide: exit %d, stderr %q; want 0 and a warning that the index will catch up", dec.code, dec.stderr)
+	}
+	// An import returns at its commit and leaves the index to catch up
+	// (issue 16), so it does not even try the index: exit 0, no warning.
+	if imp.code != 0 || imp.stderr != "" || !strings.Contains(imp.stdout, "imported 1 records") {
+		t.Errorf("import: exit %d, stdout %q, stderr %q; want 0, 'imported 1 records' and no warning", imp.code, imp.stdout, imp.stderr)
 	}
 	if p, err := st.Proposal("prop_0015"); err != nil || p.Status != review.Rejected {
 		t.Fatalf("the decision is not in the bank: %+v, %v", p, err)

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -39,6 +40,11 @@ type Source interface {
 
 // ErrInUse is returned (wrapped) by Open when another process holds the index.
 var ErrInUse = errors.New("bank is in use by another memreview process")
+
+// ErrCorrupt is returned (wrapped) when an index file is damaged so badly
+// that reading it panics inside bleve; Open rebuilds such an index, and a
+// search that meets one fails with it instead of crashing.
+var ErrCorrupt = errors.New("index is corrupt (memreview reindex rebuilds it)")
 
 // lockTimeout is how long Open waits for another process to release the index.
 const lockTimeout = "1s"
@@ -66,8 +72,9 @@ type Index struct {
 	// gen counts the changes to idx's contents: apply and the swap of a
 	// rebuilt index bump it after the write. Caches of search results
 	// (facets) are valid for one generation.
-	gen    atomic.Uint64
-	facets facetCache
+	gen      atomic.Uint64
+	facets   facetCache
+	progress atomic.Pointer[func(done, total int)] // SetProgress
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it
@@ -124,8 +131,32 @@ func (ix *Index) usable(idx bleve.Index) (bool, error) {
 
 // openDir opens an existing index, failing with ErrInUse when another
 // process holds it.
-func openDir(dir string) (bleve.Index, error) {
-	idx, err := bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": lockTimeout})
+//
+// Bleve and bbolt panic on some damaged files (a bolt page that fails an
+// assertion, a segment whose lengths point past its end): the panic is
+// recovered here and reported as ErrCorrupt, so that Open rebuilds the
+// index as it does a missing one. Damage that would not panic but
+// exhaust memory (a fatal error) is found first by each segment's
+// checksum (checkSegments).
+func openDir(dir string) (idx bleve.Index, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			idx, err = nil, fmt.Errorf("open index %s: %w: %v", dir, ErrCorrupt, p)
+		}
+	}()
+	release, err := lockFor(dir, time.Second)
+	if err != nil {
+		return nil, err
+	}
+	segs, err := checkSegments(dir)
+	release()
+	if err != nil {
+		return nil, err
+	}
+	idx, err = bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": lockTimeout})
+	if err == nil {
+		markChecked(dir, segs)
+	}
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("open index %s: %w", dir, ErrInUse)
 	}
@@ -191,6 +222,12 @@ func (ix *Index) Rebuild() error {
 	if ix.idx == nil { // only Close and Rebuild change idx, both under writeMu
 		return errClosed
 	}
+	return ix.rebuildLocked()
+}
+
+// rebuildLocked is Rebuild for a caller holding writeMu; it ends with a
+// replay of the changes made while it built.
+func (ix *Index) rebuildLocked() error {
 	fresh, err := ix.build(ix.dir + ".new")
 	if err != nil {
 		return err
@@ -212,7 +249,11 @@ func (ix *Index) Rebuild() error {
 	if err := ix.readStoredSeq(); err != nil {
 		return err
 	}
-	return ix.catchUp()
+	changes, err := ix.src.ChangesSince(ix.seq.Load())
+	if err != nil {
+		return fmt.Errorf("index: read the bank's changes since %d: %w", ix.seq.Load(), err)
+	}
+	return ix.replay(changes)
 }
 
 func (ix *Index) readStoredSeq() error {
@@ -275,21 +316,41 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create index %s: %w", path, err)
 	}
-	if err := fill(idx, ix.src); err != nil {
+	if err := fill(idx, ix.src, buildFeeders, ix.report); err != nil {
 		_ = idx.Close()
 		return nil, err
 	}
 	return idx, nil
 }
 
-func fill(idx bleve.Index, src Source) error {
+// buildFeeders is how many goroutines feed batches to bleve during a
+// build: while one batch's segment is being built and introduced, the
+// next one is analysed.
+var buildFeeders = 2
+
+// recordPager is what a Source may offer to be read page by page during a
+// build, so that a bank of a million records is never in memory at once.
+// *review.Store has it.
+type recordPager interface {
+	RecordsAfter(afterID string, limit int) ([]review.Record, error)
+	RecordCount() (int, error)
+}
+
+// chunk is one batch's worth of the bank's items.
+type chunk struct {
+	recs  []review.Record
+	props []review.Proposal
+	trajs []review.Trajectory
+}
+
+// fill writes every item of src into the empty idx, feeders goroutines
+// each sending its own batches (report is told the items written after
+// each), and then, in one last batch, the mapping version and the bank
+// sequence read before the items.
+func fill(idx bleve.Index, src Source, feeders int, report func(done, total int)) error {
 	seq, err := src.LastSeq()
 	if err != nil {
 		return fmt.Errorf("index: read the bank's change sequence: %w", err)
-	}
-	recs, err := src.Records(review.RecordFilter{})
-	if err != nil {
-		return fmt.Errorf("index: read records: %w", err)
 	}
 	props, err := src.Proposals()
 	if err != nil {
@@ -299,43 +360,128 @@ func fill(idx bleve.Index, src Source) error {
 	if err != nil {
 		return fmt.Errorf("index: read trajectories: %w", err)
 	}
+	pager, paged := src.(recordPager)
+	var recs []review.Record
+	nrecs := 0
+	if paged {
+		nrecs, err = pager.RecordCount()
+	} else {
+		recs, err = src.Records(review.RecordFilter{})
+		nrecs = len(recs)
+	}
+	if err != nil {
+		return fmt.Errorf("index: read records: %w", err)
+	}
+	total := nrecs + len(props) + len(trajs)
+
+	var written atomic.Int64
+	chunks := make(chan chunk, max(feeders, 1))
+	errs := make(chan error, max(feeders, 1)+1)
+	var wg sync.WaitGroup
+	for range max(feeders, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var failed error
+			for c := range chunks {
+				if failed == nil {
+					failed = writeChunk(idx, c)
+					if failed == nil {
+						report(int(written.Add(int64(len(c.recs)+len(c.props)+len(c.trajs)))), total)
+					}
+				}
+			}
+			errs <- failed
+		}()
+	}
+	errs <- sendChunks(chunks, pager, recs, props, trajs)
+	close(chunks)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
 	b := idx.NewBatch()
-	flush := func() error {
-		if b.Size() == 0 {
-			return nil
-		}
-		if err := idx.Batch(b); err != nil {
-			return fmt.Errorf("index: write batch: %w", err)
-		}
-		b.Reset()
-		return nil
-	}
-	add := func(id string, d doc) error {
-		if err := b.Index(id, d); err != nil {
-			return fmt.Errorf("index: %s: %w", id, err)
-		}
-		if b.Size() >= batchSize {
-			return flush()
-		}
-		return nil
-	}
-	for i := range recs {
-		if err := add(docID("record", recs[i].ID), recordDoc(&recs[i])); err != nil {
-			return err
-		}
-	}
-	for i := range props {
-		if err := add(docID("proposal", props[i].ID), proposalDoc(&props[i])); err != nil {
-			return err
-		}
-	}
-	for i := range trajs {
-		if err := add(docID("trajectory", trajs[i].ID), trajectoryDoc(&trajs[i])); err != nil {
-			return err
-		}
-	}
 	b.SetInternal(mappingKey, []byte(mappingVersion))
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10)))
+	if err := idx.Batch(b); err != nil {
+		return fmt.Errorf("index: write batch: %w", err)
+	}
+	return nil
+}
+
+// sendChunks cuts the bank's items into chunks of batchSize, reading the
+// records page by page from pager when it is set. A chunk may hold items
+// of several kinds, so that a small bank is one batch and one segment
+// (as one feeder wrote it): BM25's statistics are per segment until a
+// merge, so a bank split into more segments would score differently
+// before and after its first merge.
+func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props []review.Proposal, trajs []review.Trajectory) error {
+	var cur chunk
+	n := 0
+	flush := func(force bool) {
+		if n > 0 && (force || n >= batchSize) {
+			out <- cur
+			cur, n = chunk{}, 0
+		}
+	}
+	if pager != nil {
+		after := ""
+		for {
+			page, err := pager.RecordsAfter(after, batchSize)
+			if err != nil {
+				return fmt.Errorf("index: read records after %q: %w", after, err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			for _, r := range page {
+				cur.recs = append(cur.recs, r)
+				n++
+				flush(false)
+			}
+			after = page[len(page)-1].ID
+		}
+	}
+	for _, r := range recs {
+		cur.recs = append(cur.recs, r)
+		n++
+		flush(false)
+	}
+	for _, p := range props {
+		cur.props = append(cur.props, p)
+		n++
+		flush(false)
+	}
+	for _, t := range trajs {
+		cur.trajs = append(cur.trajs, t)
+		n++
+		flush(false)
+	}
+	flush(true)
+	return nil
+}
+
+// writeChunk indexes one chunk as one bleve batch.
+func writeChunk(idx bleve.Index, c chunk) error {
+	b := idx.NewBatch()
+	for i := range c.recs {
+		if err := b.Index(docID("record", c.recs[i].ID), recordDoc(&c.recs[i])); err != nil {
+			return fmt.Errorf("index: record %s: %w", c.recs[i].ID, err)
+		}
+	}
+	for i := range c.props {
+		if err := b.Index(docID("proposal", c.props[i].ID), proposalDoc(&c.props[i])); err != nil {
+			return fmt.Errorf("index: proposal %s: %w", c.props[i].ID, err)
+		}
+	}
+	for i := range c.trajs {
+		if err := b.Index(docID("trajectory", c.trajs[i].ID), trajectoryDoc(&c.trajs[i])); err != nil {
+			return fmt.Errorf("index: trajectory %s: %w", c.trajs[i].ID, err)
+		}
+	}
 	if err := idx.Batch(b); err != nil {
 		return fmt.Errorf("index: write batch: %w", err)
 	}

@@ -86,7 +86,7 @@ func TestSyncUpdateAndDelete(t *testing.T) {
 func TestSyncManyChangesInBatches(t *testing.T) {
 	ix, src := openSample(t)
 	var rs []review.Record
-	for i := range 2500 {
+	for i := range 1500 {
 		rs = append(rs, review.Record{ID: fmt.Sprintf("bulk_%04d", i), Lemma: fmt.Sprintf("bulk note number %d", i), Category: review.Fact})
 	}
 	src.putRecord(rs...)
@@ -94,8 +94,8 @@ func TestSyncManyChangesInBatches(t *testing.T) {
 	if err := ix.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	if n := docCount(t, ix); n != 9+2500 {
-		t.Errorf("DocCount = %d, want %d", n, 9+2500)
+	if n := docCount(t, ix); n != 9+1500 {
+		t.Errorf("DocCount = %d, want %d", n, 9+1500)
 	}
 	if ix.Seq() != int64(len(src.log)) {
 		t.Errorf("Seq = %d, want %d", ix.Seq(), len(src.log))

@@ -21,22 +21,70 @@ func (ix *Index) Sync() error {
 	return ix.catchUp()
 }
 
-// catchUp applies every change after the stored sequence, batchSize changes
-// to a bleve batch; each batch also stores the sequence of its last change,
-// so an interrupted catch-up resumes where it stopped. Callers hold writeMu.
+// A change feed longer than rebuildMin changes and than a quarter of the
+// index's documents is rebuilt, not replayed: a rebuild reads the bank a
+// page of records per query and writes fresh segments, while a replay
+// reads each changed item by id and replaces its document.
+var rebuildMin = 2000
+
+// catchUp brings the index up to the bank: a long feed by a rebuild, a
+// short one by replay. Callers hold writeMu.
 func (ix *Index) catchUp() error {
 	changes, err := ix.src.ChangesSince(ix.seq.Load())
 	if err != nil {
 		return fmt.Errorf("index: read the bank's changes since %d: %w", ix.seq.Load(), err)
 	}
-	for len(changes) > 0 {
-		n := min(len(changes), batchSize)
-		if err := ix.apply(changes[:n]); err != nil {
+	if len(changes) > rebuildMin {
+		docs, err := ix.idx.DocCount()
+		if err == nil && uint64(len(changes)) > docs/4 {
+			return ix.rebuildLocked()
+		}
+	}
+	return ix.replay(changes)
+}
+
+// replay applies changes, batchSize changes to a bleve batch; each batch
+// also stores the sequence of its last change, so an interrupted catch-up
+// resumes where it stopped.
+func (ix *Index) replay(changes []review.Change) error {
+	total := len(changes)
+	for done := 0; done < total; {
+		n := min(total-done, batchSize)
+		if err := ix.apply(changes[done : done+n]); err != nil {
 			return err
 		}
-		changes = changes[n:]
+		done += n
+		ix.report(done, total)
 	}
 	return nil
+}
+
+// SetProgress sets the function told how far a catch-up or rebuild has
+// come: done of total items or changes written, after each batch, from the
+// goroutine doing the work. nil stops the reports.
+func (ix *Index) SetProgress(f func(done, total int)) {
+	if f == nil {
+		ix.progress.Store(nil)
+		return
+	}
+	ix.progress.Store(&f)
+}
+
+func (ix *Index) report(done, total int) {
+	if f := ix.progress.Load(); f != nil {
+		(*f)(done, total)
+	}
+}
+
+// Behind returns how many bank changes the index does not hold yet (0 when
+// it is caught up): changes committed since the last Sync, or those a
+// catch-up in progress has not reached.
+func (ix *Index) Behind() (int64, error) {
+	last, err := ix.src.LastSeq()
+	if err != nil {
+		return 0, fmt.Errorf("index: read the bank's change sequence: %w", err)
+	}
+	return max(last-ix.seq.Load(), 0), nil
 }
 
 // apply writes one batch of changes: each changed item is read as it is now

@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -319,5 +320,41 @@ func TestNewVersionClearsVerifyResults(t *testing.T) {
 	res, _ := s.CheckResults("mem_b")
 	if r.Suspect || len(res) != 0 {
 		t.Fatalf("after an edit: suspect=%v results=%v; a new version is not verified yet", r.Suspect, res)
+	}
+}
+
+func TestExistingRecordIDs(t *testing.T) {
+	s := newBank(t)
+	got, err := s.ExistingRecordIDs([]string{"mem_b", "mem_x", "mem_a", "mem_b", "", `mem_"q`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || !got["mem_a"] || !got["mem_b"] {
+		t.Errorf("ExistingRecordIDs = %v, want mem_a and mem_b only", got)
+	}
+	if got, err := s.ExistingRecordIDs(nil); err != nil || len(got) != 0 {
+		t.Errorf("ExistingRecordIDs(nil) = %v, %v", got, err)
+	}
+}
+
+func TestRecordsAfter(t *testing.T) {
+	s := newBank(t)
+	var got []string
+	after := ""
+	for {
+		page, err := s.RecordsAfter(after, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, r := range page {
+			got = append(got, r.ID)
+		}
+		after = page[len(page)-1].ID
+	}
+	if strings.Join(got, " ") != "mem_a mem_b mem_c" {
+		t.Errorf("pages of 2 gave %v, want mem_a mem_b mem_c", got)
 	}
 }

@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -87,6 +88,33 @@ func (s *Store) PutRecords(recs []Record, actor, reason string) error {
 		}
 		return nil
 	})
+}
+
+// ExistingRecordIDs reports which of ids are records in the bank, in one
+// query however many ids there are (import checks a whole file with it
+// instead of reading each record).
+func (s *Store) ExistingRecordIDs(ids []string) (map[string]bool, error) {
+	found := map[string]bool{}
+	if len(ids) == 0 {
+		return found, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	got, err := queryRows(s.db, `SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))`, []any{string(list)},
+		func(rows *sql.Rows) (string, error) {
+			var id string
+			err := rows.Scan(&id)
+			return id, err
+		})
+	if err != nil {
+		return nil, fmt.Errorf("check which records exist: %w", err)
+	}
+	for _, id := range got {
+		found[id] = true
+	}
+	return found, nil
 }
 
 // PutTrajectories inserts or replaces trajectories in one transaction.

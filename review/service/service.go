@@ -195,5 +195,26 @@ func (s *Service) afterWrite(what string) {
 	}
 }
 
+// afterBulkWrite is afterWrite for an import: the command returns at the
+// commit and does not wait for the index. This process's own searches
+// still see the import (they ask for at least its sequence and wait for
+// it); an index owner that is running (the TUI, serve) catches up within
+// its poll, in the background; when none runs, whichever process next
+// needs the index catches up then (a long backlog is rebuilt, not
+// replayed), and a search made meanwhile says how far behind it is.
+func (s *Service) afterBulkWrite(what string) {
+	seq, err := s.b.LastSeq()
+	if err != nil {
+		s.opt.Warnf("%s committed, but reading the change sequence failed (%v); the search index will catch up", what, err)
+		return
+	}
+	for {
+		cur := s.wrote.Load()
+		if seq <= cur || s.wrote.CompareAndSwap(cur, seq) {
+			break
+		}
+	}
+}
+
 // Wrote is the change sequence of this process's latest write.
 func (s *Service) Wrote() int64 { return s.wrote.Load() }

@@ -31,7 +31,6 @@ func (s *Service) Import(kind string, inputs []Input, actor string) (int, error)
 	if actor == "" {
 		actor = s.opt.Operator
 	}
-	exists := func(id string) bool { _, err := s.b.Record(id); return err == nil }
 	var recs []review.Record
 	var props []review.Proposal
 	var trajs []review.Trajectory
@@ -44,7 +43,12 @@ func (s *Service) Import(kind string, inputs []Input, actor string) (int, error)
 			var rs []review.Record
 			var lines []int
 			if rs, lines, err = review.ReadRecordsAt(in.R, file); err == nil {
-				err = review.CheckNewRecords(file, rs, lines, exists, from)
+				// One query for the whole file's ids, not one per record.
+				have, herr := s.existingRecords(rs)
+				if herr != nil {
+					return 0, fmt.Errorf("import: %s: %w", file, herr)
+				}
+				err = review.CheckNewRecords(file, rs, lines, func(id string) bool { return have[id] }, from)
 				recs = append(recs, rs...)
 			}
 		case KindProposals:
@@ -103,8 +107,29 @@ func (s *Service) Import(kind string, inputs []Input, actor string) (int, error)
 	if err != nil {
 		return 0, fmt.Errorf("import %s: %w; nothing was imported", kind, err)
 	}
-	s.afterWrite(fmt.Sprintf("import of %d %s", n, kind))
+	s.afterBulkWrite(fmt.Sprintf("import of %d %s", n, kind))
 	return n, nil
+}
+
+// existingRecords says which of recs' ids the bank holds already, in one
+// query where the backend offers one.
+func (s *Service) existingRecords(recs []review.Record) (map[string]bool, error) {
+	ids := make([]string, len(recs))
+	for i := range recs {
+		ids[i] = recs[i].ID
+	}
+	if eb, ok := s.b.(interface {
+		ExistingRecordIDs(ids []string) (map[string]bool, error)
+	}); ok {
+		return eb.ExistingRecordIDs(ids)
+	}
+	have := map[string]bool{}
+	for _, id := range ids {
+		if _, err := s.b.Record(id); err == nil {
+			have[id] = true
+		}
+	}
+	return have, nil
 }
 
 // Export writes the bank's items of kind (records, proposals, decisions or

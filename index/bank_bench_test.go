@@ -1,0 +1,69 @@
+package index
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/memreview/memreview/review"
+)
+
+// BenchmarkSearchBank runs the comparison queries and the bank browser's
+// blank first page on an existing bank, such as one `memreview sample gen
+// --records 1000000 DIR` wrote, for the growth table; it reports the open
+// (catch-up included) once, then p50/p99 per query run. Skipped unless
+// MEMREVIEW_BENCH_BANK names the bank:
+//
+//	MEMREVIEW_BENCH_BANK=/tmp/g1m go test ./index/ -run '^$' -bench SearchBank -benchtime 240x
+func BenchmarkSearchBank(b *testing.B) {
+	dir := os.Getenv("MEMREVIEW_BENCH_BANK")
+	if dir == "" {
+		b.Skip("set MEMREVIEW_BENCH_BANK to a bank directory")
+	}
+	st, err := review.Open(dir, review.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	start := time.Now()
+	ix, err := Open(filepath.Join(dir, review.IndexDir), st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	b.Logf("open %s: %v", dir, time.Since(start))
+	blank := Request{Type: "record", Sort: []string{"_id"}, Size: 100, Highlight: true, Facets: []string{"category", "env", "status"}}
+	for _, name := range []string{"queries", "blank-first-page"} {
+		b.Run(name, func(b *testing.B) {
+			var l latencies
+			var ds []time.Duration
+			i := 0
+			for b.Loop() {
+				q := cmpQueries[i%len(cmpQueries)]
+				req := bleveRequest(q)
+				if name != "queries" {
+					req = blank
+				}
+				t := time.Now()
+				_, err := ix.Search(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				d := time.Since(t)
+				if name == "queries" {
+					l.add(q, d)
+				} else {
+					ds = append(ds, d)
+				}
+				i++
+			}
+			if name == "queries" {
+				l.report(b)
+			} else {
+				b.ReportMetric(float64(quantile(ds, 0.5)), "p50-ns")
+				b.ReportMetric(float64(quantile(ds, 0.99)), "p99-ns")
+			}
+		})
+	}
+}

@@ -1,0 +1,28 @@
+package review
+
+import "database/sql"
+
+// RecordsAfter returns up to limit records whose ids sort after afterID
+// ("" = from the first), in id order: the index reads a large bank page by
+// page with it instead of holding every record at once.
+func (s *Store) RecordsAfter(afterID string, limit int) ([]Record, error) {
+	q := `SELECT body, ` + suspectSQL + ` FROM records WHERE id > ? ORDER BY id LIMIT ?`
+	return queryRows(s.db, q, []any{afterID, limit}, func(rows *sql.Rows) (Record, error) {
+		var body string
+		var r Record
+		if err := rows.Scan(&body, &r.Suspect); err != nil {
+			return r, err
+		}
+		suspect := r.Suspect
+		err := unmarshal(body, &r)
+		r.Suspect = suspect
+		return r, err
+	})
+}
+
+// RecordCount returns how many records the bank holds.
+func (s *Store) RecordCount() (int, error) {
+	var n int
+	err := s.db.QueryRow(`SELECT count(*) FROM records`).Scan(&n)
+	return n, err
+}
