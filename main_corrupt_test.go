@@ -41,6 +41,7 @@ func copyTree(t *testing.T, src, dst string) {
 // segment, index_meta.json — is rebuilt like a missing index: search finds
 // what the bank holds, and decide commits and exits 0. Nothing panics.
 func TestDamagedIndexFilesRebuild(t *testing.T) {
+	t.Parallel()
 	base := filepath.Join(t.TempDir(), "base")
 	must(t, mr(t, "", "sample", base))
 	must(t, mr(t, "", "--bank", base, "search", "prices")) // the index exists and is caught up

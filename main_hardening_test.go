@@ -14,6 +14,7 @@ import (
 // naming the entry, while env list shows every entry and env rm removes
 // them.
 func TestEnvNamesAndBadEntries(t *testing.T) {
+	t.Parallel()
 	bank := newCLIBank(t)
 	dir := t.TempDir()
 	for _, name := range []string{"", "a b", "tab\there", "esc\x1b[2J", "new\nline"} {
@@ -67,6 +68,7 @@ func TestEnvNamesAndBadEntries(t *testing.T) {
 // TestVerifyWithBadConfigWritesNothing: verify with an unreadable
 // memreview.toml exits with the config error and leaves the bank as it was.
 func TestVerifyWithBadConfigWritesNothing(t *testing.T) {
+	t.Parallel()
 	bank := newCLIBank(t)
 	before := exportAll(t, bank)
 	cfgPath := filepath.Join(bank, "memreview.toml")
@@ -84,6 +86,7 @@ func TestVerifyWithBadConfigWritesNothing(t *testing.T) {
 // TestEmptyOrForeignBankDBIsAnError: a zero-length or foreign bank.db is
 // an error for every command, and nothing is written.
 func TestEmptyOrForeignBankDBIsAnError(t *testing.T) {
+	t.Parallel()
 	for name, content := range map[string][]byte{"empty": nil, "text": []byte("hello, this is not a database file at all.......")} {
 		bank := t.TempDir()
 		path := filepath.Join(bank, "bank.db")
@@ -107,6 +110,7 @@ func TestEmptyOrForeignBankDBIsAnError(t *testing.T) {
 // output is a record's check, and verify (twice: against the import, then
 // against its own stored results) says the check holds.
 func TestInfiniteCheckVerifies(t *testing.T) {
+	t.Parallel()
 	bank := newCLIBank(t)
 	db := filepath.Join(filepath.Dir(bank), "n.sqlite")
 	writeDB(t, db)

@@ -48,6 +48,7 @@ func rawControls(out string) []string {
 // every command that prints text: no control character reaches stdout or
 // stderr raw. The same data with --json comes back exact.
 func TestCLIEscapesHostileText(t *testing.T) {
+	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "bank")
 	must(t, mr(t, "", "--bank", bank, "init"))
 	h := hostileText

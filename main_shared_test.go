@@ -19,6 +19,7 @@ import (
 // shell window while it is open: both print results (no "bank is in use"),
 // a decision from that shell commits, and the TUI still answers keys.
 func TestTUIAndCLIShareTheBank(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed; the end-to-end terminal test needs it (apt-get install tmux)")
 	}
@@ -81,6 +82,7 @@ func TestTUIAndCLIShareTheBank(t *testing.T) {
 // index is held here by a process that serves no one (as an old memreview
 // would), so the commands can neither reach an owner nor take over.
 func TestCommittedWriteWithIndexFailureWarns(t *testing.T) {
+	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
 	must(t, mr(t, "", "sample", bank))
 	st, err := review.Open(bank, review.Options{})

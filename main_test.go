@@ -23,16 +23,32 @@ import (
 // user would.
 var bin string
 
+// asCLI, set in the environment of the processes the tests start, makes
+// this test binary run as the memreview command itself: the tests run the
+// real main (every flag, exit code and stream) without linking a second
+// binary, which cost more than all the tests together on a 2-core machine.
+const asCLI = "MEMREVIEW_TEST_AS_CLI"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asCLI) == "1" {
+		main()
+		return
+	}
 	dir, err := os.MkdirTemp("", "memreview-bin")
 	if err != nil {
 		panic(err)
 	}
+	self, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	// Named memreview, as the real binary is (tmux panes and usage show it).
 	bin = filepath.Join(dir, "memreview")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build memreview: %v\n%s", err, out)
+	if err := os.Symlink(self, bin); err != nil {
+		fmt.Fprintf(os.Stderr, "link memreview: %v\n", err)
 		os.Exit(1)
 	}
+	os.Setenv(asCLI, "1") // inherited by every process a test starts, tmux's included
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -90,6 +106,7 @@ func exportAll(t *testing.T, bank string) string {
 }
 
 func TestUsageAndHelp(t *testing.T) {
+	t.Parallel()
 	if r := mr(t, "", "help", "decide"); r.code != 0 || !strings.Contains(r.stdout, "scope-tags") {
 		t.Fatalf("help decide: %+v", r)
 	}
@@ -109,6 +126,7 @@ func TestUsageAndHelp(t *testing.T) {
 }
 
 func TestImportBadInputChangesNothing(t *testing.T) {
+	t.Parallel()
 	bank := newCLIBank(t)
 	before := exportAll(t, bank)
 	rec := func(mut string) string {
@@ -175,6 +193,7 @@ type exportedDecision struct {
 }
 
 func TestKill9NeverLosesACommittedDecision(t *testing.T) {
+	t.Parallel()
 	const n = 150
 	bank := seedDecisionBank(t, n)
 	rng := rand.New(rand.NewPCG(7, 9))
@@ -279,6 +298,7 @@ func TestKill9NeverLosesACommittedDecision(t *testing.T) {
 }
 
 func TestTwoProcessesDecideSameProposal(t *testing.T) {
+	t.Parallel()
 	bank := seedDecisionBank(t, 1)
 	var wg sync.WaitGroup
 	results := make([]result, 2)
@@ -307,6 +327,7 @@ func TestTwoProcessesDecideSameProposal(t *testing.T) {
 }
 
 func TestDeletedIndexIsRebuilt(t *testing.T) {
+	t.Parallel()
 	bank := newCLIBank(t)
 	first := must(t, mr(t, "", "--bank", bank, "search", "cents")).stdout
 	if !strings.Contains(first, "mem_2") {
@@ -330,6 +351,7 @@ func realdata(t *testing.T, rel string) string {
 }
 
 func TestTauBenchImportAndSearch(t *testing.T) {
+	t.Parallel()
 	file := realdata(t, "trajectories/tau-bench-gpt-4o-airline.json")
 	bank := filepath.Join(t.TempDir(), "bank")
 	must(t, mr(t, "", "--bank", bank, "init"))
@@ -376,6 +398,7 @@ func TestTauBenchImportAndSearch(t *testing.T) {
 }
 
 func TestSampleVerifyFlagsExactlyTheStaleRecords(t *testing.T) {
+	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
 	must(t, mr(t, "", "sample", bank))
 	r := mr(t, "", "--bank", bank, "verify", "--json")
@@ -406,6 +429,7 @@ func TestSampleVerifyFlagsExactlyTheStaleRecords(t *testing.T) {
 }
 
 func TestProbeAndEnvCommands(t *testing.T) {
+	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
 	must(t, mr(t, "", "sample", bank))
 	r := must(t, mr(t, "", "--bank", bank, "probe", "--json", "shop", "SELECT count(*) AS n FROM items_g1"))
@@ -448,6 +472,7 @@ func TestProbeAndEnvCommands(t *testing.T) {
 // TestTUIInTmux runs the built binary in a real terminal (tmux), types as an
 // operator would and reads the screen back.
 func TestTUIInTmux(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed; the end-to-end terminal test needs it (apt-get install tmux)")
 	}
@@ -513,6 +538,7 @@ func TestTUIInTmux(t *testing.T) {
 }
 
 func TestDecideNarrowMergeUndoHistory(t *testing.T) {
+	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
 	must(t, mr(t, "", "sample", bank))
 	if r := mr(t, "", "--bank", bank, "decide", sample.PropNarrow, "narrow"); r.code != 2 {
@@ -568,6 +594,7 @@ func TestDecideNarrowMergeUndoHistory(t *testing.T) {
 // An import that fails at the store (a proposal id the bank already has, a
 // record id in two files) says so and never claims to have imported.
 func TestImportFailureClaimsNothing(t *testing.T) {
+	t.Parallel()
 	bank := newCLIBank(t)
 	props := filepath.Join(t.TempDir(), "props.jsonl")
 	if err := os.WriteFile(props, []byte(`{"id":"p1","op":"delete","targets":[{"id":"mem_1"}],"rationale":"r"}`+"\n"), 0o644); err != nil {
@@ -598,6 +625,7 @@ func TestImportFailureClaimsNothing(t *testing.T) {
 // A flag after the arguments is refused, not taken as an argument and
 // silently ignored.
 func TestFlagAfterArgumentsRefused(t *testing.T) {
+	t.Parallel()
 	bank := newCLIBank(t)
 	for _, args := range [][]string{
 		{"show", "mem_1", "--json"},
@@ -622,6 +650,7 @@ func TestFlagAfterArgumentsRefused(t *testing.T) {
 // --json lists are JSON arrays even when empty, and env list takes --json
 // after the subcommand.
 func TestJSONEmptyListsAreArrays(t *testing.T) {
+	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "bank")
 	must(t, mr(t, "", "--bank", bank, "init"))
 	for _, args := range [][]string{
@@ -645,6 +674,7 @@ func TestJSONEmptyListsAreArrays(t *testing.T) {
 // Two OpenAI-format files with the same name get the same run ids; the
 // second must not silently replace the first, in one import or the next.
 func TestImportTrajectoriesNeverReplaces(t *testing.T) {
+	t.Parallel()
 	bank := newCLIBank(t)
 	run := func(answer string) string {
 		return `[{"role":"user","content":"What is 2+2?"},{"role":"assistant","content":"` + answer + `"}]`
