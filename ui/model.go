@@ -131,5 +131,5 @@ func (m *Model) setStatus(s common.Status) tea.Cmd {
 	if s.Err { // errors stay until the next message
 		return nil
 	}
-	return tea.Tick(statusTTL, func(time.Time) tea.Msg { return clearStatus{seq} })
+	return common.Heartbeat(statusTTL, clearStatus{seq})
 }

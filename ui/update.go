@@ -28,6 +28,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		msg.Y -= headerHeight
 		return m, m.forward(m.active, msg)
+	case common.Delayed:
+		return m, msg.Timer()
 	case common.Status:
 		return m, m.setStatus(msg)
 	case clearStatus:

@@ -11,13 +11,13 @@ package bank
 
 import (
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // WideWidth is the width from which list and detail sit side by side.
@@ -55,8 +55,7 @@ type Model struct {
 	src  Source
 	keys Keys
 
-	search    textinput.Model
-	searching bool                // the search box has focus
+	search    widget.SearchBox
 	filters   map[string][]string // facet field → chosen terms
 	facets    map[string][]index.FacetCount
 	querySeq  int // the latest query; every search result carries it
@@ -113,9 +112,7 @@ func New(c common.Common, deps common.Deps) common.Screen {
 func NewWithSource(c common.Common, deps common.Deps, src Source) *Model {
 	m := &Model{Common: c, deps: deps, src: src, keys: DefaultKeys(),
 		filters: map[string][]string{}, marks: map[string]int{}}
-	m.search = common.NewInput("")
-	m.search.Prompt = "/ "
-	m.search.Placeholder = `search: terms, field:value, "a phrase", -excluded`
+	m.search = widget.NewSearchBox("bank", `all terms must match; OR, field:value, "a phrase", -excluded`)
 	m.pane = viewport.New(0, 0)
 	m.pane.MouseWheelEnabled = false
 	m.list = newList()
@@ -133,13 +130,13 @@ func (m *Model) Init() tea.Cmd { return m.runSearch() }
 
 // Capturing reports whether the search box or a form takes typed text.
 func (m *Model) Capturing() bool {
-	return m.searching || (m.overlay != nil && m.overlay.capturing())
+	return m.search.Focused() || (m.overlay != nil && m.overlay.capturing())
 }
 
 // SetSize lays the screen out again and re-wraps the detail.
 func (m *Model) SetSize(w, h int) {
 	m.Width, m.Height = w, h
-	m.search.Width = max(w-4, 1)
+	m.search.SetWidth(w)
 	m.layout()
 	m.renderDetail()
 }
@@ -220,7 +217,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	switch {
 	case m.overlay != nil:
 		return m.overlay.help(m)
-	case m.searching:
+	case m.search.Focused():
 		return []key.Binding{k.Cancel, k.Confirm}
 	}
 	return []key.Binding{k.Search, k.Filter, k.Confirm, k.NextPane, k.Edit, k.Narrow, m.keys.Mark, k.Merge,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // Update handles keys, the mouse wheel and background results.
@@ -26,15 +27,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			var cmd tea.Cmd
 			m.overlay, cmd = m.overlay.update(m, msg)
 			return cmd
-		case m.searching:
+		case m.search.Focused():
 			return m.searchKey(msg)
 		}
 		return m.handleKey(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
-	case debounced:
-		if msg.seq != m.querySeq {
-			return nil // another keystroke came since
+	case widget.SearchDue:
+		if !m.search.Due(msg) {
+			return nil // another keystroke came since, or another screen's box
 		}
 		return m.runSearch()
 	case pageLoaded:
@@ -89,7 +90,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 // pageLoaded stores a page of hits of the current query.
 func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
-	if msg.seq != m.querySeq {
+	if msg.seq != m.querySeq || !m.search.Current(msg.seq) {
 		return nil // the query changed since
 	}
 	delete(m.list.pending, msg.page)
@@ -149,14 +150,7 @@ func (m *Model) fill() tea.Cmd {
 // searchKey handles a key while the search box has focus: every change of
 // the query starts the debounce; the search runs in a Cmd when it fires.
 func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
-	done, changed, cmd := common.SearchKey(m.Keys, msg, &m.search)
-	switch {
-	case done:
-		m.searching = false
-		return nil
-	case changed:
-		return tea.Batch(cmd, m.typed())
-	}
+	_, cmd := m.search.Key(m.Keys, msg)
 	return cmd
 }
 
@@ -164,7 +158,6 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.Keys
 	switch {
 	case key.Matches(msg, k.Search):
-		m.searching = true
 		return m.search.Focus()
 	case key.Matches(msg, k.Filter):
 		m.overlay = newFacetPicker(m)

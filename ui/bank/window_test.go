@@ -184,7 +184,7 @@ func TestTypingNeverBlocksOnSearch(t *testing.T) {
 		t.Fatal("typing ran the search inside Update")
 	}
 	// The debounce fires; its Cmd is the search, which blocks in its goroutine.
-	searchCmd := update(debounced{seq: m.querySeq})
+	searchCmd := update(m.search.Pending())
 	if searchCmd == nil {
 		t.Fatal("the debounce started no search")
 	}

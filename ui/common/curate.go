@@ -181,8 +181,7 @@ func waitFor(ch <-chan tea.Msg) tea.Cmd {
 }
 
 func (c *Curator) nextTick() tea.Cmd {
-	t := curatorTick{runID: c.run.ID, seq: c.tick}
-	return tea.Tick(spinFrames.FPS, func(time.Time) tea.Msg { return t })
+	return Heartbeat(spinFrames.FPS, curatorTick{runID: c.run.ID, seq: c.tick})
 }
 
 // Update applies msg when it is the curator's: a run's event or end, or a

@@ -68,10 +68,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if !m.probing() {
 			return nil
 		}
-		var cmd tea.Cmd
-		m.spinner, cmd = m.spinner.Update(msg)
+		var next tea.Cmd
+		if m.spinner, next = m.spinner.Update(msg); next == nil {
+			return nil // a stale frame
+		}
 		m.renderPane(paneProbes)
-		return cmd
+		return common.Heartbeat(m.spinner.Spinner.FPS, m.spinner.Tick())
 	case decided:
 		return m.decided(msg)
 	case undone:

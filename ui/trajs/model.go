@@ -9,14 +9,13 @@
 package trajs
 
 import (
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // WideWidth is the width from which list and detail sit side by side.
@@ -59,9 +58,7 @@ type Model struct {
 	env     string // "" = any
 	outcome int
 
-	search    textinput.Model
-	searching bool
-	querySeq  int
+	search    widget.SearchBox
 	matches   map[string]bool // ids the query found; nil = no query
 	searchErr string
 
@@ -84,10 +81,7 @@ func New(c common.Common, deps common.Deps) common.Screen {
 		Env:     c.Keys.Filter,
 		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open record")),
 	}
-	m.search = textinput.New()
-	m.search.Prompt = "/ "
-	m.search.Placeholder = "search tasks, answers, tool calls"
-	m.search.Cursor.SetMode(cursor.CursorStatic)
+	m.search = widget.NewSearchBox("trajectories", "search tasks, answers, tool calls (all terms must match)")
 	m.pane = viewport.New(0, 0)
 	m.pane.MouseWheelEnabled = false
 	m.keys.Env.SetHelp("f", "env")
@@ -101,12 +95,12 @@ func New(c common.Common, deps common.Deps) common.Screen {
 func (m *Model) Init() tea.Cmd { return tea.Batch(m.loadAll(), m.loadRecords()) }
 
 // Capturing reports whether the search box has focus.
-func (m *Model) Capturing() bool { return m.searching }
+func (m *Model) Capturing() bool { return m.search.Focused() }
 
 // SetSize lays out and re-wraps the detail.
 func (m *Model) SetSize(w, h int) {
 	m.Width, m.Height = w, h
-	m.search.Width = max(w-4, 1)
+	m.search.SetWidth(w)
 	m.layout() // re-wraps the detail when its width changed
 }
 
@@ -140,7 +134,7 @@ func (m *Model) enableKeys() {
 // ShortHelp lists the keys that apply now.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.Keys
-	if m.searching {
+	if m.search.Focused() {
 		return []key.Binding{k.Cancel, k.Confirm}
 	}
 	return []key.Binding{k.Search, m.keys.Env, m.keys.Outcome, k.NextPane, k.Next, k.Prev, m.keys.Open, k.Curate}

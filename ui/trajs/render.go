@@ -54,10 +54,7 @@ func (m *Model) View() string {
 		return ""
 	}
 	st := m.Styles
-	box := m.search.View()
-	if !m.searching && m.search.Value() == "" {
-		box = st.Subtle.Render("/ search · f env · o outcome" + m.filterText())
-	}
+	box := m.search.View(st, "/ search · f env · o outcome"+m.filterText())
 	if m.searchErr != "" {
 		box = st.Error.Render(m.searchErr)
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -12,6 +11,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // Background work and its results; each carries the request it answers.
@@ -27,16 +27,12 @@ type recordsLoaded struct {
 	err    error
 }
 
-type debounced struct{ seq int }
-
 type searched struct {
 	seq int
 	ids map[string]bool
 	err error
 }
 
-// debounceDelay is how long the search box waits for the next keystroke.
-const debounceDelay = 120 * time.Millisecond
 
 // searchSize caps the trajectories one search returns.
 const searchSize = 10000
@@ -79,8 +75,7 @@ func (m *Model) loadRecords() tea.Cmd {
 }
 
 func (m *Model) runSearch() tea.Cmd {
-	m.querySeq++
-	q, seq, ix := m.search.Value(), m.querySeq, m.deps.Index
+	q, seq, ix := m.search.Value(), m.search.Next(), m.deps.Index
 	if q == "" || ix == nil {
 		m.matches, m.searchErr = nil, ""
 		m.applyFilter()
@@ -115,7 +110,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if m.searching {
+		if m.search.Focused() {
 			return m.searchKey(msg)
 		}
 		return m.handleKey(msg)
@@ -148,12 +143,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		m.byTraj = msg.byTraj
 		m.renderDetail()
-	case debounced:
-		if msg.seq == m.querySeq {
+	case widget.SearchDue:
+		if m.search.Due(msg) {
 			return m.runSearch()
 		}
 	case searched:
-		if msg.seq != m.querySeq {
+		if !m.search.Current(msg.seq) {
 			return nil
 		}
 		m.searchErr = ""
@@ -236,24 +231,14 @@ func (m *Model) moveTo(i int) {
 }
 
 func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
-	done, changed, cmd := common.SearchKey(m.Keys, msg, &m.search)
-	switch {
-	case done:
-		m.searching = false
-		return nil
-	case !changed:
-		return cmd
-	}
-	m.querySeq++
-	seq := m.querySeq
-	return tea.Batch(cmd, tea.Tick(debounceDelay, func(time.Time) tea.Msg { return debounced{seq} }))
+	_, cmd := m.search.Key(m.Keys, msg)
+	return cmd
 }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.Keys
 	switch {
 	case key.Matches(msg, k.Search):
-		m.searching = true
 		return m.search.Focus()
 	case key.Matches(msg, k.NextPane):
 		m.focus = 1 - m.focus
