@@ -76,7 +76,6 @@ func (s StoreSource) Detail(id string) (*Detail, error) {
 // Background results. Each carries what asked for it and is dropped when
 // the screen has moved on.
 
-
 // pageLoaded is one page of hits of query seq.
 type pageLoaded struct {
 	seq, page int

@@ -33,7 +33,6 @@ type searched struct {
 	err error
 }
 
-
 // searchSize caps the trajectories one search returns.
 const searchSize = 10000
 

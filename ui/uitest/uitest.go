@@ -1,8 +1,8 @@
-// Package uitest holds what the screens' tests share: the sample world
-// opened as the program opens it (OpenSample), a tiny root model that hosts
-// screens the way ui.Model does (Root), teatest helpers that start a
-// program, wait for text and quit (Start, WaitFor, Quit), and helpers for
-// direct Update tests (Key, Drain, CheckFits).
+// Package uitest holds what the screens' tests share: a copy of the sample
+// world generated once per test process (SampleDir, OpenSample), a tiny
+// root model that hosts screens the way ui.Model does (Root), teatest
+// helpers that start a program, wait for text and quit (Start, WaitFor,
+// Quit), and helpers for direct Update tests (Drive, Drain, Key, CheckFits).
 //
 // It is imported by _test.go files only; nothing in the program uses it.
 package uitest
