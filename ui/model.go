@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/ui/common"
@@ -26,8 +27,9 @@ const statusTTL = 8 * time.Second
 type Model struct {
 	c       common.Common
 	deps    common.Deps
-	screens map[int]common.Screen // built on first use
-	active  int
+	screens map[common.ScreenID]common.Screen // built on first use
+	active  common.ScreenID
+	keys    []key.Binding // the number keys, one per screen (screenKeys)
 	help    help.Model
 	showAll bool // the ? overlay
 
@@ -50,7 +52,8 @@ func New(deps common.Deps) tea.Model {
 	h.Styles.FullDesc = c.Styles.Text
 	h.Styles.FullSeparator = c.Styles.Subtle
 	h.Styles.Ellipsis = c.Styles.Footer
-	return &Model{c: c, deps: deps, screens: map[int]common.Screen{}, active: 1, help: h}
+	return &Model{c: c, deps: deps, screens: map[common.ScreenID]common.Screen{},
+		active: common.ScreenReview, help: h, keys: screenKeys()}
 }
 
 // Run starts the program on the alternate screen with mouse support and
@@ -67,13 +70,14 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // screen returns screen n, building it on first use.
-func (m *Model) screen(n int) common.Screen {
+func (m *Model) screen(n common.ScreenID) common.Screen {
 	if s, ok := m.screens[n]; ok {
 		return s
 	}
 	c := m.c
 	c.Width, c.Height = m.bodySize()
-	s := Screens[n](c, m.deps)
+	def, _ := screenDef(n)
+	s := def.New(c, m.deps)
 	s.SetSize(c.Width, c.Height)
 	m.screens[n] = s
 	return s
@@ -91,8 +95,8 @@ func (m *Model) bodySize() (int, int) {
 // show switches to screen n, building and starting it on first use. A
 // screen built earlier that has a focus (common.Focuser) announces it
 // again: other screens may have moved the focus while it was hidden.
-func (m *Model) show(n int) tea.Cmd {
-	if _, ok := Screens[n]; !ok || n == m.active {
+func (m *Model) show(n common.ScreenID) tea.Cmd {
+	if _, ok := screenDef(n); !ok || n == m.active {
 		return nil
 	}
 	_, built := m.screens[n]

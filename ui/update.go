@@ -37,12 +37,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = common.Status{}
 		}
 		return m, nil
-	case common.ShowProposal:
-		return m, m.navigate(1, msg)
-	case common.ShowRecord:
-		return m, m.navigate(2, msg)
-	case common.ShowTrajectory:
-		return m, m.navigate(4, msg)
+	case common.Navigation:
+		return m, m.navigate(msg.Target(), msg)
 	case common.Focus:
 		return m, m.setFocus(msg)
 	}
@@ -76,9 +72,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.showAll = true
 		return nil
 	}
-	for i, b := range k.Screen {
+	for i, b := range m.keys {
 		if key.Matches(msg, b) {
-			return m.show(i + 1)
+			return m.show(Screens[i].ID)
 		}
 	}
 	if m.tooSmall() {
@@ -88,15 +84,15 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // navigate shows screen n and hands it the navigation message.
-func (m *Model) navigate(n int, msg tea.Msg) tea.Cmd {
-	if _, ok := Screens[n]; !ok {
+func (m *Model) navigate(n common.ScreenID, msg tea.Msg) tea.Cmd {
+	if _, ok := screenDef(n); !ok {
 		return nil
 	}
 	start := m.show(n)
 	return tea.Batch(start, m.forward(n, msg))
 }
 
-func (m *Model) forward(n int, msg tea.Msg) tea.Cmd {
+func (m *Model) forward(n common.ScreenID, msg tea.Msg) tea.Cmd {
 	s, ok := m.screens[n]
 	if !ok {
 		return nil

@@ -18,8 +18,6 @@ const (
 	footerHeight = 2 // key help, then the status line
 )
 
-var screenOrder = []int{1, 2, 3, 4}
-
 func (m *Model) tooSmall() bool {
 	return m.c.Width < MinWidth || m.c.Height < MinHeight
 }
@@ -69,15 +67,13 @@ func fitLines(s string, w int) string {
 func (m *Model) header(active common.Screen) string {
 	st := m.c.Styles
 	var tabs []string
-	for _, n := range screenOrder {
-		if _, ok := Screens[n]; !ok {
-			continue
-		}
+	for _, d := range Screens {
+		n := d.ID
 		if n == m.active {
 			tabs = append(tabs, st.TabLabel(fmt.Sprintf("%d %s", n, active.Title()), true))
 			continue
 		}
-		title := screenName[n]
+		title := d.Name
 		if s, ok := m.screens[n]; ok {
 			title = s.Title()
 		}
@@ -94,9 +90,6 @@ func (m *Model) header(active common.Screen) string {
 	}
 	return left + strings.Repeat(" ", gap) + right
 }
-
-// screenName titles the tabs of screens not built yet.
-var screenName = map[int]string{1: "Review", 2: "Bank", 3: "Probes", 4: "Trajectories"}
 
 func (m *Model) footer(active common.Screen) string {
 	bindings := append(common.Bindings{}, active.ShortHelp()...)
@@ -129,7 +122,7 @@ func (m *Model) helpOverlay(s common.Screen, h int) string {
 	global := m.help
 	global.Width = inner
 	text := st.Title.Render("Keys") + "\n\n" + helpRows(m.help, groups, inner) +
-		"\n\n" + global.ShortHelpView([]key.Binding{k.Screen[0], k.Screen[1], k.Screen[2], k.Screen[3], k.Help, k.Quit}) +
+		"\n\n" + global.ShortHelpView(append(slices.Clone(m.keys), k.Help, k.Quit)) +
 		"\n\n" + st.Subtle.Render(common.Wrap("Every decision is committed when the footer says so; q quits at once. Press ? or esc to close.", inner))
 	box := st.Overlay.Width(m.c.Width - st.Overlay.GetHorizontalBorderSize()).Render(fitLines(text, inner))
 	return lipgloss.NewStyle().MaxHeight(h).Render(box)

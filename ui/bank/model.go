@@ -32,21 +32,12 @@ const (
 // facetFields are the fields the screen counts and filters by.
 var facetFields = []string{"category", "env", "status"}
 
-// Keys this screen adds to common.KeyMap (see ui/REQUESTS-issue6.md).
-type Keys struct {
-	Retrieve key.Binding // R: retrieval preview
-	Verify   key.Binding // v: re-run the record's checks live
-	Mark     key.Binding // space: mark a row for merging
-}
+// Keys are the keys this screen adds (declared with the others in
+// common.KeyMap).
+type Keys = common.BankKeys
 
 // DefaultKeys returns the screen's own keys.
-func DefaultKeys() Keys {
-	return Keys{
-		Retrieve: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retrieval preview")),
-		Verify:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "verify checks")),
-		Mark:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark for merge")),
-	}
-}
+func DefaultKeys() Keys { return common.DefaultKeyMap().Bank }
 
 // Model is the bank screen.
 type Model struct {

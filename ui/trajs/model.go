@@ -35,12 +35,9 @@ const (
 
 var outcomeNames = []string{"any", "passed", "failed"}
 
-// Keys this screen adds to common.KeyMap (see ui/REQUESTS-issue6.md).
-type Keys struct {
-	Outcome key.Binding // o: cycle the outcome filter
-	Env     key.Binding // f (common Filter): cycle the env filter
-	Open    key.Binding // enter: open the record the selected step produced
-}
+// Keys are the keys this screen adds (declared with the others in
+// common.KeyMap).
+type Keys = common.TrajKeys
 
 // Model is the trajectories screen.
 type Model struct {
@@ -76,15 +73,10 @@ type Model struct {
 // New returns the trajectories screen; Init loads the trajectories.
 func New(c common.Common, deps common.Deps) common.Screen {
 	m := &Model{Common: c, deps: deps}
-	m.keys = Keys{
-		Outcome: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "outcome")),
-		Env:     c.Keys.Filter,
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open record")),
-	}
+	m.keys = c.Keys.Trajs
 	m.search = widget.NewSearchBox("trajectories", "search tasks, answers, tool calls (all terms must match)")
 	m.pane = viewport.New(0, 0)
 	m.pane.MouseWheelEnabled = false
-	m.keys.Env.SetHelp("f", "env")
 	m.Keys.Next.SetHelp("]", "next step")
 	m.Keys.Prev.SetHelp("[", "prev step")
 	m.enableKeys()
