@@ -61,12 +61,13 @@ func New(deps common.Deps) tea.Model {
 func Run(deps common.Deps) error {
 	p := tea.NewProgram(New(deps), tea.WithAltScreen(), tea.WithMouseCellMotion())
 	_, err := p.Run()
+	deps.Curator.Cancel() // however the program ended
 	return err
 }
 
 // Init builds and starts the review queue.
 func (m *Model) Init() tea.Cmd {
-	return m.screen(m.active).Init()
+	return safe(m.screen(m.active).Init(), m.deps.Logf)
 }
 
 // screen returns screen n, building it on first use.

@@ -10,7 +10,18 @@ import (
 // Update handles the global keys and messages and routes the rest: keys
 // and mouse to the active screen, everything else (background results) to
 // every built screen, since each drops results that are not its own.
+//
+// Every Cmd it returns is wrapped (safe): a panic in one is logged and
+// shown, not fatal.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	return m, safe(cmd, m.deps.Logf)
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ch := m.deps.Curator.Update(msg); ch != common.CuratorNone {
+		return m, tea.Batch(cmd, m.broadcast(common.CuratorProgress{Change: ch}))
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
@@ -42,17 +53,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.Focus:
 		return m, m.setFocus(msg)
 	}
+	return m, m.broadcast(msg)
+}
+
+// broadcast hands msg to every built screen.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
 	for n := range m.screens {
 		cmds = append(cmds, m.forward(n, msg))
 	}
-	return m, tea.Batch(cmds...)
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.Keys
 	if msg.Type == tea.KeyCtrlC {
-		return tea.Quit
+		return m.quit()
 	}
 	if c, ok := m.screens[m.active].(common.Capturer); ok && c.Capturing() {
 		return m.forward(m.active, msg)
@@ -61,13 +77,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if key.Matches(msg, k.Help, k.Cancel) {
 			m.showAll = false
 		} else if key.Matches(msg, k.Quit) {
-			return tea.Quit
+			return m.quit()
 		}
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.showAll = true
 		return nil
@@ -100,4 +116,11 @@ func (m *Model) forward(n common.ScreenID, msg tea.Msg) tea.Cmd {
 	s, cmd := s.Update(msg)
 	m.screens[n] = s
 	return cmd
+}
+
+// quit ends the program, cancelling a curator run in flight (its HTTP call
+// ends with the program instead of running on).
+func (m *Model) quit() tea.Cmd {
+	m.deps.Curator.Cancel()
+	return tea.Quit
 }

@@ -40,7 +40,7 @@ func (m *Model) View() string {
 	} else {
 		body = s.View()
 	}
-	return m.header(s) + "\n" + fitHeight(body, h) + "\n" + m.footer(s)
+	return common.StripBidi(m.header(s) + "\n" + fitHeight(body, h) + "\n" + m.footer(s))
 }
 
 // fitHeight cuts s to h lines or pads it with empty ones.
@@ -101,7 +101,7 @@ func (m *Model) footer(active common.Screen) string {
 		if m.status.Err {
 			style = m.c.Styles.Error
 		}
-		status = style.Render(ansi.Truncate(strings.ReplaceAll(m.status.Text, "\n", " "), m.c.Width, "…"))
+		status = style.Render(ansi.Truncate(common.PrintableLine(m.status.Text), m.c.Width, "…"))
 	}
 	return ansi.Truncate(line, m.c.Width, "…") + "\n" + status
 }

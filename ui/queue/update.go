@@ -21,11 +21,11 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	if cmd, ch := m.deps.Curator.Update(msg); ch != common.CuratorNone {
+	if _, ok := msg.(common.CuratorProgress); ok {
 		if m.showsCurator() {
 			m.renderPane(paneProbes)
 		}
-		return cmd
+		return nil
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:

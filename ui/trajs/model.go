@@ -59,8 +59,9 @@ type Model struct {
 	matches   map[string]bool // ids the query found; nil = no query
 	searchErr string
 
-	byTraj map[string][]review.Record // records by the trajectory they came from
-	recSeq int
+	byTraj    map[string][]review.Record // records by the trajectory they came from
+	openProps map[string]int             // open proposals by the trajectory they came from
+	recSeq    int
 
 	focus   int
 	step    int // the selected step of the detail (1-based; 0 = none)

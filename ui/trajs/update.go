@@ -24,6 +24,7 @@ type allLoaded struct {
 type recordsLoaded struct {
 	seq    int
 	byTraj map[string][]review.Record
+	open   map[string]int // open proposals by the trajectory they came from
 	err    error
 }
 
@@ -45,6 +46,7 @@ func (m *Model) loadAll() tea.Cmd {
 	}
 	return func() tea.Msg {
 		ts, err := store.Trajectories()
+		slices.SortStableFunc(ts, func(a, b review.Trajectory) int { return common.NaturalCompare(a.ID, b.ID) })
 		return allLoaded{trajs: ts, err: err}
 	}
 }
@@ -69,7 +71,17 @@ func (m *Model) loadRecords() tea.Cmd {
 				by[t] = append(by[t], r)
 			}
 		}
-		return recordsLoaded{seq: seq, byTraj: by}
+		queue, err := store.Queue()
+		if err != nil {
+			return recordsLoaded{seq: seq, err: err}
+		}
+		open := map[string]int{}
+		for _, p := range queue {
+			if p.Trajectory != "" {
+				open[p.Trajectory]++
+			}
+		}
+		return recordsLoaded{seq: seq, byTraj: by, open: open}
 	}
 }
 
@@ -101,11 +113,11 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	if cmd, ch := m.deps.Curator.Update(msg); ch != common.CuratorNone {
-		if ch == common.CuratorLog && m.showsCurator() {
+	if p, ok := msg.(common.CuratorProgress); ok {
+		if p.Change == common.CuratorLog && m.showsCurator() {
 			m.renderDetail() // the spinner is in the title (View); events are in the detail
 		}
-		return cmd
+		return nil
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
@@ -140,7 +152,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return common.NotifyErr("could not read the records: " + msg.err.Error())
 		}
-		m.byTraj = msg.byTraj
+		m.byTraj, m.openProps = msg.byTraj, msg.open
 		m.renderDetail()
 	case widget.SearchDue:
 		if m.search.Due(msg) {

@@ -49,6 +49,7 @@ func Main(m *testing.M, cleanups ...func()) {
 // is one (else it only says so in the footer); everything else, Focus
 // included, to every screen.
 type Root struct {
+	Curator *common.Curator // advanced here and broadcast, as ui.Model does; may be nil
 	Screens []common.Screen
 	Active  int
 	Status  string
@@ -74,6 +75,14 @@ func (r *Root) forward(i int, msg tea.Msg) tea.Cmd {
 
 // Update routes msg; see Root.
 func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ch := r.Curator.Update(msg); ch != common.CuratorNone {
+		msg = common.CuratorProgress{Change: ch}
+		var cmds []tea.Cmd
+		for i := range r.Screens {
+			cmds = append(cmds, r.forward(i, msg))
+		}
+		return r, tea.Batch(append(cmds, cmd)...)
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		for _, s := range r.Screens {
