@@ -13,6 +13,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 )
 
 // openInput opens a named file, or stdin for "-".
@@ -30,147 +31,58 @@ func cmdImport(a *app, fs *flag.FlagSet) error {
 	}
 	kind, files := fs.Arg(0), fs.Args()[1:]
 	switch kind {
-	case "records", "proposals", "trajectories":
+	case service.KindRecords, service.KindProposals, service.KindTrajectories:
 	default:
 		return usagef("import: %q is not records, proposals or trajectories", kind)
 	}
-	b, err := a.open(false)
+	svc, err := a.open()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	exists := func(id string) bool { _, err := b.store.Record(id); return err == nil }
-	var recs []review.Record
-	var props []review.Proposal
-	var trajs []review.Trajectory
-	from := map[string]string{} // id → the file that has it
+	defer svc.Close()
+	var inputs []service.Input
 	for _, name := range files {
 		r, file, err := a.openInput(name)
 		if err != nil {
 			return err
 		}
-		switch kind {
-		case "records":
-			var rs []review.Record
-			if rs, err = review.ReadRecords(r, file); err == nil {
-				for _, rec := range rs {
-					if exists(rec.ID) {
-						err = fmt.Errorf("%s: record %s is already in the bank", file, rec.ID)
-						break
-					}
-					if f, dup := from[rec.ID]; dup {
-						err = fmt.Errorf("%s: record %s is also in %s", file, rec.ID, f)
-						break
-					}
-					from[rec.ID] = file
-				}
-				recs = append(recs, rs...)
-			}
-		case "proposals":
-			var ps []review.Proposal
-			var lines []int
-			if ps, lines, err = review.ReadProposals(r, file); err == nil {
-				err = review.CheckProposalTargets(file, ps, lines, exists)
-				for i, p := range ps {
-					if err != nil || p.ID == "" {
-						continue
-					}
-					if _, perr := b.store.Proposal(p.ID); perr == nil {
-						err = fmt.Errorf("%s:%d: field \"id\": proposal %s is already in the bank", file, lines[i], p.ID)
-					} else if f, dup := from[p.ID]; dup {
-						err = fmt.Errorf("%s:%d: field \"id\": proposal %s is also in %s", file, lines[i], p.ID, f)
-					}
-					from[p.ID] = file
-				}
-				props = append(props, ps...)
-			}
-		case "trajectories":
-			var ts []review.Trajectory
-			if ts, err = review.ReadTrajectories(r, file); err == nil {
-				// Proposals cite a trajectory's steps: replacing one would
-				// change what their evidence points at.
-				for _, tr := range ts {
-					if _, terr := b.store.Trajectory(tr.ID); terr == nil {
-						err = fmt.Errorf("%s: trajectory %s is already in the bank", file, tr.ID)
-						break
-					}
-					if f, dup := from[tr.ID]; dup {
-						err = fmt.Errorf("%s: trajectory %s is also in %s (ids of OpenAI-format runs come from the file name; rename one file)", file, tr.ID, f)
-						break
-					}
-					from[tr.ID] = file
-				}
-				trajs = append(trajs, ts...)
-			}
-		}
-		r.Close()
-		if err != nil {
-			return err
-		}
+		defer r.Close()
+		inputs = append(inputs, service.Input{Name: file, R: r})
 	}
-	n := 0
-	switch kind {
-	case "records":
-		err, n = b.store.PutRecords(recs, a.operator, "import"), len(recs)
-	case "proposals":
-		err, n = b.store.AddProposals(props, nil), len(props)
-	case "trajectories":
-		err, n = b.store.PutTrajectories(trajs), len(trajs)
-	}
+	n, err := svc.Import(kind, inputs, a.operator)
 	if err != nil {
-		return fmt.Errorf("import %s: %w; nothing was imported", kind, err)
+		return err
 	}
 	fmt.Fprintf(a.stdout, "imported %d %s\n", n, kind)
-	return b.sync()
+	return nil
 }
 
 func cmdExport(a *app, fs *flag.FlagSet) error {
 	if err := needArgs(fs, 1, "what to export"); err != nil {
 		return err
 	}
-	b, err := a.open(false)
+	switch fs.Arg(0) {
+	case service.KindRecords, service.KindProposals, service.KindDecisions, service.KindTrajectories:
+	default:
+		return usagef("export: %q is not records, proposals, decisions or trajectories", fs.Arg(0))
+	}
+	svc, err := a.open()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	switch fs.Arg(0) {
-	case "records":
-		rs, err := b.store.Records(review.RecordFilter{})
-		if err != nil {
-			return err
-		}
-		return review.WriteJSONL(a.stdout, rs)
-	case "proposals":
-		ps, err := b.store.Proposals()
-		if err != nil {
-			return err
-		}
-		return review.WriteJSONL(a.stdout, ps)
-	case "decisions":
-		ds, err := b.store.Decisions()
-		if err != nil {
-			return err
-		}
-		return review.WriteJSONL(a.stdout, ds)
-	case "trajectories":
-		ts, err := b.store.Trajectories()
-		if err != nil {
-			return err
-		}
-		return review.WriteJSONL(a.stdout, ts)
-	}
-	return usagef("export: %q is not records, proposals, decisions or trajectories", fs.Arg(0))
+	defer svc.Close()
+	return svc.Export(fs.Arg(0), a.stdout)
 }
 
 func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "QUERY"); err != nil {
 		return err
 	}
-	b, err := a.open(true)
+	svc, err := a.open()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer svc.Close()
 	req := index.Request{Query: strings.Join(fs.Args(), " "), Type: flagString(fs, "type"), Size: flagInt(fs, "k"),
 		Filters: map[string][]string{}, Highlight: true}
 	for _, f := range []string{"env", "category", "status"} {
@@ -178,7 +90,7 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 			req.Filters[f] = []string{v}
 		}
 	}
-	res, err := b.index.Search(req)
+	res, err := svc.Search(req)
 	if err != nil {
 		return err
 	}
@@ -188,13 +100,13 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "%d hits (%s)\n", res.Total, res.Took.Round(1000))
 	for _, h := range res.Hits {
-		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, h.ID, describe(b.store, h.Type, h.ID))
+		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, h.ID, describe(svc, h.Type, h.ID))
 	}
 	return tw.Flush()
 }
 
 // describe is the one-line summary of a search hit.
-func describe(s *review.Store, typ, id string) string {
+func describe(s *service.Service, typ, id string) string {
 	switch typ {
 	case "trajectory":
 		if t, err := s.Trajectory(id); err == nil {
@@ -224,27 +136,16 @@ func cmdRetrieve(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "TASK_TEXT"); err != nil {
 		return err
 	}
-	b, err := a.open(true)
+	svc, err := a.open()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer svc.Close()
 	scope := review.Scope{Env: flagString(fs, "env"), Tags: splitList(flagString(fs, "tags"))}
-	hits, err := b.index.Retrieve(strings.Join(fs.Args(), " "), scope, flagInt(fs, "k"))
+	out, err := svc.Retrieve(service.RetrieveRequest{Task: strings.Join(fs.Args(), " "), Scope: scope, K: flagInt(fs, "k"),
+		Client: "cli", TaskID: flagString(fs, "task-id")})
 	if err != nil {
 		return err
-	}
-	type item struct {
-		Score  float64       `json:"score"`
-		Record review.Record `json:"record"`
-	}
-	var out []item
-	for _, h := range hits {
-		r, err := b.store.Record(h.ID)
-		if err != nil {
-			return err
-		}
-		out = append(out, item{h.Score, *r})
 	}
 	if jsonOut {
 		return printJSON(a.stdout, nonNil(out))
@@ -259,12 +160,12 @@ func cmdShow(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "ID"); err != nil {
 		return err
 	}
-	b, err := a.open(false)
+	s, err := a.open()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	id, s := fs.Arg(0), b.store
+	defer s.Close()
+	id := fs.Arg(0)
 	if r, err := s.Record(id); err == nil {
 		runs, _ := s.ProbeRunsFor("record", id)
 		checks, _ := s.CheckResults(id)
@@ -329,12 +230,12 @@ func cmdHistory(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "RECORD_ID"); err != nil {
 		return err
 	}
-	b, err := a.open(false)
+	svc, err := a.open()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	h, err := b.store.History(fs.Arg(0))
+	defer svc.Close()
+	h, err := svc.History(fs.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -349,12 +250,12 @@ func cmdHistory(a *app, fs *flag.FlagSet, jsonOut bool) error {
 }
 
 func cmdQueue(a *app, jsonOut bool) error {
-	b, err := a.open(false)
+	svc, err := a.open()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	q, err := b.store.Queue()
+	defer svc.Close()
+	q, err := svc.Queue()
 	if err != nil {
 		return err
 	}
@@ -373,15 +274,16 @@ func cmdQueue(a *app, jsonOut bool) error {
 	return tw.Flush()
 }
 
-// decide opens the bank, commits one decision made by fn, reports it and
-// brings the index up to date.
-func (a *app) decide(jsonOut bool, fn func(*review.Store) (*review.Decision, error)) error {
-	b, err := a.open(false)
+// decide opens the bank, commits one decision made by fn (the service
+// brings the index up to date, or warns that it will catch up) and
+// reports it.
+func (a *app) decide(jsonOut bool, fn func(*service.Service) (*review.Decision, error)) error {
+	svc, err := a.open()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	d, err := fn(b.store)
+	defer svc.Close()
+	d, err := fn(svc)
 	if err != nil {
 		return err
 	}
@@ -397,15 +299,12 @@ func (a *app) decide(jsonOut bool, fn func(*review.Store) (*review.Decision, err
 			fmt.Fprintf(a.stdout, "  %s v%d → v%d %s\n", c.RecordID, c.Before, c.After, status)
 		}
 	}
-	if err != nil {
-		return err
-	}
-	return b.sync()
+	return err
 }
 
 // proposedRecord returns a copy of a proposal's record, for the operator
 // to change before deciding.
-func proposedRecord(s *review.Store, id string, verb review.Verb) (review.Record, error) {
+func proposedRecord(s *service.Service, id string, verb review.Verb) (review.Record, error) {
 	p, err := s.Proposal(id)
 	if err != nil {
 		return review.Record{}, err
@@ -430,7 +329,7 @@ func cmdDecide(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if (verb == review.Narrow || verb == review.Edit) && tags == "" && trigger == "" && lemma == "" {
 		return usagef("decide %s: give the changed fields with --scope-tags, --trigger or --lemma", verb)
 	}
-	return a.decide(jsonOut, func(s *review.Store) (*review.Decision, error) {
+	return a.decide(jsonOut, func(s *service.Service) (*review.Decision, error) {
 		req := review.DecideRequest{Proposal: fs.Arg(0), Verb: verb, Operator: a.operator, Note: flagString(fs, "note")}
 		if verb == review.Narrow || verb == review.Edit {
 			rec, err := proposedRecord(s, req.Proposal, verb)
@@ -456,7 +355,7 @@ func cmdMerge(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "PROPOSAL_ID"); err != nil {
 		return err
 	}
-	return a.decide(jsonOut, func(s *review.Store) (*review.Decision, error) {
+	return a.decide(jsonOut, func(s *service.Service) (*review.Decision, error) {
 		req := review.DecideRequest{Proposal: fs.Arg(0), Verb: review.Merge, With: splitList(flagString(fs, "with")),
 			Operator: a.operator, Note: flagString(fs, "note")}
 		if l := flagString(fs, "lemma"); l != "" {
@@ -472,7 +371,7 @@ func cmdMerge(a *app, fs *flag.FlagSet, jsonOut bool) error {
 }
 
 func cmdUndo(a *app, fs *flag.FlagSet, jsonOut bool) error {
-	return a.decide(jsonOut, func(s *review.Store) (*review.Decision, error) {
+	return a.decide(jsonOut, func(s *service.Service) (*review.Decision, error) {
 		return s.Undo(a.ctx, fs.Arg(0), a.operator, flagString(fs, "note"))
 	})
 }

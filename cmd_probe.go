@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -44,7 +42,7 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "add, list or rm"); err != nil {
 		return err
 	}
-	s, err := review.Open(a.bank, review.Options{})
+	s, err := a.open()
 	if err != nil {
 		return err
 	}
@@ -76,13 +74,7 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		if fs.NArg() != 2 {
 			return usagef("env rm: give one NAME")
 		}
-		for i, e := range cfg.Envs {
-			if e.Name == fs.Arg(1) {
-				cfg.Envs = append(cfg.Envs[:i], cfg.Envs[i+1:]...)
-				return s.SaveConfig(cfg)
-			}
-		}
-		return fmt.Errorf("env rm: no environment named %q", fs.Arg(1))
+		return s.RemoveEnv(fs.Arg(1))
 	case "add":
 		// env add NAME --sql FILE | --files DIR (flags after NAME, parsed here)
 		sub := flag.NewFlagSet("env add", flag.ContinueOnError)
@@ -96,36 +88,18 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 			return usagef("env add: %v", err)
 		}
 		name := fs.Arg(1)
-		if _, dup := cfg.Env(name); dup {
-			return fmt.Errorf("env add: %q is already declared (env rm it first)", name)
-		}
-		e := probe.Env{Name: name}
+		var kind probe.Kind
+		var path string
 		switch {
 		case *sqlPath != "" && *dirPath == "":
-			e.Kind, e.Path = probe.KindSQL, *sqlPath
+			kind, path = probe.KindSQL, *sqlPath
 		case *dirPath != "" && *sqlPath == "":
-			e.Kind, e.Path = probe.KindFiles, *dirPath
+			kind, path = probe.KindFiles, *dirPath
 		default:
 			return usagef("env add: give exactly one of --sql FILE or --files DIR")
 		}
-		abs, err := filepath.Abs(e.Path)
+		e, err := s.AddEnv(name, kind, path)
 		if err != nil {
-			return err
-		}
-		st, err := os.Stat(abs)
-		if err != nil {
-			return fmt.Errorf("env add %s: %w", name, err)
-		}
-		if st.IsDir() != (e.Kind == probe.KindFiles) {
-			return fmt.Errorf("env add %s: %s is not a %s", name, abs, map[bool]string{true: "folder", false: "file"}[e.Kind == probe.KindFiles])
-		}
-		if rel, err := filepath.Rel(s.Dir(), abs); err == nil && !strings.HasPrefix(rel, "..") {
-			e.Path = rel
-		} else {
-			e.Path = abs
-		}
-		cfg.Envs = append(cfg.Envs, e)
-		if err := s.SaveConfig(cfg); err != nil {
 			return err
 		}
 		fmt.Fprintf(a.stdout, "added %s env %s → %s\n", e.Kind, name, e.Path)
@@ -138,19 +112,18 @@ func cmdProbe(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 2, "ENV and INPUT"); err != nil {
 		return err
 	}
-	s, err := review.Open(a.bank, review.Options{})
+	s, err := a.open()
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	env, err := s.ResolveEnv(fs.Arg(0))
-	if err != nil {
+	if _, err := s.ResolveEnv(fs.Arg(0)); err != nil {
 		return err
 	}
 	lim := probe.DefaultLimits()
 	lim.Timeout = fs.Lookup("timeout").Value.(flag.Getter).Get().(time.Duration)
 	lim.MaxRows = flagInt(fs, "max-rows")
-	res := probe.Run(a.ctx, env, strings.Join(fs.Args()[1:], " "), lim)
+	res := s.Probe(a.ctx, fs.Arg(0), strings.Join(fs.Args()[1:], " "), lim)
 	if jsonOut {
 		if err := printJSON(a.stdout, res); err != nil {
 			return err
@@ -165,16 +138,13 @@ func cmdProbe(a *app, fs *flag.FlagSet, jsonOut bool) error {
 }
 
 func cmdVerify(a *app, fs *flag.FlagSet, jsonOut bool) error {
-	b, err := a.open(false)
+	svc, err := a.open()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	results, err := b.store.Verify(a.ctx, flagString(fs, "env"))
+	defer svc.Close()
+	results, err := svc.Verify(a.ctx, flagString(fs, "env"))
 	if err != nil {
-		return err
-	}
-	if err := b.sync(); err != nil {
 		return err
 	}
 	failed := map[string]bool{}

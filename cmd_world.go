@@ -5,13 +5,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/memreview/memreview/curator"
-	"github.com/memreview/memreview/index"
-	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -66,17 +64,15 @@ func cmdSampleGen(a *app, args []string) error {
 	if err := sample.Synth(fs.Arg(0), opt); err != nil {
 		return err
 	}
-	s, err := review.Open(fs.Arg(0), review.Options{})
+	svc, err := service.Open(fs.Arg(0), service.Options{Operator: a.operator})
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer svc.Close()
 	stored := time.Since(start)
-	ix, err := index.Open(filepath.Join(s.Dir(), review.IndexDir), s)
-	if err != nil {
+	if _, err := svc.IndexDocs(); err != nil { // builds the index
 		return err
 	}
-	defer ix.Close()
 	fmt.Fprintf(a.stdout, "wrote %d records and %d trajectories to %s in %s, indexed in %s\n",
 		opt.Records, opt.Trajectories, fs.Arg(0), stored.Round(time.Millisecond), (time.Since(start) - stored).Round(time.Millisecond))
 	return nil
@@ -94,39 +90,30 @@ func curateCommand(jsonOut *bool) *command {
 			fs.Bool("all-new", false, "every trajectory that no proposal cites yet")
 		},
 		run: func(a *app, fs *flag.FlagSet) error {
-			b, err := a.open(false)
+			svc, err := a.open()
 			if err != nil {
 				return err
 			}
-			defer b.Close()
+			defer svc.Close()
 			ids := fs.Args()
 			if fs.Lookup("all-new").Value.String() == "true" {
-				if ids, err = uncurated(b.store); err != nil {
+				if ids, err = svc.Uncurated(); err != nil {
 					return err
 				}
 			}
 			if len(ids) == 0 {
 				return usagef("curate: name trajectories, or pass --all-new")
 			}
-			cfg, err := b.store.Config()
+			set, err := svc.CuratorSettings(flagString(fs, "model"))
 			if err != nil {
 				return err
 			}
-			set := curator.SettingsFromEnv(cfg.Curator, flagString(fs, "model"))
-			set.Operator = a.operator
 			opt := curator.Options{
 				Probe:     fs.Lookup("probe").Value.String() == "true",
 				DryRun:    fs.Lookup("dry-run").Value.String() == "true",
 				Redistill: fs.Lookup("redistill").Value.String() == "true",
 			}
-			deps := curator.Deps{Store: b.store, LLM: curator.NewLLM(set)}
-			// memory_search uses the index when this process can hold it; when
-			// another process does (the TUI), the curator scans the bank instead.
-			if ix, err := index.Open(filepath.Join(b.store.Dir(), review.IndexDir), b.store); err == nil {
-				b.index = ix
-				deps.Search = curator.IndexSearcher{Ix: ix}
-			}
-			run, err := curator.Curate(a.ctx, deps, ids, opt)
+			run, err := svc.Curate(a.ctx, set, ids, opt)
 			if err != nil {
 				return err
 			}
@@ -144,31 +131,7 @@ func curateCommand(jsonOut *bool) *command {
 				run.ID, len(run.Proposals), len(run.ProbeRuns), run.Steps, run.PromptTokens, run.CompletionTokens, run.Latency.Round(time.Millisecond), run.Model)
 			if opt.DryRun {
 				fmt.Fprintln(a.stdout, "dry run: nothing was queued")
-				return nil
 			}
-			return b.sync()
+			return nil
 		}}
-}
-
-// uncurated lists trajectories that no proposal cites.
-func uncurated(s *review.Store) ([]string, error) {
-	ps, err := s.Proposals()
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]bool{}
-	for _, p := range ps {
-		seen[p.Trajectory] = true
-	}
-	ts, err := s.Trajectories()
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, t := range ts {
-		if !seen[t.ID] {
-			out = append(out, t.ID)
-		}
-	}
-	return out, nil
 }

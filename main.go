@@ -21,10 +21,10 @@ import (
 	"strings"
 	"syscall"
 	"text/tabwriter"
+	"time"
 
-	"github.com/memreview/memreview/curator"
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui"
 	"github.com/memreview/memreview/ui/common"
@@ -199,53 +199,17 @@ func printCommandHelp(w io.Writer, c *command) {
 	}
 }
 
-// bank is an open store with its index.
-type bank struct {
-	store *review.Store
-	index *index.Index
+// open opens the bank as a service. Its index opens on first use: a
+// command that only writes never waits for it, and one that searches while
+// another process (the TUI) holds the index asks that process.
+func (a *app) open() (*service.Service, error) {
+	return service.Open(a.bank, service.Options{Operator: a.operator, Warnf: a.warnf})
 }
 
-func (b *bank) Close() {
-	if b.index != nil {
-		b.index.Close()
-	}
-	b.store.Close()
-}
-
-// open opens the bank; withIndex also opens (and catches up) the index.
-func (a *app) open(withIndex bool) (*bank, error) {
-	s, err := review.Open(a.bank, review.Options{})
-	if err != nil {
-		return nil, err
-	}
-	b := &bank{store: s}
-	if withIndex {
-		ix, err := index.Open(filepath.Join(s.Dir(), review.IndexDir), s)
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		b.index = ix
-	}
-	return b, nil
-}
-
-// sync brings the index up to date after a write. Writes need only the
-// store, so a command that decides does not wait for the index; when another
-// process holds the index, it catches up on that process's next sync or
-// the bank's next open, and nothing is lost.
-func (b *bank) sync() error {
-	if b.index != nil {
-		return b.index.Sync()
-	}
-	ix, err := index.Open(filepath.Join(b.store.Dir(), review.IndexDir), b.store)
-	if errors.Is(err, index.ErrInUse) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return ix.Close()
+// warnf prints a warning on stderr: something went wrong after a write
+// committed (the command still succeeds).
+func (a *app) warnf(format string, args ...any) {
+	fmt.Fprintf(a.stderr, "memreview: warning: "+format+"\n", args...)
 }
 
 // nonNil returns s, or an empty slice for nil, so that an empty list
@@ -276,17 +240,12 @@ func commands() map[string]*command {
 	cs := []*command{
 		{name: "init", args: "", help: "Create an empty bank in the --bank directory.",
 			run: func(a *app, fs *flag.FlagSet) error {
-				s, err := review.Create(a.bank, review.Options{})
+				svc, err := service.Create(a.bank, service.Options{Operator: a.operator})
 				if err != nil {
 					return err
 				}
-				defer s.Close()
-				ix, err := index.Open(filepath.Join(s.Dir(), review.IndexDir), s)
-				if err != nil {
-					return err
-				}
-				ix.Close()
-				fmt.Fprintf(a.stdout, "created bank %s\n", s.Dir())
+				defer svc.Close()
+				fmt.Fprintf(a.stdout, "created bank %s\n", svc.Dir())
 				return nil
 			}},
 		{name: "import", args: "records|proposals|trajectories FILE...", help: "Import JSON Lines (or OpenAI chat trajectories); '-' reads stdin.\nThe whole input is validated first; on any error nothing is written.",
@@ -309,6 +268,7 @@ func commands() map[string]*command {
 				fs.String("env", "", "the task's environment (scope filter)")
 				fs.String("tags", "", "the task's tags, comma-separated (scope filter)")
 				fs.Int("k", 5, "number of records")
+				fs.String("task-id", "", "the task's id (a trajectory id links the retrieval to how it ended), for the retrieval log")
 			},
 			run: func(a *app, fs *flag.FlagSet) error { return cmdRetrieve(a, fs, jsonOut) }},
 		{name: "show", args: "ID", help: "Show a record, proposal, decision, trajectory or probe run.",
@@ -339,15 +299,12 @@ func commands() map[string]*command {
 			run:   func(a *app, fs *flag.FlagSet) error { return cmdUndo(a, fs, jsonOut) }},
 		{name: "reindex", args: "", help: "Rebuild the search index from bank.db.",
 			run: func(a *app, fs *flag.FlagSet) error {
-				b, err := a.open(true)
+				svc, err := a.open()
 				if err != nil {
 					return err
 				}
-				defer b.Close()
-				if err := b.index.Rebuild(); err != nil {
-					return err
-				}
-				n, err := b.index.DocCount()
+				defer svc.Close()
+				n, err := svc.Reindex()
 				if err != nil {
 					return err
 				}
@@ -400,24 +357,34 @@ func runTUI(a *app, isSample bool) error {
 			a.bank, isSample = dir, true
 		}
 	}
-	b, err := a.open(true)
+	st, err := review.Open(a.bank, review.Options{})
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	logf, err := os.OpenFile(filepath.Join(b.store.Dir(), "memreview.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	logf, err := os.OpenFile(filepath.Join(st.Dir(), "memreview.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
+		st.Close()
 		return err
 	}
 	defer logf.Close()
-	cfg, err := b.store.Config()
+	lg := log.New(logf, "", log.LstdFlags)
+	svc := service.OpenStore(st, service.Options{Operator: a.operator, Logf: lg.Printf})
+	defer svc.Close()
+	// The screens still read the index directly (ui moves onto the
+	// service separately), so the TUI owns the shared index and serves
+	// other processes' searches; when a long-running process owns it, the
+	// screens that read it directly show that they have none.
+	ix, ierr := svc.HoldIndex(3 * time.Second)
+	if ierr != nil {
+		ix = nil
+		lg.Printf("the index is held by another process: %v", ierr)
+	}
+	set, err := svc.CuratorSettings("")
 	if err != nil {
 		return err
 	}
-	set := curator.SettingsFromEnv(cfg.Curator, "")
-	set.Operator = a.operator
 	return ui.Run(common.Deps{
-		Store: b.store, Index: b.index, BankName: filepath.Base(b.store.Dir()), IsSample: isSample,
-		Operator: a.operator, Log: log.New(logf, "", log.LstdFlags), Curator: common.NewCurator(set),
+		Store: st, Index: ix, Service: svc, BankName: filepath.Base(st.Dir()), IsSample: isSample,
+		Operator: a.operator, Log: lg, Curator: common.NewCurator(set),
 	})
 }

@@ -455,7 +455,7 @@ func TestTUIInTmux(t *testing.T) {
 	must(t, mr(t, "", "sample", bank))
 	session := fmt.Sprintf("memreview-e2e-%d", os.Getpid())
 	tmux := func(args ...string) string {
-		out, err := exec.Command("tmux", args...).CombinedOutput()
+		out, err := exec.Command("tmux", append([]string{"-L", session}, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("tmux %v: %v\n%s", args, err, out)
 		}
@@ -463,7 +463,7 @@ func TestTUIInTmux(t *testing.T) {
 	}
 	tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40",
 		"env", "TERM=xterm-256color", "NO_COLOR=1", "MEMREVIEW_OPERATOR=e2e", bin, "--bank", bank)
-	defer exec.Command("tmux", "kill-session", "-t", session).Run()
+	defer exec.Command("tmux", "-L", session, "kill-server").Run()
 	screen := func() string { return tmux("capture-pane", "-p", "-t", session) }
 	waitFor := func(what string) string {
 		t.Helper()
@@ -491,7 +491,7 @@ func TestTUIInTmux(t *testing.T) {
 	waitFor("Review 2/14")
 	tmux("send-keys", "-t", session, "q")
 	deadline := time.Now().Add(5 * time.Second)
-	for exec.Command("tmux", "has-session", "-t", session).Run() == nil {
+	for exec.Command("tmux", "-L", session, "has-session", "-t", session).Run() == nil {
 		if strings.Contains(screen(), "$") || time.Now().After(deadline) {
 			break
 		}

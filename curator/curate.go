@@ -23,9 +23,12 @@ type Searcher interface {
 
 // Deps is what a curator run talks to.
 type Deps struct {
-	Store  *review.Store
-	Search Searcher // nil: scan the bank's active records
-	LLM    LLM
+	Store review.Backend
+	// ResolveEnv finds an environment by name with its path made absolute;
+	// nil: Store's own ResolveEnv (*review.Store has one).
+	ResolveEnv func(name string) (probe.Env, error)
+	Search     Searcher // nil: scan the bank's active records
+	LLM        LLM
 	// Probe runs one probe; nil: probe.Run. Tests may count calls with it.
 	Probe func(ctx context.Context, env probe.Env, input string, lim probe.Limits) probe.Result
 }
@@ -131,7 +134,7 @@ func Curate(ctx context.Context, deps Deps, trajIDs []string, opt Options) (*Run
 		opt.MaxBadCalls = 3
 	}
 	if opt.RunID == "" {
-		opt.RunID = newRunID(deps.Store.Now())
+		opt.RunID = NewRunID(deps.Store.Now())
 	}
 	c := &curation{deps: deps, opt: opt, s: s, run: &Run{ID: opt.RunID, Model: s.Model, Operator: s.Operator}}
 	err := c.curate(ctx, trajIDs)
@@ -202,7 +205,9 @@ func (c *curation) curate(ctx context.Context, trajIDs []string) error {
 	return nil
 }
 
-func newRunID(now time.Time) string {
+// NewRunID returns a fresh curator run id for a run started at now:
+// "cur_<UTC time>_<6 hex digits>".
+func NewRunID(now time.Time) string {
 	var b [3]byte
 	rand.Read(b[:])
 	return "cur_" + now.UTC().Format("20060102T150405") + "_" + hex.EncodeToString(b[:])

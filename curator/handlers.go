@@ -117,7 +117,7 @@ func (c *curation) search(a searchArgs) (any, error) {
 
 // scan is the fallback search: active records whose text contains any
 // query word, best-matching first.
-func scan(st *review.Store, query string, k int) ([]string, error) {
+func scan(st review.Backend, query string, k int) ([]string, error) {
 	recs, err := st.Records(review.RecordFilter{Status: review.Active})
 	if err != nil {
 		return nil, err
@@ -201,7 +201,7 @@ func (c *curation) probe(ctx context.Context, tool string, a probeArgs) (any, er
 		}
 		input = "grep " + shellQuote(a.Pattern) + " " + shellQuote(orDot(a.Path))
 	}
-	env, err := c.deps.Store.ResolveEnv(a.Env)
+	env, err := c.deps.resolveEnv(a.Env)
 	if err != nil {
 		return nil, fatal("curator: cannot resolve environment %s: %w", a.Env, err)
 	}
@@ -318,4 +318,17 @@ func (c *curation) newRecord(tool string, a *recordArgs) (*review.Record, error)
 		Lemma: strings.TrimSpace(a.Lemma), Category: a.Category, Scope: a.Scope, Trigger: a.Trigger,
 		Steps: a.Steps, Confidence: *a.Confidence, Status: review.Active,
 	}, nil
+}
+
+// resolveEnv finds an environment through ResolveEnv, else the store's own.
+func (d Deps) resolveEnv(name string) (probe.Env, error) {
+	if d.ResolveEnv != nil {
+		return d.ResolveEnv(name)
+	}
+	if r, ok := d.Store.(interface {
+		ResolveEnv(string) (probe.Env, error)
+	}); ok {
+		return r.ResolveEnv(name)
+	}
+	return probe.Env{}, fmt.Errorf("environment %q: this bank resolves no environments", name)
 }

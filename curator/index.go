@@ -1,8 +1,6 @@
 package curator
 
 import (
-	"strings"
-
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 )
@@ -17,7 +15,7 @@ func (s IndexSearcher) SearchRecords(query string, k int) ([]string, error) {
 	req := index.Request{Query: query, Type: "record", Filters: map[string][]string{"status": {string(review.Active)}}, Size: k}
 	res, err := s.Ix.Search(req)
 	if err != nil {
-		req.Query = plainWords(query)
+		req.Query = index.LiteralWords(query)
 		if res, err = s.Ix.Search(req); err != nil {
 			return nil, err
 		}
@@ -27,12 +25,4 @@ func (s IndexSearcher) SearchRecords(query string, k int) ([]string, error) {
 		ids = append(ids, h.ID)
 	}
 	return ids, nil
-}
-
-// plainWords keeps letters, digits, '_' and '.' of s, so the query-string
-// parser sees only terms.
-func plainWords(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return !(r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
-	}), " ")
 }

@@ -38,17 +38,25 @@ type Backend interface {
 	Undo(ctx context.Context, decisionID, operator, note string) (*Decision, error)
 	Decision(id string) (*Decision, error)
 	Decisions() ([]Decision, error)
+	ProposalDecisions(proposalID string) ([]Decision, error) // undos included, in order
 
 	// Trajectories and who retrieved what.
 	Trajectory(id string) (*Trajectory, error)
 	Trajectories() ([]Trajectory, error)
 	PutTrajectories(trs []Trajectory) error
 	RetrievedBy(recordID string) ([]TrajectoryUse, error)
+	// LogRetrieval records one retrieval call (client, task id, records);
+	// Retrievals reads the log after a log seq (limit <= 0: all).
+	LogRetrieval(r Retrieval) error
+	Retrievals(since int64, limit int) ([]Retrieval, error)
 
 	// Probe runs, evidence and check results.
 	SaveProbeRun(run ProbeRun) (string, error)
 	ProbeRun(id string) (*ProbeRun, error)
 	Attach(runID, kind, id, actor string) error
+	// AttachRun saves run and attaches it to a proposal or record in one
+	// transaction; it returns the run's id.
+	AttachRun(run ProbeRun, kind, id, actor string) (string, error)
 	ProbeRunsFor(kind, id string) ([]ProbeRun, error)
 	SetCheckResults(results []CheckResult) error
 	CheckResults(recordID string) ([]CheckResult, error)

@@ -220,6 +220,12 @@ func (s *Store) Decision(id string) (*Decision, error) {
 	return &ds[0], nil
 }
 
+// ProposalDecisions returns the decisions on one proposal (undos
+// included), in the order made; none for a proposal never decided.
+func (s *Store) ProposalDecisions(proposalID string) ([]Decision, error) {
+	return s.decisions(`WHERE proposal = ?`, proposalID)
+}
+
 // Decisions returns every decision in the order made.
 func (s *Store) Decisions() ([]Decision, error) { return s.decisions("") }
 

@@ -3,7 +3,7 @@ package review
 import "fmt"
 
 // schemaVersion is the bank.db schema this code writes (PRAGMA user_version).
-const schemaVersion = 1
+const schemaVersion = 2
 
 // migrations[i] brings a bank from user_version i to i+1. The SQL stays
 // portable (plain tables, JSON bodies in TEXT) so the store can move to
@@ -32,6 +32,9 @@ var migrations = []string{
 	CREATE TABLE changes(seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, id TEXT NOT NULL);
 	CREATE TABLE counters(name TEXT PRIMARY KEY, n INTEGER NOT NULL);
 	CREATE INDEX proposals_status ON proposals(status, created, id);`,
+	// 1→2: the retrieval log (who asked for which records, and when).
+	`CREATE TABLE retrieval_log(seq INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL,
+		client TEXT NOT NULL DEFAULT '', task_id TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);`,
 }
 
 func (s *Store) migrate() error {

@@ -3,9 +3,14 @@ package review
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/memreview/memreview/probe"
 )
+
+// CheckTimeout bounds one live probe run started by a person or a check
+// (re-probe, verify, the probe console).
+const CheckTimeout = 30 * time.Second
 
 // Verify re-runs the checks of every active record (only those on env when
 // env is not empty), stores the results, and returns them. A record whose
@@ -22,27 +27,41 @@ func (s *Store) Verify(ctx context.Context, env string) ([]CheckResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	out := RunChecks(ctx, recs, env, s.ResolveEnv, s.Now)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, s.SetCheckResults(out)
+}
+
+// RunChecks runs the checks of recs (only those on env when env is not
+// empty) against the environments resolve names, each within CheckTimeout,
+// and returns one result per check for the record's version. It stores
+// nothing; SetCheckResults does.
+func RunChecks(ctx context.Context, recs []Record, env string, resolve func(string) (probe.Env, error), now func() time.Time) []CheckResult {
 	var out []CheckResult
 	for _, r := range recs {
 		for i, c := range r.Checks {
 			if env != "" && c.Env != env {
 				continue
 			}
-			res := CheckResult{RecordID: r.ID, Version: r.Version, Index: i, Env: c.Env, Input: c.Input, At: s.Now()}
-			e, err := s.ResolveEnv(c.Env)
+			if ctx.Err() != nil {
+				return out
+			}
+			res := CheckResult{RecordID: r.ID, Version: r.Version, Index: i, Env: c.Env, Input: c.Input, At: now()}
+			e, err := resolve(c.Env)
 			if err != nil {
 				res.Now = probe.Result{Env: c.Env, Input: c.Input, Error: err.Error()}
 			} else {
-				res.Now = probe.Run(ctx, e, c.Input, probe.Limits{})
+				cctx, cancel := context.WithTimeout(ctx, CheckTimeout)
+				res.Now = probe.Run(cctx, e, c.Input, probe.Limits{})
+				cancel()
 			}
 			res.Verdict = probe.Compare(c.Expect, res.Now)
 			out = append(out, res)
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return out, s.SetCheckResults(out)
+	return out
 }
 
 // Holds reports whether a verdict means the check still holds.

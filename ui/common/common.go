@@ -18,6 +18,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 )
 
 // Common is embedded by every screen: the space it may draw in and the
@@ -41,8 +42,11 @@ func NewCommon() Common {
 // fields; the root owns them. Slow calls on Store and Index belong in
 // tea.Cmds.
 type Deps struct {
-	Store    *review.Store
-	Index    *index.Index
+	Store *review.Store
+	Index *index.Index
+	// Service offers every use case on the bank (review/service); screens
+	// move onto it from Store and Index.
+	Service  *service.Service
 	BankName string      // shown in the header
 	IsSample bool        // the bank is the generated sample world
 	Operator string      // recorded on every decision

@@ -1,0 +1,117 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Retrieval is one retrieval call a task agent made: who asked (Client, a
+// name such as "cli" or an MCP client's), for which task, and the records
+// it was given, best first.
+type Retrieval struct {
+	Seq     int64     `json:"seq,omitempty"` // assigned by the store, ascending
+	At      time.Time `json:"at"`
+	Client  string    `json:"client,omitempty"`
+	TaskID  string    `json:"task_id,omitempty"`
+	Task    string    `json:"task"`
+	Records []string  `json:"records"`
+}
+
+// LogRetrieval appends r to the retrieval log (At defaults to now). When
+// r.TaskID names a trajectory the bank holds, each record is also linked to
+// it, so RetrievedBy shows how that task ended.
+func (s *Store) LogRetrieval(r Retrieval) error {
+	if r.At.IsZero() {
+		r.At = s.Now()
+	}
+	return s.tx(context.Background(), func(t querier) error {
+		if _, err := t.Exec(`INSERT INTO retrieval_log(at, client, task_id, body) VALUES(?,?,?,?)`,
+			ts(r.At), r.Client, r.TaskID, marshal(r)); err != nil {
+			return fmt.Errorf("log retrieval: %w", err)
+		}
+		if r.TaskID == "" {
+			return nil
+		}
+		var x int
+		if err := t.QueryRow(`SELECT count(*) FROM trajectories WHERE id = ?`, r.TaskID).Scan(&x); err != nil || x == 0 {
+			return err
+		}
+		for _, id := range r.Records {
+			if _, err := t.Exec(`INSERT OR IGNORE INTO retrievals(record_id, trajectory_id) VALUES(?,?)`, id, r.TaskID); err != nil {
+				return fmt.Errorf("log retrieval: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// Retrievals returns the retrieval log after seq, oldest first, at most
+// limit entries (limit <= 0: all).
+func (s *Store) Retrievals(since int64, limit int) ([]Retrieval, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	type row struct {
+		seq  int64
+		body string
+	}
+	rows, err := s.db.Query(`SELECT seq, body FROM retrieval_log WHERE seq > ? ORDER BY seq LIMIT ?`, since, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Retrieval
+	for rows.Next() {
+		var rw row
+		if err := rows.Scan(&rw.seq, &rw.body); err != nil {
+			return nil, err
+		}
+		var r Retrieval
+		if err := unmarshal(rw.body, &r); err != nil {
+			return nil, err
+		}
+		r.Seq = rw.seq
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// AttachRun stores a probe run and links it as evidence to a proposal or a
+// record in one transaction, returning the run's id: either both are
+// saved or neither.
+func (s *Store) AttachRun(run ProbeRun, kind, id, actor string) (string, error) {
+	if kind != "proposal" && kind != "record" {
+		return "", fmt.Errorf("attach: kind %q is not proposal or record", kind)
+	}
+	if run.Actor == "" {
+		run.Actor = actor
+	}
+	var runID string
+	err := s.tx(context.Background(), func(t querier) error {
+		table := "proposals"
+		if kind == "record" {
+			table = "records"
+		}
+		var x int
+		if err := t.QueryRow(`SELECT count(*) FROM `+table+` WHERE id = ?`, id).Scan(&x); err != nil {
+			return err
+		}
+		if x == 0 {
+			return notFound(kind, id)
+		}
+		var err error
+		if runID, err = s.saveRun(t, run); err != nil {
+			return err
+		}
+		if _, err := t.Exec(`INSERT OR IGNORE INTO attachments(run_id, kind, target, actor, at) VALUES(?,?,?,?,?)`,
+			runID, kind, id, actor, ts(s.Now())); err != nil {
+			return err
+		}
+		return addChange(t, kind, id)
+	})
+	if err != nil {
+		return "", fmt.Errorf("attach to %s %s: %w", kind, id, err)
+	}
+	return runID, nil
+}

@@ -1,0 +1,96 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/memreview/memreview/curator"
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
+)
+
+// scriptedLLM is a local OpenAI-compatible chat-completions server that
+// answers with the given tool calls, one turn each, and records what the
+// model was sent.
+func scriptedLLM(t *testing.T, turns ...[][2]string) (*httptest.Server, func() []string) {
+	var mu sync.Mutex
+	var seen []string
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, string(body))
+		if n >= len(turns) {
+			http.Error(w, `{"error":{"message":"script ended"}}`, 500)
+			return
+		}
+		var calls []map[string]any
+		for i, c := range turns[n] {
+			calls = append(calls, map[string]any{"id": "call_" + string(rune('a'+n)) + string(rune('0'+i)), "type": "function",
+				"function": map[string]any{"name": c[0], "arguments": c[1]}})
+		}
+		n++
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "chatcmpl-1", "object": "chat.completion", "model": "test-model",
+			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "tool_calls": calls}, "finish_reason": "tool_calls"}},
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), seen...) }
+}
+
+// The curator runs through the service: memory_search goes through the
+// shared index, its proposal joins the queue and is searchable at once.
+func TestCurateThroughTheService(t *testing.T) {
+	svc := sampleService(t, service.Options{})
+	ts, err := svc.Trajectories()
+	if err != nil || len(ts) == 0 || ts[0].Distilled == nil {
+		t.Fatalf("sample trajectories: %d, %v (need a distilled one)", len(ts), err)
+	}
+	traj := ts[0]
+	rec := `{"lemma":"Curated through the service: prices need dividing by 100.","category":"fact",` +
+		`"scope":{"env":"shop","tags":[],"task_family":""},"trigger":"","steps":[],"confidence":0.7}`
+	srv, seen := scriptedLLM(t,
+		[][2]string{{"memory_search", `{"query":"prices cents","k":5}`}},
+		[][2]string{{"propose_create", `{"record":` + rec + `,"rationale":"seen in the run","evidence":[{"from":1,"to":1}],"probe_runs":[]}`}},
+		[][2]string{{"finish", `{"summary":"one create"}`}},
+	)
+	set := curator.Settings{BaseURL: srv.URL, Model: "test-model", MaxRetries: -1}
+	run, err := svc.Curate(context.Background(), set, []string{traj.ID}, curator.Options{RunID: "cur_svc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Proposals) != 1 || run.Operator != "ana" {
+		t.Fatalf("run: %d proposals, operator %q", len(run.Proposals), run.Operator)
+	}
+	reqs := seen()
+	if len(reqs) != 3 || !strings.Contains(reqs[1], "mem_0002") {
+		t.Fatalf("the model's memory_search result did not come from the index (want mem_0002 among the hits): %d requests", len(reqs))
+	}
+	p, err := svc.Proposal(run.Proposals[0].ID)
+	if err != nil || p.Status != review.Pending || p.CuratorRun != "cur_svc" {
+		t.Fatalf("queued proposal = %+v, %v", p, err)
+	}
+	res, err := svc.Search(index.Request{Query: "id:" + index.EscapeQuery(p.ID), Type: "proposal"})
+	if err != nil || res.Total != 1 {
+		t.Fatalf("the curator's proposal is not searchable at once: %v, %v", total(res), err)
+	}
+	un, err := svc.Uncurated()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range un {
+		if id == traj.ID {
+			t.Fatalf("%s is still listed as uncurated", traj.ID)
+		}
+	}
+}
