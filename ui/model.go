@@ -36,6 +36,7 @@ type Model struct {
 	status    common.Status
 	statusSeq int
 	focus     *common.Focus // the latest, for screens built later
+	seq       int64         // the bank's change sequence as last polled (watch.go)
 }
 
 // clearStatus ends a transient message unless a newer one replaced it.
@@ -67,7 +68,7 @@ func Run(deps common.Deps) error {
 
 // Init builds and starts the review queue.
 func (m *Model) Init() tea.Cmd {
-	return safe(m.screen(m.active).Init(), m.deps.Logf)
+	return safe(tea.Batch(m.screen(m.active).Init(), m.startWatch()), m.deps.Logf)
 }
 
 // screen returns screen n, building it on first use.

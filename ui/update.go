@@ -41,6 +41,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.forward(m.active, msg)
 	case common.Delayed:
 		return m, msg.Timer()
+	case pollTick:
+		return m, m.poll()
+	case changesSeen:
+		return m, m.seen(msg)
 	case common.Status:
 		return m, m.setStatus(msg)
 	case clearStatus:
