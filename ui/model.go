@@ -37,6 +37,8 @@ type Model struct {
 	statusSeq int
 	focus     *common.Focus // the latest, for screens built later
 	seq       int64         // the bank's change sequence as last polled (watch.go)
+	lastErr   string        // the last error shown in the footer, in full (! shows it)
+	showErr   bool          // the ! overlay
 }
 
 // clearStatus ends a transient message unless a newer one replaced it.
@@ -133,6 +135,9 @@ func (m *Model) setFocus(f common.Focus) tea.Cmd {
 func (m *Model) setStatus(s common.Status) tea.Cmd {
 	m.status = s
 	m.statusSeq++
+	if s.Err {
+		m.lastErr = s.Text
+	}
 	seq := m.statusSeq
 	if s.Err { // errors stay until the next message
 		return nil

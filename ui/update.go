@@ -77,6 +77,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if c, ok := m.screens[m.active].(common.Capturer); ok && c.Capturing() {
 		return m.forward(m.active, msg)
 	}
+	if m.showErr {
+		if key.Matches(msg, k.Errors, k.Cancel, k.Help) {
+			m.showErr = false
+		} else if key.Matches(msg, k.Quit) {
+			return m.quit()
+		}
+		return nil
+	}
 	if m.showAll {
 		if key.Matches(msg, k.Help, k.Cancel) {
 			m.showAll = false
@@ -90,6 +98,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.showAll = true
+		return nil
+	case key.Matches(msg, k.Errors) && m.lastErr != "":
+		m.showErr = true
 		return nil
 	}
 	for i, b := range m.keys {

@@ -35,9 +35,12 @@ func (m *Model) View() string {
 	s := m.screen(m.active)
 	body := ""
 	_, h := m.bodySize()
-	if m.showAll {
+	switch {
+	case m.showErr:
+		body = m.errorOverlay(h)
+	case m.showAll:
 		body = m.helpOverlay(s, h)
-	} else {
+	default:
 		body = s.View()
 	}
 	return common.StripBidi(m.header(s) + "\n" + fitHeight(body, h) + "\n" + m.footer(s))
@@ -91,10 +94,29 @@ func (m *Model) header(active common.Screen) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
+// footer is the screen's key hints, then the status line. The hints are
+// cut to make room for "? help · q quit" (and "! error" while there is one),
+// which are never cut: they lead to everything else.
 func (m *Model) footer(active common.Screen) string {
-	bindings := append(common.Bindings{}, active.ShortHelp()...)
-	bindings = append(bindings, m.c.Keys.Help, m.c.Keys.Quit)
-	line := m.help.View(bindings)
+	k := m.c.Keys
+	fixed := common.Bindings{k.Help, k.Quit}
+	if m.lastErr != "" {
+		fixed = append(common.Bindings{k.Errors}, fixed...)
+	}
+	hm := m.help
+	hm.Width = 0
+	right := hm.View(fixed)
+	sep := m.c.Styles.Footer.Render(" • ")
+	left := hm.View(common.Bindings(active.ShortHelp()))
+	room := m.c.Width - lipgloss.Width(right) - lipgloss.Width(sep)
+	line := right
+	switch {
+	case left == "":
+	case room >= lipgloss.Width(left):
+		line = left + sep + right
+	case room > 1:
+		line = ansi.Truncate(left, room, "…") + sep + right
+	}
 	status := ""
 	if m.status.Text != "" {
 		style := m.c.Styles.Status
@@ -145,4 +167,14 @@ func helpRows(hm help.Model, groups [][]key.Binding, w int) string {
 		rows = append(rows, hm.FullHelpView(row))
 	}
 	return strings.Join(rows, "\n\n")
+}
+
+// errorOverlay shows the last error in full, wrapped (the footer cuts it).
+func (m *Model) errorOverlay(h int) string {
+	st := m.c.Styles
+	inner := max(m.c.Width-st.Overlay.GetHorizontalFrameSize(), 1)
+	text := st.Title.Render("Last error") + "\n\n" + st.Error.Render(common.Wrap(common.Printable(m.lastErr), inner)) +
+		"\n\n" + st.Subtle.Render(common.Wrap("The log (memreview.log in the bank directory) has the details. Press ! or esc to close.", inner))
+	box := st.Overlay.Width(m.c.Width - st.Overlay.GetHorizontalBorderSize()).Render(fitLines(text, inner))
+	return lipgloss.NewStyle().MaxHeight(h).Render(box)
 }

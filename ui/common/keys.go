@@ -7,8 +7,9 @@ import "github.com/charmbracelet/bubbles/key"
 // applies; matching uses key.Matches, which ignores disabled bindings.
 type KeyMap struct {
 	// Global (handled by the root).
-	Quit key.Binding
-	Help key.Binding
+	Quit   key.Binding
+	Help   key.Binding
+	Errors key.Binding // !: the last error in full
 	// The number keys that switch screens come from the registry
 	// (ui.Screens).
 
@@ -71,8 +72,9 @@ func bind(help string, desc string, keys ...string) key.Binding {
 // DefaultKeyMap returns memreview's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Quit: bind("q", "quit", "q", "ctrl+c"),
-		Help: bind("?", "help", "?"),
+		Quit:   bind("q", "quit", "q", "ctrl+c"),
+		Help:   bind("?", "help", "?"),
+		Errors: bind("!", "error", "!"),
 
 		Up:       bind("↑/k", "up", "up", "k"),
 		Down:     bind("↓/j", "down", "down", "j"),

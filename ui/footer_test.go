@@ -1,0 +1,57 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
+)
+
+// TestFooterKeepsHelp: at every boundary width, on every screen, the
+// footer's key line ends with "? help" and "q quit" however many hints
+// the screen has; the hints are what is cut.
+func TestFooterKeepsHelp(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 200, 60)
+	for _, d := range Screens {
+		m = drive(t, m, uitest.Key(string(rune('0'+d.ID))))
+		for _, width := range layoutWidths[1:] {
+			m = drive(t, m, tea.WindowSizeMsg{Width: width, Height: 30})
+			lines := strings.Split(ansi.Strip(m.View()), "\n")
+			keys := lines[len(lines)-2]
+			if !strings.Contains(keys, "? help") || !strings.Contains(keys, "q quit") {
+				t.Errorf("%s at %d columns: the footer lost ? help: %q", d.Name, width, keys)
+			}
+		}
+	}
+}
+
+// TestErrorOverlay: an error longer than the footer is cut there, and !
+// shows it in full; esc closes the overlay.
+func TestErrorOverlay(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 80, 24)
+	long := "curator: the model server answered 500: " + strings.Repeat("upstream detail ", 12) + "END-OF-ERROR"
+	m = drive(t, m, common.Status{Text: long, Err: true})
+	v := ansi.Strip(m.View())
+	if strings.Contains(v, "END-OF-ERROR") {
+		t.Fatalf("the footer was expected to cut the error:\n%s", v)
+	}
+	if !strings.Contains(v, "! error") {
+		t.Errorf("the footer does not offer !:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("!"))
+	v = ansi.Strip(m.View())
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(v, "│", " ")), " ")
+	if !strings.Contains(v, "Last error") || !strings.Contains(flat, "END-OF-ERROR") {
+		t.Errorf("! does not show the whole error:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("esc"))
+	if strings.Contains(ansi.Strip(m.View()), "Last error") {
+		t.Error("esc did not close the error overlay")
+	}
+}
