@@ -211,7 +211,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.search.Focused():
 		return []key.Binding{k.Cancel, k.Confirm}
 	}
-	return []key.Binding{k.Search, k.Filter, k.Confirm, k.NextPane, k.Edit, k.Narrow, m.keys.Mark, k.Merge,
+	return []key.Binding{k.Search, k.Filter, m.keys.Clear, k.Confirm, k.NextPane, k.Edit, k.Narrow, m.keys.Mark, k.Merge,
 		k.Delete, k.Undo, m.keys.Verify, m.keys.Retrieve}
 }
 
@@ -219,7 +219,7 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	return [][]key.Binding{
-		{k.Search, k.Filter, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
+		{k.Search, k.Filter, m.keys.Clear, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
 		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, m.keys.Verify},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}

@@ -125,8 +125,11 @@ func (m *Model) request(page int) index.Request {
 			filters[f] = append([]string(nil), vs...)
 		}
 	}
+	if len(filters["status"]) == 0 {
+		filters["status"] = []string{string(review.Active)} // retired only when the facet asks
+	}
 	q := m.search.Value()
-	req := index.Request{Query: q, Type: "record", Filters: filters, Sort: sortFor(q),
+	req := index.Request{Query: index.RequireAll(q), Type: "record", Filters: filters, Sort: sortFor(q),
 		From: page * pageSize, Size: pageSize, Highlight: true}
 	if page == 0 {
 		req.Facets = facetFields

@@ -113,6 +113,11 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 			m.list.cursor, m.list.top, m.toTop = 0, 0, false
 		}
 		m.list.move(m.list.cursor)
+		if m.list.total == 0 && m.detail != nil { // nothing found: no stale detail
+			m.detail, m.detailErr = nil, ""
+			m.detailSeq++
+			m.renderDetail()
+		}
 	}
 	m.list.pages[msg.page] = msg.res.Hits
 	return m.fill()
@@ -162,6 +167,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Filter):
 		m.overlay = newFacetPicker(m)
 		return nil
+	case key.Matches(msg, m.keys.Clear):
+		m.filters = map[string][]string{}
+		m.search.SetValue("")
+		return tea.Batch(common.Notify("filters and query cleared"), m.runSearch())
 	case key.Matches(msg, m.keys.Retrieve):
 		m.overlay = newRetrievePreview(m)
 		return nil

@@ -40,7 +40,7 @@ func (f *fakeSource) Search(req index.Request) (*index.Results, error) {
 	for i := req.From; i < min(req.From+req.Size, f.n); i++ {
 		h := index.Hit{ID: recID(i), Type: "record", Score: 1}
 		if req.Query != "" {
-			h.Fragments = map[string][]string{"lemma": {"lemma about " + index.MarkStart + req.Query + index.MarkEnd + "\nhere"}}
+			h.Fragments = map[string][]string{"lemma": {"lemma about " + index.MarkStart + strings.TrimLeft(req.Query, "+") + index.MarkEnd + "\nhere"}}
 		}
 		res.Hits = append(res.Hits, h)
 	}

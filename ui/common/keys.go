@@ -44,6 +44,7 @@ type BankKeys struct {
 	Retrieve key.Binding // R: retrieval preview
 	Verify   key.Binding // v: re-run the record's checks live
 	Mark     key.Binding // space: mark a row for merging
+	Clear    key.Binding // x: clear the query and every facet filter
 }
 
 // ConsoleKeys are the keys the probe console adds.
@@ -114,6 +115,7 @@ func DefaultKeyMap() KeyMap {
 			Retrieve: bind("R", "retrieval preview", "R"),
 			Verify:   bind("v", "verify checks", "v"),
 			Mark:     bind("space", "mark for merge", " "),
+			Clear:    bind("x", "clear filters", "x"),
 		},
 		Console: ConsoleKeys{
 			Run:      bind("enter", "run probe", "enter"),

@@ -93,7 +93,7 @@ func (m *Model) runSearch() tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		res, err := ix.Search(index.Request{Query: q, Type: "trajectory", Size: searchSize})
+		res, err := ix.Search(index.Request{Query: index.RequireAll(q), Type: "trajectory", Size: searchSize})
 		if err != nil {
 			return searched{seq: seq, err: err}
 		}
