@@ -55,3 +55,23 @@ func TestErrorOverlay(t *testing.T) {
 		t.Error("esc did not close the error overlay")
 	}
 }
+
+// TestSessionProgress: the title counts what this session decided against
+// all it has had to review; a defer counts as decided but stays open, an
+// undo takes the decision back.
+func TestSessionProgress(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 200, 60)
+	m = drive(t, m, uitest.Key("s")) // defer: still open
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "decided 1 of 15 this session") {
+		t.Fatalf("after a defer:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("r")) // reject: leaves the queue
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Review 1/14 · decided 2 of 15 this session") {
+		t.Fatalf("after a reject:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("u"))
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "decided 1 of 15 this session") {
+		t.Fatalf("after an undo:\n%s", v)
+	}
+}

@@ -42,6 +42,7 @@ type Filter struct {
 
 // Model is the review screen.
 type Model struct {
+	session map[string]bool // proposals decided on this screen this session, less undos
 	common.Common
 	deps common.Deps
 

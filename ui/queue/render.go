@@ -2,6 +2,7 @@ package queue
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -102,6 +103,9 @@ func (m *Model) Title() string {
 			pos = m.pos + 1
 		}
 		t += fmt.Sprintf(" %d/%d", pos, len(m.queue))
+		if n := len(m.session); n > 0 {
+			t += fmt.Sprintf(" · decided %d of %d this session", n, m.sessionTotal())
+		}
 	}
 	if f := m.filter.String(); f != "" {
 		t += " · " + f
@@ -163,7 +167,10 @@ func (m *Model) emptyText() string {
 	if len(m.all) > 0 {
 		return fmt.Sprintf("No open proposal matches %s (%d open in all). Press f to change the filter.", m.filter, len(m.all))
 	}
-	return "The queue is empty: every proposal has a decision. Press u to undo the last one."
+	if n := len(m.session); n > 0 {
+		return fmt.Sprintf("Done: you decided %d proposals this session and the queue is empty. Press u to undo the last decision, 2 to browse the bank.", n)
+	}
+	return "No proposal waits for review. New ones arrive from the curator (c on a trajectory, screen 4), `memreview curate`, or `memreview import proposals`; they appear here as they are queued."
 }
 
 // proposalLine names the shown proposal, its op badge and what is in flight.
@@ -291,4 +298,16 @@ func (m *Model) wrapped(s string, w int) string {
 	out := common.Wrap(s, w)
 	m.wraps[s] = wrapped{w, out}
 	return out
+}
+
+// sessionTotal is what this session has had to review: the open proposals
+// and those it decided that are no longer open (a deferred one is both).
+func (m *Model) sessionTotal() int {
+	n := len(m.all)
+	for id := range m.session {
+		if !slices.ContainsFunc(m.all, func(p review.Proposal) bool { return p.ID == id }) {
+			n++
+		}
+	}
+	return n
 }

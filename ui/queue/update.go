@@ -81,6 +81,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return common.NotifyErr(common.UndoFailed(msg.err))
 		}
+		delete(m.session, msg.dec.Proposal)
 		text := "undid " + msg.dec.Undoes
 		if msg.dec.Proposal != "" {
 			text += ": " + msg.dec.Proposal + " is open again"
@@ -219,6 +220,10 @@ func (m *Model) decided(msg decided) tea.Cmd {
 		keep = p.ID // the operator moved on while it committed: stay there
 	}
 	m.settling = true // until the reload, the decided proposal may still be shown
+	if m.session == nil {
+		m.session = map[string]bool{}
+	}
+	m.session[msg.pid] = true
 	return tea.Batch(m.reloadQueue(keep), common.Notify(summary(msg.dec)), common.Changed(changedFrom))
 }
 
