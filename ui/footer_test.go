@@ -75,3 +75,31 @@ func TestSessionProgress(t *testing.T) {
 		t.Fatalf("after an undo:\n%s", v)
 	}
 }
+
+// TestNoteReachesHistory: N, a note, then r: the decision's audit entry
+// carries the note, and the export of decisions holds it.
+func TestNoteReachesHistory(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 200, 60)
+	pid := ansi.Strip(m.View())
+	m = drive(t, m, uitest.Key("N"))
+	for _, r := range "fdbk_g3 uses 1-10" {
+		m = drive(t, m, uitest.Key(string(r)))
+	}
+	m = drive(t, m, uitest.Key("enter"))
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "note: fdbk_g3 uses 1-10") {
+		t.Fatalf("the pending note is not shown:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("r"))
+	ds, err := w.store.Decisions()
+	if err != nil || len(ds) == 0 {
+		t.Fatalf("decisions: %v, %v", ds, err)
+	}
+	d := ds[len(ds)-1]
+	if d.Note != "fdbk_g3 uses 1-10" || d.Verb != "reject" || !strings.Contains(pid, d.Proposal) {
+		t.Errorf("the decision is %+v", d)
+	}
+	if v := ansi.Strip(m.View()); strings.Contains(v, "note: fdbk_g3") {
+		t.Error("the note stayed for the decision after")
+	}
+}

@@ -27,6 +27,7 @@ type KeyMap struct {
 	Reject, Edit, Defer, Undo     key.Binding
 	Probe, Filter, Search         key.Binding
 	Curate                        key.Binding // run the LLM curator on a trajectory
+	Note                          key.Binding // N: a note for the next decision
 
 	// Inside pickers and forms.
 	Toggle, Confirm, Cancel key.Binding
@@ -102,6 +103,7 @@ func DefaultKeyMap() KeyMap {
 		Filter: bind("f", "filter", "f"),
 		Search: bind("/", "search", "/"),
 		Curate: bind("c", "curate", "c"),
+		Note:   bind("N", "note", "N"),
 
 		Toggle:    bind("space", "toggle", " "),
 		Confirm:   bind("enter", "apply", "enter"),

@@ -146,6 +146,9 @@ func rerun(store *review.Store, rec probe.Result) probe.Result {
 // decide commits req, then catches the index up.
 func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 	req.Operator = m.deps.Operator
+	if req.Note == "" {
+		req.Note, m.note = m.note, "" // N's note rides on this verb
+	}
 	m.busy = fmt.Sprintf("%s %s…", verbDoing[req.Verb], req.Proposal)
 	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
 	return func() tea.Msg {

@@ -42,6 +42,7 @@ type Filter struct {
 
 // Model is the review screen.
 type Model struct {
+	note    string          // N: the note the next decision carries
 	session map[string]bool // proposals decided on this screen this session, less undos
 	common.Common
 	deps common.Deps
@@ -197,7 +198,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	if m.overlay != nil {
 		return m.overlay.help(k)
 	}
-	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo,
+	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note,
 		k.Probe, k.Curate, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter}
 }
 
@@ -205,7 +206,7 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	return [][]key.Binding{
-		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo},
+		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note},
 		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField},

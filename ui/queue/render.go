@@ -198,6 +198,8 @@ func (m *Model) proposalLine() string {
 		right = st.Warn.Render(m.busy)
 	} else if r := m.deps.Curator.Run(); r.Running() {
 		right = st.Warn.Render(m.deps.Curator.Spinner() + " curating " + strings.Join(r.Trajectories, ", "))
+	} else if m.note != "" {
+		right = st.Notice.Render("note: " + common.PrintableLine(m.note))
 	}
 	return common.Spread(left, right, m.Width)
 }

@@ -252,6 +252,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.undo()
 	case key.Matches(msg, k.Filter):
 		m.overlay = newFilterPicker(m)
+	case key.Matches(msg, k.Note):
+		m.overlay = newNoteForm(m)
 	case key.Matches(msg, k.Curate):
 		return m.curate()
 	}
