@@ -101,13 +101,11 @@ func (m *Model) resultText(r probe.Result, w int) string {
 	return b.String()
 }
 
-// minColumnCap is the widest a probes-pane table column may be in a narrow
-// pane; a wider pane lets a column take up to a third of it.
-const minColumnCap = 24
-
 // table lays out at most maxTableRows of rows, then says how many there are.
 func table(cols []string, rows [][]any, w int) string {
-	lines := common.Table(cols, rows[:min(len(rows), maxTableRows)], w, max(minColumnCap, w/3))
+	// Columns take their content's width; only a table wider than the pane
+	// has its widest columns cut (the console shows any cell in full).
+	lines := common.Table(cols, rows[:min(len(rows), maxTableRows)], w, 0)
 	switch {
 	case len(rows) > maxTableRows:
 		lines = append(lines, fmt.Sprintf("… %d rows in all", len(rows)))

@@ -361,8 +361,8 @@ func TestCandidateTextIsPrintable(t *testing.T) {
 	}
 }
 
-// TestTableColumnsWiden: the probes pane's table caps a column at 24 in a
-// narrow pane and lets it grow with a wide one.
+// TestTableColumnsWiden: the probes pane's table gives a column its
+// content's width, cutting only what does not fit the pane.
 func TestTableColumnsWiden(t *testing.T) {
 	long := strings.Repeat("x", 60)
 	widest := func(w int) int {
@@ -370,10 +370,10 @@ func TestTableColumnsWiden(t *testing.T) {
 		return ansi.StringWidth(lines[2]) // the row: "1  │ xxx…"
 	}
 	lead := ansi.StringWidth("1  │ ")
-	if got := widest(60); got != lead+24 {
-		t.Errorf("at 60 columns the row is %d wide, want the note cut at 24", got)
+	if got := widest(40); got != 40 {
+		t.Errorf("at 40 columns the row is %d wide, want it cut to the pane", got)
 	}
-	if got := widest(150); got != lead+50 {
-		t.Errorf("at 150 columns the row is %d wide, want the note cut at 150/3 = 50", got)
+	if got := widest(150); got != lead+60 {
+		t.Errorf("at 150 columns the row is %d wide, want the whole note (%d)", got, lead+60)
 	}
 }
