@@ -54,7 +54,7 @@ func (m *Model) View() string {
 		return ""
 	}
 	st := m.Styles
-	box := m.search.View(st, "/ search · f env · o outcome"+m.filterText())
+	box := m.search.View(st, "/ search · f env · o outcome · ● curated ◌ proposals pending"+m.filterText())
 	if m.searchErr != "" {
 		box = st.Error.Render(m.searchErr)
 	}
