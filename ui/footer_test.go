@@ -103,3 +103,23 @@ func TestNoteReachesHistory(t *testing.T) {
 		t.Error("the note stayed for the decision after")
 	}
 }
+
+// TestZoom: z gives the focused pane the whole width of a wide screen
+// (the other panes hide, the pane tabs show), and z again brings all back.
+func TestZoom(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 200, 60)
+	m = drive(t, m, uitest.Key("tab")) // the candidate pane
+	m = drive(t, m, uitest.Key("z"))
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "z: all panes") || strings.Contains(v, "╮╭") {
+		t.Fatalf("z did not zoom the candidate pane:\n%s", v)
+	}
+	if !strings.Contains(v, "Candidate prop_") {
+		t.Errorf("the zoomed pane is not the focused one:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("z"))
+	if v := ansi.Strip(m.View()); strings.Contains(v, "z: all panes") {
+		t.Errorf("z again did not bring the panes back:\n%s", v)
+	}
+}

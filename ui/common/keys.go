@@ -28,6 +28,7 @@ type KeyMap struct {
 	Probe, Filter, Search         key.Binding
 	Curate                        key.Binding // run the LLM curator on a trajectory
 	Note                          key.Binding // N: a note for the next decision
+	Zoom                          key.Binding // z: the focused pane takes the whole screen
 
 	// Inside pickers and forms.
 	Toggle, Confirm, Cancel key.Binding
@@ -104,6 +105,7 @@ func DefaultKeyMap() KeyMap {
 		Search: bind("/", "search", "/"),
 		Curate: bind("c", "curate", "c"),
 		Note:   bind("N", "note", "N"),
+		Zoom:   bind("z", "zoom pane", "z"),
 
 		Toggle:    bind("space", "toggle", " "),
 		Confirm:   bind("enter", "apply", "enter"),

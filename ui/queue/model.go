@@ -43,6 +43,7 @@ type Filter struct {
 // Model is the review screen.
 type Model struct {
 	note    string          // N: the note the next decision carries
+	zoomed  bool            // z: the focused pane takes the whole screen
 	session map[string]bool // proposals decided on this screen this session, less undos
 	common.Common
 	deps common.Deps
@@ -199,7 +200,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return m.overlay.help(k)
 	}
 	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note,
-		k.Probe, k.Curate, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter}
+		k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
@@ -207,7 +208,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	return [][]key.Binding{
 		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note},
-		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter},
+		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField},
 	}

@@ -18,7 +18,9 @@ import (
 // sampleNotice is the first line of the screen on the sample world.
 const sampleNotice = "This is the sample world. Review a real bank with `memreview --bank DIR` or MEMREVIEW_BANK=DIR."
 
-func (m *Model) wide() bool { return m.Width >= WideWidth }
+// A zoomed screen (z) shows only the focused pane at full width, as a
+// narrow one does.
+func (m *Model) wide() bool { return m.Width >= WideWidth && !m.zoomed }
 
 // topLines is the number of lines above the panes.
 func (m *Model) topLines() int {
@@ -210,7 +212,11 @@ func (m *Model) paneTabs() string {
 	for i, t := range paneTitles {
 		parts = append(parts, m.Styles.TabLabel(t, i == m.focus))
 	}
-	return ansi.Truncate(strings.Join(parts, "")+m.Styles.Subtle.Render("  tab: next pane"), m.Width, "…")
+	hint := "  tab: next pane"
+	if m.zoomed {
+		hint += " · z: all panes"
+	}
+	return ansi.Truncate(strings.Join(parts, "")+m.Styles.Subtle.Render(hint), m.Width, "…")
 }
 
 // panesView frames the visible panes and joins them line by line.

@@ -254,6 +254,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.overlay = newFilterPicker(m)
 	case key.Matches(msg, k.Note):
 		m.overlay = newNoteForm(m)
+	case key.Matches(msg, k.Zoom):
+		m.zoomed = !m.zoomed
+		m.layout()
+		m.render()
 	case key.Matches(msg, k.Curate):
 		return m.curate()
 	}
