@@ -257,8 +257,7 @@ func (m *Model) showRecord(id string) tea.Cmd {
 }
 
 // escapeQuery escapes the characters Bleve's query syntax gives meaning to,
-// so that s is one term. (A quoted phrase would not do: the id field keeps
-// no positions, so id:"mem_1" matches nothing.)
+// so that s is one term whatever it holds (an id with a space or a colon).
 func escapeQuery(s string) string {
 	var b strings.Builder
 	for _, r := range s {
