@@ -1,7 +1,9 @@
 package common
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -202,4 +204,22 @@ func ShortID(id string, n int) string {
 	}
 	r := []rune(id)
 	return "…" + string(r[max(len(r)-n+1, 0):])
+}
+
+// ReadableJSON re-encodes a JSON value compactly without the HTML escapes
+// encoders add (\u003c for <, \u0026 for &), so tool arguments read as
+// the model wrote them (object keys come out sorted); text that is not JSON
+// is returned as it is.
+func ReadableJSON(s string) string {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return s
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return s
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

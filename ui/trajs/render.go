@@ -224,7 +224,7 @@ func stepText(n int, s review.Step, w int, answered map[string]bool) string {
 		lead = "    "
 	}
 	for _, tc := range s.ToolCalls {
-		out = append(out, common.Indent(lead+"→ ", common.Printable(tc.Name+" "+tc.Arguments), w, 6))
+		out = append(out, common.Indent(lead+"→ ", common.Printable(tc.Name+" "+common.ReadableJSON(tc.Arguments)), w, 6))
 		lead = "    "
 		if tc.Result != "" && !answered[tc.ID] {
 			out = append(out, clip(common.Indent("      ⇐ ", common.Printable(tc.Result), w, 8)))
