@@ -122,10 +122,11 @@ func readContext(store *review.Store, id string) (*proposalContext, error) {
 // runProbes re-runs every recorded probe of the shown proposal, one Cmd each.
 func (m *Model) runProbes() tea.Cmd {
 	m.probeSeq = m.nextSeq()
-	m.probes = make([]liveProbe, len(m.cur.Runs))
+	items := m.probeList()
+	m.probes = make([]liveProbe, len(items))
 	cmds := []tea.Cmd{m.spinner.Tick}
-	for i, run := range m.cur.Runs {
-		seq, pid, store, rec := m.probeSeq, m.cur.P.ID, m.deps.Store, run.Result
+	for i, it := range items {
+		seq, pid, store, rec := m.probeSeq, m.cur.P.ID, m.deps.Store, it.rec
 		cmds = append(cmds, func() tea.Msg {
 			return probeDone{pid: pid, seq: seq, idx: i, res: rerun(store, rec)}
 		})

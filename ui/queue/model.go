@@ -172,7 +172,7 @@ func (m *Model) enableKeys() {
 		op := m.cur.P.Op
 		hasRecord = m.cur.P.Record != nil && op != review.OpSkip && op != review.OpDelete
 		hasTargets = len(m.cur.P.Targets) > 0
-		hasRuns = len(m.cur.Runs) > 0
+		hasRuns = len(m.probeList()) > 0 // runs, or checks of the record
 		hasSteps = m.cur.Traj != nil && len(m.cur.Traj.Steps) > 0
 	}
 	k.Accept.SetEnabled(ready)

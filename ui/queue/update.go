@@ -62,7 +62,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.seq != m.probeSeq || !m.ready() || m.cur.P.ID != msg.pid || msg.idx >= len(m.probes) {
 			return nil
 		}
-		m.probes[msg.idx] = liveProbe{done: true, now: msg.res, verdict: probe.Compare(m.cur.Runs[msg.idx].Result, msg.res)}
+		items := m.probeList()
+		if msg.idx >= len(items) {
+			return nil
+		}
+		m.probes[msg.idx] = liveProbe{done: true, now: msg.res, verdict: probe.Compare(items[msg.idx].rec, msg.res)}
 		m.renderPane(paneProbes)
 	case spinner.TickMsg:
 		if !m.probing() {

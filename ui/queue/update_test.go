@@ -377,3 +377,25 @@ func TestTableColumnsWiden(t *testing.T) {
 		t.Errorf("at 150 columns the row is %d wide, want the whole note (%d)", got, lead+60)
 	}
 }
+
+// TestProbeRunsChecks: p on a proposal whose record has checks but no
+// probe runs runs the checks live and compares them with what they expect.
+func TestProbeRunsChecks(t *testing.T) {
+	m := loaded(t)
+	rec := m.cur.P.Record.Clone()
+	rec.Checks = []review.Check{{Env: "shop", Input: "SELECT 1 AS one",
+		Expect: probe.Result{Kind: "sql", Columns: []string{"one"}, Rows: [][]any{{int64(2)}}}}}
+	m.cur.P.Record, m.cur.Runs = &rec, nil
+	m.enableKeys()
+	if !m.Keys.Probe.Enabled() {
+		t.Fatal("p is off on a proposal with a check")
+	}
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
+	settle(t, m, cmd)
+	if len(m.probes) != 1 || !m.probes[0].done || m.probes[0].verdict == probe.Same {
+		t.Fatalf("the check did not run live against its expectation: %+v", m.probes)
+	}
+	if pane := ansi.Strip(strings.Join(m.lines[paneProbes], "\n")); !strings.Contains(pane, "check 1 of the record") {
+		t.Errorf("the probes pane does not show the check:\n%s", pane)
+	}
+}
