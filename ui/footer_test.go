@@ -123,3 +123,18 @@ func TestZoom(t *testing.T) {
 		t.Errorf("z again did not bring the panes back:\n%s", v)
 	}
 }
+
+// TestHelpListsEveryKey: ? lists the screen's keys that do not apply now
+// too: d (the first proposal, a create, has no targets) and [ (it is the
+// first).
+func TestHelpListsEveryKey(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 120, 40)
+	m = drive(t, m, uitest.Key("?"))
+	v := ansi.Strip(m.View())
+	for _, want := range []string{"d delete", "[   prev", "N note", "z   zoom pane", "! error"} {
+		if !strings.Contains(strings.Join(strings.Fields(v), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("? does not list %q:\n%s", want, v)
+		}
+	}
+}

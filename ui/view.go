@@ -139,12 +139,23 @@ func (m *Model) helpOverlay(s common.Screen, h int) string {
 	} else {
 		groups = [][]key.Binding{s.ShortHelp()}
 	}
+	// Every key of the screen, also those that do not apply to what is
+	// shown now (d on a proposal with no targets, [ on the first one): the
+	// overlay is where a key is looked up.
+	all := make([][]key.Binding, len(groups))
+	for i, g := range groups {
+		for _, b := range g {
+			b.SetEnabled(true) // a copy
+			all[i] = append(all[i], b)
+		}
+	}
+	groups = all
 	st, k := m.c.Styles, m.c.Keys
 	inner := max(m.c.Width-st.Overlay.GetHorizontalFrameSize(), 1)
 	global := m.help
 	global.Width = inner
 	text := st.Title.Render("Keys") + "\n\n" + helpRows(m.help, groups, inner) +
-		"\n\n" + global.ShortHelpView(append(slices.Clone(m.keys), k.Help, k.Quit)) +
+		"\n\n" + global.ShortHelpView(append(slices.Clone(m.keys), k.Help, k.Errors, k.Quit)) +
 		"\n\n" + st.Subtle.Render(common.Wrap("Every decision is committed when the footer says so; q quits at once. Press ? or esc to close.", inner))
 	box := st.Overlay.Width(m.c.Width - st.Overlay.GetHorizontalBorderSize()).Render(fitLines(text, inner))
 	return lipgloss.NewStyle().MaxHeight(h).Render(box)
