@@ -128,3 +128,17 @@ func TestNaturalCompare(t *testing.T) {
 		t.Errorf("natural order = %v, want %v", ids, want)
 	}
 }
+
+func TestWordDiff(t *testing.T) {
+	old, new := WordDiff("lemma: stars are 1 to 5 in every fdbk_gN table",
+		"lemma: stars are 1 to 10 in fdbk_g1 and fdbk_g2 table")
+	if old != "lemma: stars are 1 to [-5-] in [-every fdbk_gN-] table" ||
+		new != "lemma: stars are 1 to {+10+} in {+fdbk_g1 and fdbk_g2+} table" {
+		t.Errorf("WordDiff =\n%q\n%q", old, new)
+	}
+	for _, c := range [][2]string{{"same words", "same words"}, {"lemma: one thing", "lemma: something else entirely new"}} {
+		if o, n := WordDiff(c[0], c[1]); o != c[0] || n != c[1] {
+			t.Errorf("WordDiff(%q, %q) marked %q %q; want them as they are", c[0], c[1], o, n)
+		}
+	}
+}

@@ -232,8 +232,18 @@ func opVerb(op review.Op) string {
 	return string(op)
 }
 
-// writeDiff writes diff lines wrapped under their "- "/"+ "/"  " marker.
+// writeDiff writes diff lines wrapped under their "- "/"+ "/"  " marker. A
+// changed field ("- old" then "+ new") marks the words that differ
+// (common.WordDiff: [-removed-], {+added+}), so a changed number or name
+// stands out of a long lemma.
 func (m *Model) writeDiff(b *strings.Builder, lines []common.DiffLine, w int) {
+	lines = slices.Clone(lines)
+	for i := 0; i+1 < len(lines); i++ {
+		if lines[i].Op == '-' && lines[i+1].Op == '+' {
+			lines[i].Text, lines[i+1].Text = common.WordDiff(lines[i].Text, lines[i+1].Text)
+			i++
+		}
+	}
 	for _, l := range lines {
 		text := common.Indent(string(l.Op)+" ", l.Text, w, 2)
 		switch l.Op {
