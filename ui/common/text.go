@@ -208,11 +208,13 @@ func ShortID(id string, n int) string {
 
 // ReadableJSON re-encodes a JSON value compactly without the HTML escapes
 // encoders add (\u003c for <, \u0026 for &), so tool arguments read as
-// the model wrote them (object keys come out sorted); text that is not JSON
-// is returned as it is.
+// the model wrote them (numbers exact, object keys sorted); text that is
+// not one JSON value is returned as it is.
 func ReadableJSON(s string) string {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
 	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
+	if d.Decode(&v) != nil || d.More() {
 		return s
 	}
 	var b bytes.Buffer
