@@ -86,7 +86,7 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		return err
 	}
 	defer svc.Close()
-	req := index.Request{Query: strings.Join(fs.Args(), " "), Type: flagString(fs, "type"), Size: flagInt(fs, "k"),
+	req := index.Request{Query: index.RequireAll(strings.Join(fs.Args(), " ")), Type: flagString(fs, "type"), Size: flagInt(fs, "k"),
 		Filters: map[string][]string{}, Highlight: true}
 	for _, f := range []string{"env", "category", "status"} {
 		if v := flagString(fs, f); v != "" {

@@ -290,7 +290,7 @@ func commands() map[string]*command {
 			flags: importFlags, run: cmdImport},
 		{name: "export", args: "records|proposals|decisions|trajectories", help: "Write the bank as JSON Lines on stdout.",
 			run: cmdExport},
-		{name: "search", args: "QUERY", help: "Search the bank (Bleve query-string syntax: terms, field:value, +/-, \"phrases\", confidence:>0.7).",
+		{name: "search", args: "QUERY", help: "Search the bank (Bleve query-string syntax: terms, field:value, +/-, \"phrases\", confidence:>0.7).\nEvery term must match (AND); a query that says OR anywhere matches any term.",
 			flags: func(fs *flag.FlagSet) {
 				jsonFlag(fs)
 				fs.String("type", "record", "record, trajectory or proposal")

@@ -479,14 +479,19 @@ func TestTUIInTmux(t *testing.T) {
 	bank := filepath.Join(t.TempDir(), "world")
 	must(t, mr(t, "", "sample", bank))
 	session := fmt.Sprintf("memreview-e2e-%d", os.Getpid())
+	// The TUI's stderr and exit status go to a file, so that a TUI that
+	// ends early (and takes the tmux server with it) says why.
+	errlog := filepath.Join(t.TempDir(), "tui.stderr")
 	tmux := func(args ...string) string {
 		out, err := exec.Command("tmux", append([]string{"-L", session}, args...)...).CombinedOutput()
 		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+			b, _ := os.ReadFile(errlog)
+			t.Fatalf("tmux %v: %v\n%s\nthe TUI's stderr: %s", args, err, out, b)
 		}
 		return string(out)
 	}
 	tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40",
+		"sh", "-c", `"$@" 2>>"$0"; echo "exit status $?" >>"$0"`, errlog,
 		"env", "TERM=xterm-256color", "NO_COLOR=1", "MEMREVIEW_OPERATOR=e2e", bin, "--bank", bank)
 	defer exec.Command("tmux", "-L", session, "kill-server").Run()
 	screen := func() string { return tmux("capture-pane", "-p", "-t", session) }
@@ -700,5 +705,26 @@ func TestImportTrajectoriesNeverReplaces(t *testing.T) {
 	}
 	if r := must(t, mr(t, "", "--bank", bank, "export", "trajectories")); !strings.Contains(r.stdout, `"content":"4"`) {
 		t.Fatalf("the first trajectory was replaced: %s", r.stdout)
+	}
+}
+
+// memreview search ANDs its terms, as the TUI's search boxes do: on the
+// sample world `env:shop stars` is the two records about stars, not every
+// shop record; with OR it is any of them again.
+func TestSearchTermsAreANDed(t *testing.T) {
+	t.Parallel()
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	and := must(t, mr(t, "", "--bank", bank, "search", "--json", "-k", "100", "env:shop stars")).stdout
+	or := must(t, mr(t, "", "--bank", bank, "search", "--json", "-k", "100", "env:shop OR stars")).stdout
+	count := func(s string) int { return strings.Count(s, `"id": "mem_`) }
+	if n := count(and); n == 0 || !strings.Contains(and, "mem_0006") || !strings.Contains(and, "mem_0007") {
+		t.Fatalf("env:shop stars found %d records, want the star records mem_0006 and mem_0007:\n%s", n, and)
+	}
+	if count(or) <= count(and) {
+		t.Fatalf("OR found %d records, AND %d: OR must widen the search", count(or), count(and))
+	}
+	if strings.Contains(and, "Prices are stored") {
+		t.Fatalf("an AND search for stars returned the prices record:\n%s", and)
 	}
 }

@@ -20,13 +20,13 @@ import (
 func TestConflict(t *testing.T) {
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60)
-	m = drive(m, common.ShowProposal{ID: sample.PropConflictUpdate})
-	m = drive(m, uitest.Key("a"))
+	m = drive(t, m, common.ShowProposal{ID: sample.PropConflictUpdate})
+	m = drive(t, m, uitest.Key("a"))
 	if v := m.View(); !strings.Contains(v, "accepted "+sample.PropConflictUpdate+" → "+sample.RecRefJoin+" v2") {
 		t.Fatalf("no confirmation of the accept:\n%s", v)
 	}
 
-	m = drive(m, common.ShowProposal{ID: sample.PropConflictDelete})
+	m = drive(t, m, common.ShowProposal{ID: sample.PropConflictDelete})
 	v := m.View()
 	if !strings.Contains(v, "CONFLICT: conflict: record "+sample.RecRefJoin+" changed") {
 		t.Fatalf("no conflict banner on %s:\n%s", sample.PropConflictDelete, v)
@@ -35,11 +35,11 @@ func TestConflict(t *testing.T) {
 		t.Errorf("the diff does not say which version it is against:\n%s", v)
 	}
 
-	m = drive(m, uitest.Key("a")) // a delete proposal: a asks first
+	m = drive(t, m, uitest.Key("a")) // a delete proposal: a asks first
 	if v := m.View(); !strings.Contains(v, "Delete: retire "+sample.RecRefJoin) {
 		t.Fatalf("a on a delete proposal did not ask:\n%s", v)
 	}
-	m = drive(m, uitest.Key("y"))
+	m = drive(t, m, uitest.Key("y"))
 	v = m.View()
 	if !strings.Contains(v, "nothing applied — conflict: record "+sample.RecRefJoin+" changed") {
 		t.Fatalf("accepting a conflicting proposal was not refused:\n%s", v)
@@ -60,14 +60,14 @@ func TestConflict(t *testing.T) {
 func TestMergePickerStaleRecord(t *testing.T) {
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60)
-	m = drive(m, common.ShowProposal{ID: sample.PropMerge})
-	m = drive(m, uitest.Key("m"))
+	m = drive(t, m, common.ShowProposal{ID: sample.PropMerge})
+	m = drive(t, m, uitest.Key("m"))
 	found := regexp.MustCompile(`▸\[ \] (mem_\d+)`).FindStringSubmatch(m.View())
 	if found == nil {
 		t.Fatalf("the merge picker suggests no record:\n%s", m.View())
 	}
 	id := found[1]
-	m = drive(m, uitest.Key(" "))
+	m = drive(t, m, uitest.Key(" "))
 	if v := m.View(); !strings.Contains(v, "▸[x] "+id) || !strings.Contains(v, "- retire "+id) {
 		t.Fatalf("space did not choose %s:\n%s", id, v)
 	}
@@ -86,7 +86,7 @@ func TestMergePickerStaleRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m = drive(m, uitest.Key("enter"))
+	m = drive(t, m, uitest.Key("enter"))
 	if v := m.View(); !strings.Contains(v, "nothing applied — conflict: record "+id+" changed since it was read") {
 		t.Fatalf("the merge of a record changed behind the picker was not refused:\n%s", v)
 	}
@@ -113,11 +113,11 @@ func TestMergePickerStaleRecord(t *testing.T) {
 func TestHelpAndQuit(t *testing.T) {
 	w := newWorld(t)
 	m := started(t, w.deps, 120, 40)
-	m = drive(m, uitest.Key("?"))
+	m = drive(t, m, uitest.Key("?"))
 	if v := m.View(); !strings.Contains(v, "Keys") || !strings.Contains(v, "undo") {
 		t.Fatalf("help overlay:\n%s", v)
 	}
-	m = drive(m, uitest.Key("?"))
+	m = drive(t, m, uitest.Key("?"))
 	if strings.Contains(m.View(), "Press ? or esc to close") {
 		t.Fatal("? did not close the help")
 	}
@@ -138,8 +138,8 @@ func TestHelpNarrow(t *testing.T) {
 	w := newWorld(t)
 	m := started(t, w.deps, 80, 24)
 	for _, n := range []string{"1", "2", "4"} {
-		m = drive(m, uitest.Key(n))
-		m = drive(m, uitest.Key("?"))
+		m = drive(t, m, uitest.Key(n))
+		m = drive(t, m, uitest.Key("?"))
 		v := m.View()
 		for _, want := range []string{"1 review", "q quit", "esc to close", "bottom"} {
 			if !strings.Contains(v, want) {
@@ -152,7 +152,7 @@ func TestHelpNarrow(t *testing.T) {
 			}
 		}
 		uitest.CheckFits(t, "help", v, 80, 24)
-		m = drive(m, uitest.Key("?"))
+		m = drive(t, m, uitest.Key("?"))
 	}
 }
 
@@ -163,14 +163,14 @@ func TestScreensSwitch(t *testing.T) {
 	w := newWorld(t)
 	m := started(t, w.deps, 120, 40)
 	for _, n := range []string{"2", "3", "4"} {
-		m = drive(m, uitest.Key("1"))
-		m = drive(m, uitest.Key(n))
+		m = drive(t, m, uitest.Key("1"))
+		m = drive(t, m, uitest.Key(n))
 		if tab := "[" + n + " "; !strings.Contains(m.View(), tab) {
 			t.Errorf("key %s: the header does not show tab %q:\n%s", n, tab, m.View())
 		}
-		m = drive(m, uitest.Key("esc"))
+		m = drive(t, m, uitest.Key("esc"))
 	}
-	m = drive(m, uitest.Key("1"))
+	m = drive(t, m, uitest.Key("1"))
 	if v := m.View(); !strings.Contains(v, "Candidate "+sample.ProposalIDs[0]) {
 		t.Errorf("back on the queue:\n%s", v)
 	}

@@ -251,18 +251,18 @@ func checkHistory(t *testing.T, s *review.Store, id string, ops ...string) {
 func TestOtherScreensSeeAWrite(t *testing.T) {
 	w := newWorld(t)
 	m := started(t, w.deps, 160, 40)
-	m = drive(m, common.ShowRecord{ID: sample.RecAttrsG2}) // builds the bank on the record
+	m = drive(t, m, common.ShowRecord{ID: sample.RecAttrsG2}) // builds the bank on the record
 	if v := m.View(); !strings.Contains(v, "Detail "+sample.RecAttrsG2+" v1") {
 		t.Fatalf("the bank does not show %s v1:\n%s", sample.RecAttrsG2, v)
 	}
-	m = drive(m, common.ShowProposal{ID: sample.PropUpdate})
-	m = drive(m, uitest.Key("a"))
-	m = drive(m, uitest.Key("2"))
+	m = drive(t, m, common.ShowProposal{ID: sample.PropUpdate})
+	m = drive(t, m, uitest.Key("a"))
+	m = drive(t, m, uitest.Key("2"))
 	if v := m.View(); !strings.Contains(v, "Detail "+sample.RecAttrsG2+" v2") {
 		t.Fatalf("after accepting %s the bank still shows the old %s:\n%s", sample.PropUpdate, sample.RecAttrsG2, v)
 	}
-	m = drive(m, uitest.Key("u")) // undo in the bank: the proposal is open again
-	m = drive(m, uitest.Key("1"))
+	m = drive(t, m, uitest.Key("u")) // undo in the bank: the proposal is open again
+	m = drive(t, m, uitest.Key("1"))
 	if v := m.View(); !strings.Contains(v, "/15") {
 		t.Fatalf("after the undo in the bank the review screen does not count the reopened %s:\n%s", sample.PropUpdate, v)
 	}

@@ -22,7 +22,7 @@ func TestFocusFollowsScreen(t *testing.T) {
 	attach := func(keys ...string) string {
 		t.Helper()
 		for _, k := range keys {
-			m = drive(m, uitest.Key(k))
+			m = drive(t, m, uitest.Key(k))
 		}
 		v := ansi.Strip(m.View())
 		if !strings.Contains(v, "attach → ") {

@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"io"
-	"log"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,14 +8,13 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
 
 func TestMain(m *testing.M) { uitest.Main(m) }
 
-// world is a freshly generated sample bank, opened as the program opens it.
+// world is a fresh copy of the sample bank, opened as the program opens it.
 type world struct {
 	dir   string
 	store *review.Store
@@ -26,15 +22,12 @@ type world struct {
 	deps  common.Deps
 }
 
-// newWorld generates the sample world in a temp dir and opens it. The
-// store's clock is fixed so decisions are deterministic.
+// newWorld copies the sample world (generated once per test process) into
+// a temp dir and opens it. The store's clock is fixed so decisions are
+// deterministic.
 func newWorld(tb testing.TB) *world {
 	tb.Helper()
-	dir := tb.TempDir()
-	if err := sample.Generate(dir, sample.Seed); err != nil {
-		tb.Fatalf("generate the sample world: %v", err)
-	}
-	w := &world{dir: dir}
+	w := &world{dir: uitest.SampleDir(tb)}
 	w.open(tb)
 	return w
 }
@@ -43,76 +36,23 @@ var fixedNow = time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
 
 func (w *world) open(tb testing.TB) {
 	tb.Helper()
-	s, err := review.Open(w.dir, review.Options{Now: func() time.Time { return fixedNow }})
-	if err != nil {
-		tb.Fatalf("open the bank: %v", err)
-	}
-	ix, err := index.Open(filepath.Join(w.dir, review.IndexDir), s)
-	if err != nil {
-		s.Close()
-		tb.Fatalf("open the index: %v", err)
-	}
-	w.store, w.index = s, ix
-	w.deps = common.Deps{Store: s, Index: ix, BankName: "sample", IsSample: true,
-		Operator: "tester", Log: log.New(io.Discard, "", 0)}
-	tb.Cleanup(w.close)
+	w.deps = uitest.OpenBank(tb, w.dir, review.Options{Now: func() time.Time { return fixedNow }})
+	w.store, w.index = w.deps.Store, w.deps.Index
 }
 
-func (w *world) close() {
-	if w.index != nil {
-		w.index.Close()
-		w.index = nil
-	}
-	if w.store != nil {
-		w.store.Close()
-		w.store = nil
-	}
-}
-
-// reopen closes the bank and opens it again from disk.
+// reopen opens the bank again from disk (the earlier handles close when
+// the test ends).
 func (w *world) reopen(tb testing.TB) {
-	w.close()
+	w.deps.Store.Close()
+	w.deps.Index.Close()
 	w.open(tb)
 }
 
-// drive feeds msg to model and runs the Cmds it returns synchronously,
-// feeding their messages back, until none is left. Cmds that do not return
-// within wait (timers: status expiry, spinner frames) are dropped.
-func drive(model tea.Model, msg tea.Msg) tea.Model {
-	queue := []tea.Msg{msg}
-	for len(queue) > 0 {
-		msg, queue = queue[0], queue[1:]
-		var cmd tea.Cmd
-		model, cmd = model.Update(msg)
-		queue = append(queue, run(cmd)...)
-	}
-	return model
-}
-
-const wait = 500 * time.Millisecond
-
-func run(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		switch msg := msg.(type) {
-		case nil:
-			return nil
-		case tea.BatchMsg:
-			var out []tea.Msg
-			for _, c := range msg {
-				out = append(out, run(c)...)
-			}
-			return out
-		}
-		return []tea.Msg{msg}
-	case <-time.After(wait):
-		return nil
-	}
+// drive feeds msg to model and runs the Cmds it returns synchronously
+// (uitest.Drive: heartbeats dropped, debounces fired at once).
+func drive(tb testing.TB, model tea.Model, msg tea.Msg) tea.Model {
+	tb.Helper()
+	return uitest.DriveModel(tb, model, msg)
 }
 
 // started returns the root model sized w×h with the queue and the first
@@ -120,8 +60,8 @@ func run(cmd tea.Cmd) []tea.Msg {
 func started(tb testing.TB, deps common.Deps, w, h int) tea.Model {
 	tb.Helper()
 	m := New(deps)
-	for _, msg := range run(m.Init()) {
-		m = drive(m, msg)
+	for _, msg := range uitest.Run(m.Init()) {
+		m = drive(tb, m, msg)
 	}
-	return drive(m, tea.WindowSizeMsg{Width: w, Height: h})
+	return drive(tb, m, tea.WindowSizeMsg{Width: w, Height: h})
 }

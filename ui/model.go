@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/ui/common"
@@ -26,14 +27,18 @@ const statusTTL = 8 * time.Second
 type Model struct {
 	c       common.Common
 	deps    common.Deps
-	screens map[int]common.Screen // built on first use
-	active  int
+	screens map[common.ScreenID]common.Screen // built on first use
+	active  common.ScreenID
+	keys    []key.Binding // the number keys, one per screen (screenKeys)
 	help    help.Model
 	showAll bool // the ? overlay
 
 	status    common.Status
 	statusSeq int
 	focus     *common.Focus // the latest, for screens built later
+	seq       int64         // the bank's change sequence as last polled (watch.go)
+	lastErr   string        // the last error shown in the footer, in full (! shows it)
+	showErr   bool          // the ! overlay
 }
 
 // clearStatus ends a transient message unless a newer one replaced it.
@@ -50,7 +55,8 @@ func New(deps common.Deps) tea.Model {
 	h.Styles.FullDesc = c.Styles.Text
 	h.Styles.FullSeparator = c.Styles.Subtle
 	h.Styles.Ellipsis = c.Styles.Footer
-	return &Model{c: c, deps: deps, screens: map[int]common.Screen{}, active: 1, help: h}
+	return &Model{c: c, deps: deps, screens: map[common.ScreenID]common.Screen{},
+		active: common.ScreenReview, help: h, keys: screenKeys()}
 }
 
 // Run starts the program on the alternate screen with mouse support and
@@ -58,22 +64,24 @@ func New(deps common.Deps) tea.Model {
 func Run(deps common.Deps) error {
 	p := tea.NewProgram(New(deps), tea.WithAltScreen(), tea.WithMouseCellMotion())
 	_, err := p.Run()
+	deps.Curator.Cancel() // however the program ended
 	return err
 }
 
 // Init builds and starts the review queue.
 func (m *Model) Init() tea.Cmd {
-	return m.screen(m.active).Init()
+	return safe(tea.Batch(m.screen(m.active).Init(), m.startWatch()), m.deps.Logf)
 }
 
 // screen returns screen n, building it on first use.
-func (m *Model) screen(n int) common.Screen {
+func (m *Model) screen(n common.ScreenID) common.Screen {
 	if s, ok := m.screens[n]; ok {
 		return s
 	}
 	c := m.c
 	c.Width, c.Height = m.bodySize()
-	s := Screens[n](c, m.deps)
+	def, _ := screenDef(n)
+	s := def.New(c, m.deps)
 	s.SetSize(c.Width, c.Height)
 	m.screens[n] = s
 	return s
@@ -91,8 +99,8 @@ func (m *Model) bodySize() (int, int) {
 // show switches to screen n, building and starting it on first use. A
 // screen built earlier that has a focus (common.Focuser) announces it
 // again: other screens may have moved the focus while it was hidden.
-func (m *Model) show(n int) tea.Cmd {
-	if _, ok := Screens[n]; !ok || n == m.active {
+func (m *Model) show(n common.ScreenID) tea.Cmd {
+	if _, ok := screenDef(n); !ok || n == m.active {
 		return nil
 	}
 	_, built := m.screens[n]
@@ -127,9 +135,12 @@ func (m *Model) setFocus(f common.Focus) tea.Cmd {
 func (m *Model) setStatus(s common.Status) tea.Cmd {
 	m.status = s
 	m.statusSeq++
+	if s.Err {
+		m.lastErr = s.Text
+	}
 	seq := m.statusSeq
 	if s.Err { // errors stay until the next message
 		return nil
 	}
-	return tea.Tick(statusTTL, func(time.Time) tea.Msg { return clearStatus{seq} })
+	return common.Heartbeat(statusTTL, clearStatus{seq})
 }

@@ -27,15 +27,19 @@ func TestGolden(t *testing.T) {
 	// range marked.
 	t.Run("update-raw-200x60", func(t *testing.T) {
 		m := started(t, w.deps, 200, 60)
-		m = drive(m, common.ShowProposal{ID: sample.PropUpdate})
-		m = drive(m, uitest.Key("t"))
+		m = drive(t, m, common.ShowProposal{ID: sample.PropUpdate})
+		m = drive(t, m, uitest.Key("t"))
 		golden.RequireEqual(t, []byte(m.View()))
 	})
 }
 
-// TestLayout resizes the review screen, in several states, through every
-// width from 59 to 300 columns: no panic, no line wider than the terminal,
-// no more lines than it has.
+// layoutWidths are the widths around every layout boundary: the minimum
+// (60), the stacked panes (below 100 and 120) and the wide ones.
+var layoutWidths = []int{59, 60, 61, 80, 99, 100, 101, 119, 120, 121, 200, 300}
+
+// TestLayout resizes the review screen, in several states, through the
+// boundary widths (layoutWidths): no panic, no line wider than the
+// terminal, no more lines than it has.
 func TestLayout(t *testing.T) {
 	w := newWorld(t)
 	states := []struct {
@@ -56,11 +60,11 @@ func TestLayout(t *testing.T) {
 		t.Run(st.name, func(t *testing.T) {
 			m := started(t, w.deps, 200, 60)
 			for _, k := range st.keys {
-				m = drive(m, k)
+				m = drive(t, m, k)
 			}
 			for _, h := range []int{14, 15, 24, 60} {
-				for width := 59; width <= 300; width++ {
-					m = drive(m, tea.WindowSizeMsg{Width: width, Height: h})
+				for _, width := range layoutWidths {
+					m = drive(t, m, tea.WindowSizeMsg{Width: width, Height: h})
 					v := m.View()
 					if uitest.CheckFits(t, st.name, v, width, h); t.Failed() {
 						t.FailNow() // one size is enough to show what broke
@@ -79,7 +83,7 @@ func TestLayout(t *testing.T) {
 func BenchmarkKeystroke(b *testing.B) {
 	w := newWorld(b)
 	m := started(b, w.deps, 200, 60)
-	m = drive(m, uitest.Key("t")) // raw steps: a long trajectory pane
+	m = drive(b, m, uitest.Key("t")) // raw steps: a long trajectory pane
 	keys := []tea.Msg{uitest.Key("j"), uitest.Key("k")}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {

@@ -1,9 +1,10 @@
 package ui
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/memreview/memreview/ui/bank"
 	"github.com/memreview/memreview/ui/common"
@@ -16,35 +17,40 @@ import (
 // reads the bank belongs in the screen's Init.
 type Constructor func(common.Common, common.Deps) common.Screen
 
-// Screens maps each screen's number key to its constructor: 1 the review
-// queue, 2 the bank browser, 3 the probe console, 4 the trajectories. A
-// screen not built yet can stand in as Placeholder(title, what).
-var Screens = map[int]Constructor{
-	1: queue.New,
-	2: bank.New,
-	3: console.New,
-	4: trajs.New,
+// ScreenDef is one entry of the registry: the screen's id (its number key),
+// the tab title it has before it is built, and its constructor.
+type ScreenDef struct {
+	ID   common.ScreenID
+	Name string
+	New  Constructor
 }
 
-// Placeholder returns a constructor for a screen that is not built yet.
-func Placeholder(title, what string) Constructor {
-	return func(c common.Common, _ common.Deps) common.Screen {
-		return &placeholder{Common: c, title: title, what: what}
+// Screens is the one registry of screens, in tab order. Adding a screen
+// is a ScreenID and a line here; the root derives the tabs, the number
+// keys and the help from it.
+var Screens = []ScreenDef{
+	{common.ScreenReview, "Review", queue.New},
+	{common.ScreenBank, "Bank", bank.New},
+	{common.ScreenProbes, "Probes", console.New},
+	{common.ScreenTrajectories, "Trajectories", trajs.New},
+}
+
+// screenDef returns the registry entry of id.
+func screenDef(id common.ScreenID) (ScreenDef, bool) {
+	for _, d := range Screens {
+		if d.ID == id {
+			return d, true
+		}
 	}
+	return ScreenDef{}, false
 }
 
-type placeholder struct {
-	common.Common
-	title, what string
-}
-
-func (p *placeholder) Init() tea.Cmd                           { return nil }
-func (p *placeholder) Update(tea.Msg) (common.Screen, tea.Cmd) { return p, nil }
-func (p *placeholder) SetSize(w, h int)                        { p.Width, p.Height = w, h }
-func (p *placeholder) ShortHelp() []key.Binding                { return nil }
-func (p *placeholder) Title() string                           { return p.title }
-
-func (p *placeholder) View() string {
-	msg := p.Styles.Subtle.Render(p.title + " — " + p.what + " — is not built yet.\nPress 1 for the review queue.")
-	return lipgloss.Place(p.Width, p.Height, lipgloss.Center, lipgloss.Center, msg)
+// screenKeys are the number keys, one per registered screen, in tab order.
+func screenKeys() []key.Binding {
+	var ks []key.Binding
+	for _, d := range Screens {
+		n := strconv.Itoa(int(d.ID))
+		ks = append(ks, key.NewBinding(key.WithKeys(n), key.WithHelp(n, strings.ToLower(d.Name))))
+	}
+	return ks
 }

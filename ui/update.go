@@ -10,7 +10,18 @@ import (
 // Update handles the global keys and messages and routes the rest: keys
 // and mouse to the active screen, everything else (background results) to
 // every built screen, since each drops results that are not its own.
+//
+// Every Cmd it returns is wrapped (safe): a panic in one is logged and
+// shown, not fatal.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	return m, safe(cmd, m.deps.Logf)
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ch := m.deps.Curator.Update(msg); ch != common.CuratorNone {
+		return m, tea.Batch(cmd, m.broadcast(common.CuratorProgress{Change: ch}))
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
@@ -28,6 +39,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		msg.Y -= headerHeight
 		return m, m.forward(m.active, msg)
+	case common.Delayed:
+		return m, msg.Timer()
+	case pollTick:
+		return m, m.poll()
+	case changesSeen:
+		return m, m.seen(msg)
 	case common.Status:
 		return m, m.setStatus(msg)
 	case clearStatus:
@@ -35,48 +52,60 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = common.Status{}
 		}
 		return m, nil
-	case common.ShowProposal:
-		return m, m.navigate(1, msg)
-	case common.ShowRecord:
-		return m, m.navigate(2, msg)
-	case common.ShowTrajectory:
-		return m, m.navigate(4, msg)
+	case common.Navigation:
+		return m, m.navigate(msg.Target(), msg)
 	case common.Focus:
 		return m, m.setFocus(msg)
 	}
+	return m, m.broadcast(msg)
+}
+
+// broadcast hands msg to every built screen.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
 	for n := range m.screens {
 		cmds = append(cmds, m.forward(n, msg))
 	}
-	return m, tea.Batch(cmds...)
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.Keys
 	if msg.Type == tea.KeyCtrlC {
-		return tea.Quit
+		return m.quit()
 	}
 	if c, ok := m.screens[m.active].(common.Capturer); ok && c.Capturing() {
 		return m.forward(m.active, msg)
+	}
+	if m.showErr {
+		if key.Matches(msg, k.Errors, k.Cancel, k.Help) {
+			m.showErr = false
+		} else if key.Matches(msg, k.Quit) {
+			return m.quit()
+		}
+		return nil
 	}
 	if m.showAll {
 		if key.Matches(msg, k.Help, k.Cancel) {
 			m.showAll = false
 		} else if key.Matches(msg, k.Quit) {
-			return tea.Quit
+			return m.quit()
 		}
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.showAll = true
 		return nil
+	case key.Matches(msg, k.Errors) && m.lastErr != "":
+		m.showErr = true
+		return nil
 	}
-	for i, b := range k.Screen {
+	for i, b := range m.keys {
 		if key.Matches(msg, b) {
-			return m.show(i + 1)
+			return m.show(Screens[i].ID)
 		}
 	}
 	if m.tooSmall() {
@@ -86,15 +115,15 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // navigate shows screen n and hands it the navigation message.
-func (m *Model) navigate(n int, msg tea.Msg) tea.Cmd {
-	if _, ok := Screens[n]; !ok {
+func (m *Model) navigate(n common.ScreenID, msg tea.Msg) tea.Cmd {
+	if _, ok := screenDef(n); !ok {
 		return nil
 	}
 	start := m.show(n)
 	return tea.Batch(start, m.forward(n, msg))
 }
 
-func (m *Model) forward(n int, msg tea.Msg) tea.Cmd {
+func (m *Model) forward(n common.ScreenID, msg tea.Msg) tea.Cmd {
 	s, ok := m.screens[n]
 	if !ok {
 		return nil
@@ -102,4 +131,11 @@ func (m *Model) forward(n int, msg tea.Msg) tea.Cmd {
 	s, cmd := s.Update(msg)
 	m.screens[n] = s
 	return cmd
+}
+
+// quit ends the program, cancelling a curator run in flight (its HTTP call
+// ends with the program instead of running on).
+func (m *Model) quit() tea.Cmd {
+	m.deps.Curator.Cancel()
+	return tea.Quit
 }

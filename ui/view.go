@@ -18,8 +18,6 @@ const (
 	footerHeight = 2 // key help, then the status line
 )
 
-var screenOrder = []int{1, 2, 3, 4}
-
 func (m *Model) tooSmall() bool {
 	return m.c.Width < MinWidth || m.c.Height < MinHeight
 }
@@ -37,12 +35,15 @@ func (m *Model) View() string {
 	s := m.screen(m.active)
 	body := ""
 	_, h := m.bodySize()
-	if m.showAll {
+	switch {
+	case m.showErr:
+		body = m.errorOverlay(h)
+	case m.showAll:
 		body = m.helpOverlay(s, h)
-	} else {
+	default:
 		body = s.View()
 	}
-	return m.header(s) + "\n" + fitHeight(body, h) + "\n" + m.footer(s)
+	return common.StripBidi(m.header(s) + "\n" + fitHeight(body, h) + "\n" + m.footer(s))
 }
 
 // fitHeight cuts s to h lines or pads it with empty ones.
@@ -69,15 +70,13 @@ func fitLines(s string, w int) string {
 func (m *Model) header(active common.Screen) string {
 	st := m.c.Styles
 	var tabs []string
-	for _, n := range screenOrder {
-		if _, ok := Screens[n]; !ok {
-			continue
-		}
+	for _, d := range Screens {
+		n := d.ID
 		if n == m.active {
 			tabs = append(tabs, st.TabLabel(fmt.Sprintf("%d %s", n, active.Title()), true))
 			continue
 		}
-		title := screenName[n]
+		title := d.Name
 		if s, ok := m.screens[n]; ok {
 			title = s.Title()
 		}
@@ -95,20 +94,36 @@ func (m *Model) header(active common.Screen) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
-// screenName titles the tabs of screens not built yet.
-var screenName = map[int]string{1: "Review", 2: "Bank", 3: "Probes", 4: "Trajectories"}
-
+// footer is the screen's key hints, then the status line. The hints are
+// cut to make room for "? help · q quit" (and "! error" while there is one),
+// which are never cut: they lead to everything else.
 func (m *Model) footer(active common.Screen) string {
-	bindings := append(common.Bindings{}, active.ShortHelp()...)
-	bindings = append(bindings, m.c.Keys.Help, m.c.Keys.Quit)
-	line := m.help.View(bindings)
+	k := m.c.Keys
+	fixed := common.Bindings{k.Help, k.Quit}
+	if m.lastErr != "" {
+		fixed = append(common.Bindings{k.Errors}, fixed...)
+	}
+	hm := m.help
+	hm.Width = 0
+	right := hm.View(fixed)
+	sep := m.c.Styles.Footer.Render(" • ")
+	left := hm.View(common.Bindings(active.ShortHelp()))
+	room := m.c.Width - lipgloss.Width(right) - lipgloss.Width(sep)
+	line := right
+	switch {
+	case left == "":
+	case room >= lipgloss.Width(left):
+		line = left + sep + right
+	case room > 1:
+		line = ansi.Truncate(left, room, "…") + sep + right
+	}
 	status := ""
 	if m.status.Text != "" {
 		style := m.c.Styles.Status
 		if m.status.Err {
 			style = m.c.Styles.Error
 		}
-		status = style.Render(ansi.Truncate(strings.ReplaceAll(m.status.Text, "\n", " "), m.c.Width, "…"))
+		status = style.Render(ansi.Truncate(common.PrintableLine(m.status.Text), m.c.Width, "…"))
 	}
 	return ansi.Truncate(line, m.c.Width, "…") + "\n" + status
 }
@@ -124,12 +139,23 @@ func (m *Model) helpOverlay(s common.Screen, h int) string {
 	} else {
 		groups = [][]key.Binding{s.ShortHelp()}
 	}
+	// Every key of the screen, also those that do not apply to what is
+	// shown now (d on a proposal with no targets, [ on the first one): the
+	// overlay is where a key is looked up.
+	all := make([][]key.Binding, len(groups))
+	for i, g := range groups {
+		for _, b := range g {
+			b.SetEnabled(true) // a copy
+			all[i] = append(all[i], b)
+		}
+	}
+	groups = all
 	st, k := m.c.Styles, m.c.Keys
 	inner := max(m.c.Width-st.Overlay.GetHorizontalFrameSize(), 1)
 	global := m.help
 	global.Width = inner
 	text := st.Title.Render("Keys") + "\n\n" + helpRows(m.help, groups, inner) +
-		"\n\n" + global.ShortHelpView([]key.Binding{k.Screen[0], k.Screen[1], k.Screen[2], k.Screen[3], k.Help, k.Quit}) +
+		"\n\n" + global.ShortHelpView(append(slices.Clone(m.keys), k.Help, k.Errors, k.Quit)) +
 		"\n\n" + st.Subtle.Render(common.Wrap("Every decision is committed when the footer says so; q quits at once. Press ? or esc to close.", inner))
 	box := st.Overlay.Width(m.c.Width - st.Overlay.GetHorizontalBorderSize()).Render(fitLines(text, inner))
 	return lipgloss.NewStyle().MaxHeight(h).Render(box)
@@ -152,4 +178,14 @@ func helpRows(hm help.Model, groups [][]key.Binding, w int) string {
 		rows = append(rows, hm.FullHelpView(row))
 	}
 	return strings.Join(rows, "\n\n")
+}
+
+// errorOverlay shows the last error in full, wrapped (the footer cuts it).
+func (m *Model) errorOverlay(h int) string {
+	st := m.c.Styles
+	inner := max(m.c.Width-st.Overlay.GetHorizontalFrameSize(), 1)
+	text := st.Title.Render("Last error") + "\n\n" + st.Error.Render(common.Wrap(common.Printable(m.lastErr), inner)) +
+		"\n\n" + st.Subtle.Render(common.Wrap("The log (memreview.log in the bank directory) has the details. Press ! or esc to close.", inner))
+	box := st.Overlay.Width(m.c.Width - st.Overlay.GetHorizontalBorderSize()).Render(fitLines(text, inner))
+	return lipgloss.NewStyle().MaxHeight(h).Render(box)
 }

@@ -166,7 +166,7 @@ func BenchmarkSearchAsYouType100k(b *testing.B) {
 		}
 		start := time.Now()
 		m.Update(uitest.Key(script[i%len(script) : i%len(script)+1])) // returns the debounce tick
-		_, search := m.Update(debounced{seq: m.querySeq})
+		_, search := m.Update(m.search.Pending())
 		_, fill := m.Update(search())
 		_ = m.View()
 		lat = append(lat, time.Since(start))

@@ -23,7 +23,7 @@ type form struct {
 
 func newForm(m *Model, verb review.Verb, labels []string) *form {
 	r := m.detail.Record
-	return &form{Form: common.NewForm(labels, common.RecordValues(r, labels)), verb: verb, base: common.CopyRecord(r)}
+	return &form{Form: common.NewForm(labels, common.RecordValues(r, labels)), verb: verb, base: r.Clone()}
 }
 
 // request is the store request the form makes with the record r.

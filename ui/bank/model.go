@@ -11,13 +11,13 @@ package bank
 
 import (
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // WideWidth is the width from which list and detail sit side by side.
@@ -32,21 +32,12 @@ const (
 // facetFields are the fields the screen counts and filters by.
 var facetFields = []string{"category", "env", "status"}
 
-// Keys this screen adds to common.KeyMap (see ui/REQUESTS-issue6.md).
-type Keys struct {
-	Retrieve key.Binding // R: retrieval preview
-	Verify   key.Binding // v: re-run the record's checks live
-	Mark     key.Binding // space: mark a row for merging
-}
+// Keys are the keys this screen adds (declared with the others in
+// common.KeyMap).
+type Keys = common.BankKeys
 
 // DefaultKeys returns the screen's own keys.
-func DefaultKeys() Keys {
-	return Keys{
-		Retrieve: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retrieval preview")),
-		Verify:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "verify checks")),
-		Mark:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark for merge")),
-	}
-}
+func DefaultKeys() Keys { return common.DefaultKeyMap().Bank }
 
 // Model is the bank screen.
 type Model struct {
@@ -55,8 +46,7 @@ type Model struct {
 	src  Source
 	keys Keys
 
-	search    textinput.Model
-	searching bool                // the search box has focus
+	search    widget.SearchBox
 	filters   map[string][]string // facet field → chosen terms
 	facets    map[string][]index.FacetCount
 	querySeq  int // the latest query; every search result carries it
@@ -113,9 +103,7 @@ func New(c common.Common, deps common.Deps) common.Screen {
 func NewWithSource(c common.Common, deps common.Deps, src Source) *Model {
 	m := &Model{Common: c, deps: deps, src: src, keys: DefaultKeys(),
 		filters: map[string][]string{}, marks: map[string]int{}}
-	m.search = common.NewInput("")
-	m.search.Prompt = "/ "
-	m.search.Placeholder = `search: terms, field:value, "a phrase", -excluded`
+	m.search = widget.NewSearchBox("bank", `all terms must match; OR, field:value, "a phrase", -excluded`)
 	m.pane = viewport.New(0, 0)
 	m.pane.MouseWheelEnabled = false
 	m.list = newList()
@@ -133,13 +121,13 @@ func (m *Model) Init() tea.Cmd { return m.runSearch() }
 
 // Capturing reports whether the search box or a form takes typed text.
 func (m *Model) Capturing() bool {
-	return m.searching || (m.overlay != nil && m.overlay.capturing())
+	return m.search.Focused() || (m.overlay != nil && m.overlay.capturing())
 }
 
 // SetSize lays the screen out again and re-wraps the detail.
 func (m *Model) SetSize(w, h int) {
 	m.Width, m.Height = w, h
-	m.search.Width = max(w-4, 1)
+	m.search.SetWidth(w)
 	m.layout()
 	m.renderDetail()
 }
@@ -220,10 +208,10 @@ func (m *Model) ShortHelp() []key.Binding {
 	switch {
 	case m.overlay != nil:
 		return m.overlay.help(m)
-	case m.searching:
+	case m.search.Focused():
 		return []key.Binding{k.Cancel, k.Confirm}
 	}
-	return []key.Binding{k.Search, k.Filter, k.Confirm, k.NextPane, k.Edit, k.Narrow, m.keys.Mark, k.Merge,
+	return []key.Binding{k.Search, k.Filter, m.keys.Clear, k.Confirm, k.NextPane, k.Edit, k.Narrow, m.keys.Mark, k.Merge,
 		k.Delete, k.Undo, m.keys.Verify, m.keys.Retrieve}
 }
 
@@ -231,7 +219,7 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	return [][]key.Binding{
-		{k.Search, k.Filter, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
+		{k.Search, k.Filter, m.keys.Clear, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
 		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, m.keys.Verify},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}

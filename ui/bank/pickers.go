@@ -35,20 +35,30 @@ func newFacetPicker(m *Model) *facetPicker {
 }
 
 // facetRows lists every term of every facet of the latest results, plus
-// the chosen terms the results no longer hold (so they can be cleared).
+// the chosen terms the results no longer hold (so they can be cleared) and
+// status retired, which is hidden until chosen. Terms keep one order, by
+// name within each field, so a toggle never moves the row under the cursor.
 func (m *Model) facetRows() []facetRow {
 	var rows []facetRow
 	for _, f := range facetFields {
 		seen := map[string]bool{}
+		var field []facetRow
 		for _, c := range m.facets[f] {
-			rows = append(rows, facetRow{f, c.Term, c.Count})
+			field = append(field, facetRow{f, c.Term, c.Count})
 			seen[c.Term] = true
 		}
-		for _, t := range m.filters[f] {
+		extra := m.filters[f]
+		if f == "status" {
+			extra = append(slices.Clone(extra), string(review.Retired))
+		}
+		for _, t := range extra {
 			if !seen[t] {
-				rows = append(rows, facetRow{f, t, 0})
+				field = append(field, facetRow{f, t, -1})
+				seen[t] = true
 			}
 		}
+		slices.SortFunc(field, func(a, b facetRow) int { return strings.Compare(a.term, b.term) })
+		rows = append(rows, field...)
 	}
 	return rows
 }
@@ -105,7 +115,11 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 		if on {
 			box = "[x]"
 		}
-		line := fmt.Sprintf("%s %s %s", box, r.term, st.Subtle.Render(strconv.Itoa(r.count)))
+		count := strconv.Itoa(r.count)
+		if r.count < 0 {
+			count = "–" // not in the results: hidden (retired) or filtered away
+		}
+		line := fmt.Sprintf("%s %s %s", box, r.term, st.Subtle.Render(count))
 		if i == cur {
 			line = st.Selected.Render("▸ ") + line
 		} else {

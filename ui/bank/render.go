@@ -46,10 +46,7 @@ func (m *Model) View() string {
 		return ""
 	}
 	st := m.Styles
-	box := m.search.View()
-	if !m.searching && m.search.Value() == "" {
-		box = st.Subtle.Render("/ search the bank (everything shown)")
-	}
+	box := m.search.View(st, "/ search the bank (everything shown; all terms must match)")
 	lines := []string{ansi.Truncate(box, m.Width, "…"), m.statusLine()}
 	body := ""
 	if m.overlay != nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -77,9 +76,6 @@ func (s StoreSource) Detail(id string) (*Detail, error) {
 // Background results. Each carries what asked for it and is dropped when
 // the screen has moved on.
 
-// debounced fires debounceDelay after a keystroke in the search box.
-type debounced struct{ seq int }
-
 // pageLoaded is one page of hits of query seq.
 type pageLoaded struct {
 	seq, page int
@@ -103,18 +99,8 @@ type detailLoaded struct {
 	err error
 }
 
-// debounceDelay is how long the search box waits for the next keystroke.
-const debounceDelay = 120 * time.Millisecond
-
 // pageSize is how many hits one index request pages in.
 const pageSize = 100
-
-// typed starts the debounce of a new query.
-func (m *Model) typed() tea.Cmd {
-	m.querySeq++
-	seq := m.querySeq
-	return tea.Tick(debounceDelay, func(time.Time) tea.Msg { return debounced{seq} })
-}
 
 // runSearch starts a new query from page 0. The old rows stay on screen
 // until its first page arrives; then the cursor goes to the top.
@@ -125,7 +111,7 @@ func (m *Model) runSearch() tea.Cmd {
 
 // research runs the current query again from page 0.
 func (m *Model) research() tea.Cmd {
-	m.querySeq++
+	m.querySeq = m.search.Next()
 	m.list.stale = true
 	m.list.pending = map[int]bool{}
 	return m.loadPage(0)
@@ -139,8 +125,11 @@ func (m *Model) request(page int) index.Request {
 			filters[f] = append([]string(nil), vs...)
 		}
 	}
+	if len(filters["status"]) == 0 {
+		filters["status"] = []string{string(review.Active)} // retired only when the facet asks
+	}
 	q := m.search.Value()
-	req := index.Request{Query: q, Type: "record", Filters: filters, Sort: sortFor(q),
+	req := index.Request{Query: index.RequireAll(q), Type: "record", Filters: filters, Sort: sortFor(q),
 		From: page * pageSize, Size: pageSize, Highlight: true}
 	if page == 0 {
 		req.Facets = facetFields

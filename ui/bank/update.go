@@ -9,6 +9,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // Update handles keys, the mouse wheel and background results.
@@ -26,15 +27,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			var cmd tea.Cmd
 			m.overlay, cmd = m.overlay.update(m, msg)
 			return cmd
-		case m.searching:
+		case m.search.Focused():
 			return m.searchKey(msg)
 		}
 		return m.handleKey(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
-	case debounced:
-		if msg.seq != m.querySeq {
-			return nil // another keystroke came since
+	case widget.SearchDue:
+		if !m.search.Due(msg) {
+			return nil // another keystroke came since, or another screen's box
 		}
 		return m.runSearch()
 	case pageLoaded:
@@ -89,7 +90,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 // pageLoaded stores a page of hits of the current query.
 func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
-	if msg.seq != m.querySeq {
+	if msg.seq != m.querySeq || !m.search.Current(msg.seq) {
 		return nil // the query changed since
 	}
 	delete(m.list.pending, msg.page)
@@ -112,6 +113,11 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 			m.list.cursor, m.list.top, m.toTop = 0, 0, false
 		}
 		m.list.move(m.list.cursor)
+		if m.list.total == 0 && m.detail != nil { // nothing found: no stale detail
+			m.detail, m.detailErr = nil, ""
+			m.detailSeq++
+			m.renderDetail()
+		}
 	}
 	m.list.pages[msg.page] = msg.res.Hits
 	return m.fill()
@@ -149,14 +155,7 @@ func (m *Model) fill() tea.Cmd {
 // searchKey handles a key while the search box has focus: every change of
 // the query starts the debounce; the search runs in a Cmd when it fires.
 func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
-	done, changed, cmd := common.SearchKey(m.Keys, msg, &m.search)
-	switch {
-	case done:
-		m.searching = false
-		return nil
-	case changed:
-		return tea.Batch(cmd, m.typed())
-	}
+	_, cmd := m.search.Key(m.Keys, msg)
 	return cmd
 }
 
@@ -164,11 +163,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.Keys
 	switch {
 	case key.Matches(msg, k.Search):
-		m.searching = true
 		return m.search.Focus()
 	case key.Matches(msg, k.Filter):
 		m.overlay = newFacetPicker(m)
 		return nil
+	case key.Matches(msg, m.keys.Clear):
+		m.filters = map[string][]string{}
+		m.search.SetValue("")
+		return tea.Batch(common.Notify("filters and query cleared"), m.runSearch())
 	case key.Matches(msg, m.keys.Retrieve):
 		m.overlay = newRetrievePreview(m)
 		return nil
@@ -255,8 +257,7 @@ func (m *Model) showRecord(id string) tea.Cmd {
 }
 
 // escapeQuery escapes the characters Bleve's query syntax gives meaning to,
-// so that s is one term. (A quoted phrase would not do: the id field keeps
-// no positions, so id:"mem_1" matches nothing.)
+// so that s is one term whatever it holds (an id with a space or a colon).
 func escapeQuery(s string) string {
 	var b strings.Builder
 	for _, r := range s {

@@ -40,7 +40,7 @@ func (f *fakeSource) Search(req index.Request) (*index.Results, error) {
 	for i := req.From; i < min(req.From+req.Size, f.n); i++ {
 		h := index.Hit{ID: recID(i), Type: "record", Score: 1}
 		if req.Query != "" {
-			h.Fragments = map[string][]string{"lemma": {"lemma about " + index.MarkStart + req.Query + index.MarkEnd + "\nhere"}}
+			h.Fragments = map[string][]string{"lemma": {"lemma about " + index.MarkStart + strings.TrimLeft(req.Query, "+") + index.MarkEnd + "\nhere"}}
 		}
 		res.Hits = append(res.Hits, h)
 	}
@@ -184,7 +184,7 @@ func TestTypingNeverBlocksOnSearch(t *testing.T) {
 		t.Fatal("typing ran the search inside Update")
 	}
 	// The debounce fires; its Cmd is the search, which blocks in its goroutine.
-	searchCmd := update(debounced{seq: m.querySeq})
+	searchCmd := update(m.search.Pending())
 	if searchCmd == nil {
 		t.Fatal("the debounce started no search")
 	}

@@ -25,9 +25,11 @@ import (
 //
 // The run itself is a goroutine that only sends on a channel; the model
 // receives its events through a Cmd that waits for the next one and is
-// issued again after each. Every message carries the run id; Update applies
-// each exactly once, whichever screen the root hands it to first, and only
-// that screen gets the Cmd that waits for the next one.
+// issued again after each. Every message carries the run id. The root owns
+// the run: it alone passes messages to Update, keeps the Cmd that waits for
+// the next event, and broadcasts what changed to every screen as
+// CuratorProgress. Cancel (the root calls it when the program quits) ends
+// the run's HTTP call.
 
 // Curator runs curator runs for the screens and holds the latest one. Its
 // state changes only in Start and Update, i.e. in the screens' Update; the
@@ -38,6 +40,20 @@ type Curator struct {
 	ch       <-chan tea.Msg // the run's messages; nil when none is in flight
 	tick     int            // seq of the spinner tick the run waits for
 	frame    int
+	cancel   context.CancelFunc // ends the run in flight
+}
+
+// CuratorProgress is what the root broadcasts after the curator's Update
+// applied a message: redraw the spinner (CuratorFrame) or the run's log
+// (CuratorLog).
+type CuratorProgress struct{ Change CuratorChange }
+
+// Cancel ends the run in flight, if any: its model call is cancelled and
+// it ends as failed, saving nothing.
+func (c *Curator) Cancel() {
+	if c != nil && c.cancel != nil {
+		c.cancel()
+	}
 }
 
 // NewCurator returns the curator the screens run with settings s (see
@@ -142,11 +158,14 @@ func (c *Curator) Start(d Deps, trajIDs []string) (tea.Cmd, error) {
 		deps.Search = curator.IndexSearcher{Ix: ix}
 	}
 	logf := d.Logf
+	ctx, cancel := context.WithCancel(context.Background())
+	c.cancel = cancel
 	work := func() {
+		defer cancel()
 		set := deps.LLM.Settings
 		logf("curator run %s on %s: started (model %s at %s)", id, strings.Join(ids, ", "), set.Model, set.BaseURL)
 		n := 0
-		run, err := curator.Curate(context.Background(), deps, ids, curator.Options{
+		run, err := curator.Curate(ctx, deps, ids, curator.Options{
 			Probe: true, RunID: id,
 			OnEvent: func(e curator.Event) { n++; ch <- CuratorEvent{RunID: id, N: n, Event: e} },
 		})
@@ -181,15 +200,14 @@ func waitFor(ch <-chan tea.Msg) tea.Cmd {
 }
 
 func (c *Curator) nextTick() tea.Cmd {
-	t := curatorTick{runID: c.run.ID, seq: c.tick}
-	return tea.Tick(spinFrames.FPS, func(time.Time) tea.Msg { return t })
+	return Heartbeat(spinFrames.FPS, curatorTick{runID: c.run.ID, seq: c.tick})
 }
 
 // Update applies msg when it is the curator's: a run's event or end, or a
-// tick of its spinner. The root hands such messages to every screen; the
-// first to pass one here applies it and gets the Cmd that continues the
-// run (the wait for the next event, the footer message and QueueChanged at
-// the end), the others get nil and only redraw. A nil Curator ignores all.
+// tick of its spinner, and returns the Cmd that continues the run (the
+// wait for the next event, the footer message and QueueChanged at the end).
+// Only the root calls it; screens get CuratorProgress. A nil Curator
+// ignores all.
 func (c *Curator) Update(msg tea.Msg) (tea.Cmd, CuratorChange) {
 	if c == nil {
 		return nil, CuratorNone

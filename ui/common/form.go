@@ -1,6 +1,8 @@
 package common
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -83,11 +85,16 @@ func (f *Form) Update(k KeyMap, msg tea.KeyMsg) (FormResult, tea.Cmd) {
 		}
 		return FormEditing, f.FocusField((f.focus + step) % len(f.Inputs))
 	}
+	msg, notice := ClampPaste(msg, MaxField-len([]rune(f.Inputs[f.focus].Value())), "the "+f.Labels[f.focus]+" field")
 	var cmd tea.Cmd
 	f.Inputs[f.focus], cmd = f.Inputs[f.focus].Update(msg)
 	f.SetErr("")
-	return FormEditing, cmd
+	return FormEditing, tea.Batch(cmd, notice)
 }
+
+// MaxField is the most characters one form field takes; a longer paste is
+// cut with a notice.
+const MaxField = 8000
 
 // Focused is the index of the field that takes typed keys.
 func (f *Form) Focused() int { return f.focus }
@@ -178,4 +185,27 @@ func (f *Form) fieldView(i int) string {
 // Help lists the form's keys.
 func (f *Form) Help(k KeyMap) []key.Binding {
 	return []key.Binding{k.Confirm, k.Cancel, k.NextField, k.PrevField}
+}
+
+// ClampPaste cuts a pasted or typed run of runes to the room a one-line
+// field has left (its cap less what it holds) and turns line breaks and
+// tabs into spaces, so a 100 KB paste is absorbed as one short edit. When
+// it cut anything the Cmd says so in the footer, naming field.
+func ClampPaste(msg tea.KeyMsg, room int, field string) (tea.KeyMsg, tea.Cmd) {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) <= 1 {
+		return msg, nil
+	}
+	room = max(room, 0)
+	cut := max(len(msg.Runes)-room, 0)
+	runes := slices.Clone(msg.Runes[:len(msg.Runes)-cut])
+	for i, r := range runes {
+		if r == '\n' || r == '\r' || r == '\t' {
+			runes[i] = ' '
+		}
+	}
+	msg.Runes = runes
+	if cut == 0 {
+		return msg, nil
+	}
+	return msg, Notify(fmt.Sprintf("pasted text cut: %s took %d more characters; %d left out", field, room, cut))
 }

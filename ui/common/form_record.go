@@ -2,7 +2,6 @@ package common
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -71,7 +70,7 @@ func RecordValues(r *review.Record, labels []string) []string {
 // values (as Form.Values gives them), or an error that says which value is
 // wrong and what it must be. base is not changed.
 func ApplyValues(base *review.Record, labels, values []string) (*review.Record, error) {
-	r := CopyRecord(base)
+	r := base.Clone()
 	for i, l := range labels {
 		v := ""
 		if i < len(values) {
@@ -102,21 +101,6 @@ func ApplyValues(base *review.Record, labels, values []string) (*review.Record, 
 		}
 	}
 	return &r, nil
-}
-
-// CopyRecord returns a copy of r that shares no slice with it.
-func CopyRecord(r *review.Record) review.Record {
-	c := *r
-	c.Scope.Tags = slices.Clone(r.Scope.Tags)
-	c.Steps = slices.Clone(r.Steps)
-	c.Checks = slices.Clone(r.Checks)
-	c.Provenance.ProbeRuns = slices.Clone(r.Provenance.ProbeRuns)
-	c.Provenance.MergedFrom = slices.Clone(r.Provenance.MergedFrom)
-	if r.Provenance.Steps != nil {
-		steps := *r.Provenance.Steps
-		c.Provenance.Steps = &steps
-	}
-	return c
 }
 
 // SplitTags parses "a, b ,c" into its non-empty tags.

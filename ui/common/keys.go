@@ -9,7 +9,9 @@ type KeyMap struct {
 	// Global (handled by the root).
 	Quit   key.Binding
 	Help   key.Binding
-	Screen [4]key.Binding // 1 review, 2 bank, 3 probes, 4 trajectories
+	Errors key.Binding // !: the last error in full
+	// The number keys that switch screens come from the registry
+	// (ui.Screens).
 
 	// Moving around.
 	Up, Down         key.Binding
@@ -25,17 +27,45 @@ type KeyMap struct {
 	Reject, Edit, Defer, Undo     key.Binding
 	Probe, Filter, Search         key.Binding
 	Curate                        key.Binding // run the LLM curator on a trajectory
-
-	// Bank browser and probe console.
-	Attach   key.Binding // attach the last probe result as evidence
-	Verify   key.Binding // re-run a record's checks
-	Retrieve key.Binding // retrieval preview
-	Mark     key.Binding // mark a row for merging (space: match it before PageDown)
+	Note                          key.Binding // N: a note for the next decision
+	Zoom                          key.Binding // z: the focused pane takes the whole screen
 
 	// Inside pickers and forms.
 	Toggle, Confirm, Cancel key.Binding
 	Yes, No                 key.Binding
 	NextField, PrevField    key.Binding
+
+	// The keys only one screen has.
+	Bank    BankKeys
+	Console ConsoleKeys
+	Trajs   TrajKeys
+}
+
+// BankKeys are the keys the bank browser adds.
+type BankKeys struct {
+	Retrieve key.Binding // R: retrieval preview
+	Verify   key.Binding // v: re-run the record's checks live
+	Mark     key.Binding // space: mark a row for merging
+	Clear    key.Binding // x: clear the query and every facet filter
+}
+
+// ConsoleKeys are the keys the probe console adds.
+type ConsoleKeys struct {
+	Run      key.Binding // enter: run the input
+	Attach   key.Binding // A (input blurred) or alt+a: attach the last result
+	NextEnv  key.Binding // tab or ctrl+e: next environment
+	Clear    key.Binding // ctrl+u: clear the input
+	History  key.Binding // ↑/↓ in the input: earlier inputs
+	Edit     key.Binding // i or /: back to the input
+	Blur     key.Binding // esc: leave the input, keys scroll the result
+	AltAttch key.Binding // alt+a while typing
+}
+
+// TrajKeys are the keys the trajectories screen adds.
+type TrajKeys struct {
+	Outcome key.Binding // o: cycle the outcome filter
+	Env     key.Binding // f: cycle the env filter
+	Open    key.Binding // enter: open the record the selected step produced
 }
 
 func bind(help string, desc string, keys ...string) key.Binding {
@@ -45,21 +75,16 @@ func bind(help string, desc string, keys ...string) key.Binding {
 // DefaultKeyMap returns memreview's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Quit: bind("q", "quit", "q", "ctrl+c"),
-		Help: bind("?", "help", "?"),
-		Screen: [4]key.Binding{
-			bind("1", "review", "1"),
-			bind("2", "bank", "2"),
-			bind("3", "probes", "3"),
-			bind("4", "trajectories", "4"),
-		},
+		Quit:   bind("q", "quit", "q", "ctrl+c"),
+		Help:   bind("?", "help", "?"),
+		Errors: bind("!", "error", "!"),
 
 		Up:       bind("↑/k", "up", "up", "k"),
 		Down:     bind("↓/j", "down", "down", "j"),
 		Left:     bind("←/h", "left", "left", "h"),
 		Right:    bind("→/l", "right", "right", "l"),
 		PageUp:   bind("pgup", "page up", "pgup", "ctrl+u"),
-		PageDown: bind("pgdn", "page down", "pgdown", "ctrl+d", " "),
+		PageDown: bind("pgdn", "page down", "pgdown", "ctrl+d"),
 		Top:      bind("g", "top", "g", "home"),
 		Bottom:   bind("G", "bottom", "G", "end"),
 		NextPane: bind("tab", "pane", "tab"),
@@ -79,11 +104,8 @@ func DefaultKeyMap() KeyMap {
 		Filter: bind("f", "filter", "f"),
 		Search: bind("/", "search", "/"),
 		Curate: bind("c", "curate", "c"),
-
-		Attach:   bind("A", "attach result", "A"),
-		Verify:   bind("v", "verify checks", "v"),
-		Retrieve: bind("R", "retrieval preview", "R"),
-		Mark:     bind("space", "mark", " "),
+		Note:   bind("N", "note", "N"),
+		Zoom:   bind("z", "zoom pane", "z"),
 
 		Toggle:    bind("space", "toggle", " "),
 		Confirm:   bind("enter", "apply", "enter"),
@@ -92,6 +114,28 @@ func DefaultKeyMap() KeyMap {
 		No:        bind("n", "no", "n"),
 		NextField: bind("tab", "next field", "tab", "down"),
 		PrevField: bind("shift+tab", "prev field", "shift+tab", "up"),
+
+		Bank: BankKeys{
+			Retrieve: bind("R", "retrieval preview", "R"),
+			Verify:   bind("v", "verify checks", "v"),
+			Mark:     bind("space", "mark for merge", " "),
+			Clear:    bind("x", "clear filters", "x"),
+		},
+		Console: ConsoleKeys{
+			Run:      bind("enter", "run probe", "enter"),
+			Attach:   bind("A", "attach result", "A"),
+			AltAttch: bind("alt+a", "attach result", "alt+a"),
+			NextEnv:  bind("tab", "next env", "tab", "ctrl+e"),
+			Clear:    bind("ctrl+u", "clear", "ctrl+u"),
+			History:  bind("↑/↓", "history", "up", "down"),
+			Edit:     bind("i", "type a probe", "i", "/", "enter"),
+			Blur:     bind("esc", "scroll result", "esc"),
+		},
+		Trajs: TrajKeys{
+			Outcome: bind("o", "outcome", "o"),
+			Env:     bind("f", "env", "f"),
+			Open:    bind("enter", "open record", "enter"),
+		},
 	}
 }
 
@@ -107,7 +151,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextPane, k.Next, k.Prev, k.Raw, k.Filter, k.Probe, k.Curate},
 		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo},
-		{k.Screen[0], k.Screen[1], k.Screen[2], k.Screen[3], k.Help, k.Quit},
+		{k.Help, k.Quit},
 	}
 }
 

@@ -10,10 +10,9 @@ import (
 // screen: the global keys, moving around and the verbs.
 func TestKeysDistinct(t *testing.T) {
 	k := DefaultKeyMap()
-	set := []key.Binding{k.Quit, k.Help, k.Screen[0], k.Screen[1], k.Screen[2], k.Screen[3],
+	set := []key.Binding{k.Quit, k.Help,
 		k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextPane, k.Next, k.Prev, k.Raw,
-		k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Probe, k.Filter, k.Search, k.Curate,
-		k.Attach, k.Verify, k.Retrieve}
+		k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Probe, k.Filter, k.Search, k.Curate}
 	seen := map[string]string{}
 	for _, b := range set {
 		for _, s := range b.Keys() {

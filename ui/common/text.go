@@ -1,6 +1,9 @@
 package common
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -82,8 +85,13 @@ func Spread(left, right string, w int) string {
 // characters in it (colours, a new window title, a cleared screen) and
 // widths would not add up. Tabs become four spaces, "\r\n" a newline, and
 // every other control character but the newline a visible \xNN escape.
+// Bidirectional controls (U+202E and its kin), which would reorder what
+// follows them, become a visible \u escape; a zero-width joiner or an
+// emoji variation selector is dropped, so an emoji sequence is drawn as
+// the separate emoji it is measured as (a joined sequence is one glyph in
+// some terminals and several in others, and would push a border).
 func Printable(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
+	if !strings.ContainsFunc(s, isControl) && !strings.ContainsFunc(s, isInvisible) {
 		return s
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
@@ -96,6 +104,9 @@ func Printable(s string) string {
 			b.WriteString("    ")
 		case isControl(r):
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case IsBidi(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case isInvisible(r): // ZWJ, VS16: dropped
 		default:
 			b.WriteRune(r)
 		}
@@ -113,6 +124,30 @@ var oneLineReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ")
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
+// IsBidi reports whether r is a bidirectional formatting character: the
+// marks, embeddings, overrides and isolates of Unicode's bidi algorithm.
+func IsBidi(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
+
+// isInvisible: what Printable escapes or drops besides control characters.
+func isInvisible(r rune) bool { return IsBidi(r) || r == 0x200d || r == 0xfe0f }
+
+// StripBidi removes bidirectional formatting characters from a finished
+// frame: the root's last guard, for text that reached a view without
+// Printable. They have no width, so nothing moves.
+func StripBidi(s string) string {
+	if !strings.ContainsFunc(s, IsBidi) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if IsBidi(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
 // MarkLines marks every line of s as selected or cited (on): a bar, visible
 // without colour, in the Marked style; other lines get a space, so marked
 // and unmarked text line up.
@@ -126,4 +161,67 @@ func (st *Styles) MarkLines(s string, on bool) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// NaturalCompare orders strings with their runs of digits compared as
+// numbers: task2 before task10.
+func NaturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digits(a), digits(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+// ShortID shortens a long id to its last n cells, behind "…", keeping the
+// part that tells ids apart (tau-bench-gpt-4o-airline-task0-trial0 →
+// …airline-task0-trial0).
+func ShortID(id string, n int) string {
+	if ansi.StringWidth(id) <= n {
+		return id
+	}
+	r := []rune(id)
+	return "…" + string(r[max(len(r)-n+1, 0):])
+}
+
+// ReadableJSON re-encodes a JSON value compactly without the HTML escapes
+// encoders add (\u003c for <, \u0026 for &), so tool arguments read as
+// the model wrote them (numbers exact, object keys sorted); text that is
+// not one JSON value is returned as it is.
+func ReadableJSON(s string) string {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil || d.More() {
+		return s
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return s
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

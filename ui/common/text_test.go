@@ -108,3 +108,37 @@ func TestDiffFieldsPrintable(t *testing.T) {
 		t.Errorf("DiffFields = %q, want %q", got, want)
 	}
 }
+
+func TestReadableJSON(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"sql":"SELECT a FROM t WHERE x \u003c 3 \u0026\u0026 y \u003e 1"}`, `{"sql":"SELECT a FROM t WHERE x < 3 && y > 1"}`},
+		{`{ "b": 1,  "a": [1, 2] }`, `{"a":[1,2],"b":1}`},
+		{`not json <`, `not json <`},
+	} {
+		if got := ReadableJSON(c.in); got != c.want {
+			t.Errorf("ReadableJSON(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	ids := []string{"task10", "task2", "task1", "task02b", "task11", "a"}
+	slices.SortFunc(ids, NaturalCompare)
+	if want := []string{"a", "task1", "task2", "task02b", "task10", "task11"}; !slices.Equal(ids, want) {
+		t.Errorf("natural order = %v, want %v", ids, want)
+	}
+}
+
+func TestWordDiff(t *testing.T) {
+	old, new := WordDiff("lemma: stars are 1 to 5 in every fdbk_gN table",
+		"lemma: stars are 1 to 10 in fdbk_g1 and fdbk_g2 table")
+	if old != "lemma: stars are 1 to [-5-] in [-every fdbk_gN-] table" ||
+		new != "lemma: stars are 1 to {+10+} in {+fdbk_g1 and fdbk_g2+} table" {
+		t.Errorf("WordDiff =\n%q\n%q", old, new)
+	}
+	for _, c := range [][2]string{{"same words", "same words"}, {"lemma: one thing", "lemma: something else entirely new"}} {
+		if o, n := WordDiff(c[0], c[1]); o != c[0] || n != c[1] {
+			t.Errorf("WordDiff(%q, %q) marked %q %q; want them as they are", c[0], c[1], o, n)
+		}
+	}
+}

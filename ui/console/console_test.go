@@ -333,3 +333,25 @@ func TestEscapesInOutputAreShownNotObeyed(t *testing.T) {
 		uitest.CheckFits(t, in.input, v, 120, 30)
 	}
 }
+
+// TestNoKeystrokeLost: after esc (scrolling the result), a printable key
+// that scrolls nothing returns to the input and is typed there.
+func TestNoKeystrokeLost(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	m := New(common.NewCommon(), deps).(*Model)
+	m.SetSize(120, 30)
+	uitest.Drain(t, m, m.Init())
+	for _, k := range []string{"S", "E", "L"} {
+		uitest.Drain(t, m, func() tea.Msg { return uitest.Key(k) })
+	}
+	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("esc") })
+	if m.typing {
+		t.Fatal("esc did not leave the input")
+	}
+	for _, k := range []string{"E", "C", "T"} {
+		uitest.Drain(t, m, func() tea.Msg { return uitest.Key(k) })
+	}
+	if got := m.input.Value(); got != "SELECT" || !m.typing {
+		t.Errorf("after esc the keys went astray: input %q, typing %v", got, m.typing)
+	}
+}

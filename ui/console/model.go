@@ -17,31 +17,12 @@ import (
 	"github.com/memreview/memreview/ui/common"
 )
 
-// Keys this screen adds to common.KeyMap (see ui/REQUESTS-issue6.md).
-type Keys struct {
-	Run      key.Binding // enter: run the input
-	Attach   key.Binding // A (input blurred) or alt+a: attach the last result
-	NextEnv  key.Binding // tab or ctrl+e: next environment
-	Clear    key.Binding // ctrl+u: clear the input
-	History  key.Binding // ↑/↓ in the input: earlier inputs
-	Edit     key.Binding // i or /: back to the input
-	Blur     key.Binding // esc: leave the input, keys scroll the result
-	AltAttch key.Binding // alt+a while typing
-}
+// Keys are the keys this screen adds (declared with the others in
+// common.KeyMap).
+type Keys = common.ConsoleKeys
 
-// DefaultKeys returns the console's keys.
-func DefaultKeys() Keys {
-	return Keys{
-		Run:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run probe")),
-		Attach:   key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "attach result")),
-		AltAttch: key.NewBinding(key.WithKeys("alt+a"), key.WithHelp("alt+a", "attach result")),
-		NextEnv:  key.NewBinding(key.WithKeys("tab", "ctrl+e"), key.WithHelp("tab", "next env")),
-		Clear:    key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "clear")),
-		History:  key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
-		Edit:     key.NewBinding(key.WithKeys("i", "/", "enter"), key.WithHelp("i", "type a probe")),
-		Blur:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "scroll result")),
-	}
-}
+// DefaultKeys returns the screen's own keys.
+func DefaultKeys() Keys { return common.DefaultKeyMap().Console }
 
 // Model is the probe console.
 type Model struct {

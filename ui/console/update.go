@@ -187,6 +187,12 @@ func (m *Model) scrollKey(msg tea.KeyMsg) tea.Cmd {
 		m.off = 0
 	case key.Matches(msg, c.Bottom):
 		m.scroll(len(m.body))
+	case msg.Type == tea.KeyRunes && !msg.Alt:
+		// Any other printable key goes back to the input and is typed
+		// there: a keystroke is never dropped.
+		m.typing = true
+		focus := m.input.Focus()
+		return tea.Batch(focus, m.inputKey(msg))
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ type form struct {
 
 func newForm(m *Model, verb review.Verb, labels []string) *form {
 	r := m.cur.P.Record
-	f := &form{Form: common.NewForm(labels, common.RecordValues(r, labels)), pid: m.cur.P.ID, verb: verb, base: common.CopyRecord(r)}
+	f := &form{Form: common.NewForm(labels, common.RecordValues(r, labels)), pid: m.cur.P.ID, verb: verb, base: r.Clone()}
 	f.setWidth(m.overlayInner())
 	return f
 }

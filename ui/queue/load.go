@@ -122,10 +122,11 @@ func readContext(store *review.Store, id string) (*proposalContext, error) {
 // runProbes re-runs every recorded probe of the shown proposal, one Cmd each.
 func (m *Model) runProbes() tea.Cmd {
 	m.probeSeq = m.nextSeq()
-	m.probes = make([]liveProbe, len(m.cur.Runs))
+	items := m.probeList()
+	m.probes = make([]liveProbe, len(items))
 	cmds := []tea.Cmd{m.spinner.Tick}
-	for i, run := range m.cur.Runs {
-		seq, pid, store, rec := m.probeSeq, m.cur.P.ID, m.deps.Store, run.Result
+	for i, it := range items {
+		seq, pid, store, rec := m.probeSeq, m.cur.P.ID, m.deps.Store, it.rec
 		cmds = append(cmds, func() tea.Msg {
 			return probeDone{pid: pid, seq: seq, idx: i, res: rerun(store, rec)}
 		})
@@ -146,6 +147,9 @@ func rerun(store *review.Store, rec probe.Result) probe.Result {
 // decide commits req, then catches the index up.
 func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 	req.Operator = m.deps.Operator
+	if req.Note == "" {
+		req.Note, m.note = m.note, "" // N's note rides on this verb
+	}
 	m.busy = fmt.Sprintf("%s %s…", verbDoing[req.Verb], req.Proposal)
 	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
 	return func() tea.Msg {

@@ -38,7 +38,7 @@ func newMergePicker(m *Model) *mergePicker {
 	p := m.cur.P
 	mp := &mergePicker{
 		pid:       p.ID,
-		base:      common.CopyRecord(p.Record),
+		base:      p.Record.Clone(),
 		targets:   p.TargetIDs(),
 		seedQuery: lemmaQuery(p.Record.Lemma),
 		search:    common.NewInput(""),

@@ -42,6 +42,9 @@ type Filter struct {
 
 // Model is the review screen.
 type Model struct {
+	note    string          // N: the note the next decision carries
+	zoomed  bool            // z: the focused pane takes the whole screen
+	session map[string]bool // proposals decided on this screen this session, less undos
 	common.Common
 	deps common.Deps
 
@@ -169,7 +172,7 @@ func (m *Model) enableKeys() {
 		op := m.cur.P.Op
 		hasRecord = m.cur.P.Record != nil && op != review.OpSkip && op != review.OpDelete
 		hasTargets = len(m.cur.P.Targets) > 0
-		hasRuns = len(m.cur.Runs) > 0
+		hasRuns = len(m.probeList()) > 0 // runs, or checks of the record
 		hasSteps = m.cur.Traj != nil && len(m.cur.Traj.Steps) > 0
 	}
 	k.Accept.SetEnabled(ready)
@@ -196,16 +199,16 @@ func (m *Model) ShortHelp() []key.Binding {
 	if m.overlay != nil {
 		return m.overlay.help(k)
 	}
-	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo,
-		k.Probe, k.Curate, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter}
+	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note,
+		k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	return [][]key.Binding{
-		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo},
-		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Next, k.Prev, k.Filter},
+		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note},
+		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField},
 	}

@@ -1,9 +1,7 @@
 package queue
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -129,7 +127,7 @@ func stepText(n int, s review.Step, w int) string {
 		parts = append(parts, c)
 	}
 	for _, tc := range s.ToolCalls {
-		parts = append(parts, "→ "+tc.Name+" "+readableJSON(tc.Arguments))
+		parts = append(parts, "→ "+tc.Name+" "+common.ReadableJSON(tc.Arguments))
 	}
 	role := s.Role
 	if s.Name != "" {
@@ -144,24 +142,6 @@ func stepText(n int, s review.Step, w int) string {
 		lines = append(lines[:maxStepLines], fmt.Sprintf("    … %d more lines", more))
 	}
 	return strings.Join(lines, "\n")
-}
-
-// readableJSON re-encodes JSON without HTML escapes (\u003c for <), so
-// tool arguments read as they were meant; other text is returned as is.
-func readableJSON(s string) string {
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	var v any
-	if d.Decode(&v) != nil || d.More() {
-		return s
-	}
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	if e.Encode(v) != nil {
-		return s
-	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 func (m *Model) candidateContent(w int) string {
@@ -232,8 +212,18 @@ func opVerb(op review.Op) string {
 	return string(op)
 }
 
-// writeDiff writes diff lines wrapped under their "- "/"+ "/"  " marker.
+// writeDiff writes diff lines wrapped under their "- "/"+ "/"  " marker. A
+// changed field ("- old" then "+ new") marks the words that differ
+// (common.WordDiff: [-removed-], {+added+}), so a changed number or name
+// stands out of a long lemma.
 func (m *Model) writeDiff(b *strings.Builder, lines []common.DiffLine, w int) {
+	lines = slices.Clone(lines)
+	for i := 0; i+1 < len(lines); i++ {
+		if lines[i].Op == '-' && lines[i+1].Op == '+' {
+			lines[i].Text, lines[i+1].Text = common.WordDiff(lines[i].Text, lines[i+1].Text)
+			i++
+		}
+	}
 	for _, l := range lines {
 		text := common.Indent(string(l.Op)+" ", l.Text, w, 2)
 		switch l.Op {

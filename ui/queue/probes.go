@@ -23,16 +23,19 @@ func (m *Model) probesContent(w int) string {
 	if m.showsCurator() {
 		b.WriteString(m.deps.Curator.View(st, w, true) + "\n\n")
 	}
-	runs := m.cur.Runs
-	if len(runs) == 0 {
-		return b.String() + st.Subtle.Render(common.Wrap("No probe runs back this proposal.", w))
+	probes := m.probeList()
+	if len(probes) == 0 {
+		return b.String() + st.Subtle.Render(common.Wrap("No probe runs or checks back this proposal.", w))
 	}
-	for i, run := range runs {
-		r := run.Result
+	for i, pr := range probes {
+		r := pr.rec
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		head := fmt.Sprintf("%d %s %s · %s · %s", i+1, r.Kind, r.Env, duration(r.DurationMS), run.ID)
+		head := fmt.Sprintf("%d %s %s · %s · %s", i+1, r.Kind, r.Env, duration(r.DurationMS), pr.name)
+		if pr.check > 0 {
+			head = fmt.Sprintf("%d check %d of the record · %s %s · expects", i+1, pr.check, r.Kind, r.Env)
+		}
 		b.WriteString(st.Title.Render(ansi.Truncate(head, w, "…")) + "\n")
 		b.WriteString(st.Subtle.Render(common.Indent("$ ", common.Printable(r.Input), w, 2)) + "\n")
 		b.WriteString(m.resultText(r, w))
@@ -101,13 +104,11 @@ func (m *Model) resultText(r probe.Result, w int) string {
 	return b.String()
 }
 
-// minColumnCap is the widest a probes-pane table column may be in a narrow
-// pane; a wider pane lets a column take up to a third of it.
-const minColumnCap = 24
-
 // table lays out at most maxTableRows of rows, then says how many there are.
 func table(cols []string, rows [][]any, w int) string {
-	lines := common.Table(cols, rows[:min(len(rows), maxTableRows)], w, max(minColumnCap, w/3))
+	// Columns take their content's width; only a table wider than the pane
+	// has its widest columns cut (the console shows any cell in full).
+	lines := common.Table(cols, rows[:min(len(rows), maxTableRows)], w, 0)
 	switch {
 	case len(rows) > maxTableRows:
 		lines = append(lines, fmt.Sprintf("… %d rows in all", len(rows)))
@@ -117,4 +118,41 @@ func table(cols []string, rows [][]any, w int) string {
 		lines = append(lines, fmt.Sprintf("(%d rows)", len(rows)))
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// probeItem is one thing p re-runs: a recorded probe run of the proposal,
+// or a check of its record (check > 0, 1-based) with its expected result
+// as the recorded one.
+type probeItem struct {
+	rec   probe.Result
+	name  string // the run's id
+	check int
+}
+
+// probeList is every probe run of the shown proposal, then every check of
+// its record that no run already repeats: what p runs live.
+func (m *Model) probeList() []probeItem {
+	if !m.ready() {
+		return nil
+	}
+	var items []probeItem
+	seen := map[string]bool{}
+	for _, run := range m.cur.Runs {
+		items = append(items, probeItem{rec: run.Result, name: run.ID})
+		seen[run.Result.Env+"\x00"+run.Result.Input] = true
+	}
+	if r := m.cur.P.Record; r != nil {
+		for i, c := range r.Checks {
+			if seen[c.Env+"\x00"+c.Input] {
+				continue
+			}
+			rec := c.Expect
+			rec.Env, rec.Input = c.Env, c.Input
+			if rec.Kind == "" {
+				rec.Kind = "sql"
+			}
+			items = append(items, probeItem{rec: rec, check: i + 1})
+		}
+	}
+	return items
 }

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -17,7 +18,9 @@ import (
 // sampleNotice is the first line of the screen on the sample world.
 const sampleNotice = "This is the sample world. Review a real bank with `memreview --bank DIR` or MEMREVIEW_BANK=DIR."
 
-func (m *Model) wide() bool { return m.Width >= WideWidth }
+// A zoomed screen (z) shows only the focused pane at full width, as a
+// narrow one does.
+func (m *Model) wide() bool { return m.Width >= WideWidth && !m.zoomed }
 
 // topLines is the number of lines above the panes.
 func (m *Model) topLines() int {
@@ -102,6 +105,9 @@ func (m *Model) Title() string {
 			pos = m.pos + 1
 		}
 		t += fmt.Sprintf(" %d/%d", pos, len(m.queue))
+		if n := len(m.session); n > 0 {
+			t += fmt.Sprintf(" · decided %d of %d this session", n, m.sessionTotal())
+		}
 	}
 	if f := m.filter.String(); f != "" {
 		t += " · " + f
@@ -163,7 +169,10 @@ func (m *Model) emptyText() string {
 	if len(m.all) > 0 {
 		return fmt.Sprintf("No open proposal matches %s (%d open in all). Press f to change the filter.", m.filter, len(m.all))
 	}
-	return "The queue is empty: every proposal has a decision. Press u to undo the last one."
+	if n := len(m.session); n > 0 {
+		return fmt.Sprintf("Done: you decided %d proposals this session and the queue is empty. Press u to undo the last decision, 2 to browse the bank.", n)
+	}
+	return "No proposal waits for review. New ones arrive from the curator (c on a trajectory, screen 4), `memreview curate`, or `memreview import proposals`; they appear here as they are queued."
 }
 
 // proposalLine names the shown proposal, its op badge and what is in flight.
@@ -191,6 +200,8 @@ func (m *Model) proposalLine() string {
 		right = st.Warn.Render(m.busy)
 	} else if r := m.deps.Curator.Run(); r.Running() {
 		right = st.Warn.Render(m.deps.Curator.Spinner() + " curating " + strings.Join(r.Trajectories, ", "))
+	} else if m.note != "" {
+		right = st.Notice.Render("note: " + common.PrintableLine(m.note))
 	}
 	return common.Spread(left, right, m.Width)
 }
@@ -201,7 +212,11 @@ func (m *Model) paneTabs() string {
 	for i, t := range paneTitles {
 		parts = append(parts, m.Styles.TabLabel(t, i == m.focus))
 	}
-	return ansi.Truncate(strings.Join(parts, "")+m.Styles.Subtle.Render("  tab: next pane"), m.Width, "…")
+	hint := "  tab: next pane"
+	if m.zoomed {
+		hint += " · z: all panes"
+	}
+	return ansi.Truncate(strings.Join(parts, "")+m.Styles.Subtle.Render(hint), m.Width, "…")
 }
 
 // panesView frames the visible panes and joins them line by line.
@@ -291,4 +306,16 @@ func (m *Model) wrapped(s string, w int) string {
 	out := common.Wrap(s, w)
 	m.wraps[s] = wrapped{w, out}
 	return out
+}
+
+// sessionTotal is what this session has had to review: the open proposals
+// and those it decided that are no longer open (a deferred one is both).
+func (m *Model) sessionTotal() int {
+	n := len(m.all)
+	for id := range m.session {
+		if !slices.ContainsFunc(m.all, func(p review.Proposal) bool { return p.ID == id }) {
+			n++
+		}
+	}
+	return n
 }

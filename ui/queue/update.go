@@ -21,11 +21,11 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	if cmd, ch := m.deps.Curator.Update(msg); ch != common.CuratorNone {
+	if _, ok := msg.(common.CuratorProgress); ok {
 		if m.showsCurator() {
 			m.renderPane(paneProbes)
 		}
-		return cmd
+		return nil
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
@@ -62,16 +62,22 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.seq != m.probeSeq || !m.ready() || m.cur.P.ID != msg.pid || msg.idx >= len(m.probes) {
 			return nil
 		}
-		m.probes[msg.idx] = liveProbe{done: true, now: msg.res, verdict: probe.Compare(m.cur.Runs[msg.idx].Result, msg.res)}
+		items := m.probeList()
+		if msg.idx >= len(items) {
+			return nil
+		}
+		m.probes[msg.idx] = liveProbe{done: true, now: msg.res, verdict: probe.Compare(items[msg.idx].rec, msg.res)}
 		m.renderPane(paneProbes)
 	case spinner.TickMsg:
 		if !m.probing() {
 			return nil
 		}
-		var cmd tea.Cmd
-		m.spinner, cmd = m.spinner.Update(msg)
+		var next tea.Cmd
+		if m.spinner, next = m.spinner.Update(msg); next == nil {
+			return nil // a stale frame
+		}
 		m.renderPane(paneProbes)
-		return cmd
+		return common.Heartbeat(m.spinner.Spinner.FPS, m.spinner.Tick())
 	case decided:
 		return m.decided(msg)
 	case undone:
@@ -79,6 +85,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return common.NotifyErr(common.UndoFailed(msg.err))
 		}
+		delete(m.session, msg.dec.Proposal)
 		text := "undid " + msg.dec.Undoes
 		if msg.dec.Proposal != "" {
 			text += ": " + msg.dec.Proposal + " is open again"
@@ -217,6 +224,10 @@ func (m *Model) decided(msg decided) tea.Cmd {
 		keep = p.ID // the operator moved on while it committed: stay there
 	}
 	m.settling = true // until the reload, the decided proposal may still be shown
+	if m.session == nil {
+		m.session = map[string]bool{}
+	}
+	m.session[msg.pid] = true
 	return tea.Batch(m.reloadQueue(keep), common.Notify(summary(msg.dec)), common.Changed(changedFrom))
 }
 
@@ -245,6 +256,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.undo()
 	case key.Matches(msg, k.Filter):
 		m.overlay = newFilterPicker(m)
+	case key.Matches(msg, k.Note):
+		m.overlay = newNoteForm(m)
+	case key.Matches(msg, k.Zoom):
+		m.zoomed = !m.zoomed
+		m.layout()
+		m.render()
 	case key.Matches(msg, k.Curate):
 		return m.curate()
 	}

@@ -5,7 +5,6 @@ import (
 	"log"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -15,17 +14,14 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // loaded returns the review screen on a fresh sample world with the queue
 // and the first proposal's context loaded (without an index).
 func loaded(t *testing.T) *Model {
 	t.Helper()
-	dir := t.TempDir()
-	if err := sample.Generate(dir, sample.Seed); err != nil {
-		t.Fatal(err)
-	}
-	s, err := review.Open(dir, review.Options{})
+	s, err := review.Open(uitest.SampleDir(t), review.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,44 +29,16 @@ func loaded(t *testing.T) *Model {
 	deps := common.Deps{Store: s, Operator: "tester", Log: log.New(io.Discard, "", 0)}
 	m := New(common.NewCommon(), deps).(*Model)
 	m.SetSize(200, 50)
-	settle(m, m.Init())
+	settle(t, m, m.Init())
 	if !m.ready() {
 		t.Fatal("the first proposal did not load")
 	}
 	return m
 }
 
-// settle runs cmd and the Cmds its messages lead to, skipping timers.
-func settle(m *Model, cmd tea.Cmd) {
-	for _, msg := range collect(cmd) {
-		_, next := m.Update(msg)
-		settle(m, next)
-	}
-}
-
-func collect(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		if b, ok := msg.(tea.BatchMsg); ok {
-			var out []tea.Msg
-			for _, c := range b {
-				out = append(out, collect(c)...)
-			}
-			return out
-		}
-		if msg == nil {
-			return nil
-		}
-		return []tea.Msg{msg}
-	case <-time.After(300 * time.Millisecond):
-		return nil
-	}
-}
+// settle runs cmd and the Cmds its messages lead to (uitest.Drain:
+// heartbeats dropped, debounces fired at once).
+func settle(t testing.TB, m *Model, cmd tea.Cmd) { uitest.Drain(t, m, cmd) }
 
 func TestStaleResultsAreDropped(t *testing.T) {
 	m := loaded(t)
@@ -78,7 +46,7 @@ func TestStaleResultsAreDropped(t *testing.T) {
 
 	// A context load the operator has moved past is dropped.
 	oldSeq := m.curSeq
-	settle(m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")} })
+	settle(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")} })
 	second := m.cur.P.ID
 	if second == first {
 		t.Fatalf("] did not move on from %s", first)
@@ -120,7 +88,7 @@ func TestKeysFollowTheProposal(t *testing.T) {
 		{sample.PropSkip, false, false, false},         // skip: nothing but accept/reject
 	}
 	for _, c := range cases {
-		settle(m, m.reloadQueue(c.id))
+		settle(t, m, m.reloadQueue(c.id))
 		k := m.Keys
 		if m.cur.P.ID != c.id || k.Delete.Enabled() != c.del || k.Merge.Enabled() != c.merge || k.Probe.Enabled() != c.probeKey {
 			t.Errorf("%s: delete %v merge %v probe %v; want %v %v %v", m.cur.P.ID,
@@ -133,7 +101,7 @@ func TestFilter(t *testing.T) {
 	m := loaded(t)
 	press := func(keys ...tea.KeyMsg) {
 		for _, k := range keys {
-			settle(m, func() tea.Msg { return k })
+			settle(t, m, func() tea.Msg { return k })
 		}
 	}
 	runes := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
@@ -161,7 +129,7 @@ func TestFilter(t *testing.T) {
 
 func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 	m := loaded(t)
-	settle(m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")} }) // raw steps: a long trajectory
+	settle(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")} }) // raw steps: a long trajectory
 	m.panes[paneTrajectory].GotoTop()
 	m.focus = paneProbes
 	wheel := tea.MouseMsg{X: 5, Y: 10, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress}
@@ -175,7 +143,7 @@ func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 		t.Fatalf("wheel up: offset %d", m.panes[paneTrajectory].YOffset)
 	}
 	// j and k scroll the focused pane.
-	settle(m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")} })
+	settle(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")} })
 	if m.panes[paneTrajectory].YOffset != 1 {
 		t.Fatalf("j: offset %d", m.panes[paneTrajectory].YOffset)
 	}
@@ -183,8 +151,8 @@ func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 
 func TestEditFormValidates(t *testing.T) {
 	m := loaded(t)
-	settle(m, m.reloadQueue(sample.PropUpdate))
-	key := func(k tea.KeyMsg) { settle(m, func() tea.Msg { return k }) }
+	settle(t, m, m.reloadQueue(sample.PropUpdate))
+	key := func(k tea.KeyMsg) { settle(t, m, func() tea.Msg { return k }) }
 	key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("e")})
 	f, ok := m.overlay.(*form)
 	if !ok || !m.Capturing() {
@@ -227,13 +195,13 @@ func TestAttachedEvidenceShows(t *testing.T) {
 	if err := s.Attach(id, "proposal", pid, "tester"); err != nil {
 		t.Fatal(err)
 	}
-	settle(m, func() tea.Msg {
+	settle(t, m, func() tea.Msg {
 		return common.EvidenceAttached{Target: common.Focus{Kind: "proposal", ID: "prop_other"}, Run: id}
 	})
 	if len(m.cur.Runs) != before {
 		t.Fatalf("a run attached to another proposal reloaded %s", pid)
 	}
-	settle(m, func() tea.Msg {
+	settle(t, m, func() tea.Msg {
 		return common.EvidenceAttached{Target: common.Focus{Kind: "proposal", ID: pid}, Run: id}
 	})
 	if !m.ready() || m.cur.P.ID != pid || len(m.cur.Runs) != before+1 {
@@ -254,12 +222,12 @@ func TestMovedOnWhileDeciding(t *testing.T) {
 	if decide == nil || m.busy == "" {
 		t.Fatal("r did not start a decision")
 	}
-	settle(m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")} })
+	settle(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")} })
 	second := m.cur.P.ID
 	if second == first {
 		t.Fatal("] did not move on while the decision was in flight")
 	}
-	settle(m, decide)
+	settle(t, m, decide)
 	if p := m.current(); p == nil || p.ID != second {
 		shown := "nothing"
 		if p != nil {
@@ -283,7 +251,7 @@ func press(m *Model, s string) tea.Cmd {
 // y accepts it and retires the target.
 func TestAcceptDeleteAsks(t *testing.T) {
 	m := loaded(t)
-	settle(m, m.reloadQueue(sample.PropDelete))
+	settle(t, m, m.reloadQueue(sample.PropDelete))
 	if !m.ready() || m.cur.P.ID != sample.PropDelete {
 		t.Fatalf("%s did not load", sample.PropDelete)
 	}
@@ -305,12 +273,12 @@ func TestAcceptDeleteAsks(t *testing.T) {
 	if c.verb != review.Accept {
 		t.Errorf("the question would decide %q, want accept", c.verb)
 	}
-	settle(m, press(m, "n"))
+	settle(t, m, press(m, "n"))
 	if m.overlay != nil || !active() {
 		t.Fatalf("n: overlay %T, %s active %v", m.overlay, target, active())
 	}
 	press(m, "a")
-	settle(m, press(m, "y"))
+	settle(t, m, press(m, "y"))
 	if active() {
 		t.Fatalf("y did not retire %s", target)
 	}
@@ -348,7 +316,7 @@ func TestVerbsWaitForTheReload(t *testing.T) {
 	if cmd := press(m, "a"); cmd != nil || m.busy != "" {
 		t.Fatal("a second a before the reload started another decision")
 	}
-	settle(m, reload)
+	settle(t, m, reload)
 	if !m.ready() || m.cur.P.ID == first || !m.Keys.Accept.Enabled() {
 		t.Fatalf("after the reload: shown %v, accept enabled %v", m.cur, m.Keys.Accept.Enabled())
 	}
@@ -373,7 +341,7 @@ func TestUndoNothingSaysSo(t *testing.T) {
 // escape sequence shows them escaped, inside the pane's lines, in the diff.
 func TestCandidateTextIsPrintable(t *testing.T) {
 	m := loaded(t)
-	settle(m, m.reloadQueue(sample.PropUpdate))
+	settle(t, m, m.reloadQueue(sample.PropUpdate))
 	m.cur.P.Record.Lemma = "first line\nsecond \x1b[31mred"
 	m.cur.P.Record.Trigger = "when\r\x07"
 	m.render()
@@ -393,8 +361,8 @@ func TestCandidateTextIsPrintable(t *testing.T) {
 	}
 }
 
-// TestTableColumnsWiden: the probes pane's table caps a column at 24 in a
-// narrow pane and lets it grow with a wide one.
+// TestTableColumnsWiden: the probes pane's table gives a column its
+// content's width, cutting only what does not fit the pane.
 func TestTableColumnsWiden(t *testing.T) {
 	long := strings.Repeat("x", 60)
 	widest := func(w int) int {
@@ -402,10 +370,32 @@ func TestTableColumnsWiden(t *testing.T) {
 		return ansi.StringWidth(lines[2]) // the row: "1  │ xxx…"
 	}
 	lead := ansi.StringWidth("1  │ ")
-	if got := widest(60); got != lead+24 {
-		t.Errorf("at 60 columns the row is %d wide, want the note cut at 24", got)
+	if got := widest(40); got != 40 {
+		t.Errorf("at 40 columns the row is %d wide, want it cut to the pane", got)
 	}
-	if got := widest(150); got != lead+50 {
-		t.Errorf("at 150 columns the row is %d wide, want the note cut at 150/3 = 50", got)
+	if got := widest(150); got != lead+60 {
+		t.Errorf("at 150 columns the row is %d wide, want the whole note (%d)", got, lead+60)
+	}
+}
+
+// TestProbeRunsChecks: p on a proposal whose record has checks but no
+// probe runs runs the checks live and compares them with what they expect.
+func TestProbeRunsChecks(t *testing.T) {
+	m := loaded(t)
+	rec := m.cur.P.Record.Clone()
+	rec.Checks = []review.Check{{Env: "shop", Input: "SELECT 1 AS one",
+		Expect: probe.Result{Kind: "sql", Columns: []string{"one"}, Rows: [][]any{{int64(2)}}}}}
+	m.cur.P.Record, m.cur.Runs = &rec, nil
+	m.enableKeys()
+	if !m.Keys.Probe.Enabled() {
+		t.Fatal("p is off on a proposal with a check")
+	}
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
+	settle(t, m, cmd)
+	if len(m.probes) != 1 || !m.probes[0].done || m.probes[0].verdict == probe.Same {
+		t.Fatalf("the check did not run live against its expectation: %+v", m.probes)
+	}
+	if pane := ansi.Strip(strings.Join(m.lines[paneProbes], "\n")); !strings.Contains(pane, "check 1 of the record") {
+		t.Errorf("the probes pane does not show the check:\n%s", pane)
 	}
 }

@@ -9,14 +9,13 @@
 package trajs
 
 import (
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // WideWidth is the width from which list and detail sit side by side.
@@ -36,12 +35,9 @@ const (
 
 var outcomeNames = []string{"any", "passed", "failed"}
 
-// Keys this screen adds to common.KeyMap (see ui/REQUESTS-issue6.md).
-type Keys struct {
-	Outcome key.Binding // o: cycle the outcome filter
-	Env     key.Binding // f (common Filter): cycle the env filter
-	Open    key.Binding // enter: open the record the selected step produced
-}
+// Keys are the keys this screen adds (declared with the others in
+// common.KeyMap).
+type Keys = common.TrajKeys
 
 // Model is the trajectories screen.
 type Model struct {
@@ -59,14 +55,13 @@ type Model struct {
 	env     string // "" = any
 	outcome int
 
-	search    textinput.Model
-	searching bool
-	querySeq  int
+	search    widget.SearchBox
 	matches   map[string]bool // ids the query found; nil = no query
 	searchErr string
 
-	byTraj map[string][]review.Record // records by the trajectory they came from
-	recSeq int
+	byTraj    map[string][]review.Record // records by the trajectory they came from
+	openProps map[string]int             // open proposals by the trajectory they came from
+	recSeq    int
 
 	focus   int
 	step    int // the selected step of the detail (1-based; 0 = none)
@@ -79,18 +74,10 @@ type Model struct {
 // New returns the trajectories screen; Init loads the trajectories.
 func New(c common.Common, deps common.Deps) common.Screen {
 	m := &Model{Common: c, deps: deps}
-	m.keys = Keys{
-		Outcome: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "outcome")),
-		Env:     c.Keys.Filter,
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open record")),
-	}
-	m.search = textinput.New()
-	m.search.Prompt = "/ "
-	m.search.Placeholder = "search tasks, answers, tool calls"
-	m.search.Cursor.SetMode(cursor.CursorStatic)
+	m.keys = c.Keys.Trajs
+	m.search = widget.NewSearchBox("trajectories", "search tasks, answers, tool calls (all terms must match)")
 	m.pane = viewport.New(0, 0)
 	m.pane.MouseWheelEnabled = false
-	m.keys.Env.SetHelp("f", "env")
 	m.Keys.Next.SetHelp("]", "next step")
 	m.Keys.Prev.SetHelp("[", "prev step")
 	m.enableKeys()
@@ -101,12 +88,12 @@ func New(c common.Common, deps common.Deps) common.Screen {
 func (m *Model) Init() tea.Cmd { return tea.Batch(m.loadAll(), m.loadRecords()) }
 
 // Capturing reports whether the search box has focus.
-func (m *Model) Capturing() bool { return m.searching }
+func (m *Model) Capturing() bool { return m.search.Focused() }
 
 // SetSize lays out and re-wraps the detail.
 func (m *Model) SetSize(w, h int) {
 	m.Width, m.Height = w, h
-	m.search.Width = max(w-4, 1)
+	m.search.SetWidth(w)
 	m.layout() // re-wraps the detail when its width changed
 }
 
@@ -140,7 +127,7 @@ func (m *Model) enableKeys() {
 // ShortHelp lists the keys that apply now.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.Keys
-	if m.searching {
+	if m.search.Focused() {
 		return []key.Binding{k.Cancel, k.Confirm}
 	}
 	return []key.Binding{k.Search, m.keys.Env, m.keys.Outcome, k.NextPane, k.Next, k.Prev, m.keys.Open, k.Curate}

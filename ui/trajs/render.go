@@ -54,10 +54,7 @@ func (m *Model) View() string {
 		return ""
 	}
 	st := m.Styles
-	box := m.search.View()
-	if !m.searching && m.search.Value() == "" {
-		box = st.Subtle.Render("/ search · f env · o outcome" + m.filterText())
-	}
+	box := m.search.View(st, "/ search · f env · o outcome · ● curated ◌ proposals pending"+m.filterText())
 	if m.searchErr != "" {
 		box = st.Error.Render(m.searchErr)
 	}
@@ -118,8 +115,10 @@ func (m *Model) listView(w int) string {
 		if i == m.cursor {
 			lead = st.Selected.Render("▸ ")
 		}
-		head := lead + m.outcomeMark(t.Outcome) + " " + t.ID + " " + st.Subtle.Render(t.Env) + " "
-		rows = append(rows, ansi.Truncate(head+t.Task, w, "…"))
+		head := lead + m.outcomeMark(t.Outcome) + " " + m.curationMark(t.ID) + " "
+		tail := " " + st.Subtle.Render(t.Env+" "+common.ShortID(t.ID, 18))
+		task := common.FitLine(common.PrintableLine(t.Task), max(w-ansi.StringWidth(head)-ansi.StringWidth(tail), 1))
+		rows = append(rows, ansi.Truncate(head+task+tail, w, "…"))
 	}
 	return strings.Join(rows, "\n")
 }
@@ -152,7 +151,8 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 		put("")
 	}
 	put(m.outcomeMark(t.Outcome) + st.Subtle.Render(" · "+t.Env+" · "+fmt.Sprintf("%d steps", len(t.Steps))))
-	put(common.Indent(st.Label.Render("task: "), t.Task, w, 6))
+	put(common.Indent(st.Label.Render("task: "), common.Printable(t.Task), w, 6))
+	put(st.Subtle.Render(common.Indent("id: ", t.ID, w, 4)))
 	if t.Outcome.Notes != "" {
 		put(common.Indent(st.Label.Render("notes: "), t.Outcome.Notes, w, 7))
 	}
@@ -224,7 +224,7 @@ func stepText(n int, s review.Step, w int, answered map[string]bool) string {
 		lead = "    "
 	}
 	for _, tc := range s.ToolCalls {
-		out = append(out, common.Indent(lead+"→ ", common.Printable(tc.Name+" "+tc.Arguments), w, 6))
+		out = append(out, common.Indent(lead+"→ ", common.Printable(tc.Name+" "+common.ReadableJSON(tc.Arguments)), w, 6))
 		lead = "    "
 		if tc.Result != "" && !answered[tc.ID] {
 			out = append(out, clip(common.Indent("      ⇐ ", common.Printable(tc.Result), w, 8)))
@@ -250,4 +250,17 @@ func stepNums(r review.StepRange) string {
 		return itoa(r.From)
 	}
 	return fmt.Sprintf("%d–%d", r.From, r.To)
+}
+
+// curationMark says what became of a trajectory: "●" records came from it
+// (curated), "◌" proposals from it wait in the queue, " " neither.
+func (m *Model) curationMark(id string) string {
+	st := m.Styles
+	switch {
+	case m.openProps[id] > 0:
+		return st.Warn.Render("◌")
+	case len(m.byTraj[id]) > 0:
+		return st.Good.Render("●")
+	}
+	return " "
 }

@@ -119,8 +119,8 @@ func TestSearchFlow(t *testing.T) {
 func TestNoMatchSaysSo(t *testing.T) {
 	m := newScreen(t, uitest.OpenSample(t))
 	m.SetSize(80, 24)
-	m.Update(tea.KeyMsg{Type: tea.KeyTab})                      // the detail pane
-	m.Update(searched{seq: m.querySeq, ids: map[string]bool{}}) // a search that found nothing
+	m.Update(tea.KeyMsg{Type: tea.KeyTab})                           // the detail pane
+	m.Update(searched{seq: m.search.Next(), ids: map[string]bool{}}) // a search that found nothing
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "No trajectory matches") {
 		t.Fatalf("no match, stacked on the detail:\n%s", v)
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -12,6 +11,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // Background work and its results; each carries the request it answers.
@@ -24,19 +24,15 @@ type allLoaded struct {
 type recordsLoaded struct {
 	seq    int
 	byTraj map[string][]review.Record
+	open   map[string]int // open proposals by the trajectory they came from
 	err    error
 }
-
-type debounced struct{ seq int }
 
 type searched struct {
 	seq int
 	ids map[string]bool
 	err error
 }
-
-// debounceDelay is how long the search box waits for the next keystroke.
-const debounceDelay = 120 * time.Millisecond
 
 // searchSize caps the trajectories one search returns.
 const searchSize = 10000
@@ -50,6 +46,7 @@ func (m *Model) loadAll() tea.Cmd {
 	}
 	return func() tea.Msg {
 		ts, err := store.Trajectories()
+		slices.SortStableFunc(ts, func(a, b review.Trajectory) int { return common.NaturalCompare(a.ID, b.ID) })
 		return allLoaded{trajs: ts, err: err}
 	}
 }
@@ -74,20 +71,29 @@ func (m *Model) loadRecords() tea.Cmd {
 				by[t] = append(by[t], r)
 			}
 		}
-		return recordsLoaded{seq: seq, byTraj: by}
+		queue, err := store.Queue()
+		if err != nil {
+			return recordsLoaded{seq: seq, err: err}
+		}
+		open := map[string]int{}
+		for _, p := range queue {
+			if p.Trajectory != "" {
+				open[p.Trajectory]++
+			}
+		}
+		return recordsLoaded{seq: seq, byTraj: by, open: open}
 	}
 }
 
 func (m *Model) runSearch() tea.Cmd {
-	m.querySeq++
-	q, seq, ix := m.search.Value(), m.querySeq, m.deps.Index
+	q, seq, ix := m.search.Value(), m.search.Next(), m.deps.Index
 	if q == "" || ix == nil {
 		m.matches, m.searchErr = nil, ""
 		m.applyFilter()
 		return nil
 	}
 	return func() tea.Msg {
-		res, err := ix.Search(index.Request{Query: q, Type: "trajectory", Size: searchSize})
+		res, err := ix.Search(index.Request{Query: index.RequireAll(q), Type: "trajectory", Size: searchSize})
 		if err != nil {
 			return searched{seq: seq, err: err}
 		}
@@ -107,15 +113,15 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	if cmd, ch := m.deps.Curator.Update(msg); ch != common.CuratorNone {
-		if ch == common.CuratorLog && m.showsCurator() {
+	if p, ok := msg.(common.CuratorProgress); ok {
+		if p.Change == common.CuratorLog && m.showsCurator() {
 			m.renderDetail() // the spinner is in the title (View); events are in the detail
 		}
-		return cmd
+		return nil
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if m.searching {
+		if m.search.Focused() {
 			return m.searchKey(msg)
 		}
 		return m.handleKey(msg)
@@ -146,14 +152,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return common.NotifyErr("could not read the records: " + msg.err.Error())
 		}
-		m.byTraj = msg.byTraj
+		m.byTraj, m.openProps = msg.byTraj, msg.open
 		m.renderDetail()
-	case debounced:
-		if msg.seq == m.querySeq {
+	case widget.SearchDue:
+		if m.search.Due(msg) {
 			return m.runSearch()
 		}
 	case searched:
-		if msg.seq != m.querySeq {
+		if !m.search.Current(msg.seq) {
 			return nil
 		}
 		m.searchErr = ""
@@ -236,24 +242,14 @@ func (m *Model) moveTo(i int) {
 }
 
 func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
-	done, changed, cmd := common.SearchKey(m.Keys, msg, &m.search)
-	switch {
-	case done:
-		m.searching = false
-		return nil
-	case !changed:
-		return cmd
-	}
-	m.querySeq++
-	seq := m.querySeq
-	return tea.Batch(cmd, tea.Tick(debounceDelay, func(time.Time) tea.Msg { return debounced{seq} }))
+	_, cmd := m.search.Key(m.Keys, msg)
+	return cmd
 }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.Keys
 	switch {
 	case key.Matches(msg, k.Search):
-		m.searching = true
 		return m.search.Focus()
 	case key.Matches(msg, k.NextPane):
 		m.focus = 1 - m.focus

@@ -1,18 +1,15 @@
-// Package uitest holds what the screens' tests share: the sample world
-// opened as the program opens it (OpenSample), a tiny root model that hosts
-// screens the way ui.Model does (Root), teatest helpers that start a
-// program, wait for text and quit (Start, WaitFor, Quit), and helpers for
-// direct Update tests (Key, Drain, CheckFits).
+// Package uitest holds what the screens' tests share: a copy of the sample
+// world generated once per test process (SampleDir, OpenSample), a tiny
+// root model that hosts screens the way ui.Model does (Root), teatest
+// helpers that start a program, wait for text and quit (Start, WaitFor,
+// Quit), and helpers for direct Update tests (Drive, Drain, Key, CheckFits).
 //
 // It is imported by _test.go files only; nothing in the program uses it.
 package uitest
 
 import (
 	"bytes"
-	"io"
-	"log"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,9 +20,6 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
-	"github.com/memreview/memreview/index"
-	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -41,32 +35,11 @@ func Main(m *testing.M, cleanups ...func()) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
 	code := m.Run()
+	removeTemplate()
 	for _, c := range cleanups {
 		c()
 	}
 	os.Exit(code)
-}
-
-// OpenSample generates the sample world in a temp dir and opens its store
-// and index as the program does; both close when the test ends.
-func OpenSample(tb testing.TB) common.Deps {
-	tb.Helper()
-	dir := tb.TempDir()
-	if err := sample.Generate(dir, sample.Seed); err != nil {
-		tb.Fatalf("generate the sample world: %v", err)
-	}
-	s, err := review.Open(dir, review.Options{})
-	if err != nil {
-		tb.Fatalf("open the bank: %v", err)
-	}
-	ix, err := index.Open(filepath.Join(dir, review.IndexDir), s)
-	if err != nil {
-		s.Close()
-		tb.Fatalf("open the index: %v", err)
-	}
-	tb.Cleanup(func() { ix.Close(); s.Close() })
-	return common.Deps{Store: s, Index: ix, BankName: "sample", IsSample: true,
-		Operator: "tester", Log: log.New(io.Discard, "", 0)}
 }
 
 // Root is a tiny stand-in for ui.Model: it hosts Screens, sizes them (less
@@ -76,6 +49,7 @@ func OpenSample(tb testing.TB) common.Deps {
 // is one (else it only says so in the footer); everything else, Focus
 // included, to every screen.
 type Root struct {
+	Curator *common.Curator // advanced here and broadcast, as ui.Model does; may be nil
 	Screens []common.Screen
 	Active  int
 	Status  string
@@ -101,12 +75,22 @@ func (r *Root) forward(i int, msg tea.Msg) tea.Cmd {
 
 // Update routes msg; see Root.
 func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ch := r.Curator.Update(msg); ch != common.CuratorNone {
+		msg = common.CuratorProgress{Change: ch}
+		var cmds []tea.Cmd
+		for i := range r.Screens {
+			cmds = append(cmds, r.forward(i, msg))
+		}
+		return r, tea.Batch(append(cmds, cmd)...)
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		for _, s := range r.Screens {
 			s.SetSize(msg.Width, msg.Height-1)
 		}
 		return r, nil
+	case common.Delayed:
+		return r, msg.Timer()
 	case common.Status:
 		r.Status = msg.Text
 		return r, nil
@@ -189,39 +173,6 @@ func CheckFits(t testing.TB, what, view string, w, h int) {
 			t.Errorf("%s at %dx%d: line %d is %d wide: %q", what, w, h, i, lw, l)
 		}
 	}
-}
-
-// Drain runs cmd and feeds every message it yields back into s, as the
-// program would, until no Cmd is left; batches are flattened and ticks
-// waited for. Status messages, which the root keeps, are not fed. It
-// returns every message it saw, in order; it fails the test on a chain of
-// more than 10,000 Cmds.
-func Drain(tb testing.TB, s common.Screen, cmd tea.Cmd) []tea.Msg {
-	tb.Helper()
-	var seen []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for n := 0; len(queue) > 0; n++ {
-		if n > 10000 {
-			tb.Fatal("Drain: runaway commands")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		msg := c()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			queue = append(queue, b...)
-			continue
-		}
-		seen = append(seen, msg)
-		if _, ok := msg.(common.Status); ok {
-			continue
-		}
-		_, next := s.Update(msg)
-		queue = append(queue, next)
-	}
-	return seen
 }
 
 // namedKeys are the keys Key knows by name.

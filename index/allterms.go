@@ -1,0 +1,60 @@
+package index
+
+import "strings"
+
+// RequireAll rewrites a query-string query so that every term, phrase and
+// field:value must match (AND), the default of the TUI's search boxes and
+// meant for `memreview search` too: `env:shop stars` becomes
+// `+env:shop +stars`. Bleve's own default is any term (OR). A term already
+// marked + or - is kept as it is; AND between terms is dropped (it is the
+// default now); a query that says OR anywhere is left untouched, so OR
+// still means any of them.
+func RequireAll(q string) string {
+	toks := splitQuery(q)
+	for _, t := range toks {
+		if t == "OR" || t == "||" {
+			return q
+		}
+	}
+	out := toks[:0]
+	for _, t := range toks {
+		switch {
+		case t == "AND" || t == "&&":
+			continue
+		case strings.HasPrefix(t, "+"), strings.HasPrefix(t, "-"):
+			out = append(out, t)
+		default:
+			out = append(out, "+"+t)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// splitQuery splits q at spaces outside double quotes (a backslash escapes
+// the next character).
+func splitQuery(q string) []string {
+	var toks []string
+	var b strings.Builder
+	quoted, escaped := false, false
+	for _, r := range q {
+		switch {
+		case escaped:
+			escaped = false
+		case r == '\\':
+			escaped = true
+		case r == '"':
+			quoted = !quoted
+		case !quoted && (r == ' ' || r == '\t' || r == '\n'):
+			if b.Len() > 0 {
+				toks = append(toks, b.String())
+				b.Reset()
+			}
+			continue
+		}
+		b.WriteRune(r)
+	}
+	if b.Len() > 0 {
+		toks = append(toks, b.String())
+	}
+	return toks
+}

@@ -1,0 +1,20 @@
+package index
+
+import "testing"
+
+func TestRequireAll(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{"env:shop stars", "+env:shop +stars"},
+		{`stars "1 to 5"`, `+stars +"1 to 5"`},
+		{`lemma:"stars are" -retired +env:shop`, `+lemma:"stars are" -retired +env:shop`},
+		{"stars AND ratings", "+stars +ratings"},
+		{"stars OR ratings", "stars OR ratings"},
+		{`id:mem\ 1 x`, `+id:mem\ 1 +x`},
+		{"  spaced   out  ", "+spaced +out"},
+	} {
+		if got := RequireAll(c.in); got != c.want {
+			t.Errorf("RequireAll(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
