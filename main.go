@@ -430,13 +430,10 @@ func runTUI(a *app, isSample bool) error {
 	// on a damaged or vanished segment) must not write over the screen.
 	log.SetOutput(lg.Writer())
 	defer log.SetOutput(os.Stderr)
-	// The screens still read the index directly (ui moves onto the
-	// service separately), so the TUI owns the shared index and serves
-	// other processes' searches; when a long-running process owns it, the
-	// screens that read it directly show that they have none.
-	ix, ierr := svc.HoldIndex(3 * time.Second)
-	if ierr != nil {
-		ix = nil
+	// The TUI owns the shared index and serves other processes' searches;
+	// when a long-running process owns it already, the screens' searches
+	// go through that one (the service asks it).
+	if _, ierr := svc.HoldIndex(3 * time.Second); ierr != nil {
 		lg.Printf("the index is held by another process: %v", ierr)
 	}
 	set, err := svc.CuratorSettings("")
@@ -444,7 +441,7 @@ func runTUI(a *app, isSample bool) error {
 		return err
 	}
 	return ui.Run(common.Deps{
-		Store: st, Index: ix, Service: svc, BankName: bankName(a.bank, st), IsSample: isSample,
+		Service: svc, BankName: bankName(a.bank, st), IsSample: isSample,
 		Operator: a.operator, Log: lg, Curator: common.NewCurator(set),
 	})
 }

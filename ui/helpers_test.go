@@ -6,7 +6,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -17,8 +16,7 @@ func TestMain(m *testing.M) { uitest.Main(m) }
 // world is a fresh copy of the sample bank, opened as the program opens it.
 type world struct {
 	dir   string
-	store *review.Store
-	index *index.Index
+	store *review.Store // behind deps.Service, for checking what was committed
 	deps  common.Deps
 }
 
@@ -37,14 +35,13 @@ var fixedNow = time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
 func (w *world) open(tb testing.TB) {
 	tb.Helper()
 	w.deps = uitest.OpenBank(tb, w.dir, review.Options{Now: func() time.Time { return fixedNow }})
-	w.store, w.index = w.deps.Store, w.deps.Index
+	w.store = uitest.Store(tb, w.deps)
 }
 
 // reopen opens the bank again from disk (the earlier handles close when
 // the test ends).
 func (w *world) reopen(tb testing.TB) {
-	w.deps.Store.Close()
-	w.deps.Index.Close()
+	w.deps.Service.Close()
 	w.open(tb)
 }
 

@@ -35,11 +35,10 @@ func TestLiveChangesFromAnotherProcess(t *testing.T) {
 	}
 	svc := service.OpenStore(st, service.Options{Operator: "tester"})
 	t.Cleanup(func() { svc.Close() })
-	ix, err := svc.HoldIndex(3 * time.Second)
-	if err != nil {
+	if _, err := svc.HoldIndex(3 * time.Second); err != nil {
 		t.Fatalf("hold the index: %v", err)
 	}
-	deps := common.Deps{Store: st, Index: ix, Service: svc, BankName: "sample", Operator: "tester",
+	deps := common.Deps{Service: svc, BankName: "sample", Operator: "tester",
 		Log: log.New(io.Discard, "", 0)}
 	queue, err := st.Queue()
 	if err != nil || len(queue) != 15 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -131,19 +132,20 @@ func addBenchProposals(s *review.Store) error {
 	return s.AddProposals(ps, nil)
 }
 
-// openBig opens the benchmark bank as the program does.
-func openBig(b *testing.B, dir string) (*review.Store, *index.Index, common.Deps) {
+// openBig opens the benchmark bank as the program does: a service that
+// holds the shared index (caught up).
+func openBig(b *testing.B, dir string) (*service.Service, common.Deps) {
 	b.Helper()
 	s, err := review.Open(dir, review.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	ix, err := index.Open(filepath.Join(dir, review.IndexDir), s)
-	if err != nil {
-		s.Close()
+	svc := service.OpenStore(s, service.Options{Operator: "bench"})
+	if _, err := svc.HoldIndex(3 * time.Second); err != nil {
+		svc.Close()
 		b.Fatal(err)
 	}
-	return s, ix, common.Deps{Store: s, Index: ix, BankName: filepath.Base(dir), Operator: "bench",
+	return svc, common.Deps{Service: svc, BankName: filepath.Base(dir), Operator: "bench",
 		Log: log.New(io.Discard, "", 0)}
 }
 
@@ -215,8 +217,8 @@ func (d durations) report(b *testing.B, suffix string) {
 //	go test ./ui/ -run '^$' -bench 'ReviewKeystroke100k' -count 5
 func BenchmarkReviewKeystroke100k(b *testing.B) {
 	dir := bigBankDir(b)
-	s, ix, deps := openBig(b, dir)
-	defer func() { ix.Close(); s.Close() }()
+	svc, deps := openBig(b, dir)
+	defer svc.Close()
 	var m tea.Model = New(deps)
 	m = settle(b, m, m.Init())
 	var cmd tea.Cmd
@@ -265,8 +267,8 @@ func BenchmarkReviewKeystroke100k(b *testing.B) {
 }
 
 // BenchmarkOpenToFirstFrame100k opens the bank of 100,000 records as the
-// program does and draws its first frame: review.Open, index.Open (caught
-// up), ui.New, Init and the Cmds it starts (the queue, the first
+// program does and draws its first frame: review.Open, the service holding
+// the index (caught up), ui.New, Init and the Cmds it starts (the queue, the first
 // proposal's context), the terminal's size, and the first View, which
 // must show the queue's header ("Review 1/50"). Closing is untimed.
 //
@@ -278,7 +280,7 @@ func BenchmarkOpenToFirstFrame100k(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		start := time.Now()
-		s, ix, deps := openBig(b, dir)
+		svc, deps := openBig(b, dir)
 		var m tea.Model = New(deps)
 		init := m.Init()
 		var cmd tea.Cmd
@@ -290,7 +292,7 @@ func BenchmarkOpenToFirstFrame100k(b *testing.B) {
 		if !strings.Contains(v, want) {
 			b.Fatalf("the first frame does not show %q:\n%s", want, v)
 		}
-		if err := errors.Join(ix.Close(), s.Close()); err != nil {
+		if err := svc.Close(); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

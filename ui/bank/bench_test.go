@@ -3,15 +3,14 @@ package bank
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -72,21 +71,18 @@ func buildBigBank() (string, common.Deps, error) {
 			return dir, common.Deps{}, err
 		}
 	}
-	ix, err := index.Open(filepath.Join(dir, review.IndexDir), s)
-	if err != nil {
-		s.Close()
+	svc := service.OpenStore(s, service.Options{Operator: "bench"})
+	if _, err := svc.HoldIndex(3 * time.Second); err != nil { // builds the index
+		svc.Close()
 		return dir, common.Deps{}, err
 	}
-	return dir, common.Deps{Store: s, Index: ix, Operator: "bench"}, nil
+	return dir, common.Deps{Service: svc, Operator: "bench"}, nil
 }
 
 // removeBigBank closes and deletes the benchmark bank, if one was built.
 func removeBigBank() {
-	if big.deps.Index != nil {
-		big.deps.Index.Close()
-	}
-	if big.deps.Store != nil {
-		big.deps.Store.Close()
+	if big.deps.Service != nil {
+		big.deps.Service.Close()
 	}
 	if big.dir != "" {
 		os.RemoveAll(big.dir)

@@ -13,6 +13,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/trajs"
 	"github.com/memreview/memreview/ui/uitest"
@@ -28,7 +29,7 @@ func startBank(t *testing.T, deps common.Deps, withTrajs bool, texts ...string) 
 		r.Screens = append(r.Screens, trajs.New(common.NewCommon(), deps))
 	}
 	tm := uitest.Start(t, r, 160, 45)
-	n, err := deps.Store.Records(review.RecordFilter{})
+	n, err := deps.Service.Records(review.RecordFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func startBank(t *testing.T, deps common.Deps, withTrajs bool, texts ...string) 
 	return tm
 }
 
-func search(t *testing.T, ix *index.Index, req index.Request) *index.Results {
+func search(t *testing.T, ix *service.Service, req index.Request) *index.Results {
 	t.Helper()
 	req.Type = "record"
 	req.Sort = sortFor(req.Query)
@@ -47,7 +48,7 @@ func search(t *testing.T, ix *index.Index, req index.Request) *index.Results {
 	return res
 }
 
-func lemma(t *testing.T, s *review.Store, id string) string {
+func lemma(t *testing.T, s *service.Service, id string) string {
 	t.Helper()
 	r, err := s.Record(id)
 	if err != nil {
@@ -64,7 +65,7 @@ var (
 
 func TestSearchAndSelect(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	want := search(t, deps.Index, index.Request{Query: "stars", Size: 100})
+	want := search(t, deps.Service, index.Request{Query: "stars", Size: 100})
 	if want.Total < 2 {
 		t.Fatalf("the sample bank has %d records about stars; the test needs two", want.Total)
 	}
@@ -74,12 +75,12 @@ func TestSearchAndSelect(t *testing.T) {
 	tm.Send(esc)
 	tm.Type("j")
 	id := want.Hits[1].ID
-	uitest.WaitFor(t, tm, "Detail "+id+" v1", lemma(t, deps.Store, id)[:30], "Provenance", "History (1 version)")
+	uitest.WaitFor(t, tm, "Detail "+id+" v1", lemma(t, deps.Service, id)[:30], "Provenance", "History (1 version)")
 }
 
 func TestFacetToggle(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	all := search(t, deps.Index, index.Request{Facets: []string{"category"}})
+	all := search(t, deps.Service, index.Request{Facets: []string{"category"}})
 	fc := slices.MinFunc(all.Facets["category"], func(a, b index.FacetCount) int { return strings.Compare(a.Term, b.Term) }) // the picker lists terms by name
 	if uint64(fc.Count) == all.Total {
 		t.Fatalf("facet %s holds every record; the count would not change", fc.Term)
@@ -97,8 +98,8 @@ func TestFacetToggle(t *testing.T) {
 // as a diff in its history, then undoes it.
 func TestEditHistoryUndo(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
-	before := lemma(t, deps.Store, id)
+	id := search(t, deps.Service, index.Request{Size: 1}).Hits[0].ID
+	before := lemma(t, deps.Service, id)
 	tm := startBank(t, deps, false, "Detail "+id+" v1")
 	tm.Type("e")
 	uitest.WaitFor(t, tm, "Edit "+id)
@@ -108,7 +109,7 @@ func TestEditHistoryUndo(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyTab}) // to the detail, then its end: the history
 	tm.Type("G")
 	uitest.WaitFor(t, tm, "v2 edit · tester", "+ lemma: ", "XQZ")
-	hist, err := deps.Store.History(id)
+	hist, err := deps.Service.History(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,20 +118,20 @@ func TestEditHistoryUndo(t *testing.T) {
 	}
 	tm.Type("u")
 	uitest.WaitFor(t, tm, "undid dec_", "Detail "+id+" v3")
-	if got := lemma(t, deps.Store, id); got != before {
+	if got := lemma(t, deps.Service, id); got != before {
 		t.Errorf("after undo the lemma is %q, want %q", got, before)
 	}
 }
 
 func TestDeleteAsksThenRetires(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
+	id := search(t, deps.Service, index.Request{Size: 1}).Hits[0].ID
 	tm := startBank(t, deps, false, "Detail "+id+" v1")
 	tm.Type("d")
 	uitest.WaitFor(t, tm, "Delete: retire "+id)
 	tm.Type("y")
 	uitest.WaitFor(t, tm, id+" v2 (retired)")
-	r, err := deps.Store.Record(id)
+	r, err := deps.Service.Record(id)
 	if err != nil || r.Status != review.Retired {
 		t.Fatalf("record %s after delete: %+v, %v", id, r, err)
 	}
@@ -138,7 +139,7 @@ func TestDeleteAsksThenRetires(t *testing.T) {
 
 func TestMergeMarkedRecords(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	want := search(t, deps.Index, index.Request{Query: "cents", Size: 2})
+	want := search(t, deps.Service, index.Request{Query: "cents", Size: 2})
 	a, b := want.Hits[0].ID, want.Hits[1].ID
 	tm := startBank(t, deps, false)
 	tm.Type("/cents")
@@ -151,7 +152,7 @@ func TestMergeMarkedRecords(t *testing.T) {
 	tm.Send(enter)
 	uitest.WaitFor(t, tm, "merge dec_")
 	for _, id := range []string{a, b} {
-		r, err := deps.Store.Record(id)
+		r, err := deps.Service.Record(id)
 		if err != nil || r.Status != review.Retired || r.Provenance.MergedInto == "" {
 			t.Errorf("source %s after merge: %+v, %v", id, r, err)
 		}
@@ -161,7 +162,7 @@ func TestMergeMarkedRecords(t *testing.T) {
 func TestRetrievalPreview(t *testing.T) {
 	deps := uitest.OpenSample(t)
 	task := "average price of electronics in dollars"
-	want, err := deps.Index.Retrieve(task, review.Scope{Env: "shop"}, 3)
+	want, err := deps.Service.Retrieve(service.RetrieveRequest{Task: task, Scope: review.Scope{Env: "shop"}, K: 3, Preview: true})
 	if err != nil || len(want) == 0 {
 		t.Fatalf("retrieve: %v, %v", want, err)
 	}
@@ -177,7 +178,7 @@ func TestRetrievalPreview(t *testing.T) {
 	tm.Send(enter)
 	var texts []string
 	for i, s := range want {
-		texts = append(texts, fmt.Sprintf("%d %-8s %6.3f", i+1, s.ID, s.Score))
+		texts = append(texts, fmt.Sprintf("%d %-8s %6.3f", i+1, s.Record.ID, s.Score))
 	}
 	uitest.WaitFor(t, tm, texts...)
 }
@@ -187,8 +188,8 @@ func TestRetrievalPreview(t *testing.T) {
 // under it.
 func TestProvenanceOpensTrajectory(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
-	r, err := deps.Store.Record(id)
+	id := search(t, deps.Service, index.Request{Size: 1}).Hits[0].ID
+	r, err := deps.Service.Record(id)
 	if err != nil || r.Provenance.Trajectory == "" || r.Provenance.Steps == nil {
 		t.Fatalf("record %s has no provenance to follow: %+v, %v", id, r, err)
 	}
@@ -202,25 +203,25 @@ func TestProvenanceOpensTrajectory(t *testing.T) {
 // results.
 func TestVerifyChecks(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	id := search(t, deps.Index, index.Request{Size: 1}).Hits[0].ID
-	r, err := deps.Store.Record(id)
+	id := search(t, deps.Service, index.Request{Size: 1}).Hits[0].ID
+	r, err := deps.Service.Record(id)
 	if err != nil || len(r.Checks) == 0 {
 		t.Fatalf("record %s has no checks: %v", id, err)
 	}
-	env, err := deps.Store.ResolveEnv(r.Checks[0].Env)
+	env, err := deps.Service.ResolveEnv(r.Checks[0].Env)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := probe.Compare(r.Checks[0].Expect, probe.Run(context.Background(), env, r.Checks[0].Input, probe.Limits{}))
 	// The sample world was verified when it was generated; v verifies again.
-	before, err := deps.Store.CheckResults(id)
+	before, err := deps.Service.CheckResults(id)
 	if err != nil || len(before) != len(r.Checks) {
 		t.Fatalf("the sample world's check results of %s: %+v, %v", id, before, err)
 	}
 	tm := startBank(t, deps, false, "Detail "+id+" v1", verdictWords[before[0].Verdict])
 	tm.Type("v")
 	uitest.WaitFor(t, tm, "verified "+id+": ", verdictWords[want])
-	got, err := deps.Store.CheckResults(id)
+	got, err := deps.Service.CheckResults(id)
 	if err != nil || len(got) != len(r.Checks) || got[0].Verdict != want {
 		t.Fatalf("check results of %s: %+v, %v; want %d results, the first %s", id, got, err, len(r.Checks), want)
 	}
@@ -237,7 +238,7 @@ var verdictWords = map[probe.Verdict]string{probe.Same: "✔ same", probe.Change
 // term of the query.
 func TestShowRecordFindsIt(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	recs, err := deps.Store.Records(review.RecordFilter{})
+	recs, err := deps.Service.Records(review.RecordFilter{})
 	if err != nil || len(recs) < 3 {
 		t.Fatalf("the sample records: %d, %v", len(recs), err)
 	}

@@ -89,12 +89,12 @@ type overlay interface {
 	capturing() bool // typing text: global keys go to the overlay
 }
 
-// New returns the bank screen over the program's index and store; Init runs
+// New returns the bank screen over the program's service; Init runs
 // the first search (everything).
 func New(c common.Common, deps common.Deps) common.Screen {
 	var src Source
-	if deps.Index != nil && deps.Store != nil {
-		src = StoreSource{Index: deps.Index, Store: deps.Store}
+	if deps.Service != nil {
+		src = StoreSource{Service: deps.Service}
 	}
 	return NewWithSource(c, deps, src)
 }
@@ -161,7 +161,7 @@ func (m *Model) Focus() (common.Focus, bool) {
 
 func (m *Model) enableKeys() {
 	k := &m.Keys
-	writable := m.deps.Store != nil && m.busy == ""
+	writable := m.deps.Service != nil && m.busy == ""
 	active := writable && m.ready() && m.detail.Record.Status == review.Active
 	k.Edit.SetEnabled(active)
 	k.Narrow.SetEnabled(active)
@@ -169,7 +169,7 @@ func (m *Model) enableKeys() {
 	k.Merge.SetEnabled(active && len(m.marked()) > 0)
 	k.Undo.SetEnabled(writable)
 	m.keys.Verify.SetEnabled(writable && m.ready() && len(m.detail.Record.Checks) > 0)
-	m.keys.Retrieve.SetEnabled(m.deps.Index != nil)
+	m.keys.Retrieve.SetEnabled(m.deps.Service != nil)
 	k.Next.SetEnabled(len(m.links) > 1)
 	k.Prev.SetEnabled(len(m.links) > 1)
 	k.Filter.SetEnabled(m.searched)

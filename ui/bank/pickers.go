@@ -12,6 +12,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -197,21 +198,14 @@ func (rp *retrievePreview) run(m *Model) tea.Cmd {
 	}
 	m.retrieveSeq++
 	rp.seq, rp.ran = m.retrieveSeq, true
-	seq, ix, src := rp.seq, m.deps.Index, m.src
+	seq, svc := rp.seq, m.deps.Service
 	task, scope := vs[0], review.Scope{Env: vs[1]}
 	return func() tea.Msg {
-		hits, err := ix.Retrieve(task, scope, kk)
-		if err != nil {
-			return retrieved{seq: seq, err: err}
-		}
-		ids := make([]string, len(hits))
-		for i, h := range hits {
-			ids[i] = h.ID
-		}
-		recs, err := src.Records(ids)
-		out := make([]scored, len(hits))
-		for i, h := range hits {
-			out[i] = scored{Scored: h, rec: recs[h.ID]}
+		// A preview: a person looking, so the retrieval is not logged.
+		got, err := svc.Retrieve(service.RetrieveRequest{Task: task, Scope: scope, K: kk, Preview: true})
+		out := make([]scored, len(got))
+		for i, g := range got {
+			out[i] = scored{Scored: index.Scored{ID: g.Record.ID, Score: g.Score}, rec: &g.Record}
 		}
 		return retrieved{seq: seq, res: out, err: err}
 	}

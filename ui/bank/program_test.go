@@ -17,7 +17,7 @@ import (
 // screen then lists.
 func TestThroughTheProgram(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	s, ix := deps.Store, deps.Index
+	s, ix := deps.Service, deps.Service
 	queue, err := s.Queue()
 	if err != nil || len(queue) == 0 {
 		t.Fatalf("queue: %v", err)

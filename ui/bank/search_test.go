@@ -17,7 +17,7 @@ func TestSearchAllTermsAndClear(t *testing.T) {
 	m, deps := openBank(t)
 	all := m.list.total
 	count := func(q string) int {
-		res, err := deps.Index.Search(index.Request{Query: q, Type: "record", Filters: map[string][]string{"status": {"active"}}})
+		res, err := deps.Service.Search(index.Request{Query: q, Type: "record", Filters: map[string][]string{"status": {"active"}}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,11 +9,12 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 )
 
 // Source is what the screen reads: searches (paged, with facets), record
 // details for the rows on screen, and one record's full detail. The program
-// reads the index and the store (StoreSource); tests pass fakes.
+// reads the bank's service (StoreSource); tests pass fakes.
 type Source interface {
 	Search(index.Request) (*index.Results, error)
 	// Records returns the records with those ids; missing ones are left out.
@@ -29,20 +30,19 @@ type Detail struct {
 	Uses    []review.TrajectoryUse // trajectories that retrieved it
 }
 
-// StoreSource is the program's Source.
+// StoreSource is the program's Source: the bank's service.
 type StoreSource struct {
-	Index *index.Index
-	Store *review.Store
+	Service *service.Service
 }
 
-// Search runs req on the index.
-func (s StoreSource) Search(req index.Request) (*index.Results, error) { return s.Index.Search(req) }
+// Search runs req on the bank's index.
+func (s StoreSource) Search(req index.Request) (*index.Results, error) { return s.Service.Search(req) }
 
 // Records reads each record from the store.
 func (s StoreSource) Records(ids []string) (map[string]*review.Record, error) {
 	out := make(map[string]*review.Record, len(ids))
 	for _, id := range ids {
-		r, err := s.Store.Record(id)
+		r, err := s.Service.Record(id)
 		if errors.Is(err, review.ErrNotFound) {
 			continue
 		}
@@ -56,18 +56,18 @@ func (s StoreSource) Records(ids []string) (map[string]*review.Record, error) {
 
 // Detail reads a record with its history, checks and uses.
 func (s StoreSource) Detail(id string) (*Detail, error) {
-	r, err := s.Store.Record(id)
+	r, err := s.Service.Record(id)
 	if err != nil {
 		return nil, fmt.Errorf("load record %s: %w", id, err)
 	}
 	d := &Detail{Record: r}
-	if d.History, err = s.Store.History(id); err != nil {
+	if d.History, err = s.Service.History(id); err != nil {
 		return nil, fmt.Errorf("load the history of %s: %w", id, err)
 	}
-	if d.Checks, err = s.Store.CheckResults(id); err != nil {
+	if d.Checks, err = s.Service.CheckResults(id); err != nil {
 		return nil, fmt.Errorf("load the check results of %s: %w", id, err)
 	}
-	if d.Uses, err = s.Store.RetrievedBy(id); err != nil {
+	if d.Uses, err = s.Service.RetrievedBy(id); err != nil {
 		return nil, fmt.Errorf("load the trajectories that retrieved %s: %w", id, err)
 	}
 	return d, nil

@@ -4,25 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
-	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
 )
 
-// The record verbs: each writes through the store in a Cmd, audited as a
-// decision, then catches the index up; the screen says done only after.
-
-// probeTimeout bounds one live check run.
-const probeTimeout = 30 * time.Second
+// The record verbs: each writes through the service in a Cmd, audited as
+// a decision (the service catches the index up); the screen says done only
+// after.
 
 type written struct {
 	verb review.Verb
@@ -67,16 +61,15 @@ func (m *Model) verbKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// decide commits req, then catches the index up.
+// decide commits req (the service catches the index up).
 func (m *Model) decide(req review.RecordRequest) tea.Cmd {
 	req.Operator = m.deps.Operator
 	m.busy = fmt.Sprintf("%s %s…", req.Verb, strings.Join(req.IDs, ", "))
-	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
+	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
-		dec, err := store.DecideRecords(context.Background(), req)
+		dec, err := svc.DecideRecords(context.Background(), req)
 		if err == nil {
 			deps.Logf("bank: %s %v: %s", req.Verb, req.IDs, dec.ID)
-			syncIndex(ix, deps)
 		}
 		return written{verb: req.Verb, dec: dec, err: err}
 	}
@@ -85,23 +78,13 @@ func (m *Model) decide(req review.RecordRequest) tea.Cmd {
 // undo reverses the last decision not yet undone.
 func (m *Model) undo() tea.Cmd {
 	m.busy = "undoing…"
-	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
+	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
-		dec, err := store.Undo(context.Background(), "", deps.Operator, "")
+		dec, err := svc.Undo(context.Background(), "", deps.Operator, "")
 		if err == nil {
 			deps.Logf("bank: undid %s: %s", dec.Undoes, dec.ID)
-			syncIndex(ix, deps)
 		}
 		return written{verb: review.Undo, dec: dec, err: err}
-	}
-}
-
-func syncIndex(ix *index.Index, deps common.Deps) {
-	if ix == nil {
-		return
-	}
-	if err := ix.Sync(); err != nil {
-		deps.Logf("bank: index sync after a write: %v", err)
 	}
 }
 
@@ -147,35 +130,14 @@ func summary(verb review.Verb, d *review.Decision) string {
 
 // verify re-runs the selected record's checks live and stores the results,
 // as `memreview verify` does. The results are for the version shown: the
-// store drops them when the record has moved on by the time they are in.
+// service drops them when the record has moved on by the time they are in.
 func (m *Model) verify() tea.Cmd {
 	r := m.detail.Record
-	id, version, checks := r.ID, r.Version, slices.Clone(r.Checks)
-	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
+	id, version, svc := r.ID, r.Version, m.deps.Service
 	m.busy = "verifying " + id + "…"
 	return func() tea.Msg {
-		var out []review.CheckResult
-		for i, c := range checks {
-			res := review.CheckResult{RecordID: id, Version: version, Index: i, Env: c.Env, Input: c.Input, At: store.Now()}
-			env, err := store.ResolveEnv(c.Env)
-			if err != nil {
-				res.Now = probe.Result{Env: c.Env, Input: c.Input, Error: err.Error()}
-			} else {
-				ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
-				res.Now = probe.Run(ctx, env, c.Input, probe.Limits{})
-				cancel()
-			}
-			res.Verdict = probe.Compare(c.Expect, res.Now)
-			out = append(out, res)
-		}
-		err := store.SetCheckResults(out)
-		stale := false
-		if err == nil {
-			syncIndex(ix, deps)
-			now, rerr := store.Record(id)
-			stale = rerr != nil || now.Version != version
-		}
-		return verified{id: id, version: version, results: out, stale: stale, err: err}
+		v, err := svc.VerifyRecord(context.Background(), id, version)
+		return verified{id: id, version: version, results: v.Results, stale: v.Stale, err: err}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -55,7 +56,7 @@ func editBehind(t *testing.T, s *review.Store, id string) {
 	}
 }
 
-func record(t *testing.T, s *review.Store, id string) *review.Record {
+func record(t *testing.T, s *service.Service, id string) *review.Record {
 	t.Helper()
 	r, err := s.Record(id)
 	if err != nil {
@@ -78,13 +79,13 @@ func TestMergeRefusesChangedMark(t *testing.T) {
 	if _, ok := m.overlay.(*form); !ok {
 		t.Fatalf("m opened %T", m.overlay)
 	}
-	editBehind(t, deps.Store, a)
+	editBehind(t, uitest.Store(t, deps), a)
 	text := sendKey(t, m, enter)
 	if !strings.Contains(text, "conflict: record "+a+" changed since it was read") {
 		t.Fatalf("the merge of a changed record was not refused: %q", text)
 	}
 	for id, v := range map[string]int{a: 2, b: 1} {
-		if r := record(t, deps.Store, id); r.Status != review.Active || r.Version != v || r.Provenance.MergedInto != "" {
+		if r := record(t, deps.Service, id); r.Status != review.Active || r.Version != v || r.Provenance.MergedInto != "" {
 			t.Errorf("%s after the refused merge: %s v%d into %q; want active v%d", id, r.Status, r.Version, r.Provenance.MergedInto, v)
 		}
 	}
@@ -96,12 +97,12 @@ func TestDeleteRefusesChangedRecord(t *testing.T) {
 	m, deps := openBank(t)
 	id := m.selected()
 	sendKey(t, m, uitest.Key("d"))
-	editBehind(t, deps.Store, id)
+	editBehind(t, uitest.Store(t, deps), id)
 	text := sendKey(t, m, uitest.Key("y"))
 	if !strings.Contains(text, "conflict: record "+id+" changed since it was read") {
 		t.Fatalf("deleting a changed record was not refused: %q", text)
 	}
-	if r := record(t, deps.Store, id); r.Status != review.Active || r.Version != 2 {
+	if r := record(t, deps.Service, id); r.Status != review.Active || r.Version != 2 {
 		t.Fatalf("%s after the refused delete: %s v%d", id, r.Status, r.Version)
 	}
 	if !m.ready() || m.detail.Record.Version != 2 {
@@ -118,7 +119,7 @@ func TestVerifyDropsStaleResults(t *testing.T) {
 		t.Fatalf("%s has no checks", id)
 	}
 	_, verify := m.Update(uitest.Key("v"))
-	editBehind(t, deps.Store, id) // while the checks run
+	editBehind(t, uitest.Store(t, deps), id) // while the checks run
 	text := ""
 	for _, msg := range uitest.Drain(t, m, verify) {
 		if st, ok := msg.(common.Status); ok {
@@ -128,7 +129,7 @@ func TestVerifyDropsStaleResults(t *testing.T) {
 	if !strings.Contains(text, "the results were not kept") {
 		t.Errorf("a verify of an old version reported %q", text)
 	}
-	got, err := deps.Store.CheckResults(id)
+	got, err := deps.Service.CheckResults(id)
 	if err != nil || len(got) != 0 {
 		t.Fatalf("check results of %s after a stale verify: %+v %v", id, got, err)
 	}
@@ -142,14 +143,11 @@ func TestRecordTextIsPrintable(t *testing.T) {
 	m.SetSize(160, 45)
 	uitest.Drain(t, m, m.Init())
 	id := m.selected()
-	r := record(t, deps.Store, id)
+	r := record(t, deps.Service, id)
 	r.Lemma = "first line\nsecond \x1b[31mred"
 	r.Steps = []string{"step\x07one"}
-	if _, err := deps.Store.DecideRecords(context.Background(), review.RecordRequest{Verb: review.Edit,
+	if _, err := deps.Service.DecideRecords(context.Background(), review.RecordRequest{Verb: review.Edit,
 		IDs: []string{id}, Record: r, Operator: "tester"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := deps.Index.Sync(); err != nil {
 		t.Fatal(err)
 	}
 	uitest.Drain(t, m, m.refresh())

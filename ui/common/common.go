@@ -16,8 +16,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
-	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
 )
 
@@ -39,13 +37,12 @@ func NewCommon() Common {
 }
 
 // Deps are the long-lived things screens work on. Screens only read the
-// fields; the root owns them. Slow calls on Store and Index belong in
-// tea.Cmds.
+// fields; the root owns them. Slow calls on Service belong in tea.Cmds.
 type Deps struct {
-	Store *review.Store
-	Index *index.Index
-	// Service offers every use case on the bank (review/service); screens
-	// move onto it from Store and Index.
+	// Service offers every use case on the bank (review/service): the one
+	// way screens read and write the store and search the index. nil: no
+	// bank is open (tests of layout only), and screens offer nothing that
+	// needs one.
 	Service  *service.Service
 	BankName string      // shown in the header
 	IsSample bool        // the bank is the generated sample world

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -139,8 +140,8 @@ func (c *Curator) Start(d Deps, trajIDs []string) (tea.Cmd, error) {
 		return nil, fmt.Errorf("curator run %s on %s is still going; wait for it to end", r.ID, strings.Join(r.Trajectories, ", "))
 	}
 	now := time.Now()
-	if d.Store != nil {
-		now = d.Store.Now()
+	if d.Service != nil {
+		now = d.Service.Now()
 	}
 	id := newRunID(now)
 	ch := make(chan tea.Msg, 64)
@@ -152,32 +153,27 @@ func (c *Curator) Start(d Deps, trajIDs []string) (tea.Cmd, error) {
 	if s.Operator == "" {
 		s.Operator = d.Operator
 	}
-	deps := curator.Deps{Store: d.Store, LLM: curator.NewLLM(s)}
-	ix := d.Index
-	if ix != nil {
-		deps.Search = curator.IndexSearcher{Ix: ix}
-	}
-	logf := d.Logf
+	svc, logf := d.Service, d.Logf
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
 	work := func() {
 		defer cancel()
-		set := deps.LLM.Settings
-		logf("curator run %s on %s: started (model %s at %s)", id, strings.Join(ids, ", "), set.Model, set.BaseURL)
+		logf("curator run %s on %s: started (model %s at %s)", id, strings.Join(ids, ", "), s.Model, s.BaseURL)
 		n := 0
-		run, err := curator.Curate(ctx, deps, ids, curator.Options{
-			Probe: true, RunID: id,
-			OnEvent: func(e curator.Event) { n++; ch <- CuratorEvent{RunID: id, N: n, Event: e} },
-		})
+		var run *curator.Run
+		err := errNoBank
+		if svc != nil {
+			// The service catches the index up after the run (re-distilled
+			// packets, new proposals).
+			run, err = svc.Curate(ctx, s, ids, curator.Options{
+				Probe: true, RunID: id,
+				OnEvent: func(e curator.Event) { n++; ch <- CuratorEvent{RunID: id, N: n, Event: e} },
+			})
+		}
 		if err != nil {
 			logf("curator run %s: %v", id, err)
 		} else {
 			logf("curator run %s: %d proposals", id, len(run.Proposals))
-			if ix != nil {
-				if err := ix.Sync(); err != nil { // re-distilled packets
-					logf("index sync after curator run %s: %v", id, err)
-				}
-			}
 		}
 		ch <- CuratorDone{RunID: id, Run: run, Err: err}
 		close(ch)
@@ -188,6 +184,9 @@ func (c *Curator) Start(d Deps, trajIDs []string) (tea.Cmd, error) {
 	}
 	return tea.Batch(start, c.nextTick()), nil
 }
+
+// errNoBank ends a curator run started without a bank (Deps.Service nil).
+var errNoBank = errors.New("curator: no bank is open")
 
 func newRunID(now time.Time) string {
 	var b [3]byte

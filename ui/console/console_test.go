@@ -24,16 +24,16 @@ import (
 // proposal, then a record. The store then lists it as their evidence.
 func TestRunAndAttach(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	queue, err := deps.Store.Queue()
+	queue, err := deps.Service.Queue()
 	if err != nil || len(queue) < 2 {
 		t.Fatalf("the sample queue: %d proposals, %v", len(queue), err)
 	}
-	recs, err := deps.Store.Records(review.RecordFilter{})
+	recs, err := deps.Service.Records(review.RecordFilter{})
 	if err != nil || len(recs) == 0 {
 		t.Fatalf("the sample records: %d, %v", len(recs), err)
 	}
 	const q = "SELECT COUNT(*) AS n_items FROM items_g1"
-	env, err := deps.Store.ResolveEnv("shop")
+	env, err := deps.Service.ResolveEnv("shop")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestRunAndAttach(t *testing.T) {
 		tm.Type("A")
 		uitest.WaitFor(t, tm, "attached run_", "to "+focus.Kind+" "+focus.ID)
 
-		runs, err := deps.Store.ProbeRunsFor(focus.Kind, focus.ID)
+		runs, err := deps.Service.ProbeRunsFor(focus.Kind, focus.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +123,7 @@ func fileSHA(t *testing.T, path string) [32]byte {
 // unchanged afterwards.
 func TestHostileInputRefused(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	shop, err := deps.Store.ResolveEnv("shop")
+	shop, err := deps.Service.ResolveEnv("shop")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func TestNoAttachWhileRunning(t *testing.T) {
 		t.Fatal("enter did not start the probe")
 	}
 	target := c.m.target
-	before, _ := deps.Store.ProbeRunsFor(target.Kind, target.ID)
+	before, _ := deps.Service.ProbeRunsFor(target.Kind, target.ID)
 	_, cmd := c.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a"), Alt: true})
 	if cmd == nil {
 		t.Fatal("alt+a while running said nothing")
@@ -294,7 +294,7 @@ func TestNoAttachWhileRunning(t *testing.T) {
 	if st, ok := cmd().(common.Status); !ok || !st.Err {
 		t.Fatalf("alt+a while running: %#v, want an error in the footer", st)
 	}
-	after, _ := deps.Store.ProbeRunsFor(target.Kind, target.ID)
+	after, _ := deps.Service.ProbeRunsFor(target.Kind, target.ID)
 	if len(after) != len(before) {
 		t.Fatalf("alt+a while running attached a run to %s %s", target.Kind, target.ID)
 	}
@@ -306,7 +306,7 @@ func TestNoAttachWhileRunning(t *testing.T) {
 // terminal, and no line is wider than the screen.
 func TestEscapesInOutputAreShownNotObeyed(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	docs, err := deps.Store.ResolveEnv("docs")
+	docs, err := deps.Service.ResolveEnv("docs")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func (m *Model) SetSize(w, h int) {
 }
 
 func (m *Model) enableKeys() {
-	canAttach := m.last != nil && m.target.ID != "" && m.busy == "" && m.deps.Store != nil
+	canAttach := m.last != nil && m.target.ID != "" && m.busy == "" && m.deps.Service != nil
 	m.keys.Attach.SetEnabled(canAttach && !m.typing)
 	m.keys.AltAttch.SetEnabled(canAttach)
 	m.keys.NextEnv.SetEnabled(len(m.envs) > 1)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -13,9 +12,6 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
 )
-
-// probeTimeout bounds one probe run from the console.
-const probeTimeout = 30 * time.Second
 
 // Background results.
 
@@ -38,7 +34,7 @@ type attached struct {
 
 // load reads the environments and the head of the queue.
 func (m *Model) load() tea.Cmd {
-	store := m.deps.Store
+	store := m.deps.Service
 	if store == nil {
 		return nil
 	}
@@ -211,7 +207,7 @@ func (m *Model) nextEnv() {
 func (m *Model) run() tea.Cmd {
 	input := strings.TrimSpace(m.input.Value())
 	e, ok := m.current()
-	if input == "" || !ok || m.deps.Store == nil {
+	if input == "" || !ok || m.deps.Service == nil {
 		return nil
 	}
 	if len(m.history) == 0 || m.history[len(m.history)-1] != input {
@@ -220,15 +216,10 @@ func (m *Model) run() tea.Cmd {
 	m.histPos, m.draft = len(m.history), ""
 	m.runSeq++
 	m.running = true
-	seq, store, name := m.runSeq, m.deps.Store, e.Name
+	seq, svc, asked := m.runSeq, m.deps.Service, probe.Result{Env: e.Name, Kind: e.Kind, Input: input}
 	return func() tea.Msg {
-		env, err := store.ResolveEnv(name)
-		if err != nil {
-			return ran{seq: seq, res: probe.Result{Env: name, Kind: e.Kind, Input: input, Error: err.Error()}}
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
-		defer cancel()
-		return ran{seq: seq, res: probe.Run(ctx, env, input, probe.Limits{})}
+		// Rerun: the probe as asked, within review.CheckTimeout.
+		return ran{seq: seq, res: svc.Rerun(context.Background(), asked)}
 	}
 }
 
@@ -245,21 +236,14 @@ func (m *Model) attach() tea.Cmd {
 		return nil
 	}
 	m.busy = "attaching…"
-	res, target, store, ix, deps := *m.last, m.target, m.deps.Store, m.deps.Index, m.deps
+	res, target, svc, deps := *m.last, m.target, m.deps.Service, m.deps
 	return func() tea.Msg {
-		id, err := store.SaveProbeRun(review.ProbeRun{Result: res, At: store.Now(), Actor: deps.Operator})
+		// One transaction: the run is saved and attached, or neither.
+		id, err := svc.AttachRun(review.ProbeRun{Result: res, At: svc.Now(), Actor: deps.Operator}, target.Kind, target.ID, deps.Operator)
 		if err != nil {
-			return attached{target: target, err: fmt.Errorf("save the probe run: %w", err)}
-		}
-		if err := store.Attach(id, target.Kind, target.ID, deps.Operator); err != nil {
-			return attached{run: id, target: target, err: err}
+			return attached{target: target, err: err}
 		}
 		deps.Logf("console: attached %s to %s %s", id, target.Kind, target.ID)
-		if ix != nil {
-			if err := ix.Sync(); err != nil {
-				deps.Logf("console: index sync after attach: %v", err)
-			}
-		}
 		return attached{run: id, target: target}
 	}
 }

@@ -5,22 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/ui/common"
 )
 
 // Background work. Each Cmd copies what it needs before it returns and
 // never reads the model from its goroutine; each result carries the seq of
 // the request (and the proposal id) so Update can drop stale ones.
-
-// probeTimeout bounds one live probe run.
-const probeTimeout = 30 * time.Second
 
 type queueLoaded struct {
 	seq   int
@@ -67,9 +64,9 @@ func (m *Model) nextSeq() int { m.seq++; return m.seq }
 // reloadQueue reads the open queue; keep names a proposal to show if open.
 func (m *Model) reloadQueue(keep string) tea.Cmd {
 	m.queueSeq = m.nextSeq()
-	seq, store := m.queueSeq, m.deps.Store
+	seq, svc := m.queueSeq, m.deps.Service
 	return func() tea.Msg {
-		ps, err := store.Queue()
+		ps, err := svc.Queue()
 		return queueLoaded{seq: seq, props: ps, keep: keep, err: err}
 	}
 }
@@ -83,14 +80,14 @@ func (m *Model) refreshContext() tea.Cmd { return m.readContextCmd(m.cur.P.ID, t
 
 func (m *Model) readContextCmd(id string, refresh bool) tea.Cmd {
 	m.curSeq = m.nextSeq()
-	seq, store := m.curSeq, m.deps.Store
+	seq, svc := m.curSeq, m.deps.Service
 	return func() tea.Msg {
-		c, err := readContext(store, id)
+		c, err := readContext(svc, id)
 		return contextLoaded{pid: id, seq: seq, ctx: c, err: err, refresh: refresh}
 	}
 }
 
-func readContext(store *review.Store, id string) (*proposalContext, error) {
+func readContext(store *service.Service, id string) (*proposalContext, error) {
 	p, err := store.Proposal(id)
 	if err != nil {
 		return nil, fmt.Errorf("load proposal %s: %w", id, err)
@@ -126,37 +123,26 @@ func (m *Model) runProbes() tea.Cmd {
 	m.probes = make([]liveProbe, len(items))
 	cmds := []tea.Cmd{m.spinner.Tick}
 	for i, it := range items {
-		seq, pid, store, rec := m.probeSeq, m.cur.P.ID, m.deps.Store, it.rec
+		seq, pid, svc, rec := m.probeSeq, m.cur.P.ID, m.deps.Service, it.rec
 		cmds = append(cmds, func() tea.Msg {
-			return probeDone{pid: pid, seq: seq, idx: i, res: rerun(store, rec)}
+			return probeDone{pid: pid, seq: seq, idx: i, res: svc.Rerun(context.Background(), rec)}
 		})
 	}
 	return tea.Batch(cmds...)
 }
 
-func rerun(store *review.Store, rec probe.Result) probe.Result {
-	env, err := store.ResolveEnv(rec.Env)
-	if err != nil {
-		return probe.Result{Env: rec.Env, Kind: rec.Kind, Input: rec.Input, Error: err.Error()}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
-	defer cancel()
-	return probe.Run(ctx, env, rec.Input, probe.Limits{})
-}
-
-// decide commits req, then catches the index up.
+// decide commits req (the service catches the index up).
 func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 	req.Operator = m.deps.Operator
 	if req.Note == "" {
 		req.Note, m.note = m.note, "" // N's note rides on this verb
 	}
 	m.busy = fmt.Sprintf("%s %s…", verbDoing[req.Verb], req.Proposal)
-	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
+	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
-		dec, err := store.Decide(context.Background(), req)
+		dec, err := svc.Decide(context.Background(), req)
 		if err == nil {
 			deps.Logf("decided %s: %s %s", req.Proposal, req.Verb, dec.ID)
-			syncIndex(ix, deps.Logf)
 		} else {
 			deps.Logf("decide %s %s: %v", req.Verb, req.Proposal, err)
 		}
@@ -167,25 +153,15 @@ func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 // undo reverses the last decision not yet undone.
 func (m *Model) undo() tea.Cmd {
 	m.busy = "undoing…"
-	store, ix, deps := m.deps.Store, m.deps.Index, m.deps
+	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
-		dec, err := store.Undo(context.Background(), "", deps.Operator, "")
+		dec, err := svc.Undo(context.Background(), "", deps.Operator, "")
 		if err == nil {
 			deps.Logf("undid %s: %s", dec.Undoes, dec.ID)
-			syncIndex(ix, deps.Logf)
 		} else {
 			deps.Logf("undo: %v", err)
 		}
 		return undone{dec: dec, err: err}
-	}
-}
-
-func syncIndex(ix *index.Index, logf func(string, ...any)) {
-	if ix == nil {
-		return
-	}
-	if err := ix.Sync(); err != nil {
-		logf("index sync after a decision: %v", err)
 	}
 }
 
@@ -196,18 +172,15 @@ const mergeSearchSize = 12
 // hits for query, loaded from the store, without the excluded ids.
 func (m *Model) searchRecords(pid, query string, exclude []string) tea.Cmd {
 	m.searchSeq = m.nextSeq()
-	seq, store, ix := m.searchSeq, m.deps.Store, m.deps.Index
+	seq, svc := m.searchSeq, m.deps.Service
 	return func() tea.Msg {
-		recs, err := findRecords(store, ix, query, exclude)
+		recs, err := findRecords(svc, query, exclude)
 		return searched{pid: pid, seq: seq, recs: recs, err: err}
 	}
 }
 
-func findRecords(store *review.Store, ix *index.Index, query string, exclude []string) ([]review.Record, error) {
-	if ix == nil {
-		return nil, errors.New("search: the bank has no open index")
-	}
-	res, err := ix.Search(index.Request{
+func findRecords(svc *service.Service, query string, exclude []string) ([]review.Record, error) {
+	res, err := svc.Search(index.Request{
 		Query:   query,
 		Type:    "record",
 		Filters: map[string][]string{"status": {string(review.Active)}},
@@ -225,7 +198,7 @@ func findRecords(store *review.Store, ix *index.Index, query string, exclude []s
 		if skip[h.ID] || len(out) == mergeSearchSize {
 			continue
 		}
-		r, err := store.Record(h.ID)
+		r, err := svc.Record(h.ID)
 		if errors.Is(err, review.ErrNotFound) {
 			continue
 		}

@@ -12,21 +12,25 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
 
 // loaded returns the review screen on a fresh sample world with the queue
-// and the first proposal's context loaded (without an index).
+// and the first proposal's context loaded (without an index: its service
+// has none).
 func loaded(t *testing.T) *Model {
 	t.Helper()
 	s, err := review.Open(uitest.SampleDir(t), review.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
-	deps := common.Deps{Store: s, Operator: "tester", Log: log.New(io.Discard, "", 0)}
+	svc := service.OpenStore(s, service.Options{Operator: "tester",
+		OpenIndex: func() (service.Index, error) { return nil, service.ErrNoIndex }})
+	t.Cleanup(func() { svc.Close() })
+	deps := common.Deps{Service: svc, Operator: "tester", Log: log.New(io.Discard, "", 0)}
 	m := New(common.NewCommon(), deps).(*Model)
 	m.SetSize(200, 50)
 	settle(t, m, m.Init())
@@ -174,7 +178,7 @@ func TestEditFormValidates(t *testing.T) {
 	if m.overlay != nil {
 		t.Fatalf("the form stayed open: %s", f.Err())
 	}
-	r, err := m.deps.Store.Record(sample.RecAttrsG2)
+	r, err := m.deps.Service.Record(sample.RecAttrsG2)
 	if err != nil || r.Confidence != 0.5 || r.Version != 2 {
 		t.Fatalf("%s after edit: %+v %v", sample.RecAttrsG2, r, err)
 	}
@@ -186,13 +190,10 @@ func TestEditFormValidates(t *testing.T) {
 func TestAttachedEvidenceShows(t *testing.T) {
 	m := loaded(t)
 	pid, before := m.cur.P.ID, len(m.cur.Runs)
-	s := m.deps.Store
-	id, err := s.SaveProbeRun(review.ProbeRun{Result: probe.Result{Env: "shop", Kind: probe.KindSQL,
-		Input: "SELECT 41+1", Columns: []string{"41+1"}, Rows: [][]any{{42}}}, At: s.Now(), Actor: "tester"})
+	s := m.deps.Service
+	id, err := s.AttachRun(review.ProbeRun{Result: probe.Result{Env: "shop", Kind: probe.KindSQL,
+		Input: "SELECT 41+1", Columns: []string{"41+1"}, Rows: [][]any{{42}}}, At: s.Now(), Actor: "tester"}, "proposal", pid, "tester")
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Attach(id, "proposal", pid, "tester"); err != nil {
 		t.Fatal(err)
 	}
 	settle(t, m, func() tea.Msg {
@@ -235,7 +236,7 @@ func TestMovedOnWhileDeciding(t *testing.T) {
 		}
 		t.Fatalf("after %s committed the screen shows %s, want %s (where the operator was)", first, shown, second)
 	}
-	if got, err := m.deps.Store.Proposal(first); err != nil || got.Status.Open() {
+	if got, err := m.deps.Service.Proposal(first); err != nil || got.Status.Open() {
 		t.Fatalf("%s after the reject: %v %v", first, got.Status, err)
 	}
 }
@@ -257,7 +258,7 @@ func TestAcceptDeleteAsks(t *testing.T) {
 	}
 	target := m.cur.P.TargetIDs()[0]
 	active := func() bool {
-		r, err := m.deps.Store.Record(target)
+		r, err := m.deps.Service.Record(target)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,7 +283,7 @@ func TestAcceptDeleteAsks(t *testing.T) {
 	if active() {
 		t.Fatalf("y did not retire %s", target)
 	}
-	p, err := m.deps.Store.Proposal(sample.PropDelete)
+	p, err := m.deps.Service.Proposal(sample.PropDelete)
 	if err != nil || p.Status != review.Accepted {
 		t.Fatalf("%s after y: %v %v, want accepted", sample.PropDelete, p.Status, err)
 	}
@@ -320,7 +321,7 @@ func TestVerbsWaitForTheReload(t *testing.T) {
 	if !m.ready() || m.cur.P.ID == first || !m.Keys.Accept.Enabled() {
 		t.Fatalf("after the reload: shown %v, accept enabled %v", m.cur, m.Keys.Accept.Enabled())
 	}
-	if p, err := m.deps.Store.Proposal(first); err != nil || p.Status != review.Accepted {
+	if p, err := m.deps.Service.Proposal(first); err != nil || p.Status != review.Accepted {
 		t.Fatalf("%s: %v %v, want accepted once", first, p.Status, err)
 	}
 }

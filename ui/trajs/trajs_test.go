@@ -25,7 +25,7 @@ func newScreen(t *testing.T, deps common.Deps) *Model {
 
 func TestFilters(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	all, err := deps.Store.Trajectories()
+	all, err := deps.Service.Trajectories()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestFilters(t *testing.T) {
 // opens the record.
 func TestOpenAtStep(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	recs, err := deps.Store.Records(review.RecordFilter{})
+	recs, err := deps.Service.Records(review.RecordFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,11 +103,11 @@ func TestOpenAtStep(t *testing.T) {
 
 func TestSearchFlow(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	res, err := deps.Index.Search(index.Request{Query: "Bluetooth", Type: "trajectory", Size: 100})
+	res, err := deps.Service.Search(index.Request{Query: "Bluetooth", Type: "trajectory", Size: 100})
 	if err != nil || res.Total == 0 {
 		t.Fatalf("search: %v, %v", res, err)
 	}
-	all, _ := deps.Store.Trajectories()
+	all, _ := deps.Service.Trajectories()
 	tm := uitest.Start(t, uitest.NewRoot(New(common.NewCommon(), deps)), 150, 40)
 	uitest.WaitFor(t, tm, fmt.Sprintf("Trajectories %d/%d", len(all), len(all)))
 	tm.Type("/Bluetooth")

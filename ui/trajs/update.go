@@ -40,7 +40,7 @@ const searchSize = 10000
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func (m *Model) loadAll() tea.Cmd {
-	store := m.deps.Store
+	store := m.deps.Service
 	if store == nil {
 		return nil
 	}
@@ -54,7 +54,7 @@ func (m *Model) loadAll() tea.Cmd {
 // loadRecords scans the records once and groups them by the trajectory
 // their provenance names.
 func (m *Model) loadRecords() tea.Cmd {
-	store := m.deps.Store
+	store := m.deps.Service
 	if store == nil {
 		return nil
 	}
@@ -86,7 +86,7 @@ func (m *Model) loadRecords() tea.Cmd {
 }
 
 func (m *Model) runSearch() tea.Cmd {
-	q, seq, ix := m.search.Value(), m.search.Next(), m.deps.Index
+	q, seq, ix := m.search.Value(), m.search.Next(), m.deps.Service
 	if q == "" || ix == nil {
 		m.matches, m.searchErr = nil, ""
 		m.applyFilter()

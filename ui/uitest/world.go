@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 )
@@ -105,8 +107,9 @@ func OpenSample(tb testing.TB, opts ...review.Options) common.Deps {
 	return OpenBank(tb, SampleDir(tb), opts...)
 }
 
-// OpenBank opens the bank in dir as the program does; store and index
-// close when the test ends.
+// OpenBank opens the bank in dir as the program does: a service over
+// its store that holds the shared index (main.go's runTUI). The Deps carry
+// only that service; the store and the index close when the test ends.
 func OpenBank(tb testing.TB, dir string, opts ...review.Options) common.Deps {
 	tb.Helper()
 	var o review.Options
@@ -117,12 +120,23 @@ func OpenBank(tb testing.TB, dir string, opts ...review.Options) common.Deps {
 	if err != nil {
 		tb.Fatalf("open the bank: %v", err)
 	}
-	ix, err := index.Open(filepath.Join(dir, review.IndexDir), s)
-	if err != nil {
-		s.Close()
+	svc := service.OpenStore(s, service.Options{Operator: "tester"})
+	tb.Cleanup(func() { svc.Close() })
+	if _, err := svc.HoldIndex(3 * time.Second); err != nil {
 		tb.Fatalf("open the index: %v", err)
 	}
-	tb.Cleanup(func() { ix.Close(); s.Close() })
-	return common.Deps{Store: s, Index: ix, BankName: "sample", IsSample: true,
+	return common.Deps{Service: svc, BankName: "sample", IsSample: true,
 		Operator: "tester", Log: log.New(io.Discard, "", 0)}
+}
+
+// Store is the store behind d's service, for tests that check what was
+// committed or write behind the screens' backs (another process would).
+// Screens never reach it: Deps has no store.
+func Store(tb testing.TB, d common.Deps) *review.Store {
+	tb.Helper()
+	st, ok := d.Service.Backend().(*review.Store)
+	if !ok {
+		tb.Fatalf("the bank is not a SQLite store: %T", d.Service.Backend())
+	}
+	return st
 }
