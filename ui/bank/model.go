@@ -5,7 +5,7 @@
 // every field of the selected record, its versions as diffs, its provenance,
 // its checks and the trajectories that retrieved it. The operator's record
 // verbs (edit, narrow, merge, delete, undo) and live re-verification run in
-// tea.Cmds through the store, audited like proposal decisions. R opens the
+// tea.Cmds through the service, audited like proposal decisions. R opens the
 // retrieval preview: the top-k records a task agent would be given.
 package bank
 
