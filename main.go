@@ -387,8 +387,8 @@ func splitList(s string) []string {
 	return out
 }
 
-// openTUIBank opens the bank for the TUI: its store (the screens still
-// read it directly), its service, and a log file beside it
+// openTUIBank opens the bank for the TUI: its store (for the header's
+// bank name only), its service, and a log file beside it
 // (BANK/memreview.log; a PostgreSQL bank's beside its local index).
 func (a *app) openTUIBank() (*review.Store, *service.Service, *log.Logger, func(), error) {
 	if isPGBank(a.bank) {
