@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/memreview/memreview/sample"
 )
@@ -33,10 +35,20 @@ func BenchmarkBuild(b *testing.B) {
 		}
 		b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
 	})
-	for _, feeders := range []int{1, 2} {
-		b.Run(fmt.Sprintf("n=%d/mapping=v2/feeders=%d", n, feeders), func(b *testing.B) {
-			defer func(f int) { buildFeeders = f }(buildFeeders)
-			buildFeeders = feeders
+	type variant struct {
+		unsafe      bool
+		feeders, gc int
+	}
+	// Before this section's changes: safe batches, GOGC 100.
+	for _, v := range []variant{{false, 2, 100}, {true, 2, 100}, {false, 2, 400}, {true, 2, 200}, {true, 2, 400}} {
+		name := fmt.Sprintf("unsafe=%v/gc=%d", v.unsafe, v.gc)
+		b.Run(fmt.Sprintf("n=%d/mapping=v2/build=%s/feeders=%d", n, name, v.feeders), func(b *testing.B) {
+			defer func(f, g int, u bool) {
+				buildFeeders, buildGCPercent, buildUnsafe = f, g, u
+			}(buildFeeders, buildGCPercent, buildUnsafe)
+			buildFeeders, buildGCPercent, buildUnsafe = v.feeders, v.gc, v.unsafe
+			cpu0 := cpuTime()
+			stop := watchHeap()
 			for i := 0; b.Loop(); i++ {
 				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src}
 				idx, err := ix.build(ix.dir)
@@ -50,6 +62,8 @@ func BenchmarkBuild(b *testing.B) {
 				b.ReportMetric(float64(size)/(1<<20), "index-MB")
 			}
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
 		})
 	}
 }
@@ -64,4 +78,35 @@ func dirSize(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// watchHeap samples the heap (in use plus not yet collected) every 20 ms
+// until the function it returns is called, which gives the peak in bytes.
+func watchHeap() (stop func() uint64) {
+	done := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var m runtime.MemStats
+		var max uint64
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			max = maxOf(max, m.HeapAlloc)
+			select {
+			case <-done:
+				peak <- max
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 { close(done); return <-peak }
+}
+
+func maxOf(a, b uint64) uint64 {
+	if a > b {
+		return a
+	}
+	return b
 }
