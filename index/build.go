@@ -3,9 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -106,42 +104,6 @@ func awaitPersisted(idx bleve.Index, persisted <-chan error) error {
 			if failures() > before {
 				return errors.New("index: persist build: scorch failed to write the index to disk")
 			}
-		}
-	}
-}
-
-// buildGCPercent is the garbage collector's target while a build runs
-// (the process's setting is put back after): nearly all a build allocates
-// is garbage by the next batch. At 20,000 records (BenchmarkBuild) 200
-// instead of Go's default 100 cut the build's CPU by about 18% for a
-// third more peak heap; 400 cut it by a third but doubled the peak.
-var buildGCPercent = 200
-
-var (
-	gcMu     sync.Mutex
-	gcBuilds int // builds running, under gcMu
-	gcBefore int // the setting before the first of them
-)
-
-// raiseGCPercent raises the collector's target to buildGCPercent (never
-// lowers it) until the function it returns is called; concurrent builds
-// share one raise.
-func raiseGCPercent() (restore func()) {
-	gcMu.Lock()
-	defer gcMu.Unlock()
-	if gcBuilds == 0 {
-		gcBefore = debug.SetGCPercent(buildGCPercent)
-		if gcBefore < 0 || gcBefore >= buildGCPercent {
-			debug.SetGCPercent(gcBefore)
-		}
-	}
-	gcBuilds++
-	return func() {
-		gcMu.Lock()
-		defer gcMu.Unlock()
-		gcBuilds--
-		if gcBuilds == 0 {
-			debug.SetGCPercent(gcBefore)
 		}
 	}
 }

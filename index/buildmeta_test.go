@@ -2,7 +2,6 @@ package index
 
 import (
 	"path/filepath"
-	"runtime/debug"
 	"testing"
 )
 
@@ -37,37 +36,4 @@ func TestBuildPersistsEveryBatch(t *testing.T) {
 	if mv, err := idx.GetInternal(mappingKey); err != nil || string(mv) != mappingVersion {
 		t.Errorf("stored mapping version = %q, %v; want %q", mv, err, mappingVersion)
 	}
-}
-
-// TestRaiseGCPercent: the build's raise is undone when the last of two
-// overlapping builds ends, and never lowers a higher setting.
-func TestRaiseGCPercent(t *testing.T) {
-	prev := debug.SetGCPercent(150)
-	defer debug.SetGCPercent(prev)
-	r1 := raiseGCPercent()
-	r2 := raiseGCPercent()
-	if got := currentGC(); got != buildGCPercent {
-		t.Errorf("during builds GC percent = %d, want %d", got, buildGCPercent)
-	}
-	r1()
-	if got := currentGC(); got != buildGCPercent {
-		t.Errorf("with one build left GC percent = %d, want %d", got, buildGCPercent)
-	}
-	r2()
-	if got := currentGC(); got != 150 {
-		t.Errorf("after builds GC percent = %d, want 150", got)
-	}
-	debug.SetGCPercent(buildGCPercent * 2)
-	r3 := raiseGCPercent()
-	if got := currentGC(); got != buildGCPercent*2 {
-		t.Errorf("raise lowered GC percent to %d", got)
-	}
-	r3()
-}
-
-// currentGC reads the garbage collector's percent setting.
-func currentGC() int {
-	v := debug.SetGCPercent(100)
-	debug.SetGCPercent(v)
-	return v
 }

@@ -312,7 +312,6 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: build mapping: %w", err)
 	}
-	defer raiseGCPercent()()
 	// unsafe_batch: a batch returns once it is searchable, not once it is
 	// on disk, so analysis and segment building never wait for a sync;
 	// the last batch (the stored sequence) waits for everything before it
