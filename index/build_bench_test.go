@@ -4,17 +4,22 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/memreview/memreview/sample"
 )
 
 // BenchmarkBuild builds the index of a synthetic bank from a source in
 // memory (so only the index's work is timed): the version-1 mapping with
-// one feeding goroutine (before issue 16), the version-2 mapping with one
-// and with two, side by side (MEMREVIEW_BENCH_N sets the size):
+// one feeding goroutine (before issue 16) and the version-2 mapping with
+// two, with and without unsafe batches, side by side (MEMREVIEW_BENCH_N
+// sets the size). It reports wall time, CPU seconds (steadier than wall
+// time on a loaded machine), peak heap and index size:
 //
-//	go test ./index/ -run '^$' -bench 'Build$' -benchtime 1x -count 3
+//	go test ./index/ -run '^$' -bench 'Build$' -benchtime 1x -count 1
 func BenchmarkBuild(b *testing.B) {
 	n := 10_000
 	if os.Getenv("MEMREVIEW_BENCH_N") != "" {
@@ -33,10 +38,23 @@ func BenchmarkBuild(b *testing.B) {
 		}
 		b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
 	})
-	for _, feeders := range []int{1, 2} {
-		b.Run(fmt.Sprintf("n=%d/mapping=v2/feeders=%d", n, feeders), func(b *testing.B) {
-			defer func(f int) { buildFeeders = f }(buildFeeders)
-			buildFeeders = feeders
+	type variant struct {
+		unsafe      bool
+		feeders, gc int
+	}
+	// unsafe=false/gc=100 is the build before unsafe batches, and
+	// unsafe=true/gc=100 the build now; gc sets GOGC for the run (a higher
+	// one cut the CPU but raised the peak heap too far to adopt).
+	for _, v := range []variant{{false, 2, 100}, {true, 2, 100}, {true, 2, 200}} {
+		name := fmt.Sprintf("unsafe=%v/gc=%d", v.unsafe, v.gc)
+		b.Run(fmt.Sprintf("n=%d/mapping=v2/build=%s/feeders=%d", n, name, v.feeders), func(b *testing.B) {
+			defer func(f, g int, u bool) {
+				buildFeeders, buildUnsafe = f, u
+				debug.SetGCPercent(g)
+			}(buildFeeders, debug.SetGCPercent(v.gc), buildUnsafe)
+			buildFeeders, buildUnsafe = v.feeders, v.unsafe
+			cpu0 := cpuTime()
+			stop := watchHeap()
 			for i := 0; b.Loop(); i++ {
 				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src}
 				idx, err := ix.build(ix.dir)
@@ -50,6 +68,8 @@ func BenchmarkBuild(b *testing.B) {
 				b.ReportMetric(float64(size)/(1<<20), "index-MB")
 			}
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
 		})
 	}
 }
@@ -64,4 +84,28 @@ func dirSize(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// watchHeap samples the heap (in use plus not yet collected) every 20 ms
+// until the function it returns is called, which gives the peak in bytes.
+func watchHeap() (stop func() uint64) {
+	done := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var m runtime.MemStats
+		var peakSoFar uint64
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			peakSoFar = max(peakSoFar, m.HeapAlloc)
+			select {
+			case <-done:
+				peak <- peakSoFar
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 { close(done); return <-peak }
 }

@@ -153,7 +153,10 @@ func openDir(dir string) (idx bleve.Index, err error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err = bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": lockTimeout})
+	// bleve keeps the config an index was created with (index_meta.json)
+	// and a build creates it with unsafe_batch: every later batch must be
+	// on disk when Batch returns.
+	idx, err = bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": lockTimeout, "unsafe_batch": false})
 	if err == nil {
 		markChecked(dir, segs)
 	}
@@ -309,14 +312,19 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: build mapping: %w", err)
 	}
-	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, map[string]interface{}{"bolt_timeout": lockTimeout})
+	// unsafe_batch: a batch returns once it is searchable, not once it is
+	// on disk, so analysis and segment building never wait for a sync;
+	// the last batch (the stored sequence) waits for everything before it
+	// to be persisted. A build cut short leaves only dir+".new" behind.
+	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, map[string]interface{}{
+		"bolt_timeout": lockTimeout, "unsafe_batch": buildUnsafe})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("create index %s: %w", path, ErrInUse)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("create index %s: %w", path, err)
 	}
-	if err := fill(idx, ix.src, buildFeeders, ix.report); err != nil {
+	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe}, ix.src, buildFeeders, ix.report); err != nil {
 		_ = idx.Close()
 		return nil, err
 	}
@@ -347,7 +355,7 @@ type chunk struct {
 // each sending its own batches (report is told the items written after
 // each), and then, in one last batch, the mapping version and the bank
 // sequence read before the items.
-func fill(idx bleve.Index, src Source, feeders int, report func(done, total int)) error {
+func fill(w batchWriter, src Source, feeders int, report func(done, total int)) error {
 	seq, err := src.LastSeq()
 	if err != nil {
 		return fmt.Errorf("index: read the bank's change sequence: %w", err)
@@ -385,7 +393,7 @@ func fill(idx bleve.Index, src Source, feeders int, report func(done, total int)
 			var failed error
 			for c := range chunks {
 				if failed == nil {
-					failed = writeChunk(idx, c)
+					failed = w.writeChunk(c)
 					if failed == nil {
 						report(int(written.Add(int64(len(c.recs)+len(c.props)+len(c.trajs)))), total)
 					}
@@ -403,13 +411,7 @@ func fill(idx bleve.Index, src Source, feeders int, report func(done, total int)
 			return err
 		}
 	}
-	b := idx.NewBatch()
-	b.SetInternal(mappingKey, []byte(mappingVersion))
-	b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10)))
-	if err := idx.Batch(b); err != nil {
-		return fmt.Errorf("index: write batch: %w", err)
-	}
-	return nil
+	return w.finish(seq)
 }
 
 // sendChunks cuts the bank's items into chunks of batchSize, reading the
@@ -461,29 +463,5 @@ func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props
 		flush(false)
 	}
 	flush(true)
-	return nil
-}
-
-// writeChunk indexes one chunk as one bleve batch.
-func writeChunk(idx bleve.Index, c chunk) error {
-	b := idx.NewBatch()
-	for i := range c.recs {
-		if err := b.Index(docID("record", c.recs[i].ID), recordDoc(&c.recs[i])); err != nil {
-			return fmt.Errorf("index: record %s: %w", c.recs[i].ID, err)
-		}
-	}
-	for i := range c.props {
-		if err := b.Index(docID("proposal", c.props[i].ID), proposalDoc(&c.props[i])); err != nil {
-			return fmt.Errorf("index: proposal %s: %w", c.props[i].ID, err)
-		}
-	}
-	for i := range c.trajs {
-		if err := b.Index(docID("trajectory", c.trajs[i].ID), trajectoryDoc(&c.trajs[i])); err != nil {
-			return fmt.Errorf("index: trajectory %s: %w", c.trajs[i].ID, err)
-		}
-	}
-	if err := idx.Batch(b); err != nil {
-		return fmt.Errorf("index: write batch: %w", err)
-	}
 	return nil
 }
