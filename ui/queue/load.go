@@ -27,6 +27,8 @@ type queueLoaded struct {
 	props []review.Proposal
 	keep  string // the proposal to show, when it is still open
 	err   error
+
+	claims []review.Claim // live claims, read with the queue (claims.go)
 }
 
 type contextLoaded struct {
@@ -67,10 +69,10 @@ func (m *Model) nextSeq() int { m.seq++; return m.seq }
 // reloadQueue reads the open queue; keep names a proposal to show if open.
 func (m *Model) reloadQueue(keep string) tea.Cmd {
 	m.queueSeq = m.nextSeq()
-	seq, store := m.queueSeq, m.deps.Store
+	seq, store, cs := m.queueSeq, m.deps.Store, m.claimStore()
 	return func() tea.Msg {
 		ps, err := store.Queue()
-		return queueLoaded{seq: seq, props: ps, keep: keep, err: err}
+		return queueLoaded{seq: seq, props: ps, claims: readClaims(cs), keep: keep, err: err}
 	}
 }
 
