@@ -157,8 +157,17 @@ func (m *Model) updateClaims(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 }
 
 func (m *Model) claimedMsg(msg claimed) tea.Cmd {
-	if msg.gen != m.claim.gen || msg.pid != m.claim.held {
-		return nil
+	if msg.pid != m.claim.held {
+		// Moved on while it was claimed (or renewed after the release ran):
+		// give it back, or it stays claimed until it expires.
+		if msg.err != nil {
+			return nil
+		}
+		cs, op := m.claimStore(), m.deps.Operator
+		return func() tea.Msg { cs.Release(msg.pid, op); return nil }
+	}
+	if msg.gen != m.claim.gen {
+		return nil // a newer claim or renewal is in flight
 	}
 	var ce *review.ClaimedError
 	switch {
