@@ -137,5 +137,5 @@ func (m *Model) forward(n common.ScreenID, msg tea.Msg) tea.Cmd {
 // ends with the program instead of running on).
 func (m *Model) quit() tea.Cmd {
 	m.deps.Curator.Cancel()
-	return tea.Quit
+	return tea.Sequence(m.broadcast(common.Quitting{}), tea.Quit) // screens release their claims first
 }

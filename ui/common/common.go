@@ -112,6 +112,11 @@ type ShowTrajectory struct {
 	Step int
 }
 
+// Quitting tells every screen the program is about to end: a screen
+// releases what it holds (a claim) in the Cmd it returns, which runs
+// before the program quits.
+type Quitting struct{}
+
 // ShowProposal asks the root to show a proposal on the review screen.
 type ShowProposal struct{ ID string }
 

@@ -24,6 +24,8 @@ type queueLoaded struct {
 	props []review.Proposal
 	keep  string // the proposal to show, when it is still open
 	err   error
+
+	claims []review.Claim // live claims, read with the queue (claims.go)
 }
 
 type contextLoaded struct {
@@ -64,10 +66,10 @@ func (m *Model) nextSeq() int { m.seq++; return m.seq }
 // reloadQueue reads the open queue; keep names a proposal to show if open.
 func (m *Model) reloadQueue(keep string) tea.Cmd {
 	m.queueSeq = m.nextSeq()
-	seq, svc := m.queueSeq, m.deps.Service
+	seq, svc, cs := m.queueSeq, m.deps.Service, m.claimStore()
 	return func() tea.Msg {
 		ps, err := svc.Queue()
-		return queueLoaded{seq: seq, props: ps, keep: keep, err: err}
+		return queueLoaded{seq: seq, props: ps, claims: readClaims(cs), keep: keep, err: err}
 	}
 }
 

@@ -77,6 +77,8 @@ type Model struct {
 	panes     [numPanes]viewport.Model // scroll state of each pane
 	lines     [numPanes][]string       // each pane's content, cut and padded to its width
 
+	claim claimState // the claim on the shown proposal and others' claims (claims.go)
+
 	overlay overlay // a form, picker or question over the panes; nil when none
 	wraps   wrapCache
 }

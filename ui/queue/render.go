@@ -108,6 +108,7 @@ func (m *Model) Title() string {
 		if n := len(m.session); n > 0 {
 			t += fmt.Sprintf(" · decided %d of %d this session", n, m.sessionTotal())
 		}
+		t += m.claimsTitle()
 	}
 	if f := m.filter.String(); f != "" {
 		t += " · " + f

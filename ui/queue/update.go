@@ -27,6 +27,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
+	if cmd, ok := m.updateClaims(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if m.overlay != nil {
@@ -146,6 +149,7 @@ func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
 	}
 	m.loadErr = nil
 	m.all = msg.props
+	m.setClaims(msg.claims)
 	keep := msg.keep // "" after a decision: stay at the same position
 	m.applyFilter()
 	if keep != "" && !slices.ContainsFunc(m.queue, func(p review.Proposal) bool { return p.ID == keep }) &&
@@ -164,8 +168,9 @@ func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
 // applyFilter rebuilds queue from all and clamps the position.
 func (m *Model) applyFilter() {
 	m.queue = m.queue[:0:0]
+	m.resetClaimCount()
 	for _, p := range m.all {
-		if m.filter.matches(&p) {
+		if m.filter.matches(&p) && !m.claimedByOther(&p) {
 			m.queue = append(m.queue, p)
 		}
 	}
@@ -195,17 +200,18 @@ func proposalEnv(p *review.Proposal) string {
 func (m *Model) show() tea.Cmd {
 	p := m.current()
 	m.probes = nil
+	claim := m.followClaim()
 	if p == nil {
 		m.cur = nil
 		m.render()
-		return nil
+		return claim
 	}
 	if m.cur != nil && m.cur.P.ID != p.ID {
 		m.cur = nil
 		m.raw = false
 	}
 	m.render()
-	return m.loadContext(p.ID)
+	return tea.Batch(m.loadContext(p.ID), claim)
 }
 
 func (m *Model) decided(msg decided) tea.Cmd {

@@ -1,0 +1,87 @@
+package queue
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
+)
+
+// claimWorld is a fresh sample bank with the service wired as main wires
+// it (the TUI's operator is "tester"), and its open queue.
+func claimWorld(t *testing.T) (common.Deps, review.Backend, []review.Proposal) {
+	t.Helper()
+	deps := uitest.OpenSample(t)
+	q, err := deps.Service.Queue()
+	if err != nil || len(q) < 5 {
+		t.Fatalf("queue: %d proposals, %v", len(q), err)
+	}
+	return deps, deps.Service.Backend(), q
+}
+
+// claimsOf returns the proposals operator holds a live claim on.
+func claimsOf(t *testing.T, b review.Backend, operator string) []string {
+	t.Helper()
+	cs, err := b.Claims()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range cs {
+		if c.Operator == operator {
+			out = append(out, c.Proposal)
+		}
+	}
+	return out
+}
+
+// waitClaims waits until operator holds exactly the claims want.
+func waitClaims(t *testing.T, b review.Backend, operator string, want ...string) {
+	t.Helper()
+	var got []string
+	for deadline := time.Now().Add(uitest.WaitTimeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if got = claimsOf(t, b, operator); slices.Equal(got, want) {
+			return
+		}
+	}
+	t.Fatalf("%s holds claims on %v, want %v", operator, got, want)
+}
+
+// TestClaimedMeanwhileMovesOn: alice claims the next proposal after the
+// queue loaded; moving onto it (]), the screen's claim fails, it says who is
+// reviewing it and shows the one after.
+func TestClaimedMeanwhileMovesOn(t *testing.T) {
+	deps, b, q := claimWorld(t)
+	m := New(common.NewCommon(), deps).(*Model)
+	m.SetSize(200, 50)
+	settle(t, m, m.Init())
+	if !m.ready() || m.cur.P.ID != q[0].ID {
+		t.Fatal("the first proposal did not load")
+	}
+	if _, err := b.Claim(q[1].ID, "alice", review.ClaimTTL); err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := m.Update(uitest.Key("]"))
+	var notice string
+	for _, msg := range uitest.Drain(t, m, cmd) {
+		if s, ok := msg.(common.Status); ok {
+			notice += s.Text
+		}
+	}
+	if want := "being reviewed by alice"; !strings.Contains(notice, want) {
+		t.Errorf("notice %q does not say %q", notice, want)
+	}
+	if !m.ready() || m.cur.P.ID != q[2].ID {
+		t.Fatalf("shown %v, want %s", m.current(), q[2].ID)
+	}
+	if got := claimsOf(t, b, "tester"); !slices.Equal(got, []string{q[2].ID}) {
+		t.Errorf("tester holds %v, want [%s]", got, q[2].ID)
+	}
+	if title := m.Title(); !strings.Contains(title, "1 being reviewed by others") {
+		t.Errorf("title %q does not count alice's claim", title)
+	}
+}
