@@ -17,7 +17,7 @@ func TestCombineKeepsEverySourcesContent(t *testing.T) {
 		Category: Warning, Scope: Scope{Env: "other", Tags: []string{"feedback", "g3"}}, Trigger: "Rating questions",
 		Steps: []string{"select max(stars)   from fdbk_g1", "PRAGMA table_info(fdbk_g3)"}, Confidence: 0.9, Priority: 0,
 		Provenance: Provenance{ProbeRuns: []string{"run_1", "run_2"}},
-		Checks: []Check{{Env: "shop", Input: "SELECT 1"}, {Env: "shop", Input: "SELECT 2"}}, Status: Retired, Version: 4}
+		Checks:     []Check{{Env: "shop", Input: "SELECT 1"}, {Env: "shop", Input: "SELECT 2"}}, Status: Retired, Version: 4}
 	other := Record{ID: "mem_0007", Lemma: "Feedback ids are never reused!", Trigger: "deleting feedback", Confidence: 0.1, Priority: 3}
 
 	before := base.Clone()
