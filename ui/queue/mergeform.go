@@ -27,7 +27,7 @@ type mergeForm struct {
 func newMergeForm(m *Model, mp *mergePicker) *mergeForm {
 	rec := mp.merged.Clone()
 	f := &mergeForm{Form: common.NewForm(common.EditLabels, common.RecordValues(&rec, common.EditLabels)), picker: mp, rec: rec}
-	f.Inputs[0].CursorStart() // a long combined lemma shows from its start
+	f.Inputs[0].SetCursor(0) // a long combined lemma shows from its start
 	f.setWidth(m.overlayInner())
 	return f
 }
@@ -93,5 +93,13 @@ func (f *mergeForm) capturing() bool { return true }
 
 func (f *mergeForm) setWidth(inner int) {
 	f.SetWidth(inner)
+	// A text input scrolled to a cursor that did not move keeps the window
+	// of its old width (bubbles recomputes it only when the cursor leaves
+	// it): recompute it from the end.
+	for i := range f.Inputs {
+		pos := f.Inputs[i].Position()
+		f.Inputs[i].CursorEnd()
+		f.Inputs[i].SetCursor(pos)
+	}
 	f.picker.setWidth(inner)
 }
