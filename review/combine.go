@@ -155,3 +155,19 @@ func appendDistinct(xs []string, s string) []string {
 	}
 	return append(xs, strings.TrimSpace(s))
 }
+
+// KeepsLemma reports whether merged says every sentence of lemma (case,
+// spacing and closing punctuation aside): what the merge editor checks
+// before an operator's edit drops a source's content.
+func KeepsLemma(merged, lemma string) bool {
+	said := map[string]bool{}
+	for _, s := range splitSentences(merged) {
+		said[sentenceKey(s)] = true
+	}
+	for _, s := range splitSentences(lemma) {
+		if k := sentenceKey(s); k != "" && !said[k] {
+			return false
+		}
+	}
+	return true
+}

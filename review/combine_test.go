@@ -66,3 +66,19 @@ func TestCombineLemmaSentences(t *testing.T) {
 		}
 	}
 }
+
+func TestKeepsLemma(t *testing.T) {
+	for _, c := range []struct {
+		merged, lemma string
+		want          bool
+	}{
+		{"A is 1. B is 2.", "b IS 2", true},
+		{"A is 1. B is 2.", "A is 1. C is 3.", false},
+		{"A is 1", "", true},
+		{"A is 1 and B is 2.", "A is 1", false},
+	} {
+		if got := KeepsLemma(c.merged, c.lemma); got != c.want {
+			t.Errorf("KeepsLemma(%q, %q) = %v, want %v", c.merged, c.lemma, got, c.want)
+		}
+	}
+}

@@ -47,6 +47,15 @@ func TestMergeEditorView(t *testing.T) {
 			}
 		}
 	}
+	if v := m.View(); strings.Contains(v, "no longer says") {
+		t.Fatalf("the combined lemma is flagged as dropping a source:\n%s", v)
+	}
+	// The operator cuts the lemma to the candidate's: the editor says which
+	// source's lemma is gone.
+	send(tea.KeyMsg{Type: tea.KeyCtrlK})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "! the merged lemma no longer says all of "+chosen.ID+"'s lemma") {
+		t.Fatalf("a lemma cut to nothing of %s is not flagged:\n%s", chosen.ID, v)
+	}
 	send(uitest.Key("esc"))
 	if mp, ok := m.overlay.(*mergePicker); !ok || !mp.isChosen(chosen.ID) {
 		t.Fatalf("esc in the editor left %T, want the picker with %s chosen", m.overlay, chosen.ID)

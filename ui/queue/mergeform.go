@@ -73,12 +73,17 @@ func (f *mergeForm) view(m *Model, w, h int) string {
 	for _, r := range f.picker.chosen {
 		lemmas[r.ID] = r.Lemma
 	}
+	lemma := f.Values()[0]
 	for _, id := range f.picker.sources() {
 		line := "- retire " + id
-		if l, ok := lemmas[id]; ok {
+		l, ok := lemmas[id]
+		if ok {
 			line += ": " + l
 		}
 		lines = append(lines, st.Removed.Render(cut(line)))
+		if ok && !review.KeepsLemma(lemma, l) {
+			lines = append(lines, st.Warn.Render(cut("  ! the merged lemma no longer says all of "+id+"'s lemma")))
+		}
 	}
 	return box(m, strings.Join(lines, "\n"), w, h)
 }
