@@ -367,14 +367,34 @@ func cmdMerge(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	return a.decide(jsonOut, func(s *service.Service) (*review.Decision, error) {
 		req := review.DecideRequest{Proposal: fs.Arg(0), Verb: review.Merge, With: splitList(flagString(fs, "with")),
 			Operator: a.operator, Note: flagString(fs, "note")}
-		if l := flagString(fs, "lemma"); l != "" {
-			rec, err := proposedRecord(s, req.Proposal, review.Merge)
-			if err != nil {
-				return nil, err
-			}
-			rec.Lemma = l
-			req.Record = &rec
+		l := flagString(fs, "lemma")
+		if l == "" && len(req.With) == 0 {
+			return s.Decide(a.ctx, req) // nothing chosen to fold in: the proposal's record
 		}
+		rec, err := proposedRecord(s, req.Proposal, review.Merge)
+		if err != nil {
+			return nil, err
+		}
+		if len(req.With) > 0 {
+			// No source's content is dropped: the merged record is the
+			// candidate combined with every record folded in, as read now
+			// (one changed before the commit is a conflict).
+			var with []review.Record
+			req.Seen = map[string]int{}
+			for _, id := range req.With {
+				r, err := s.Record(id)
+				if err != nil {
+					return nil, fmt.Errorf("merge %s: --with %s: %w", req.Proposal, id, err)
+				}
+				with = append(with, *r)
+				req.Seen[id] = r.Version
+			}
+			rec = review.Combine(rec, with...)
+		}
+		if l != "" {
+			rec.Lemma = l
+		}
+		req.Record = &rec
 		return s.Decide(a.ctx, req)
 	})
 }

@@ -328,7 +328,7 @@ func commands() map[string]*command {
 			flags: func(fs *flag.FlagSet) {
 				jsonFlag(fs)
 				fs.String("with", "", "record ids to fold in, comma-separated")
-				fs.String("lemma", "", "the merged record's lemma (default: the proposal's)")
+				fs.String("lemma", "", "the merged record's lemma (default: every lemma's sentences, the proposal's first)")
 				fs.String("note", "", "why")
 			},
 			run: func(a *app, fs *flag.FlagSet) error { return cmdMerge(a, fs, jsonOut) }},

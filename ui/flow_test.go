@@ -118,6 +118,8 @@ func TestReviewFlow(t *testing.T) {
 	suggested := string(got[len(got)-1][1])
 	s.send(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
 	s.waitFor("▸[x] " + suggested)
+	s.send(tea.KeyMsg{Type: tea.KeyEnter}) // the merge editor, then commit
+	s.waitFor("Merge " + sample.PropMerge + ": the combined record")
 	s.send(tea.KeyMsg{Type: tea.KeyEnter})
 	s.waitFor("merged " + sample.PropMerge + " → mem_")
 

@@ -49,6 +49,7 @@ func TestLayout(t *testing.T) {
 		{"first", nil},
 		{"raw steps", []tea.Msg{uitest.Key("t")}},
 		{"merge picker", []tea.Msg{common.ShowProposal{ID: sample.PropMerge}, uitest.Key("m")}},
+		{"merge editor", []tea.Msg{common.ShowProposal{ID: sample.PropMerge}, uitest.Key("m"), uitest.Key(" "), uitest.Key("enter")}},
 		{"narrow form", []tea.Msg{common.ShowProposal{ID: sample.PropNarrow}, uitest.Key("n")}},
 		{"edit form", []tea.Msg{common.ShowProposal{ID: sample.PropUpdate}, uitest.Key("e")}},
 		{"filter", []tea.Msg{uitest.Key("f")}},

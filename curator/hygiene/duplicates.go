@@ -204,7 +204,14 @@ func (b *builder) mergeFinding(ctx context.Context, members []int, weakest pair)
 		}
 		return recs[i].ID < recs[j].ID
 	})
-	merged := Combine(recs)
+	rest := make([]review.Record, 0, len(recs)-1)
+	for _, r := range recs[1:] {
+		rest = append(rest, *r)
+	}
+	// Every member is a target: the commit records them all as merged_from.
+	combined := review.Combine(*recs[0], rest...)
+	combined.Provenance.MergedFrom = nil
+	merged := &combined
 	by := ""
 	if b.opt.Lemmas != nil {
 		lemma, err := b.opt.Lemmas.CombinedLemma(ctx, b.candidates(recs))
@@ -295,65 +302,4 @@ func differences(recs []*review.Record) string {
 		return "The members say the same."
 	}
 	return "Differences: " + strings.Join(parts, "; ") + "."
-}
-
-// Combine folds records into one without losing or inventing anything: the
-// first record's fields lead; the lemmas and triggers that differ are
-// joined in order, steps, tags, checks and probe runs are the union, and
-// confidence and priority are the highest of the members'. The merged
-// record has no id: accepting the merge creates it.
-func Combine(recs []*review.Record) *review.Record {
-	first := recs[0]
-	m := review.Record{Category: first.Category, Scope: first.Scope, Confidence: first.Confidence,
-		Priority: first.Priority, Status: review.Active, Provenance: review.Provenance{Trajectory: first.Provenance.Trajectory, Steps: first.Provenance.Steps}}
-	m.Scope.Tags = nil
-	var lemmas, triggers []string
-	seenStep, seenTag, seenCheck, seenRun := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for _, r := range recs {
-		lemmas = appendDistinct(lemmas, r.Lemma)
-		triggers = appendDistinct(triggers, r.Trigger)
-		for _, s := range r.Steps {
-			if k := norm(s); !seenStep[k] {
-				seenStep[k] = true
-				m.Steps = append(m.Steps, s)
-			}
-		}
-		for _, t := range r.Scope.Tags {
-			if !seenTag[t] {
-				seenTag[t] = true
-				m.Scope.Tags = append(m.Scope.Tags, t)
-			}
-		}
-		for _, c := range r.Checks {
-			if k := c.Env + "\x00" + c.Input; !seenCheck[k] {
-				seenCheck[k] = true
-				m.Checks = append(m.Checks, c)
-			}
-		}
-		for _, id := range r.Provenance.ProbeRuns {
-			if !seenRun[id] {
-				seenRun[id] = true
-				m.Provenance.ProbeRuns = append(m.Provenance.ProbeRuns, id)
-			}
-		}
-		m.Confidence = max(m.Confidence, r.Confidence)
-		m.Priority = max(m.Priority, r.Priority)
-	}
-	m.Lemma = strings.Join(lemmas, " ")
-	m.Trigger = strings.Join(triggers, " Or: ")
-	return &m
-}
-
-func norm(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
-
-func appendDistinct(xs []string, s string) []string {
-	if strings.TrimSpace(s) == "" {
-		return xs
-	}
-	for _, x := range xs {
-		if norm(x) == norm(s) {
-			return xs
-		}
-	}
-	return append(xs, s)
 }

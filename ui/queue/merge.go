@@ -17,7 +17,8 @@ import (
 // mergePicker chooses records to fold into the proposal's record. It opens
 // with the index's suggestions for the candidate's lemma (active records,
 // not the proposal's own targets); the search box finds more. Chosen
-// records stay chosen across searches.
+// records stay chosen across searches. Enter opens the merge editor
+// (mergeForm) on the combined record; only the editor commits.
 type mergePicker struct {
 	pid       string
 	base      review.Record // the candidate record the merge keeps
@@ -27,6 +28,7 @@ type mergePicker struct {
 
 	found_    []review.Record // the latest search's records
 	chosen    []review.Record // in the order chosen
+	merged    review.Record   // base combined with chosen
 	cursor    int
 	search    textinput.Model
 	searching bool // the search box has the keys
@@ -47,6 +49,7 @@ func newMergePicker(m *Model) *mergePicker {
 	mp.search.Placeholder = "search records"
 	mp.exclude = append(slices.Clone(mp.targets), p.Record.ID)
 	mp.setWidth(m.overlayInner())
+	mp.combine()
 	return mp
 }
 
@@ -118,6 +121,7 @@ func (mp *mergePicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 			} else {
 				mp.chosen = append(mp.chosen, r)
 			}
+			mp.combine()
 		}
 	case key.Matches(msg, k.Confirm):
 		if len(mp.sources()) == 0 {
@@ -127,19 +131,14 @@ func (mp *mergePicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 		if m.busy != "" {
 			return mp, nil
 		}
-		// The operator chose each record as the picker showed it: a record
-		// changed since is a conflict, not folded in unread.
-		var with []string
-		seen := map[string]int{}
-		for _, r := range mp.chosen {
-			with = append(with, r.ID)
-			seen[r.ID] = r.Version
-		}
-		base := mp.base
-		return nil, m.decide(review.DecideRequest{Proposal: mp.pid, Verb: review.Merge, Record: &base, With: with, Seen: seen})
+		return newMergeForm(m, mp), nil
 	}
 	return mp, nil
 }
+
+// combine remakes the merge's default record: the candidate with every
+// chosen record's content folded in (review.Combine).
+func (mp *mergePicker) combine() { mp.merged = review.Combine(mp.base, mp.chosen...) }
 
 func (mp *mergePicker) view(m *Model, w, h int) string {
 	st := m.Styles
@@ -173,8 +172,10 @@ func (mp *mergePicker) view(m *Model, w, h int) string {
 		lines = append(lines, line)
 	}
 	lines = append(lines, "", st.Title.Render("Merged result"))
-	lines = append(lines, cut(st.Added.Render("+ new record: "+common.PrintableLine(mp.base.Lemma))))
-	lines = append(lines, cut(st.Subtle.Render(fmt.Sprintf("  %s · %s · tags %s", mp.base.Category, mp.base.Scope.Env, strings.Join(mp.base.Scope.Tags, ", ")))))
+	c := mp.merged
+	lines = append(lines, cut(st.Added.Render("+ new record: "+common.PrintableLine(c.Lemma))))
+	lines = append(lines, cut(st.Subtle.Render(fmt.Sprintf("  %s · %s · tags %s · %d steps · %d checks", c.Category, c.Scope.Env,
+		strings.Join(c.Scope.Tags, ", "), len(c.Steps), len(c.Checks)))))
 	for _, id := range mp.sources() {
 		lines = append(lines, st.Removed.Render(cut("- retire "+id+" (merged into the new record)")))
 	}

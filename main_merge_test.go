@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
+)
+
+// showRecord reads a record as `show --json` prints it.
+func showRecord(t *testing.T, bank, id string) review.Record {
+	t.Helper()
+	var v struct{ Record review.Record }
+	if err := json.Unmarshal([]byte(must(t, mr(t, "", "--bank", bank, "show", "--json", id)).stdout), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Record
+}
+
+// merge without --lemma keeps every source's content: the lemma of the
+// record that lists attrs_g2's columns, the procedure's steps, every tag
+// and every check reach the merged record next to the proposal's own.
+func TestMergeKeepsEverySourcesContent(t *testing.T) {
+	t.Parallel()
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	var p struct{ Proposal review.Proposal }
+	if err := json.Unmarshal([]byte(must(t, mr(t, "", "--bank", bank, "show", "--json", sample.PropAcceptCreate)).stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	cand := p.Proposal.Record
+	cols, proc := showRecord(t, bank, sample.RecAttrsG2), showRecord(t, bank, sample.RecWarrantyProc)
+	if !strings.Contains(cols.Lemma, "color, weight_g, warranty_months, connectivity") || len(proc.Steps) == 0 {
+		t.Fatalf("the sample changed: %s %q, %s steps %q", cols.ID, cols.Lemma, proc.ID, proc.Steps)
+	}
+
+	out := must(t, mr(t, "", "--bank", bank, "merge", "--json", "--with", cols.ID+","+proc.ID, sample.PropAcceptCreate)).stdout
+	var d review.Decision
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	got := showRecord(t, bank, d.Record.ID)
+
+	if want := cand.Lemma + " " + cols.Lemma + " " + proc.Lemma; got.Lemma != want {
+		t.Errorf("merged lemma %q, want %q", got.Lemma, want)
+	}
+	if want := cand.Trigger + " Or: " + cols.Trigger + " Or: " + proc.Trigger; got.Trigger != want {
+		t.Errorf("merged trigger %q, want %q", got.Trigger, want)
+	}
+	if !slices.Equal(got.Steps, proc.Steps) {
+		t.Errorf("merged steps %q, want %q", got.Steps, proc.Steps)
+	}
+	if want := []string{"g2", "attributes", "join", "price", "warranty"}; !slices.Equal(got.Scope.Tags, want) {
+		t.Errorf("merged tags %q, want %q", got.Scope.Tags, want)
+	}
+	wantChecks := slices.Concat(cand.Checks, cols.Checks, proc.Checks)
+	if len(wantChecks) != 3 || !reflect.DeepEqual(got.Checks, wantChecks) {
+		t.Errorf("merged checks %+v,\nwant %+v", got.Checks, wantChecks)
+	}
+	if want := []string{cols.ID, proc.ID}; !slices.Equal(got.Provenance.MergedFrom, want) {
+		t.Errorf("merged_from %q, want %q", got.Provenance.MergedFrom, want)
+	}
+	if got.Status != review.Active || got.Category != cand.Category || got.Confidence != max(cand.Confidence, cols.Confidence, proc.Confidence) {
+		t.Errorf("merged record %+v", got)
+	}
+	for _, id := range []string{cols.ID, proc.ID} {
+		if r := showRecord(t, bank, id); r.Status != review.Retired || r.Provenance.MergedInto != got.ID {
+			t.Errorf("source %s after the merge: %s, merged into %q", id, r.Status, r.Provenance.MergedInto)
+		}
+	}
+}
