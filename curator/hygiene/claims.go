@@ -165,13 +165,18 @@ var (
 )
 
 func commute(s string) string {
-	s = commutePair.ReplaceAllStringFunc(s, func(m string) string {
-		p := commutePair.FindStringSubmatch(m)
-		if p[3] < p[1] {
-			return p[3] + " " + p[2] + " " + p[1]
-		}
-		return m
-	})
+	if strings.Contains(s, " and ") || strings.Contains(s, " joins ") || strings.Contains(s, " = ") {
+		s = commutePair.ReplaceAllStringFunc(s, func(m string) string {
+			p := commutePair.FindStringSubmatch(m)
+			if p[3] < p[1] {
+				return p[3] + " " + p[2] + " " + p[1]
+			}
+			return m
+		})
+	}
+	if !strings.Contains(s, ", ") || !strings.Contains(s, "(") {
+		return s
+	}
 	return commuteList.ReplaceAllStringFunc(s, func(m string) string {
 		p := commuteList.FindStringSubmatch(m)
 		if p[2] < p[1] {

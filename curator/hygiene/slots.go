@@ -28,10 +28,10 @@ func (v *vocab) diff(a, b termSet) []int32 {
 	i, j := 0, 0
 	for i < len(a.ids) {
 		switch {
-		case j >= len(b.ids) || v.rank[a.ids[i]] < v.rank[b.ids[j]]:
+		case j >= len(b.ids) || a.ids[i] < b.ids[j]: // ids are ranks
 			out = append(out, a.ids[i])
 			i++
-		case v.rank[a.ids[i]] == v.rank[b.ids[j]]:
+		case a.ids[i] == b.ids[j]:
 			i++
 			j++
 		default:
