@@ -90,6 +90,7 @@ func (b *builder) duplicates(ctx context.Context) error {
 	}
 	var kept []pair
 	slots := slotTerms(six.lemmas, six.lv, pairs)
+	named := &namedSeqs{b: b, slots: slots, term: map[string]int32{}, seq: map[int][]string{}}
 	for _, p := range pairs {
 		if _, ok := conflict(six.claims[p.a], six.claims[p.b]); ok {
 			continue // a contradiction, not a duplicate
@@ -99,6 +100,12 @@ func (b *builder) duplicates(ctx context.Context) error {
 		}
 		if swapsSlot(six.lemmas[p.a], six.lemmas[p.b], six.lv, slots) {
 			continue // the same sentence about another column, table or noun
+		}
+		if numbersDiffer(six.idents[p.a], six.idents[p.b]) {
+			continue // one states a number the other does not ("ISO-8601" against "YYYY-MM")
+		}
+		if !named.sameOrder(p.a, p.b) {
+			continue // the same names in another order: "a lags b", "b lags a"
 		}
 		kept = append(kept, p)
 		if ra, rb := find(p.a), find(p.b); ra != rb {
