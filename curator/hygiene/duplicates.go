@@ -72,9 +72,20 @@ func (b *builder) duplicates(ctx context.Context) error {
 			group[i] = "\x01suspect " + b.recs[i].ID // compared with nothing
 		}
 	}
-	// Both lists are sorted; a pair in both is kept once (the first).
+	// A pair in both lists is kept once, as a similar pair (not rare).
 	pairs := append(similarPairs(six.sets, six.v, group, DuplicateThreshold), b.rarePairs(group)...)
-	slices.SortStableFunc(pairs, byRecords)
+	slices.SortFunc(pairs, func(x, y pair) int {
+		if c := byRecords(x, y); c != 0 {
+			return c
+		}
+		switch {
+		case x.rare == y.rare:
+			return 0
+		case y.rare:
+			return -1
+		}
+		return 1
+	})
 	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
 	parent := make([]int, len(b.recs))
 	for i := range parent {

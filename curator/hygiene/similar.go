@@ -180,7 +180,7 @@ type pair struct {
 	rare bool // found by a rare shared identifier (rarePairs)
 }
 
-// similarPairs returns every pair of members (indexes into sets) whose
+// similarPairs returns (unsorted) every pair of members (indexes into sets) whose
 // similarity reaches threshold, by prefix filtering; members are compared
 // only within the same group key.
 func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) []pair {
@@ -228,8 +228,7 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) [
 			}
 		}
 	}
-	slices.SortFunc(out, byRecords)
-	return out
+	return out // in the order found: the caller sorts
 }
 
 // byRecords orders pairs by their records.

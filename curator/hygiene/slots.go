@@ -41,6 +41,28 @@ func (v *vocab) diff(a, b termSet) []int32 {
 	return out
 }
 
+// diffUpTo is diff when it has at most n terms; false when it has more.
+func (v *vocab) diffUpTo(a, b termSet, n int) ([]int32, bool) {
+	var out []int32
+	i, j := 0, 0
+	for i < len(a.ids) {
+		switch {
+		case j >= len(b.ids) || a.ids[i] < b.ids[j]:
+			if len(out) == n {
+				return nil, false
+			}
+			out = append(out, a.ids[i])
+			i++
+		case a.ids[i] == b.ids[j]:
+			i++
+			j++
+		default:
+			j++
+		}
+	}
+	return out, true
+}
+
 // slotTerms learns the slot terms from candidate pairs, in two passes. A
 // pair whose lemmas differ in one term a side links those two terms. A
 // pair that differs in more ("look … stars" against "check … posted_on")
@@ -71,7 +93,11 @@ func slotTerms(sets []termSet, v *vocab, pairs []pair) map[int32]bool {
 	type swap struct{ a, b []int32 }
 	var wide []swap
 	for _, p := range pairs {
-		da, db := v.diff(sets[p.a], sets[p.b]), v.diff(sets[p.b], sets[p.a])
+		da, okA := v.diffUpTo(sets[p.a], sets[p.b], maxSwap)
+		db, okB := v.diffUpTo(sets[p.b], sets[p.a], maxSwap)
+		if !okA || !okB {
+			continue
+		}
 		switch {
 		case len(da) == 0 || len(db) == 0 || len(da) > maxSwap || len(db) > maxSwap:
 		case len(da) == 1 && len(db) == 1:
