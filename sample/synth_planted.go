@@ -54,8 +54,9 @@ func SynthPlanted(opt SynthOptions) Planted {
 
 // ChanceDuplicates returns the pairs of active records that the generator
 // made the same by chance (same environment, task family and category,
-// same lemma): duplicates too, though not planted. Every pair of a group
-// of three or more is listed.
+// same meaning: the same lemma, or one whose coordinated names are in
+// another order, see sameMeaning): duplicates too, though not planted.
+// Every pair of a group of three or more is listed.
 func ChanceDuplicates(recs []review.Record) [][2]string {
 	groups := map[string][]string{}
 	var keys []string
@@ -63,7 +64,7 @@ func ChanceDuplicates(recs []review.Record) [][2]string {
 		if r.Status != review.Active {
 			continue
 		}
-		k := strings.Join([]string{r.Scope.Env, r.Scope.TaskFamily, string(r.Category), strings.ToLower(r.Lemma)}, "\x00")
+		k := strings.Join([]string{r.Scope.Env, r.Scope.TaskFamily, string(r.Category), sameMeaning(r.Lemma)}, "\x00")
 		if len(groups[k]) == 0 {
 			keys = append(keys, k)
 		}
@@ -79,6 +80,97 @@ func ChanceDuplicates(recs []review.Record) [][2]string {
 		}
 	}
 	return out
+}
+
+// DuplicateTruth is every pair of active records that say the same: the
+// planted paraphrases and the chance duplicates, closed under "says the
+// same as" (a paraphrase of a record says what each chance duplicate of
+// that record says).
+func DuplicateTruth(recs []review.Record, planted [][2]string) [][2]string {
+	parent := map[string]string{}
+	var find func(string) string
+	find = func(x string) string {
+		for parent[x] != "" && parent[x] != x {
+			x = parent[x]
+		}
+		return x
+	}
+	var order []string
+	for _, p := range append(append([][2]string(nil), planted...), ChanceDuplicates(recs)...) {
+		for _, x := range p {
+			if parent[x] == "" {
+				parent[x] = x
+				order = append(order, x)
+			}
+		}
+		if a, b := find(p[0]), find(p[1]); a != b {
+			parent[b] = a
+		}
+	}
+	members := map[string][]string{}
+	var roots []string
+	for _, x := range order {
+		r := find(x)
+		if len(members[r]) == 0 {
+			roots = append(roots, r)
+		}
+		members[r] = append(members[r], x)
+	}
+	var out [][2]string
+	for _, r := range roots {
+		ms := members[r]
+		for i := range ms {
+			for j := i + 1; j < len(ms); j++ {
+				out = append(out, [2]string{ms[i], ms[j]})
+			}
+		}
+	}
+	return out
+}
+
+// Templates of synthRecord whose names commute: "a and b" (a join, a
+// pair of keys, two definitions to read), a parenthesised list of
+// columns, and a join written from either side (with each side's key).
+var (
+	commuteAnd  = regexp.MustCompile(`^(\S+) and (\S+) key on|definitions of (\S+) and (\S+) before`)
+	commuteList = regexp.MustCompile(`\(([^(),]+), ([^(),]+)\) are`)
+	commuteJoin = regexp.MustCompile(`(\S+) joins (\S+) on (\S+) = (\S+)\.$`)
+	commuteKeys = regexp.MustCompile(`^if joining (\S+) and (\S+) finds nothing, the keys differ: (\S+) uses (\S+), (\S+) uses (\S+);`)
+)
+
+// sameMeaning is a lemma with its commuting names in one order, so that two
+// lemmas that say the same in another order are equal.
+func sameMeaning(lemma string) string {
+	l := strings.ToLower(lemma)
+	sorted2 := func(a, b string) (string, string) {
+		if b < a {
+			return b, a
+		}
+		return a, b
+	}
+	if m := commuteKeys.FindStringSubmatch(l); m != nil {
+		x, y := sorted2(m[3]+" uses "+m[4], m[5]+" uses "+m[6])
+		return "keys differ: " + x + ", " + y + l[len(m[0]):]
+	}
+	if m := commuteJoin.FindStringSubmatchIndex(l); m != nil {
+		sub := func(k int) string { return l[m[2*k]:m[2*k+1]] }
+		x, y := sorted2(sub(1)+" "+sub(3), sub(2)+" "+sub(4))
+		return l[:m[0]] + "join " + x + " with " + y
+	}
+	l = commuteAnd.ReplaceAllStringFunc(l, func(s string) string {
+		m := commuteAnd.FindStringSubmatch(s)
+		a, b, rest := m[1], m[2], " key on"
+		if a == "" {
+			a, b, rest = m[3], m[4], " before"
+		}
+		x, y := sorted2(a, b)
+		return x + " and " + y + rest
+	})
+	return commuteList.ReplaceAllStringFunc(l, func(s string) string {
+		m := commuteList.FindStringSubmatch(s)
+		x, y := sorted2(m[1], m[2])
+		return "(" + x + ", " + y + ") are"
+	})
 }
 
 // synthRecordAt is record i of the synthetic bank, planted or not.

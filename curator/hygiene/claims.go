@@ -81,6 +81,7 @@ func subset(a, b []string) bool {
 // parts of each, file names (headcount.csv), codes in capitals (EDI), and
 // numbers (100.0 counts as 100).
 func identifiers(s string) []string {
+	s = commute(s)
 	var out []string
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
 		return !(r == '_' || r == '.' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
@@ -152,4 +153,35 @@ func appendNew(xs []string, x string) []string {
 		return xs
 	}
 	return append(xs, x)
+}
+
+// Names joined by a symmetric word commute: "a and b", "a joins b", "a =
+// b", a parenthesised list "(a, b)". commute writes each such pair in one
+// order, so that the order rule of sameSubject ("a lags b" is not "b lags
+// a") does not part "a and b" from "b and a".
+var (
+	commutePair = regexp.MustCompile(`([\w./]+) (and|joins|=) ([\w./]+)`)
+	commuteList = regexp.MustCompile(`\(([^(),]+), ([^(),]+)\)`)
+)
+
+func commute(s string) string {
+	if strings.Contains(s, " and ") || strings.Contains(s, " joins ") || strings.Contains(s, " = ") {
+		s = commutePair.ReplaceAllStringFunc(s, func(m string) string {
+			p := commutePair.FindStringSubmatch(m)
+			if p[3] < p[1] {
+				return p[3] + " " + p[2] + " " + p[1]
+			}
+			return m
+		})
+	}
+	if !strings.Contains(s, ", ") || !strings.Contains(s, "(") {
+		return s
+	}
+	return commuteList.ReplaceAllStringFunc(s, func(m string) string {
+		p := commuteList.FindStringSubmatch(m)
+		if p[2] < p[1] {
+			return "(" + p[2] + ", " + p[1] + ")"
+		}
+		return m
+	})
 }

@@ -3,6 +3,7 @@ package hygiene
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,7 +23,7 @@ func (b *builder) contradictions(ctx context.Context) error {
 	ids := make([][]string, len(b.recs))
 	for i := range b.recs {
 		r := &b.recs[i]
-		ids[i] = identifiers(r.Lemma)
+		ids[i] = six.idents[i]
 		group[i] = r.Scope.Env + "\x00" + r.Scope.TaskFamily
 		if len(six.claims[i]) == 0 || len(ids[i]) == 0 {
 			group[i] = "\x01" + r.ID // nothing to contradict
@@ -121,7 +122,6 @@ func claimPairs(ids [][]string, group []string) []pair {
 			postings[k] = append(postings[k], i)
 		}
 	}
-	seen := map[[2]int]bool{}
 	var out []pair
 	for i, xs := range ids {
 		if len(xs) == 0 {
@@ -134,21 +134,13 @@ func claimPairs(ids [][]string, group []string) []pair {
 			}
 		}
 		for _, j := range postings[rarest] {
-			a, b := min(i, j), max(i, j)
-			if a == b || seen[[2]int{a, b}] {
-				continue
+			if i != j {
+				out = append(out, pair{a: min(i, j), b: max(i, j)})
 			}
-			seen[[2]int{a, b}] = true
-			out = append(out, pair{a: a, b: b})
 		}
 	}
-	sort.Slice(out, func(x, y int) bool {
-		if out[x].a != out[y].a {
-			return out[x].a < out[y].a
-		}
-		return out[x].b < out[y].b
-	})
-	return out
+	slices.SortFunc(out, byRecords)
+	return slices.CompactFunc(out, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
 }
 
 // support scores the evidence for record i: +2 when its checks hold now,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/memreview/memreview/index"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -71,7 +72,21 @@ func (b *builder) duplicates(ctx context.Context) error {
 			group[i] = "\x01suspect " + b.recs[i].ID // compared with nothing
 		}
 	}
+	// A pair in both lists is kept once, as a similar pair (not rare).
 	pairs := append(similarPairs(six.sets, six.v, group, DuplicateThreshold), b.rarePairs(group)...)
+	slices.SortFunc(pairs, func(x, y pair) int {
+		if c := byRecords(x, y); c != 0 {
+			return c
+		}
+		switch {
+		case x.rare == y.rare:
+			return 0
+		case y.rare:
+			return -1
+		}
+		return 1
+	})
+	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
 	parent := make([]int, len(b.recs))
 	for i := range parent {
 		parent[i] = i
@@ -85,13 +100,9 @@ func (b *builder) duplicates(ctx context.Context) error {
 		return i
 	}
 	var kept []pair
-	seen := map[[2]int]bool{}
 	slots := slotTerms(six.lemmas, six.lv, pairs)
+	named := &namedSeqs{b: b, slots: slots, term: map[string]int32{}, seq: map[int][]string{}}
 	for _, p := range pairs {
-		if seen[[2]int{p.a, p.b}] {
-			continue
-		}
-		seen[[2]int{p.a, p.b}] = true
 		if _, ok := conflict(six.claims[p.a], six.claims[p.b]); ok {
 			continue // a contradiction, not a duplicate
 		}
@@ -100,6 +111,12 @@ func (b *builder) duplicates(ctx context.Context) error {
 		}
 		if swapsSlot(six.lemmas[p.a], six.lemmas[p.b], six.lv, slots) {
 			continue // the same sentence about another column, table or noun
+		}
+		if numbersDiffer(six.idents[p.a], six.idents[p.b]) {
+			continue // one states a number the other does not ("ISO-8601" against "YYYY-MM")
+		}
+		if !named.sameOrder(p.a, p.b) {
+			continue // the same names in another order: "a lags b", "b lags a"
 		}
 		kept = append(kept, p)
 		if ra, rb := find(p.a), find(p.b); ra != rb {
@@ -165,12 +182,7 @@ func (b *builder) rarePairs(group []string) []pair {
 			out = append(out, pair{a: ms[0], b: ms[1], sim: sim, rare: true})
 		}
 	}
-	sort.Slice(out, func(x, y int) bool {
-		if out[x].a != out[y].a {
-			return out[x].a < out[y].a
-		}
-		return out[x].b < out[y].b
-	})
+	slices.SortFunc(out, byRecords)
 	return out
 }
 
@@ -258,15 +270,17 @@ func scopeName(r *review.Record) string {
 func differences(recs []*review.Record) string {
 	var parts []string
 	all := make([]map[string]bool, len(recs))
+	ts := make([][]string, len(recs))
 	for i, r := range recs {
 		all[i] = map[string]bool{}
-		for _, t := range terms(recordText(r)) {
+		ts[i] = terms(recordText(r))
+		for _, t := range ts[i] {
 			all[i][t] = true
 		}
 	}
 	for i, r := range recs {
 		var only []string
-		for _, t := range terms(recordText(r)) {
+		for _, t := range ts[i] {
 			shared := false
 			for j := range recs {
 				if j != i && all[j][t] {

@@ -2,6 +2,7 @@ package hygiene
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,7 +47,7 @@ type vocab struct {
 	id     map[string]int32
 	df     []int
 	weight []float64
-	rank   []int32 // global order: rank[id] (0 = rarest)
+	rank   []int32 // global order: rank[id] (0 = rarest); ids are numbered by it, so rank[id] == id
 }
 
 // recordText is what similarity compares: lemma, trigger and steps.
@@ -90,26 +91,41 @@ func buildSets(texts [][]string) ([]termSet, *vocab) {
 		}
 		raw[i] = ids
 	}
-	n := float64(len(texts))
-	v.weight = make([]float64, len(v.df))
+	// Renumber the terms by the global order (rarest first), so that a
+	// term's id is its rank and a set sorted by id is sorted by rank.
 	order := make([]int32, len(v.df))
-	for id, df := range v.df {
-		v.weight[id] = math.Log(1 + n/float64(df))
+	for id := range v.df {
 		order[id] = int32(id)
 	}
-	sort.Slice(order, func(a, b int) bool {
-		if v.df[order[a]] != v.df[order[b]] {
-			return v.df[order[a]] < v.df[order[b]]
+	slices.SortFunc(order, func(a, b int32) int {
+		if v.df[a] != v.df[b] {
+			return v.df[a] - v.df[b]
 		}
-		return order[a] < order[b]
+		return int(a - b)
 	})
-	v.rank = make([]int32, len(v.df))
+	newID := make([]int32, len(order))
+	df := make([]int, len(order))
 	for r, id := range order {
-		v.rank[id] = int32(r)
+		newID[id] = int32(r)
+		df[r] = v.df[id]
+	}
+	v.df = df
+	for t, id := range v.id {
+		v.id[t] = newID[id]
+	}
+	n := float64(len(texts))
+	v.weight = make([]float64, len(v.df))
+	v.rank = make([]int32, len(v.df))
+	for id, df := range v.df {
+		v.weight[id] = math.Log(1 + n/float64(df))
+		v.rank[id] = int32(id)
 	}
 	sets := make([]termSet, len(texts))
 	for i, ids := range raw {
-		sort.Slice(ids, func(a, b int) bool { return v.rank[ids[a]] < v.rank[ids[b]] })
+		for k, id := range ids {
+			ids[k] = newID[id]
+		}
+		slices.Sort(ids)
 		total := 0.0
 		for _, id := range ids {
 			total += v.weight[id]
@@ -124,10 +140,10 @@ func (v *vocab) similarity(a, b termSet) float64 {
 	shared := 0.0
 	i, j := 0, 0
 	for i < len(a.ids) && j < len(b.ids) {
-		ra, rb := v.rank[a.ids[i]], v.rank[b.ids[j]]
+		ra, rb := a.ids[i], b.ids[j] // ids are ranks
 		switch {
 		case ra == rb:
-			shared += v.weight[a.ids[i]]
+			shared += v.weight[ra]
 			i++
 			j++
 		case ra < rb:
@@ -164,7 +180,7 @@ type pair struct {
 	rare bool // found by a rare shared identifier (rarePairs)
 }
 
-// similarPairs returns every pair of members (indexes into sets) whose
+// similarPairs returns (unsorted) every pair of members (indexes into sets) whose
 // similarity reaches threshold, by prefix filtering; members are compared
 // only within the same group key.
 func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) []pair {
@@ -178,34 +194,47 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) [
 	}
 	sort.Strings(keys)
 	var out []pair
+	seen := make([]int, len(sets)) // candidate → the member (+1) it was last seen for
 	for _, g := range keys {
-		members := byGroup[g]
+		// Members in order of total weight, so that every record indexed
+		// before i weighs at most what i does (ppjoin): then a pair that
+		// reaches the threshold shares at least 2t/(1+t) of the lighter
+		// one's weight, and the indexed prefix can stop there.
+		members := append([]int(nil), byGroup[g]...)
+		sort.SliceStable(members, func(x, y int) bool { return sets[members[x]].total < sets[members[y]].total })
 		postings := map[int32][]int{}
-		seen := map[int]int{} // candidate → the member it was last seen for
+		indexed := 2 * threshold / (1 + threshold)
 		for _, i := range members {
 			s := sets[i]
-			p := v.prefixLen(s, threshold)
-			for _, id := range s.ids[:p] {
+			for _, id := range s.ids[:v.prefixLen(s, threshold)] {
 				for _, j := range postings[id] {
 					if seen[j] == i+1 {
 						continue
 					}
 					seen[j] = i + 1
+					// Size filter: the weighted Jaccard overlap is at most
+					// the lighter total over the heavier (sets[j] is the
+					// lighter), so no pair above the threshold is lost.
+					if sets[j].total < threshold*s.total {
+						continue
+					}
 					if sim := v.similarity(s, sets[j]); sim >= threshold {
-						out = append(out, pair{a: j, b: i, sim: sim})
+						out = append(out, pair{a: min(i, j), b: max(i, j), sim: sim})
 					}
 				}
 			}
-			for _, id := range s.ids[:p] {
+			for _, id := range s.ids[:v.prefixLen(s, indexed)] {
 				postings[id] = append(postings[id], i)
 			}
 		}
 	}
-	sort.Slice(out, func(x, y int) bool {
-		if out[x].a != out[y].a {
-			return out[x].a < out[y].a
-		}
-		return out[x].b < out[y].b
-	})
-	return out
+	return out // in the order found: the caller sorts
+}
+
+// byRecords orders pairs by their records.
+func byRecords(x, y pair) int {
+	if x.a != y.a {
+		return x.a - y.a
+	}
+	return x.b - y.b
 }

@@ -28,10 +28,10 @@ func (v *vocab) diff(a, b termSet) []int32 {
 	i, j := 0, 0
 	for i < len(a.ids) {
 		switch {
-		case j >= len(b.ids) || v.rank[a.ids[i]] < v.rank[b.ids[j]]:
+		case j >= len(b.ids) || a.ids[i] < b.ids[j]: // ids are ranks
 			out = append(out, a.ids[i])
 			i++
-		case v.rank[a.ids[i]] == v.rank[b.ids[j]]:
+		case a.ids[i] == b.ids[j]:
 			i++
 			j++
 		default:
@@ -41,34 +41,116 @@ func (v *vocab) diff(a, b termSet) []int32 {
 	return out
 }
 
-// slotTerms learns the slot terms from candidate pairs.
+// diffUpTo is diff when it has at most n terms; false when it has more.
+func (v *vocab) diffUpTo(a, b termSet, n int) ([]int32, bool) {
+	var out []int32
+	i, j := 0, 0
+	for i < len(a.ids) {
+		switch {
+		case j >= len(b.ids) || a.ids[i] < b.ids[j]:
+			if len(out) == n {
+				return nil, false
+			}
+			out = append(out, a.ids[i])
+			i++
+		case a.ids[i] == b.ids[j]:
+			i++
+			j++
+		default:
+			j++
+		}
+	}
+	return out, true
+}
+
+// slotTerms learns the slot terms from candidate pairs, in two passes. A
+// pair whose lemmas differ in one term a side links those two terms. A
+// pair that differs in more ("look … stars" against "check … posted_on")
+// does not say which term stood for which, so the first pass learns only
+// from single swaps; the second takes the wider pairs, sets aside the slots
+// already known on each side and learns from what is left: a single swap
+// again, or, when one side lost only slots and the other none, the other
+// side's terms as one slot written in several words ("operating profit"
+// against "site").
 func slotTerms(sets []termSet, v *vocab, pairs []pair) map[int32]bool {
+	common := max(maxSlotShare*len(sets)/100, 2)
 	partners := map[int32]map[int32]bool{}
+	link := func(x, y int32) {
+		if partners[x] == nil {
+			partners[x] = map[int32]bool{}
+		}
+		partners[x][y] = true
+	}
+	learned := func() map[int32]bool {
+		slots := map[int32]bool{}
+		for t, ps := range partners {
+			if len(ps) >= minPartners && v.df[t] <= common {
+				slots[t] = true
+			}
+		}
+		return slots
+	}
+	type swap struct{ a, b []int32 }
+	var wide []swap
 	for _, p := range pairs {
-		da, db := v.diff(sets[p.a], sets[p.b]), v.diff(sets[p.b], sets[p.a])
-		if len(da) == 0 || len(db) == 0 || len(da) > maxSwap || len(db) > maxSwap {
+		da, okA := v.diffUpTo(sets[p.a], sets[p.b], maxSwap)
+		db, okB := v.diffUpTo(sets[p.b], sets[p.a], maxSwap)
+		if !okA || !okB {
 			continue
 		}
-		for _, x := range da {
-			for _, y := range db {
-				if partners[x] == nil {
-					partners[x] = map[int32]bool{}
+		switch {
+		case len(da) == 0 || len(db) == 0 || len(da) > maxSwap || len(db) > maxSwap:
+		case len(da) == 1 && len(db) == 1:
+			link(da[0], db[0])
+			link(db[0], da[0])
+		default:
+			wide = append(wide, swap{da, db})
+		}
+	}
+	known := learned()
+	rest := func(ts []int32) (left []int32, removed []int32) {
+		for _, t := range ts {
+			if known[t] {
+				removed = append(removed, t)
+			} else {
+				left = append(left, t)
+			}
+		}
+		return left, removed
+	}
+	for _, w := range wide {
+		la, ra := rest(w.a)
+		lb, rb := rest(w.b)
+		switch {
+		case len(ra) > 0 && len(rb) > 0: // slots swapped: what is left swaps too
+			for _, x := range la {
+				for _, y := range lb {
+					link(x, y)
+					link(y, x)
 				}
-				if partners[y] == nil {
-					partners[y] = map[int32]bool{}
+			}
+		case len(ra) == 0 && len(rb) == 0: // nothing known: every term may stand for any
+			for _, x := range la {
+				for _, y := range lb {
+					link(x, y)
+					link(y, x)
 				}
-				partners[x][y], partners[y][x] = true, true
+			}
+		case len(ra) == 0 && len(lb) == 0: // la is one slot in several words
+			for _, x := range la {
+				for _, y := range rb {
+					link(x, y)
+				}
+			}
+		case len(rb) == 0 && len(la) == 0:
+			for _, x := range lb {
+				for _, y := range ra {
+					link(x, y)
+				}
 			}
 		}
 	}
-	slots := map[int32]bool{}
-	common := max(maxSlotShare*len(sets)/100, 2)
-	for t, ps := range partners {
-		if len(ps) >= minPartners && v.df[t] <= common {
-			slots[t] = true
-		}
-	}
-	return slots
+	return learned()
 }
 
 // swapsSlot reports whether a or b holds a slot term the other lacks.

@@ -1,0 +1,105 @@
+package hygiene
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memreview/memreview/index"
+)
+
+// Two rules of a duplicate that a bag of words cannot see: the names two
+// lemmas share come in the same order ("a lags b" is not "b lags a",
+// though "a and b" is "b and a"), and neither states a number the other
+// does not.
+
+// namedSeqs holds, for the records of candidate pairs, the names of each
+// lemma in the order they occur (every occurrence): its identifiers and its
+// slot terms, except those of a commuting construction (see commute).
+type namedSeqs struct {
+	b     *builder
+	slots map[int32]bool
+	term  map[string]int32 // word → its lemma term id (-1: none)
+	seq   map[int][]string
+}
+
+func (n *namedSeqs) of(i int) []string {
+	if s, ok := n.seq[i]; ok {
+		return s
+	}
+	var out []string
+	// Names in a commuting construction ("a and b", "(a, b)") have no
+	// order: they are left out.
+	l := commutePair.ReplaceAllString(n.b.recs[i].Lemma, " $2 ")
+	l = commuteList.ReplaceAllString(l, "()")
+	for _, w := range strings.FieldsFunc(l, func(r rune) bool {
+		return !(r == '_' || r == '.' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		w = strings.Trim(w, "./")
+		if w == "" {
+			continue
+		}
+		if len(identifiers(w)) > 0 {
+			out = append(out, strings.ToLower(w))
+			continue
+		}
+		lw := strings.ToLower(w)
+		id, ok := n.term[lw]
+		if !ok {
+			id = -1
+			if ts := index.Terms(lw); len(ts) == 1 {
+				if x, ok := n.b.sim.lv.id[ts[0]]; ok {
+					id = x
+				}
+			}
+			n.term[lw] = id
+		}
+		if id >= 0 && n.slots[id] {
+			out = append(out, lw)
+		}
+	}
+	n.seq[i] = out
+	return out
+}
+
+// sameOrder: the names both lemmas hold (outside commuting constructions)
+// occur in the same order in each.
+func (n *namedSeqs) sameOrder(a, b int) bool {
+	sa, sb := n.of(a), n.of(b)
+	in := func(xs []string) map[string]bool {
+		m := make(map[string]bool, len(xs))
+		for _, x := range xs {
+			m[x] = true
+		}
+		return m
+	}
+	ma, mb := in(sa), in(sb)
+	var fa, fb []string
+	for _, x := range sa {
+		if mb[x] {
+			fa = append(fa, x)
+		}
+	}
+	for _, x := range sb {
+		if ma[x] {
+			fb = append(fb, x)
+		}
+	}
+	return slices.Equal(fa, fb)
+}
+
+// numbersDiffer: one list of identifiers holds a number the other lacks.
+func numbersDiffer(a, b []string) bool {
+	isNum := func(x string) bool { _, err := strconv.ParseFloat(x, 64); return err == nil }
+	for _, x := range a {
+		if isNum(x) && !contains(b, x) {
+			return true
+		}
+	}
+	for _, x := range b {
+		if isNum(x) && !contains(a, x) {
+			return true
+		}
+	}
+	return false
+}
