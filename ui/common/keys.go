@@ -10,6 +10,9 @@ type KeyMap struct {
 	Quit   key.Binding
 	Help   key.Binding
 	Errors key.Binding // !: the last error in full
+	// H: run hygiene in the background; its proposals join the queue
+	// (ui/hygiene.go).
+	Hygiene key.Binding
 	// The number keys that switch screens come from the registry
 	// (ui.Screens).
 
@@ -78,6 +81,8 @@ func DefaultKeyMap() KeyMap {
 		Quit:   bind("q", "quit", "q", "ctrl+c"),
 		Help:   bind("?", "help", "?"),
 		Errors: bind("!", "error", "!"),
+		// H, not a letter a screen uses: the root takes it before the screen.
+		Hygiene: bind("H", "hygiene", "H"),
 
 		Up:       bind("↑/k", "up", "up", "k"),
 		Down:     bind("↓/j", "down", "down", "j"),
