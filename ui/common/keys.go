@@ -50,6 +50,7 @@ type BankKeys struct {
 	Verify   key.Binding // v: re-run the record's checks live
 	Mark     key.Binding // space: mark a row for merging
 	Clear    key.Binding // x: clear the query and every facet filter
+	Worth    key.Binding // w: sort by worth (best first, worst first, index order)
 }
 
 // ConsoleKeys are the keys the probe console adds.
@@ -125,6 +126,7 @@ func DefaultKeyMap() KeyMap {
 			Verify:   bind("v", "verify checks", "v"),
 			Mark:     bind("space", "mark for merge", " "),
 			Clear:    bind("x", "clear filters", "x"),
+			Worth:    bind("w", "sort by worth", "w"),
 		},
 		Console: ConsoleKeys{
 			Run:      bind("enter", "run probe", "enter"),
