@@ -44,7 +44,7 @@ func TestScreenKeys(t *testing.T) {
 		all := s.ShortHelp()
 		if c, ok := s.(common.Capturer); !ok || !c.Capturing() {
 			all = append(slices.Clone(all), m.keys...)
-			all = append(all, m.c.Keys.Help, m.c.Keys.Quit, m.c.Keys.Errors)
+			all = append(all, m.c.Keys.Help, m.c.Keys.Quit, m.c.Keys.Errors, m.c.Keys.Hygiene)
 		}
 		seen := map[string]string{}
 		for _, b := range all {

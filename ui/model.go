@@ -39,6 +39,10 @@ type Model struct {
 	seq       int64         // the bank's change sequence as last polled (watch.go)
 	lastErr   string        // the last error shown in the footer, in full (! shows it)
 	showErr   bool          // the ! overlay
+
+	hygiene    *hygieneRun // the H run in flight; nil when none (hygiene.go)
+	hygieneSeq int
+	own        ownProposals // the proposals H queued: the change watcher does not announce them
 }
 
 // clearStatus ends a transient message unless a newer one replaced it.

@@ -22,6 +22,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if cmd, ch := m.deps.Curator.Update(msg); ch != common.CuratorNone {
 		return m, tea.Batch(cmd, m.broadcast(common.CuratorProgress{Change: ch}))
 	}
+	if cmd, ok := m.updateHygiene(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
@@ -102,6 +105,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Errors) && m.lastErr != "":
 		m.showErr = true
 		return nil
+	case key.Matches(msg, k.Hygiene) && !m.tooSmall():
+		return m.startHygiene()
 	}
 	for i, b := range m.keys {
 		if key.Matches(msg, b) {

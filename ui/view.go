@@ -118,6 +118,9 @@ func (m *Model) footer(active common.Screen) string {
 		line = ansi.Truncate(left, room, "…") + sep + right
 	}
 	status := ""
+	if m.status.Text == "" && m.hygiene != nil {
+		status = m.c.Styles.Status.Render(ansi.Truncate(m.hygieneProgress(), m.c.Width, "…"))
+	}
 	if m.status.Text != "" {
 		style := m.c.Styles.Status
 		if m.status.Err {
@@ -156,6 +159,7 @@ func (m *Model) helpOverlay(s common.Screen, h int) string {
 	global.Width = inner
 	text := st.Title.Render("Keys") + "\n\n" + helpRows(m.help, groups, inner) +
 		"\n\n" + global.ShortHelpView(append(slices.Clone(m.keys), k.Help, k.Errors, k.Quit)) +
+		"\n" + global.ShortHelpView([]key.Binding{k.Hygiene}) +
 		"\n\n" + st.Subtle.Render(common.Wrap("Every decision is committed when the footer says so; q quits at once. Press ? or esc to close.", inner))
 	box := st.Overlay.Width(m.c.Width - st.Overlay.GetHorizontalBorderSize()).Render(fitLines(text, inner))
 	return lipgloss.NewStyle().MaxHeight(h).Render(box)

@@ -54,13 +54,13 @@ func (m *Model) startWatch() tea.Cmd {
 
 // poll asks the service what changed after the last sequence seen.
 func (m *Model) poll() tea.Cmd {
-	svc, from, op := m.deps.Service, m.seq, m.deps.Operator
+	svc, from, op, own := m.deps.Service, m.seq, m.deps.Operator, &m.own
 	return func() tea.Msg {
 		cs, err := svc.ChangesSince(from)
 		if err != nil || cs.Empty() {
 			return changesSeen{from: from, to: from, err: err}
 		}
-		return changesSeen{from: from, to: cs.To, changed: true, notice: describe(svc, cs, op)}
+		return changesSeen{from: from, to: cs.To, changed: true, notice: describe(svc, cs, op, own)}
 	}
 }
 
@@ -85,12 +85,13 @@ func (m *Model) seen(msg changesSeen) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// describe says what a change set did to the queue.
-func describe(svc *service.Service, cs service.ChangeSet, operator string) string {
+// describe says what a change set did to the queue; proposals this
+// program queued itself (own: hygiene's) are not news.
+func describe(svc *service.Service, cs service.ChangeSet, operator string, own *ownProposals) string {
 	var joined int
 	var left []string
 	for _, c := range cs.Changes {
-		if c.Kind != "proposal" {
+		if c.Kind != "proposal" || own.has(c.ID) {
 			continue
 		}
 		p, err := svc.Proposal(c.ID)

@@ -97,6 +97,7 @@ func (m *Model) detailContent(w int) string {
 	}
 
 	b.WriteString("\n" + st.Title.Render(fmt.Sprintf("Retrieved by (%d)", len(d.Uses))) + "\n")
+	b.WriteString(m.worthLine(r.ID, w) + "\n")
 	for _, u := range d.Uses {
 		mark := st.Bad.Render("✘")
 		if u.Outcome.Passed {

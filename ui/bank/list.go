@@ -133,6 +133,7 @@ func (m *Model) rowText(i, idw, w int) string {
 		if rec.Suspect {
 			meta += st.Bad.Render("suspect ")
 		}
+		meta += m.worthMark(h.ID)
 		text = common.PrintableLine(rec.Lemma)
 	default:
 		text = st.Subtle.Render("…")

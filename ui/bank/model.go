@@ -71,6 +71,8 @@ type Model struct {
 
 	retrieveSeq int // the latest retrieval preview request
 
+	ws worthState // what each record is worth, and the sort by it (worth.go)
+
 	busy    string  // "deleting mem_3…" while a write is in flight
 	overlay overlay // a form, picker or question over the screen; nil when none
 }
@@ -112,12 +114,13 @@ func NewWithSource(c common.Common, deps common.Deps, src Source) *Model {
 	m.Keys.Confirm.SetHelp("enter", "open")
 	m.Keys.Next.SetHelp("]", "next link")
 	m.Keys.Prev.SetHelp("[", "prev link")
+	m.setWorthHelp()
 	m.enableKeys()
 	return m
 }
 
 // Init runs the first search.
-func (m *Model) Init() tea.Cmd { return m.runSearch() }
+func (m *Model) Init() tea.Cmd { return tea.Batch(m.runSearch(), m.loadWorth()) }
 
 // Capturing reports whether the search box or a form takes typed text.
 func (m *Model) Capturing() bool {
@@ -173,6 +176,7 @@ func (m *Model) enableKeys() {
 	k.Next.SetEnabled(len(m.links) > 1)
 	k.Prev.SetEnabled(len(m.links) > 1)
 	k.Filter.SetEnabled(m.searched)
+	m.keys.Worth.SetEnabled(m.src != nil && trajectories(m.deps) != nil)
 }
 
 // marked lists the rows marked for merging other than the selected one.
@@ -212,14 +216,14 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Cancel, k.Confirm}
 	}
 	return []key.Binding{k.Search, k.Filter, m.keys.Clear, k.Confirm, k.NextPane, k.Edit, k.Narrow, m.keys.Mark, k.Merge,
-		k.Delete, k.Undo, m.keys.Verify, m.keys.Retrieve}
+		k.Delete, k.Undo, m.keys.Verify, m.keys.Retrieve, m.keys.Worth}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	return [][]key.Binding{
-		{k.Search, k.Filter, m.keys.Clear, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
+		{k.Search, k.Filter, m.keys.Clear, m.keys.Worth, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
 		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, m.keys.Verify},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
@@ -236,5 +240,6 @@ func (m *Model) Title() string {
 	if f := filterText(m.filters); f != "" {
 		t += " · " + f
 	}
+	t += m.worthTitle()
 	return t
 }

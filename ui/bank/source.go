@@ -151,6 +151,9 @@ func (m *Model) loadPage(n int) tea.Cmd {
 	if m.src == nil {
 		return nil
 	}
+	if m.ws.order != byIndex {
+		return m.loadSortedPage(n)
+	}
 	m.list.pending[n] = true
 	seq, src, req := m.querySeq, m.src, m.request(n)
 	return func() tea.Msg {

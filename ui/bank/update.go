@@ -20,6 +20,9 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.updateWorth(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		switch {
@@ -82,7 +85,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.showRecord(msg.ID)
 	case common.BankChanged:
 		if msg.From != changedFrom && m.src != nil {
-			return m.refresh() // another screen's write: the rows and the detail may be old versions
+			// another screen's write: the rows and the detail may be old
+			// versions, and another process may have added trajectories
+			return tea.Batch(m.refresh(), m.loadWorth())
 		}
 	}
 	return nil
@@ -180,6 +185,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Cancel) && m.focus == paneDetail:
 		m.focus = paneList
 		return nil
+	}
+	if cmd, ok := m.worthKey(msg); ok {
+		return cmd
 	}
 	if cmd, ok := m.verbKey(msg); ok {
 		return cmd

@@ -10,6 +10,9 @@ type KeyMap struct {
 	Quit   key.Binding
 	Help   key.Binding
 	Errors key.Binding // !: the last error in full
+	// H: run hygiene in the background; its proposals join the queue
+	// (ui/hygiene.go).
+	Hygiene key.Binding
 	// The number keys that switch screens come from the registry
 	// (ui.Screens).
 
@@ -47,6 +50,7 @@ type BankKeys struct {
 	Verify   key.Binding // v: re-run the record's checks live
 	Mark     key.Binding // space: mark a row for merging
 	Clear    key.Binding // x: clear the query and every facet filter
+	Worth    key.Binding // w: sort by worth (best first, worst first, index order)
 }
 
 // ConsoleKeys are the keys the probe console adds.
@@ -78,6 +82,8 @@ func DefaultKeyMap() KeyMap {
 		Quit:   bind("q", "quit", "q", "ctrl+c"),
 		Help:   bind("?", "help", "?"),
 		Errors: bind("!", "error", "!"),
+		// H, not a letter a screen uses: the root takes it before the screen.
+		Hygiene: bind("H", "hygiene", "H"),
 
 		Up:       bind("↑/k", "up", "up", "k"),
 		Down:     bind("↓/j", "down", "down", "j"),
@@ -120,6 +126,7 @@ func DefaultKeyMap() KeyMap {
 			Verify:   bind("v", "verify checks", "v"),
 			Mark:     bind("space", "mark for merge", " "),
 			Clear:    bind("x", "clear filters", "x"),
+			Worth:    bind("w", "sort by worth", "w"),
 		},
 		Console: ConsoleKeys{
 			Run:      bind("enter", "run probe", "enter"),

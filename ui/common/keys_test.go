@@ -10,7 +10,7 @@ import (
 // screen: the global keys, moving around and the verbs.
 func TestKeysDistinct(t *testing.T) {
 	k := DefaultKeyMap()
-	set := []key.Binding{k.Quit, k.Help,
+	set := []key.Binding{k.Quit, k.Help, k.Hygiene,
 		k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextPane, k.Next, k.Prev, k.Raw,
 		k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Probe, k.Filter, k.Search, k.Curate}
 	seen := map[string]string{}

@@ -55,7 +55,8 @@ type Model struct {
 	loaded bool // the queue has loaded once
 	seq    int  // request counter; every background result carries one
 
-	queueSeq, probeSeq, searchSeq int // seq of the latest request of each kind
+	queueSeq, probeSeq, searchSeq int    // seq of the latest request of each kind
+	showing                       string // the proposal a ShowProposal's reload, in flight, goes to
 
 	cur     *proposalContext // the shown proposal's context; nil while loading
 	curSeq  int              // seq of the context request in flight

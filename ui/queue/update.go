@@ -100,6 +100,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			mp.found(msg)
 		}
 	case common.ShowProposal:
+		m.showing = msg.ID
 		return m.reloadQueue(msg.ID)
 	case common.EvidenceAttached:
 		if msg.Target.Kind == "proposal" && m.ready() && m.cur.P.ID == msg.Target.ID {
@@ -109,19 +110,25 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.From == changedFrom {
 			return nil
 		}
-		keep := "" // another screen's write (an undo there may reopen a proposal)
-		if p := m.current(); p != nil {
-			keep = p.ID
-		}
-		return m.reloadQueue(keep)
+		// another screen's write (an undo there may reopen a proposal)
+		return m.reloadQueue(m.keepOnReload())
 	case common.QueueChanged:
-		keep := ""
-		if p := m.current(); p != nil {
-			keep = p.ID
-		}
-		return m.reloadQueue(keep)
+		return m.reloadQueue(m.keepOnReload())
 	}
 	return nil
+}
+
+// keepOnReload is the proposal a reload for a change elsewhere stays on:
+// the one a ShowProposal asked for while its reload is still in flight
+// (the new reload replaces that one), else the one shown.
+func (m *Model) keepOnReload() string {
+	if m.showing != "" {
+		return m.showing
+	}
+	if p := m.current(); p != nil {
+		return p.ID
+	}
+	return ""
 }
 
 // changedFrom names this screen in the common.BankChanged it sends.
@@ -143,6 +150,7 @@ func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
 	}
 	m.loaded = true
 	m.settling = false
+	m.showing = ""
 	if msg.err != nil {
 		m.loadErr = msg.err
 		return common.NotifyErr("could not read the queue: " + msg.err.Error())

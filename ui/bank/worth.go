@@ -1,0 +1,250 @@
+package bank
+
+import (
+	"sort"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// What each record is worth (review.Worth): how many tasks retrieved it and
+// how they ended, against the bank's tasks over the same period. The whole
+// bank's worth is computed once per load (review.WorthOf over the
+// trajectories, one pass) in a Cmd, again when another screen or process
+// changes the bank. The detail shows the record's worth line, the list
+// marks records retrieved mostly by failed tasks, and w sorts the results
+// by worth: best first, worst first, back to the index's order.
+
+// worthLoaded is the worth of every retrieved record, for load gen.
+type worthLoaded struct {
+	gen   int
+	worth map[string]review.Worth
+	err   error
+}
+
+// worthOrder is how the list is sorted.
+type worthOrder int
+
+const (
+	byIndex      worthOrder = iota // the index's order (id, or score)
+	byWorthBest                    // highest lift first
+	byWorthWorst                   // lowest lift first
+)
+
+// maxSorted caps the hits a sort by worth reads from the index.
+const maxSorted = 1 << 20
+
+// sortedLoaded is every hit of query seq, sorted by worth.
+type sortedLoaded struct {
+	seq   int
+	hits  []index.Hit
+	total uint64
+	res   *index.Results // page 0 as the index answered it (facets, took)
+	err   error
+}
+
+// worthState is what the screen keeps of the bank's worth.
+type worthState struct {
+	worth map[string]review.Worth // nil until loaded; never changed once set
+	gen   int
+	err   string
+	order worthOrder
+	seq   int         // the query the sorted hits are of
+	hits  []index.Hit // all hits of query seq in worth order; nil while loading
+}
+
+// trajectories reads the bank's trajectories through the service; nil
+// when the program has none.
+func trajectories(d common.Deps) func() ([]review.Trajectory, error) {
+	if d.Service != nil {
+		return d.Service.Trajectories
+	}
+	return nil
+}
+
+// loadWorth computes the bank's worth in the background.
+func (m *Model) loadWorth() tea.Cmd {
+	m.ws.gen++
+	gen, read := m.ws.gen, trajectories(m.deps)
+	if read == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		trs, err := read()
+		if err != nil {
+			return worthLoaded{gen: gen, err: err}
+		}
+		return worthLoaded{gen: gen, worth: review.WorthOf(trs)}
+	}
+}
+
+// worthOf is record id's worth (Retrieved 0 when no task retrieved it).
+func (m *Model) worthOf(id string) review.Worth {
+	w, ok := m.ws.worth[id]
+	if !ok {
+		w.Record = id
+	}
+	return w
+}
+
+// updateWorth handles the worth messages; ok is false for any other.
+func (m *Model) updateWorth(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case worthLoaded:
+		if msg.gen != m.ws.gen {
+			return nil, true
+		}
+		if msg.err != nil {
+			m.ws.err = "worth unknown: " + msg.err.Error()
+			m.renderDetail()
+			return common.NotifyErr("could not read the trajectories for the records' worth: " + msg.err.Error()), true
+		}
+		m.ws.worth, m.ws.err = msg.worth, ""
+		m.renderDetail()
+		if m.ws.order != byIndex {
+			return m.runSearch(), true // sort again with the new worth
+		}
+		return nil, true
+	case sortedLoaded:
+		if msg.seq != m.querySeq || m.ws.order == byIndex {
+			return nil, true
+		}
+		if msg.err != nil {
+			return m.pageLoaded(pageLoaded{seq: msg.seq, page: 0, err: msg.err}), true
+		}
+		m.ws.hits = msg.hits
+		res := *msg.res
+		res.Hits = m.sortedPage(0)
+		res.Total = uint64(len(msg.hits))
+		return m.pageLoaded(pageLoaded{seq: msg.seq, page: 0, res: &res}), true
+	}
+	return nil, false
+}
+
+// sortedPage is page n of the hits sorted by worth.
+func (m *Model) sortedPage(n int) []index.Hit {
+	lo := min(n*pageSize, len(m.ws.hits))
+	return m.ws.hits[lo:min(lo+pageSize, len(m.ws.hits))]
+}
+
+// loadSortedPage is loadPage while the list is sorted by worth: the first
+// page of a query reads every hit (ids only, no highlights) and sorts them;
+// later pages come from that.
+func (m *Model) loadSortedPage(n int) tea.Cmd {
+	seq := m.querySeq
+	if m.ws.seq == seq && m.ws.hits != nil {
+		m.list.pending[n] = true
+		res := &index.Results{Total: uint64(len(m.ws.hits)), Hits: m.sortedPage(n)}
+		return func() tea.Msg { return pageLoaded{seq: seq, page: n, res: res} }
+	}
+	if m.ws.seq == seq {
+		return nil // every hit is on its way
+	}
+	m.list.pending[0] = true
+	m.ws.seq, m.ws.hits = seq, nil
+	req := m.request(0)
+	req.From, req.Size, req.Highlight = 0, maxSorted, false
+	src, worth, order, read := m.src, m.ws.worth, m.ws.order, trajectories(m.deps)
+	return func() tea.Msg {
+		res, err := src.Search(req)
+		if err != nil {
+			return sortedLoaded{seq: seq, err: err}
+		}
+		if worth == nil && read != nil { // not loaded yet: compute it here
+			trs, err := read()
+			if err != nil {
+				return sortedLoaded{seq: seq, err: err}
+			}
+			worth = review.WorthOf(trs)
+		}
+		hits := sortByWorth(res.Hits, worth, order)
+		return sortedLoaded{seq: seq, hits: hits, total: res.Total, res: res}
+	}
+}
+
+// sortByWorth orders hits by their record's lift (review.Worth.Lift), best
+// or worst first; ties by how many tasks retrieved it (more first), then id.
+func sortByWorth(hits []index.Hit, worth map[string]review.Worth, order worthOrder) []index.Hit {
+	out := make([]index.Hit, len(hits))
+	copy(out, hits)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := worth[out[i].ID], worth[out[j].ID]
+		la, lb := a.Lift(), b.Lift()
+		if la != lb {
+			if order == byWorthWorst {
+				return la < lb
+			}
+			return la > lb
+		}
+		if a.Retrieved != b.Retrieved {
+			return a.Retrieved > b.Retrieved
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// cycleWorthOrder is w: index order → best first → worst first → index order.
+func (m *Model) cycleWorthOrder() tea.Cmd {
+	m.ws.order = (m.ws.order + 1) % 3
+	m.ws.seq, m.ws.hits = -1, nil
+	m.setWorthHelp()
+	text := map[worthOrder]string{byIndex: "sorted as the index orders them", byWorthBest: "sorted by worth, best first",
+		byWorthWorst: "sorted by worth, worst first"}[m.ws.order]
+	return tea.Batch(common.Notify(text), m.runSearch())
+}
+
+// setWorthHelp says what w does next.
+func (m *Model) setWorthHelp() {
+	desc := map[worthOrder]string{byIndex: "sort by worth", byWorthBest: "worst first", byWorthWorst: "index order"}[m.ws.order]
+	m.keys.Worth.SetHelp("w", desc)
+}
+
+// worthTitle is the header's note of the order.
+func (m *Model) worthTitle() string {
+	switch m.ws.order {
+	case byWorthBest:
+		return " · by worth, best first"
+	case byWorthWorst:
+		return " · by worth, worst first"
+	}
+	return ""
+}
+
+// worthMark is the list's mark of a record retrieved mostly by failed
+// tasks ("" for others); it reads without colour.
+func (m *Model) worthMark(id string) string {
+	if m.worthOf(id).MostlyFailed() {
+		return m.Styles.Bad.Render("✘ mostly failed ")
+	}
+	return ""
+}
+
+// worthLine is the detail's line: the record's worth in counts.
+func (m *Model) worthLine(id string, w int) string {
+	st := m.Styles
+	switch {
+	case m.ws.err != "":
+		return st.Error.Render(common.Wrap(m.ws.err, w))
+	case m.ws.worth == nil:
+		return st.Subtle.Render("worth: loading…")
+	}
+	wo := m.worthOf(id)
+	text := common.Indent(st.Label.Render("worth: "), wo.String(), w, 2)
+	if wo.MostlyFailed() {
+		text = st.Bad.Render(text)
+	}
+	return text
+}
+
+// worthKey handles w; ok is false for other keys.
+func (m *Model) worthKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	if !key.Matches(msg, m.keys.Worth) {
+		return nil, false
+	}
+	return m.cycleWorthOrder(), true
+}
