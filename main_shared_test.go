@@ -25,7 +25,7 @@ func TestTUIAndCLIShareTheBank(t *testing.T) {
 	}
 	bank := filepath.Join(t.TempDir(), "world")
 	must(t, mr(t, "", "sample", bank))
-	server := fmt.Sprintf("memreview-shared-%d", os.Getpid())
+	server := fmt.Sprintf("memreview-shared-%d-%d", os.Getpid(), time.Now().UnixNano())
 	tmux := func(args ...string) string {
 		out, err := exec.Command("tmux", append([]string{"-L", server}, args...)...).CombinedOutput()
 		if err != nil {

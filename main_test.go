@@ -478,7 +478,7 @@ func TestTUIInTmux(t *testing.T) {
 	}
 	bank := filepath.Join(t.TempDir(), "world")
 	must(t, mr(t, "", "sample", bank))
-	session := fmt.Sprintf("memreview-e2e-%d", os.Getpid())
+	session := fmt.Sprintf("memreview-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())
 	// The TUI's stderr and exit status go to a file, so that a TUI that
 	// ends early (and takes the tmux server with it) says why.
 	errlog := filepath.Join(t.TempDir(), "tui.stderr")
