@@ -88,8 +88,7 @@ func ChanceDuplicates(recs []review.Record) [][2]string {
 // that record says).
 func DuplicateTruth(recs []review.Record, planted [][2]string) [][2]string {
 	parent := map[string]string{}
-	var find func(string) string
-	find = func(x string) string {
+	find := func(x string) string {
 		for parent[x] != "" && parent[x] != x {
 			x = parent[x]
 		}

@@ -33,7 +33,7 @@ func (p *panicScreen) Title() string            { return "Panic" }
 func (p *panicScreen) View() string             { return "panic screen" }
 func (p *panicScreen) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "x" {
-		return p, tea.Batch(nil, func() tea.Msg { var m map[string]int; m["boom"]++; return nil })
+		return p, tea.Batch(nil, func() tea.Msg { panic("boom in a background Cmd") })
 	}
 	return p, nil
 }

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
@@ -37,18 +36,6 @@ func claimsOf(t *testing.T, b review.Backend, operator string) []string {
 		}
 	}
 	return out
-}
-
-// waitClaims waits until operator holds exactly the claims want.
-func waitClaims(t *testing.T, b review.Backend, operator string, want ...string) {
-	t.Helper()
-	var got []string
-	for deadline := time.Now().Add(uitest.WaitTimeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if got = claimsOf(t, b, operator); slices.Equal(got, want) {
-			return
-		}
-	}
-	t.Fatalf("%s holds claims on %v, want %v", operator, got, want)
 }
 
 // TestClaimedMeanwhileMovesOn: alice claims the next proposal after the
