@@ -59,7 +59,7 @@ func writeTable(b *strings.Builder, r Result, width int) {
 			if i >= len(row) {
 				continue
 			}
-			line[i] = cellText(row[i])
+			line[i] = CellText(row[i])
 			if _, isNum := asNumber(row[i]); !isNum && row[i] != nil {
 				numeric[i] = false
 			}
@@ -117,7 +117,10 @@ func asNumber(v any) (float64, bool) {
 	return 0, false
 }
 
-func cellText(v any) string {
+// CellText is how every probe table, the CLI's and the TUI's, shows one
+// value: NULL for nil, numbers in their shortest exact form ('g'), text on
+// one line with control characters escaped.
+func CellText(v any) string {
 	switch t := v.(type) {
 	case nil:
 		return "NULL"

@@ -59,7 +59,7 @@ func TestCmdPanicIsLoggedNotFatal(t *testing.T) {
 	s.typ("1")
 	s.waitFor("Review 1/15") // still answering keys
 	s.quit()
-	if l := logged.String(); !strings.Contains(l, "panic in a background task: assignment to entry in nil map") || !strings.Contains(l, "goroutine") {
+	if l := logged.String(); !strings.Contains(l, "panic in a background task: boom in a background Cmd") || !strings.Contains(l, "goroutine") {
 		t.Errorf("the log lacks the panic and its stack:\n%s", l)
 	}
 }

@@ -3,8 +3,6 @@ package common
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -143,7 +141,7 @@ func (c *Curator) Start(d Deps, trajIDs []string) (tea.Cmd, error) {
 	if d.Service != nil {
 		now = d.Service.Now()
 	}
-	id := newRunID(now)
+	id := curator.NewRunID(now)
 	ch := make(chan tea.Msg, 64)
 	c.run = &CuratorRun{ID: id, Trajectories: slices.Clone(trajIDs)}
 	c.ch, c.frame = ch, 0
@@ -187,12 +185,6 @@ func (c *Curator) Start(d Deps, trajIDs []string) (tea.Cmd, error) {
 
 // errNoBank ends a curator run started without a bank (Deps.Service nil).
 var errNoBank = errors.New("curator: no bank is open")
-
-func newRunID(now time.Time) string {
-	var b [3]byte
-	rand.Read(b[:])
-	return "cur_" + now.UTC().Format("20060102T150405") + "_" + hex.EncodeToString(b[:])
-}
 
 func waitFor(ch <-chan tea.Msg) tea.Cmd {
 	return func() tea.Msg { return <-ch }

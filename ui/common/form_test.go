@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -138,5 +139,20 @@ func TestRecordKey(t *testing.T) {
 	}
 	if r, closed, _ := bad.RecordKey(k, uitest.Key("esc"), &base, ""); r != nil || !closed {
 		t.Fatalf("esc: record %v, closed %v", r, closed)
+	}
+}
+
+// The TUI's probe tables show each value exactly as the CLI's do (one cell
+// formatter, probe.CellText): numbers in the same form, NULL for nil. (Text
+// differs only in line breaks: the screen shows a cell on one line.)
+func TestCellTextMatchesTheCLI(t *testing.T) {
+	for _, v := range []any{nil, int64(42), 0.5, 1e21, 3.0, -0.25, true, "plain"} {
+		cli := probe.CellText(v)
+		if got := common.CellText(v); got != cli {
+			t.Errorf("CellText(%#v) = %q in the TUI, %q in the CLI", v, got, cli)
+		}
+	}
+	if got := common.CellText(1e21); got != "1e+21" {
+		t.Errorf("CellText(1e21) = %q, want 1e+21 as the CLI prints it", got)
 	}
 }

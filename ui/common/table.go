@@ -1,11 +1,11 @@
 package common
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/probe"
 )
 
 // Table lays a probe's result rows out under their column names, for the
@@ -91,16 +91,12 @@ func fitColumns(widths []int, avail int) {
 	}
 }
 
-// CellText is how a table shows one value: NULL for nil, strings on one
-// line and Printable, floats without trailing zeros.
+// CellText is how a table shows one value: NULL, numbers and other values
+// exactly as the CLI's probe tables show them (probe.CellText); text on
+// one line (line breaks become spaces), made printable for the screen.
 func CellText(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "NULL"
-	case string:
-		return PrintableLine(t)
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64)
+	if s, ok := v.(string); ok {
+		return PrintableLine(s)
 	}
-	return Printable(fmt.Sprint(v))
+	return PrintableLine(probe.CellText(v))
 }
