@@ -40,7 +40,7 @@ func (a *app) openTUIBankPG() (*review.Store, *service.Service, *log.Logger, fun
 	var lg *log.Logger
 	logw := &lazyLog{}
 	lg = log.New(logw, "", log.LstdFlags)
-	svc, st, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator, Logf: lg.Printf})
+	svc, st, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator, Logf: lg.Printf, IndexProgress: a.indexProgress()})
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -47,6 +48,8 @@ type app struct {
 	stdout   io.Writer
 	stderr   io.Writer
 	ctx      context.Context
+	// muteProgress stops the index progress line (the TUI's screen is up).
+	muteProgress atomic.Bool
 }
 
 // command is one subcommand: its usage line, help text and body.
@@ -235,10 +238,10 @@ func printCommandHelp(w io.Writer, c *command) {
 // another process (the TUI) holds the index asks that process.
 func (a *app) open() (*service.Service, error) {
 	if isPGBank(a.bank) {
-		svc, _, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator, Warnf: a.warnf})
+		svc, _, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator, Warnf: a.warnf, IndexProgress: a.indexProgress()})
 		return svc, err
 	}
-	return service.Open(a.bank, service.Options{Operator: a.operator, Warnf: a.warnf})
+	return service.Open(a.bank, service.Options{Operator: a.operator, Warnf: a.warnf, IndexProgress: a.indexProgress()})
 }
 
 // warnf prints a warning on stderr: something went wrong after a write
@@ -404,7 +407,9 @@ func (a *app) openTUIBank() (*review.Store, *service.Service, *log.Logger, func(
 		return nil, nil, nil, nil, err
 	}
 	lg := log.New(logf, "", log.LstdFlags)
-	svc := service.OpenStore(st, service.Options{Operator: a.operator, Logf: lg.Printf})
+	// The TUI takes the index before its screen opens: a first build of a
+	// large bank shows its progress on the terminal meanwhile.
+	svc := service.OpenStore(st, service.Options{Operator: a.operator, Logf: lg.Printf, IndexProgress: a.indexProgress()})
 	return st, svc, lg, func() { logf.Close() }, nil
 }
 
@@ -436,6 +441,7 @@ func runTUI(a *app, isSample bool) error {
 	if _, ierr := svc.HoldIndex(3 * time.Second); ierr != nil {
 		lg.Printf("the index is held by another process: %v", ierr)
 	}
+	a.muteProgress.Store(true) // from here on the screen is the TUI's
 	set, err := svc.CuratorSettings("")
 	if err != nil {
 		return err

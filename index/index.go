@@ -79,8 +79,21 @@ type Index struct {
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it
 // is missing or unreadable, and catches it up with src's change feed.
-func Open(dir string, src Source) (*Index, error) {
+func Open(dir string, src Source) (*Index, error) { return OpenWith(dir, src, OpenOptions{}) }
+
+// OpenOptions tune OpenWith.
+type OpenOptions struct {
+	// Progress, when set, is told how far the open's build or catch-up has
+	// come (see SetProgress), so a first open of a large bank can show it.
+	Progress func(done, total int)
+}
+
+// OpenWith is Open with options.
+func OpenWith(dir string, src Source, opt OpenOptions) (*Index, error) {
 	ix := &Index{dir: dir, src: src}
+	if opt.Progress != nil {
+		ix.SetProgress(opt.Progress)
+	}
 	idx, err := openDir(dir)
 	if errors.Is(err, ErrInUse) {
 		return nil, err

@@ -33,12 +33,13 @@ type Model struct {
 	help    help.Model
 	showAll bool // the ? overlay
 
-	status    common.Status
-	statusSeq int
-	focus     *common.Focus // the latest, for screens built later
-	seq       int64         // the bank's change sequence as last polled (watch.go)
-	lastErr   string        // the last error shown in the footer, in full (! shows it)
-	showErr   bool          // the ! overlay
+	status       common.Status
+	statusSeq    int
+	focus        *common.Focus // the latest, for screens built later
+	seq          int64         // the bank's change sequence as last polled (watch.go)
+	othersClaims string        // other operators' claims as last polled (watch.go)
+	lastErr      string        // the last error shown in the footer, in full (! shows it)
+	showErr      bool          // the ! overlay
 
 	hygiene    *hygieneRun // the H run in flight; nil when none (hygiene.go)
 	hygieneSeq int

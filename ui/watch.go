@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +38,9 @@ type changesSeen struct {
 	changed  bool
 	notice   string
 	err      error
+	// claims is the signature of other operators' claims, read when the
+	// change set held only claims ("" otherwise).
+	claims string
 }
 
 // startWatch reads the current sequence number and starts polling; nil
@@ -54,11 +58,18 @@ func (m *Model) startWatch() tea.Cmd {
 
 // poll asks the service what changed after the last sequence seen.
 func (m *Model) poll() tea.Cmd {
-	svc, from, op, own := m.deps.Service, m.seq, m.deps.Operator, &m.own
+	svc, from, op, own, lastClaims := m.deps.Service, m.seq, m.deps.Operator, &m.own, m.othersClaims
 	return func() tea.Msg {
 		cs, err := svc.ChangesSince(from)
 		if err != nil || cs.Empty() {
 			return changesSeen{from: from, to: from, err: err}
+		}
+		// This program's own claims (one each time a proposal is shown,
+		// renewed or left) are no reason to reload every screen; other
+		// operators' claims are (the queue steps over them).
+		if onlyClaims(cs) {
+			sig := othersClaims(svc, op)
+			return changesSeen{from: from, to: cs.To, changed: sig != lastClaims, claims: sig}
 		}
 		return changesSeen{from: from, to: cs.To, changed: true, notice: describe(svc, cs, op, own)}
 	}
@@ -75,6 +86,9 @@ func (m *Model) seen(msg changesSeen) tea.Cmd {
 		return nil // an older poll; the newer one scheduled the next
 	}
 	m.seq = msg.to
+	if msg.claims != "" {
+		m.othersClaims = msg.claims
+	}
 	if !msg.changed {
 		return next
 	}
@@ -124,4 +138,31 @@ func describe(svc *service.Service, cs service.ChangeSet, operator string, own *
 	}
 	parts = append(parts, left...)
 	return strings.Join(parts, " · ")
+}
+
+// onlyClaims reports whether every change in cs is a claim's.
+func onlyClaims(cs service.ChangeSet) bool {
+	for _, c := range cs.Changes {
+		if c.Kind != "claim" {
+			return false
+		}
+	}
+	return len(cs.Changes) > 0
+}
+
+// othersClaims is a signature of the live claims of operators other than
+// operator ("-" for none, so that it is never empty).
+func othersClaims(svc *service.Service, operator string) string {
+	claims, err := svc.Claims()
+	if err != nil {
+		return "?" + err.Error()
+	}
+	var parts []string
+	for _, c := range claims {
+		if c.Operator != operator {
+			parts = append(parts, c.Proposal+"@"+c.Operator)
+		}
+	}
+	slices.Sort(parts)
+	return "-" + strings.Join(parts, ",")
 }

@@ -50,6 +50,9 @@ type Options struct {
 	// owner, and fails when there is none within Timeout (tests).
 	NoServe bool
 	Logf    func(format string, args ...any) // nil: discard
+	// Progress is told how far a build or catch-up of the index this
+	// process takes over has come (index.OpenOptions.Progress).
+	Progress func(done, total int)
 }
 
 // Index is one process's handle on a bank's shared index. Its methods are
@@ -126,7 +129,7 @@ func (ix *Index) takeOver() error {
 	if ix.own != nil {
 		return nil
 	}
-	own, err := index.Open(ix.dir, ix.src)
+	own, err := index.OpenWith(ix.dir, ix.src, index.OpenOptions{Progress: ix.opt.Progress})
 	if err != nil {
 		return err
 	}
