@@ -179,16 +179,9 @@ func (s *Service) Close() error {
 // sequence and asks the index to catch up. The write has committed, so a
 // failure here is a warning, not an error: the index catches up later.
 func (s *Service) afterWrite(what string) {
-	seq, err := s.b.LastSeq()
-	if err != nil {
-		s.opt.Warnf("%s committed, but reading the change sequence failed (%v); the search index will catch up", what, err)
+	seq, ok := s.noteWrite(what)
+	if !ok {
 		return
-	}
-	for {
-		cur := s.wrote.Load()
-		if seq <= cur || s.wrote.CompareAndSwap(cur, seq) {
-			break
-		}
 	}
 	ix, err := s.index()
 	if err == nil {
@@ -206,16 +199,20 @@ func (s *Service) afterWrite(what string) {
 // its poll, in the background; when none runs, whichever process next
 // needs the index catches up then (a long backlog is rebuilt, not
 // replayed), and a search made meanwhile says how far behind it is.
-func (s *Service) afterBulkWrite(what string) {
+func (s *Service) afterBulkWrite(what string) { s.noteWrite(what) }
+
+// noteWrite raises the sequence this process's reads wait for to the
+// bank's current one and returns it; false when it could not be read.
+func (s *Service) noteWrite(what string) (int64, bool) {
 	seq, err := s.b.LastSeq()
 	if err != nil {
 		s.opt.Warnf("%s committed, but reading the change sequence failed (%v); the search index will catch up", what, err)
-		return
+		return 0, false
 	}
 	for {
 		cur := s.wrote.Load()
 		if seq <= cur || s.wrote.CompareAndSwap(cur, seq) {
-			break
+			return seq, true
 		}
 	}
 }
