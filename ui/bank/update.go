@@ -45,7 +45,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.pageLoaded(msg)
 	case recordsLoaded:
 		if msg.gen != m.gen {
-			return nil
+			// The cache was reset while these were read: ask again for
+			// the rows on screen, or they would wait on "…" until the
+			// next key.
+			return m.fill()
 		}
 		for _, id := range msg.ids {
 			delete(m.asked, id)
