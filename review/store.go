@@ -295,4 +295,10 @@ func notFound(kind, id string) error {
 	return fmt.Errorf("%s %q: %w", kind, id, ErrNotFound)
 }
 
-func ts(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+// ts is how a time is stored in a column: UTC, always nine fractional
+// digits, so that the text sorts and compares as the times do (RFC 3339
+// with trailing zeros cut does not: "…:05Z" > "…:05.1Z" as text). A
+// stored time from an older bank, in the short form, still parses.
+func ts(t time.Time) string { return t.UTC().Format(tsLayout) }
+
+const tsLayout = "2006-01-02T15:04:05.000000000Z07:00"
