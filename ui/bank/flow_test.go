@@ -253,3 +253,74 @@ func TestShowRecordFindsIt(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeKeepsBothRecords marks two records with steps, tags and checks
+// of their own, merges them and edits the combined lemma: the committed
+// record holds both lemmas, both triggers and the union of their steps,
+// tags and checks, and the sources are retired into it.
+func TestMergeKeepsBothRecords(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	want := search(t, deps.Service, index.Request{Query: "sqlite_master", Size: 2})
+	if want.Total < 2 {
+		t.Fatalf("the sample bank has %d records about sqlite_master; the test needs two", want.Total)
+	}
+	a, b := record(t, deps.Service, want.Hits[0].ID), record(t, deps.Service, want.Hits[1].ID)
+	if len(a.Steps) == 0 || len(b.Steps) == 0 || slices.Equal(a.Scope.Tags, b.Scope.Tags) {
+		t.Fatalf("the test needs two records with steps and different tags: %+v, %+v", a, b)
+	}
+	tm := startBank(t, deps, false)
+	tm.Type("/sqlite_master")
+	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", want.Total))
+	tm.Send(esc)
+	tm.Send(space) // mark a; the cursor moves to b
+	uitest.WaitFor(t, tm, "1 marked for merge", "Detail "+b.ID)
+	tm.Type("m")
+	uitest.WaitFor(t, tm, "Merge "+b.ID+" with "+a.ID)
+	tm.Type(" Checked by hand.")
+	tm.Send(enter)
+	uitest.WaitFor(t, tm, "merge dec_")
+
+	src := record(t, deps.Service, a.ID)
+	if src.Status != review.Retired || src.Provenance.MergedInto == "" {
+		t.Fatalf("source %s after merge: %s into %q", a.ID, src.Status, src.Provenance.MergedInto)
+	}
+	got, err := uitest.Store(t, deps).Record(src.Provenance.MergedInto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*review.Record{a, b} {
+		if s := record(t, deps.Service, r.ID); s.Status != review.Retired || s.Provenance.MergedInto != got.ID {
+			t.Errorf("source %s after merge: %s into %q; want retired into %s", r.ID, s.Status, s.Provenance.MergedInto, got.ID)
+		}
+		if !strings.Contains(got.Lemma, r.Lemma) {
+			t.Errorf("merged lemma %q lost %s's %q", got.Lemma, r.ID, r.Lemma)
+		}
+		if r.Trigger != "" && !strings.Contains(got.Trigger, r.Trigger) {
+			t.Errorf("merged trigger %q lost %s's %q", got.Trigger, r.ID, r.Trigger)
+		}
+		for _, s := range r.Steps {
+			if !slices.Contains(got.Steps, s) {
+				t.Errorf("merged steps %q lost %s's %q", got.Steps, r.ID, s)
+			}
+		}
+		for _, tag := range r.Scope.Tags {
+			if !slices.Contains(got.Scope.Tags, tag) {
+				t.Errorf("merged tags %v lost %s's %q", got.Scope.Tags, r.ID, tag)
+			}
+		}
+		for _, c := range r.Checks {
+			if !slices.ContainsFunc(got.Checks, func(g review.Check) bool { return g.Env == c.Env && g.Input == c.Input }) {
+				t.Errorf("merged checks lost %s's %s check %q", r.ID, c.Env, c.Input)
+			}
+		}
+	}
+	if !strings.Contains(got.Lemma, "Checked by hand.") {
+		t.Errorf("merged lemma %q lacks the operator's edit", got.Lemma)
+	}
+	if n := len(a.Steps) + len(b.Steps); len(got.Steps) != n {
+		t.Errorf("merged record has %d steps; want the %d of both", len(got.Steps), n)
+	}
+	if !slices.Equal(got.Provenance.MergedFrom, []string{b.ID, a.ID}) {
+		t.Errorf("merged from %v; want [%s %s]", got.Provenance.MergedFrom, b.ID, a.ID)
+	}
+}

@@ -16,20 +16,21 @@ import (
 type form struct {
 	*common.Form
 	verb review.Verb
-	base review.Record
+	base review.Record  // merge: review.Combine of the selected record and with
+	id   string         // the selected record's id (base has none when merging)
 	with []string       // merge: the marked records folded in
 	seen map[string]int // merge: the version of each of with the screen showed
 }
 
 func newForm(m *Model, verb review.Verb, labels []string) *form {
 	r := m.detail.Record
-	return &form{Form: common.NewForm(labels, common.RecordValues(r, labels)), verb: verb, base: r.Clone()}
+	return &form{Form: common.NewForm(labels, common.RecordValues(r, labels)), verb: verb, base: r.Clone(), id: r.ID}
 }
 
 // request is the store request the form makes with the record r.
 func (f *form) request(r *review.Record) review.RecordRequest {
 	if f.verb == review.Merge {
-		return review.RecordRequest{Verb: review.Merge, IDs: append([]string{f.base.ID}, f.with...), Record: r, Seen: f.seen}
+		return review.RecordRequest{Verb: review.Merge, IDs: append([]string{f.id}, f.with...), Record: r, Seen: f.seen}
 	}
 	return review.RecordRequest{Verb: f.verb, IDs: []string{r.ID}, Record: r}
 }
@@ -51,15 +52,21 @@ func (f *form) view(m *Model, w, h int) string {
 	var title string
 	switch f.verb {
 	case review.Narrow:
-		title = "Narrow " + f.base.ID + ": change where it applies"
+		title = "Narrow " + f.id + ": change where it applies"
 	case review.Merge:
 		title = fmt.Sprintf("Merge %s with %s into one new record; the sources are retired and linked to it",
-			f.base.ID, strings.Join(f.with, ", "))
+			f.id, strings.Join(f.with, ", "))
 	default:
-		title = "Edit " + f.base.ID
+		title = "Edit " + f.id
+	}
+	head := st.Title.Render(common.Wrap(title, inner))
+	if f.verb == review.Merge {
+		b := f.base
+		head += "\n" + st.Subtle.Render(common.Wrap(fmt.Sprintf(
+			"keeps every record's content: %d steps, %d checks, tags %s", len(b.Steps), len(b.Checks), strings.Join(b.Scope.Tags, ", ")), inner))
 	}
 	f.SetWidth(inner) // a no-op unless the width changed
-	return box(m, st.Title.Render(common.Wrap(title, inner))+"\n\n"+f.View(st), w, h)
+	return box(m, head+"\n\n"+f.View(st), w, h)
 }
 
 func (f *form) help(m *Model) []key.Binding {

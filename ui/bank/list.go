@@ -104,13 +104,20 @@ func (m *Model) visibleIDs() []string {
 	return ids
 }
 
+// columns are the widths of a row's fixed columns, each the widest value
+// among the rows on screen, so the lemma takes all the width left.
+// (category and env at most maxMetaWidth, cut with … beyond it).
+type columns struct{ id, category, env int }
+
+const maxMetaWidth = 12
+
 // rowText renders row i at width w: cursor and merge marks, id, category,
 // env and the lemma, with the query's matches highlighted.
-func (m *Model) rowText(i, idw, w int) string {
+func (m *Model) rowText(i int, cols columns, w int) string {
 	st := m.Styles
 	h, ok := m.list.hit(i)
 	if !ok {
-		return st.Subtle.Render(ansi.Truncate(fmt.Sprintf("  %*s loading…", idw, ""), w, "…"))
+		return st.Subtle.Render(ansi.Truncate(fmt.Sprintf("  %*s loading…", cols.id, ""), w, "…"))
 	}
 	lead := "  "
 	if _, ok := m.marks[h.ID]; ok {
@@ -119,14 +126,14 @@ func (m *Model) rowText(i, idw, w int) string {
 	if i == m.list.cursor {
 		lead = "▸" + lead[1:]
 	}
-	id := pad(h.ID, idw)
+	id := pad(h.ID, cols.id)
 	rec, have := m.recs[h.ID]
 	meta, text := "", ""
 	switch {
 	case have && rec == nil:
 		text = st.Subtle.Render("(no longer in the bank)")
 	case have:
-		meta = st.Subtle.Render(pad(string(rec.Category), 12) + " " + pad(orDash(rec.Scope.Env), 6) + " ")
+		meta = st.Subtle.Render(cell(string(rec.Category), cols.category) + " " + cell(orDash(rec.Scope.Env), cols.env) + " ")
 		if rec.Status != review.Active {
 			meta += st.Warn.Render(string(rec.Status) + " ")
 		}
@@ -195,6 +202,11 @@ func pad(s string, w int) string {
 	return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
 }
 
+// cell cuts s to width w and pads it to w.
+func cell(s string, w int) string {
+	return pad(ansi.Truncate(common.PrintableLine(s), w, "…"), w)
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -216,15 +228,21 @@ func (m *Model) listView(w int) string {
 		return st.Subtle.Render(common.Wrap("No record matches. Change the query (/) or the facets (f).", w))
 	}
 	end := min(m.list.top+m.list.height, m.list.total)
-	idw := 0
+	var cols columns
 	for i := m.list.top; i < end; i++ {
-		if h, ok := m.list.hit(i); ok {
-			idw = max(idw, ansi.StringWidth(h.ID))
+		h, ok := m.list.hit(i)
+		if !ok {
+			continue
+		}
+		cols.id = max(cols.id, ansi.StringWidth(h.ID))
+		if r := m.recs[h.ID]; r != nil {
+			cols.category = min(max(cols.category, ansi.StringWidth(string(r.Category))), maxMetaWidth)
+			cols.env = min(max(cols.env, ansi.StringWidth(orDash(r.Scope.Env))), maxMetaWidth)
 		}
 	}
 	rows := make([]string, 0, end-m.list.top)
 	for i := m.list.top; i < end; i++ {
-		rows = append(rows, m.rowText(i, idw, w))
+		rows = append(rows, m.rowText(i, cols, w))
 	}
 	return strings.Join(rows, "\n")
 }

@@ -20,9 +20,13 @@ const topLines = 2
 
 func (m *Model) wide() bool { return m.Width >= WideWidth }
 
+// listPercent is the list's share of a wide screen: its rows carry the
+// lemmas, so it takes the larger part, and the detail wraps in the rest.
+const listPercent = 60
+
 // paneWidths returns the outer widths of the list and the detail (0 = hidden).
 func (m *Model) paneWidths() (int, int) {
-	return common.PaneWidths(m.Width, WideWidth, 45, m.focus == paneDetail)
+	return common.PaneWidths(m.Width, WideWidth, listPercent, m.focus == paneDetail)
 }
 
 func (m *Model) paneHeight() int { return max(m.Height-topLines, 0) }

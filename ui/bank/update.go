@@ -78,6 +78,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case written:
 		return m.written(msg)
+	case mergeLoaded:
+		return m.mergeReady(msg)
 	case verified:
 		return m.verified(msg)
 	case retrieved:

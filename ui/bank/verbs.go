@@ -47,18 +47,61 @@ func (m *Model) verbKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.overlay = newForm(m, review.Narrow, common.NarrowLabels)
 		return nil, true
 	case key.Matches(msg, k.Merge):
-		f := newForm(m, review.Merge, []string{"lemma", "trigger"})
-		f.with = m.marked()
-		sort.Strings(f.with)
-		f.seen = m.seenVersions(f.with)
-		m.overlay = f
-		return nil, true
+		return m.loadMerge(), true
 	case key.Matches(msg, k.Delete):
 		r := m.detail.Record
 		m.overlay = &confirmDelete{id: r.ID, version: r.Version}
 		return nil, true
 	}
 	return nil, false
+}
+
+// mergeLoaded carries the marked records a merge folds into the selected
+// one, read fresh so the combined record holds all they say.
+type mergeLoaded struct {
+	base    string // the selected record when m was pressed
+	with    []string
+	seen    map[string]int
+	sources []review.Record
+	err     error
+}
+
+// loadMerge reads the marked records in a Cmd; mergeLoaded opens the form.
+func (m *Model) loadMerge() tea.Cmd {
+	with := m.marked()
+	sort.Strings(with)
+	seen := m.seenVersions(with)
+	base, svc := m.detail.Record.ID, m.deps.Service
+	return func() tea.Msg {
+		out := mergeLoaded{base: base, with: with, seen: seen}
+		for _, id := range with {
+			r, err := svc.Record(id)
+			if err != nil {
+				out.err = fmt.Errorf("read %s: %w", id, err)
+				return out
+			}
+			out.sources = append(out.sources, *r)
+		}
+		return out
+	}
+}
+
+// mergeReady opens the merge form on review.Combine of the selected record
+// and the marked ones: every lemma sentence, trigger, step, tag and check
+// of each is kept; the operator edits the lemma and trigger before commit.
+func (m *Model) mergeReady(msg mergeLoaded) tea.Cmd {
+	switch {
+	case msg.err != nil:
+		return common.NotifyErr("merge: nothing was changed — " + msg.err.Error())
+	case m.overlay != nil || !m.ready() || m.detail.Record.ID != msg.base:
+		return nil // the operator moved on while the records loaded
+	}
+	base := m.detail.Record
+	combined := review.Combine(*base, msg.sources...)
+	labels := []string{"lemma", "trigger"}
+	m.overlay = &form{Form: common.NewForm(labels, common.RecordValues(&combined, labels)),
+		verb: review.Merge, base: combined, id: base.ID, with: msg.with, seen: msg.seen}
+	return nil
 }
 
 // decide commits req (the service catches the index up).

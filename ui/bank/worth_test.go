@@ -92,7 +92,14 @@ func TestWorthInTheBank(t *testing.T) {
 		t.Fatal("the sample world has no record retrieved mostly by failed tasks")
 	}
 	w := worth[failed.ID]
-	row := fmt.Sprintf("%s %s %s ", failed.ID, pad(string(failed.Category), 12), pad(orDash(failed.Scope.Env), 6))
+	// Every record is on the 45-line screen, so the category and env
+	// columns are as wide as the widest of all.
+	var cols columns
+	for _, r := range recs {
+		cols.category = max(cols.category, len(r.Category))
+		cols.env = max(cols.env, len(orDash(r.Scope.Env)))
+	}
+	row := fmt.Sprintf("%s %s %s ", failed.ID, pad(string(failed.Category), cols.category), pad(orDash(failed.Scope.Env), cols.env))
 	if failed.Suspect {
 		row += "suspect "
 	}
@@ -128,7 +135,7 @@ func TestWorthRowsAndDetail(t *testing.T) {
 	marked := 0
 	for i := 0; i < m.list.total; i++ {
 		h, _ := m.list.hit(i)
-		got := strings.Contains(m.rowText(i, 8, 400), "✘ mostly failed")
+		got := strings.Contains(m.rowText(i, columns{id: 8, category: 12, env: 6}, 400), "✘ mostly failed")
 		if want := worth[h.ID].MostlyFailed(); got != want {
 			t.Errorf("row %s: marked %v, retrieved %d, passed %d", h.ID, got, worth[h.ID].Retrieved, worth[h.ID].Passed)
 		}
