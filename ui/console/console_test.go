@@ -474,3 +474,21 @@ func trimLines(view string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestMultiLineOnTheProgram drives the program: alt+enter reaches the
+// console as a line break, enter runs both lines, and the input shows them.
+func TestMultiLineOnTheProgram(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	m := New(common.NewCommon(), deps).(*Model)
+	tm := uitest.Start(t, uitest.NewRoot(m), 120, 30)
+	uitest.WaitFor(t, tm, "[shop sql]")
+	tm.Type("SELECT 1")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+	tm.Type(", 2 AS two")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	uitest.WaitFor(t, tm, "✔ 1 row · shop", "› SELECT 1", "  , 2 AS two", "two")
+	uitest.Quit(t, tm)
+	if m.last == nil || m.last.Input != "SELECT 1\n, 2 AS two" {
+		t.Fatalf("the program ran %+v, want the two-line query", m.last)
+	}
+}
