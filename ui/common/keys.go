@@ -56,6 +56,7 @@ type BankKeys struct {
 // ConsoleKeys are the keys the probe console adds.
 type ConsoleKeys struct {
 	Run      key.Binding // enter: run the input
+	NewLine  key.Binding // alt+enter: a line break in the input
 	Attach   key.Binding // A (input blurred) or alt+a: attach the last result
 	NextEnv  key.Binding // tab or ctrl+e: next environment
 	Clear    key.Binding // ctrl+u: clear the input
@@ -130,6 +131,7 @@ func DefaultKeyMap() KeyMap {
 		},
 		Console: ConsoleKeys{
 			Run:      bind("enter", "run probe", "enter"),
+			NewLine:  bind("alt+enter", "new line", "alt+enter"),
 			Attach:   bind("A", "attach result", "A"),
 			AltAttch: bind("alt+a", "attach result", "alt+a"),
 			NextEnv:  bind("tab", "next env", "tab", "ctrl+e"),

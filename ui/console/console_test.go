@@ -355,3 +355,140 @@ func TestNoKeystrokeLost(t *testing.T) {
 		t.Errorf("after esc the keys went astray: input %q, typing %v", got, m.typing)
 	}
 }
+
+// TestMultiLineQuery: alt+enter breaks the line, enter runs the whole
+// input; the probe run is exactly what was typed, the input grows to show
+// both lines, and the history recalls the query whole.
+func TestMultiLineQuery(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	c := newConsole(t, deps)
+	const want = "SELECT 1\n, 2"
+	c.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("SELECT 1")})
+	c.send(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+	c.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(", 2")})
+	if got := c.m.input.Value(); got != want {
+		t.Fatalf("the input holds %q, want %q", got, want)
+	}
+	if c.m.last != nil || c.m.running {
+		t.Fatal("alt+enter ran the probe")
+	}
+	view := trimLines(c.m.View())
+	if !strings.Contains(view, "› SELECT 1\n  , 2\n") {
+		t.Fatalf("the input does not show both lines:\n%s", view)
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyEnter})
+	res := c.m.last
+	if res == nil || res.Input != want || !res.OK() || len(res.Columns) != 2 || fmt.Sprint(res.Rows) != "[[1 2]]" {
+		t.Fatalf("the run: %+v, want %q with one row of two columns", res, want)
+	}
+	if view := ansi.Strip(c.m.View()); !strings.Contains(view, "✔ 1 row") {
+		t.Errorf("the result is not on screen:\n%s", view)
+	}
+
+	// ↑ on the first line recalls the last query whole; ↑ inside a
+	// multi-line input moves between its lines, not through the history.
+	c.send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	c.send(tea.KeyMsg{Type: tea.KeyUp})
+	if got := c.m.input.Value(); got != want {
+		t.Fatalf("↑ recalls %q, want %q", got, want)
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyUp}) // to the first line of the entry
+	if got := c.m.input.Value(); got != want || c.m.input.Line() != 0 {
+		t.Fatalf("↑ on the second line: input %q on line %d, want the same entry on line 0", got, c.m.input.Line())
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyEnter})
+	if c.m.last == nil || c.m.last.Input != want || len(c.m.history) != 1 {
+		t.Fatalf("rerun from history: %+v, history %q", c.m.last, c.m.history)
+	}
+}
+
+// TestInputGrowsToFiveLines: the input takes as many screen lines as its
+// text up to MaxInputLines, the result below it moves down, and the view
+// still fits the screen.
+func TestInputGrowsToFiveLines(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	c := newConsole(t, deps)
+	for i := range 7 {
+		if i > 0 {
+			c.send(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+		}
+		c.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(fmt.Sprintf("-- line %d", i+1))})
+		if got, want := c.m.input.Height(), min(i+1, MaxInputLines); got != want {
+			t.Fatalf("after %d lines the input is %d high, want %d", i+1, got, want)
+		}
+	}
+	view := trimLines(c.m.View())
+	if !strings.Contains(view, "  -- line 3\n  -- line 4\n  -- line 5\n  -- line 6\n  -- line 7\n") || strings.Contains(view, "-- line 2") {
+		t.Errorf("a 7-line input does not scroll to its last lines:\n%s", view)
+	}
+	uitest.CheckFits(t, "7-line input", c.m.View(), 120, 30)
+	c.send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	if h := c.m.input.Height(); h != 1 {
+		t.Errorf("ctrl+u left the input %d high, want 1", h)
+	}
+}
+
+// TestPasteKeepsLineBreaks: a paste keeps its line breaks (CRLF as one);
+// one longer than MaxInput is cut with a notice.
+func TestPasteKeepsLineBreaks(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	c := newConsole(t, deps)
+	c.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("SELECT 1\r\n, 3"), Paste: true})
+	if got := c.m.input.Value(); got != "SELECT 1\n, 3" {
+		t.Fatalf("the paste became %q", got)
+	}
+	c.send(tea.KeyMsg{Type: tea.KeyEnter})
+	if c.m.last == nil || c.m.last.Input != "SELECT 1\n, 3" || !c.m.last.OK() {
+		t.Fatalf("the pasted query ran as %+v", c.m.last)
+	}
+
+	c.send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	big := strings.Repeat("x\n", MaxInput) // 2×MaxInput runes
+	_, cmd := c.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(big), Paste: true})
+	if got := len([]rune(c.m.input.Value())); got != MaxInput {
+		t.Errorf("a %d-rune paste left %d runes, want %d", len(big), got, MaxInput)
+	}
+	found := false
+	for pending := []tea.Cmd{cmd}; len(pending) > 0; pending = pending[1:] {
+		if pending[0] == nil {
+			continue
+		}
+		switch msg := pending[0]().(type) {
+		case tea.BatchMsg:
+			pending = append(pending, msg...)
+		case common.Status:
+			found = found || strings.Contains(msg.Text, "pasted text cut") && strings.Contains(msg.Text, fmt.Sprint(MaxInput)+" left out")
+		}
+	}
+	if !found {
+		t.Error("the cut paste gave no notice")
+	}
+	uitest.CheckFits(t, "big paste", c.m.View(), 120, 30)
+}
+
+// trimLines is the view without styles or trailing blanks on its lines.
+func trimLines(view string) string {
+	lines := strings.Split(ansi.Strip(view), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestMultiLineOnTheProgram drives the program: alt+enter reaches the
+// console as a line break, enter runs both lines, and the input shows them.
+func TestMultiLineOnTheProgram(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	m := New(common.NewCommon(), deps).(*Model)
+	tm := uitest.Start(t, uitest.NewRoot(m), 120, 30)
+	uitest.WaitFor(t, tm, "[shop sql]")
+	tm.Type("SELECT 1")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+	tm.Type(", 2 AS two")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	uitest.WaitFor(t, tm, "✔ 1 row · shop", "› SELECT 1", "  , 2 AS two", "two")
+	uitest.Quit(t, tm)
+	if m.last == nil || m.last.Input != "SELECT 1\n, 2 AS two" {
+		t.Fatalf("the program ran %+v, want the two-line query", m.last)
+	}
+}

@@ -10,8 +10,9 @@ package console
 import (
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/ui/common"
@@ -35,10 +36,10 @@ type Model struct {
 	loaded  bool
 	loadErr string
 
-	input   textinput.Model
-	typing  bool     // the input has focus
-	history []string // inputs run, oldest first
-	histPos int      // index into history while browsing; len(history) = the draft
+	input   textarea.Model // multi-line: alt+enter breaks the line, enter runs
+	typing  bool           // the input has focus
+	history []string       // inputs run (line breaks kept), oldest first
+	histPos int            // index into history while browsing; len(history) = the draft
 	draft   string
 
 	runSeq  int
@@ -57,13 +58,41 @@ type Model struct {
 // New returns the console; Init reads the environments.
 func New(c common.Common, deps common.Deps) common.Screen {
 	m := &Model{Common: c, deps: deps, keys: DefaultKeys(), typing: true}
-	m.input = textinput.New()
-	m.input.Prompt = "› "
-	m.input.Placeholder = "SELECT … (sql) · ls, read, grep, stat, csv PATH (files)"
-	m.input.Cursor.SetMode(cursor.CursorStatic)
+	m.input = newInput()
 	m.input.Focus()
 	m.enableKeys()
 	return m
+}
+
+// MaxInput is the most characters the input holds; a longer paste is cut,
+// with a notice. MaxInputLines is the most lines it shows at once (it
+// grows to them, then scrolls).
+const (
+	MaxInput      = 8000
+	MaxInputLines = 5
+)
+
+// newInput is the console's input: a textarea without line numbers or a
+// highlighted cursor line, "› " before its first line, enter left to the
+// console (run) and alt+enter inserting a line break.
+func newInput() textarea.Model {
+	in := textarea.New()
+	in.ShowLineNumbers = false
+	in.Placeholder = "SELECT … (sql) · ls, read, grep, stat, csv PATH (files) · alt+enter new line"
+	in.SetPromptFunc(2, func(line int) string {
+		if line == 0 {
+			return "› "
+		}
+		return "  "
+	})
+	in.CharLimit = MaxInput
+	in.MaxHeight = 0 // no cap on lines (it caps InsertNewline too); fitInput caps the height
+	in.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("alt+enter"))
+	in.FocusedStyle.CursorLine = lipgloss.NewStyle()
+	in.BlurredStyle.CursorLine = lipgloss.NewStyle()
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.SetHeight(1)
+	return in
 }
 
 // Init reads the environments and the head of the queue (the default
@@ -80,7 +109,8 @@ func (m *Model) Capturing() bool { return m.typing && m.input.Value() != "" }
 // SetSize re-renders the result at the new width.
 func (m *Model) SetSize(w, h int) {
 	m.Width, m.Height = w, h
-	m.input.Width = max(w-lipglossWidth(m.input.Prompt)-1, 1)
+	m.input.SetWidth(max(w-1, 4))
+	m.fitInput()
 	m.renderBody()
 }
 
@@ -91,6 +121,7 @@ func (m *Model) enableKeys() {
 	m.keys.NextEnv.SetEnabled(len(m.envs) > 1)
 	m.keys.Run.SetEnabled(m.typing && len(m.envs) > 0 && !m.running)
 	m.keys.Clear.SetEnabled(m.typing)
+	m.keys.NewLine.SetEnabled(m.typing)
 	m.keys.History.SetEnabled(m.typing && len(m.history) > 0)
 	m.keys.Blur.SetEnabled(m.typing)
 	m.keys.Edit.SetEnabled(!m.typing)
@@ -100,7 +131,7 @@ func (m *Model) enableKeys() {
 func (m *Model) ShortHelp() []key.Binding {
 	k, c := m.keys, m.Keys
 	if m.typing {
-		return []key.Binding{k.Run, k.NextEnv, k.History, k.Clear, k.AltAttch, k.Blur}
+		return []key.Binding{k.Run, k.NewLine, k.NextEnv, k.History, k.Clear, k.AltAttch, k.Blur}
 	}
 	return []key.Binding{k.Edit, c.Up, c.Down, c.PageUp, c.PageDown, k.NextEnv, k.Attach}
 }
@@ -109,7 +140,7 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k, c := m.keys, m.Keys
 	return [][]key.Binding{
-		{k.Run, k.NextEnv, k.History, k.Clear, k.AltAttch, k.Blur},
+		{k.Run, k.NewLine, k.NextEnv, k.History, k.Clear, k.AltAttch, k.Blur},
 		{k.Edit, c.Up, c.Down, c.PageUp, c.PageDown, c.Top, c.Bottom, k.Attach},
 	}
 }

@@ -13,12 +13,45 @@ import (
 // The result is rendered into lines when it arrives or the width changes
 // (renderBody); View shows the lines on screen only.
 
-// headLines is the environment line, the input and the result line.
-const headLines = 3
+// headLines is the environment line, the input (one to MaxInputLines
+// lines) and the result line.
+func (m *Model) headLines() int { return 2 + m.input.Height() }
 
-func lipglossWidth(s string) int { return lipgloss.Width(s) }
+func (m *Model) bodyHeight() int { return max(m.Height-m.headLines(), 1) }
 
-func (m *Model) bodyHeight() int { return max(m.Height-headLines, 1) }
+// inputLines is how many screen lines the input's text takes when wrapped
+// at its width, counting a cell for the cursor at the end of each line.
+func (m *Model) inputLines() int {
+	w := max(m.input.Width(), 1)
+	n := 0
+	for _, line := range strings.Split(m.input.Value(), "\n") {
+		n += lipgloss.Width(line)/w + 1
+	}
+	return n
+}
+
+// fitInput grows or shrinks the input to its text, up to MaxInputLines.
+// When the text fits, the input is rebuilt at the same cursor so that its
+// view starts at the first line (the textarea keeps the offset it scrolled
+// to while it was shorter); when it does not, the textarea is given its
+// current text (View) and asked to bring the cursor into sight (Update with
+// no message), since it scrolls only within the text of its last View.
+func (m *Model) fitInput() {
+	n := m.inputLines()
+	m.input.SetHeight(min(n, MaxInputLines))
+	if n > MaxInputLines {
+		_ = m.input.View()
+		m.input, _ = m.input.Update(nil)
+	} else {
+		row, col := m.input.Line(), m.input.LineInfo().StartColumn+m.input.LineInfo().ColumnOffset
+		m.input.SetValue(m.input.Value())
+		for m.input.Line() > row {
+			m.input.CursorUp()
+		}
+		m.input.SetCursor(col)
+	}
+	m.scroll(0)
+}
 
 // renderBody renders the last result at the current width.
 func (m *Model) renderBody() {
@@ -55,7 +88,11 @@ func (m *Model) View() string {
 		return ""
 	}
 	st := m.Styles
-	lines := []string{m.envLine(), ansi.Truncate(m.input.View(), m.Width, ""), m.resultLine()}
+	lines := []string{m.envLine()}
+	for _, l := range strings.Split(m.input.View(), "\n") {
+		lines = append(lines, ansi.Truncate(l, m.Width, ""))
+	}
+	lines = append(lines, m.resultLine())
 	switch {
 	case m.loadErr != "":
 		lines = append(lines, st.Error.Render(ansi.Truncate(m.loadErr, m.Width, "…")))

@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -54,6 +55,7 @@ func (m *Model) load() tea.Cmd {
 // Update handles keys and background results.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	cmd := m.update(msg)
+	m.fitInput()
 	m.enableKeys()
 	return m, cmd
 }
@@ -131,15 +133,46 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 		m.typing = false
 		m.input.Blur()
 		return nil
-	case key.Matches(msg, k.History):
+	case key.Matches(msg, k.History) && m.atEdge(msg.Type == tea.KeyUp):
 		m.browse(msg.Type == tea.KeyUp)
 		return nil
 	case msg.Type == tea.KeyPgUp || msg.Type == tea.KeyPgDown:
 		return m.scrollKey(msg)
 	}
+	msg, notice := clampPaste(msg, MaxInput-m.input.Length())
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
-	return cmd
+	return tea.Batch(cmd, notice)
+}
+
+// atEdge reports whether the cursor is on the input's first screen line
+// (up) or its last (down): there ↑/↓ browse the history, elsewhere they
+// move between the lines of a multi-line input.
+func (m *Model) atEdge(up bool) bool {
+	li := m.input.LineInfo()
+	if up {
+		return m.input.Line() == 0 && li.RowOffset == 0
+	}
+	return m.input.Line() == m.input.LineCount()-1 && li.RowOffset >= li.Height-1
+}
+
+// clampPaste cuts a pasted run of runes to the room the input has left,
+// keeping its line breaks (a CRLF is one break); when it cut anything the
+// Cmd says so.
+func clampPaste(msg tea.KeyMsg, room int) (tea.KeyMsg, tea.Cmd) {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) <= 1 {
+		return msg, nil
+	}
+	if slices.Contains(msg.Runes, '\r') {
+		msg.Runes = []rune(strings.ReplaceAll(string(msg.Runes), "\r\n", "\n"))
+	}
+	room = max(room, 0)
+	cut := max(len(msg.Runes)-room, 0)
+	if cut == 0 {
+		return msg, nil
+	}
+	msg.Runes = msg.Runes[:room:room]
+	return msg, common.Notify(fmt.Sprintf("pasted text cut: the probe input took %d more characters; %d left out", room, cut))
 }
 
 // browse moves through the inputs run before; past the newest is the draft.
