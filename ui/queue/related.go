@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
@@ -107,9 +109,7 @@ type wordSet struct {
 // is the two words 1 and 10.
 func words(s string) wordSet {
 	ws := wordSet{has: map[string]bool{}}
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
-	}) {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) }) {
 		if lw := strings.ToLower(w); !ws.has[lw] {
 			ws.has[lw] = true
 			ws.order = append(ws.order, w)
@@ -147,7 +147,7 @@ func (m *Model) writeRelated(b *strings.Builder, w int) {
 			kind = "near-duplicate"
 		}
 		head := st.Label.Render(r.Rec.ID) + " " + st.Subtle.Render(kind) + " "
-		b.WriteString(common.Indent(head, common.Printable(r.Rec.Lemma), w, 2) + "\n")
+		b.WriteString(common.Indent(head, markWords(common.Printable(r.Rec.Lemma), r.Its, st.Warn), w, 2) + "\n")
 		if len(r.Ours) > 0 || len(r.Its) > 0 {
 			diff := "it says " + orDash(r.Its) + " · candidate says " + orDash(r.Ours)
 			b.WriteString(common.Indent(st.Warn.Render("  differs: "), common.Printable(diff), w, 4) + "\n")
@@ -155,6 +155,38 @@ func (m *Model) writeRelated(b *strings.Builder, w int) {
 	}
 	b.WriteString(st.Subtle.Render(common.Wrap("m merges related records into the candidate", w)) + "\n")
 }
+
+// markWords renders the words of s that are in marked with style.
+func markWords(s string, marked []string, style lipgloss.Style) string {
+	if len(marked) == 0 {
+		return s
+	}
+	set := map[string]bool{}
+	for _, w := range marked {
+		set[strings.ToLower(w)] = true
+	}
+	var b, word strings.Builder
+	flush := func() {
+		if w := word.String(); set[strings.ToLower(w)] {
+			b.WriteString(style.Render(w))
+		} else {
+			b.WriteString(w)
+		}
+		word.Reset()
+	}
+	for _, r := range s {
+		if isWordRune(r) {
+			word.WriteRune(r)
+			continue
+		}
+		flush()
+		b.WriteRune(r)
+	}
+	flush()
+	return b.String()
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 func orDash(ws []string) string {
 	if len(ws) == 0 {

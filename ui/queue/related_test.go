@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
@@ -73,5 +74,18 @@ func TestRelate(t *testing.T) {
 	r = relate(cand, review.Record{ID: "y", Lemma: "orders ship within 2 days of payment"})
 	if r.Near {
 		t.Errorf("an unrelated lemma is a near-duplicate: %+v", r)
+	}
+}
+
+// The related record's own numbers and names are styled in its lemma
+// (an upper-casing style shows which, whatever the terminal's colours).
+func TestMarkWords(t *testing.T) {
+	up := lipgloss.NewStyle().Transform(strings.ToUpper)
+	got := markWords("fdbk_g3 stars run 1–10 in g3", []string{"fdbk_g3", "10"}, up)
+	if want := "FDBK_G3 stars run 1–10 in g3"; got != want {
+		t.Errorf("markWords = %q, want %q", got, want)
+	}
+	if got := markWords("stars g3", nil, up); got != "stars g3" {
+		t.Errorf("markWords with nothing to mark = %q", got)
 	}
 }
