@@ -194,3 +194,31 @@ func orDash(ws []string) string {
 	}
 	return strings.Join(ws, ", ")
 }
+
+// relatedSeed is what the merge picker opens with first: the related
+// records, less the excluded ids.
+func relatedSeed(rel []relatedRecord, exclude []string) []review.Record {
+	var out []review.Record
+	for _, r := range rel {
+		if !slices.Contains(exclude, r.Rec.ID) {
+			out = append(out, r.Rec.Clone())
+		}
+	}
+	return out
+}
+
+// relatedFirst puts the related records ahead of the picker's first
+// search results (once: the operator's own searches list what they find).
+func (mp *mergePicker) relatedFirst(recs []review.Record) []review.Record {
+	if mp.related == nil {
+		return recs
+	}
+	out := slices.Clone(mp.related)
+	for _, r := range recs {
+		if !slices.ContainsFunc(out, func(o review.Record) bool { return o.ID == r.ID }) {
+			out = append(out, r)
+		}
+	}
+	mp.related = nil
+	return out
+}

@@ -61,6 +61,21 @@ func TestRelatedRecordsOfStarsProposal(t *testing.T) {
 			t.Errorf("the candidate pane lacks %q:\n%s", want, v)
 		}
 	}
+
+	// m opens the merge picker with the related records listed first.
+	settle(t, m, func() tea.Msg { return uitest.Key("m") })
+	mp, ok := m.overlay.(*mergePicker)
+	if !ok {
+		t.Fatalf("m opened %T, want the merge picker", m.overlay)
+	}
+	if len(mp.found_) < len(m.cur.Related) {
+		t.Fatalf("the picker lists %d records, fewer than the %d related", len(mp.found_), len(m.cur.Related))
+	}
+	for i, r := range m.cur.Related {
+		if mp.found_[i].ID != r.Rec.ID {
+			t.Errorf("picker row %d is %s, want related %s", i, mp.found_[i].ID, r.Rec.ID)
+		}
+	}
 }
 
 // Words are split at dashes, so "1 to 5" and "1–10" differ by 5 and 10;
