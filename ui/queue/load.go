@@ -115,6 +115,7 @@ func readContext(store *service.Service, id string) (*proposalContext, error) {
 	if c.Runs, err = store.ProbeRunsFor("proposal", id); err != nil {
 		return nil, fmt.Errorf("load probe runs of %s: %w", id, err)
 	}
+	c.Related, c.RelatedErr = findRelated(store, p) // shown in the pane; the proposal still loads
 	return c, nil
 }
 

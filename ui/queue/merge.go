@@ -25,6 +25,7 @@ type mergePicker struct {
 	targets   []string      // the proposal's targets, always folded in
 	seedQuery string
 	exclude   []string
+	related   []review.Record // the candidate's related records, listed first by the opening search
 
 	found_    []review.Record // the latest search's records
 	chosen    []review.Record // in the order chosen
@@ -48,6 +49,7 @@ func newMergePicker(m *Model) *mergePicker {
 	}
 	mp.search.Placeholder = "search records"
 	mp.exclude = append(slices.Clone(mp.targets), p.Record.ID)
+	mp.related = relatedSeed(m.cur.Related, mp.exclude)
 	mp.setWidth(m.overlayInner())
 	mp.combine()
 	return mp
@@ -61,7 +63,7 @@ func (mp *mergePicker) found(msg searched) {
 		mp.err = msg.err.Error()
 		return
 	}
-	mp.found_ = msg.recs
+	mp.found_ = mp.relatedFirst(msg.recs)
 	mp.cursor = min(mp.cursor, max(len(mp.found_)-1, 0))
 }
 

@@ -87,11 +87,13 @@ type Model struct {
 // proposalContext is everything the panes show about one proposal, loaded
 // in one Cmd.
 type proposalContext struct {
-	P        *review.Proposal
-	Traj     *review.Trajectory // nil when the proposal names none or it is gone
-	Targets  []*review.Record   // current version of each target; nil entries when missing
-	Conflict *review.ConflictError
-	Runs     []review.ProbeRun
+	P          *review.Proposal
+	Traj       *review.Trajectory // nil when the proposal names none or it is gone
+	Targets    []*review.Record   // current version of each target; nil entries when missing
+	Conflict   *review.ConflictError
+	Runs       []review.ProbeRun
+	Related    []relatedRecord // active records near the candidate (related.go)
+	RelatedErr error           // why they could not be read
 }
 
 // liveProbe is one live re-run of a recorded probe run.

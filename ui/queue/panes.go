@@ -195,6 +195,7 @@ func (m *Model) candidateContent(w int) string {
 	if p.CuratorRun != "" {
 		b.WriteString(st.Label.Render("curator run: ") + p.CuratorRun + "\n")
 	}
+	m.writeRelated(&b, w)
 	return strings.TrimRight(b.String(), "\n")
 }
 

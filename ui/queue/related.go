@@ -1,0 +1,224 @@
+package queue
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// The related records pane: active records in the candidate's env that
+// the index finds near its lemma and trigger, each marked a near-duplicate
+// or an overlap, with the numbers and names where it differs from the
+// candidate (a likely contradiction). They are read with the proposal's
+// context (readContext, in a Cmd), so a stale one is dropped with it.
+
+// relatedSize caps the related records shown.
+const relatedSize = 5
+
+// nearDuplicate is the share of the shorter text's words the other must
+// hold for the two to be near-duplicates.
+const nearDuplicate = 0.7
+
+// relatedRecord is one active record near the candidate.
+type relatedRecord struct {
+	Rec  review.Record
+	Near bool     // a near-duplicate: most words shared
+	Ours []string // numbers and names only the candidate has
+	Its  []string // numbers and names only this record has
+}
+
+// findRelated reads the records related to p's candidate. A bank without
+// an index has none to show (not an error).
+func findRelated(svc *service.Service, p *review.Proposal) ([]relatedRecord, error) {
+	if p.Record == nil || p.Op == review.OpSkip || p.Op == review.OpDelete {
+		return nil, nil
+	}
+	c := p.Record
+	query := index.LiteralWords(lemmaQuery(c.Lemma + " " + c.Trigger))
+	if strings.TrimSpace(query) == "" {
+		return nil, nil
+	}
+	filters := map[string][]string{"status": {string(review.Active)}}
+	if c.Scope.Env != "" {
+		filters["env"] = []string{c.Scope.Env}
+	}
+	skip := append(p.TargetIDs(), c.ID)
+	res, err := svc.Search(index.Request{Query: query, Type: "record", Filters: filters, Size: relatedSize + len(skip)})
+	if errors.Is(err, service.ErrNoIndex) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("search records related to %s: %w", p.ID, err)
+	}
+	ours := words(c.Lemma + " " + c.Trigger)
+	var out []relatedRecord
+	for _, h := range res.Hits {
+		if slices.Contains(skip, h.ID) || len(out) == relatedSize {
+			continue
+		}
+		r, err := svc.Record(h.ID)
+		if errors.Is(err, review.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load related record %s: %w", h.ID, err)
+		}
+		if r.Status != review.Active {
+			continue
+		}
+		out = append(out, relate(ours, *r))
+	}
+	return out, nil
+}
+
+// relate compares the candidate's words with r's.
+func relate(ours wordSet, r review.Record) relatedRecord {
+	its := words(r.Lemma + " " + r.Trigger)
+	shared := 0
+	for w := range its.has {
+		if ours.has[w] {
+			shared++
+		}
+	}
+	shorter := min(len(ours.has), len(its.has))
+	return relatedRecord{
+		Rec:  r,
+		Near: shorter > 0 && float64(shared) >= nearDuplicate*float64(shorter),
+		Ours: ours.marked(its),
+		Its:  its.marked(ours),
+	}
+}
+
+// wordSet is a text's words, lower-cased, in the order first seen (as
+// written).
+type wordSet struct {
+	has   map[string]bool
+	order []string
+}
+
+// words splits s into words of letters, digits and underscores; "1–10"
+// is the two words 1 and 10.
+func words(s string) wordSet {
+	ws := wordSet{has: map[string]bool{}}
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) }) {
+		if lw := strings.ToLower(w); !ws.has[lw] {
+			ws.has[lw] = true
+			ws.order = append(ws.order, w)
+		}
+	}
+	return ws
+}
+
+// marked lists the numbers and names (words with a digit or an
+// underscore) of ws that other lacks.
+func (ws wordSet) marked(other wordSet) []string {
+	var out []string
+	for _, w := range ws.order {
+		if !other.has[strings.ToLower(w)] && strings.ContainsFunc(w, func(r rune) bool { return unicode.IsDigit(r) || r == '_' }) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// writeRelated adds the Related section to the candidate pane.
+func (m *Model) writeRelated(b *strings.Builder, w int) {
+	st := m.Styles
+	if err := m.cur.RelatedErr; err != nil {
+		b.WriteString("\n" + st.Title.Render("Related") + "\n" + st.Error.Render(common.Wrap(common.Printable(err.Error()), w)) + "\n")
+		return
+	}
+	if len(m.cur.Related) == 0 {
+		return
+	}
+	b.WriteString("\n" + st.Title.Render("Related") + "\n")
+	for _, r := range m.cur.Related {
+		kind := "overlap"
+		if r.Near {
+			kind = "near-duplicate"
+		}
+		head := st.Label.Render(r.Rec.ID) + " " + st.Subtle.Render(kind) + " "
+		b.WriteString(common.Indent(head, markWords(common.Printable(r.Rec.Lemma), r.Its, st.Warn), w, 2) + "\n")
+		if len(r.Ours) > 0 || len(r.Its) > 0 {
+			diff := "it says " + orDash(r.Its) + " · candidate says " + orDash(r.Ours)
+			b.WriteString(common.Indent(st.Warn.Render("  differs: "), common.Printable(diff), w, 4) + "\n")
+		}
+	}
+	b.WriteString(st.Subtle.Render(common.Wrap("m merges related records into the candidate", w)) + "\n")
+}
+
+// markWords renders the words of s that are in marked with style.
+func markWords(s string, marked []string, style lipgloss.Style) string {
+	if len(marked) == 0 {
+		return s
+	}
+	set := map[string]bool{}
+	for _, w := range marked {
+		set[strings.ToLower(w)] = true
+	}
+	var b, word strings.Builder
+	flush := func() {
+		if w := word.String(); set[strings.ToLower(w)] {
+			b.WriteString(style.Render(w))
+		} else {
+			b.WriteString(w)
+		}
+		word.Reset()
+	}
+	for _, r := range s {
+		if isWordRune(r) {
+			word.WriteRune(r)
+			continue
+		}
+		flush()
+		b.WriteRune(r)
+	}
+	flush()
+	return b.String()
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+
+func orDash(ws []string) string {
+	if len(ws) == 0 {
+		return "—"
+	}
+	return strings.Join(ws, ", ")
+}
+
+// relatedSeed is what the merge picker opens with first: the related
+// records, less the excluded ids.
+func relatedSeed(rel []relatedRecord, exclude []string) []review.Record {
+	var out []review.Record
+	for _, r := range rel {
+		if !slices.Contains(exclude, r.Rec.ID) {
+			out = append(out, r.Rec.Clone())
+		}
+	}
+	return out
+}
+
+// relatedFirst puts the related records ahead of the picker's first
+// search results (once: the operator's own searches list what they find).
+func (mp *mergePicker) relatedFirst(recs []review.Record) []review.Record {
+	if mp.related == nil {
+		return recs
+	}
+	out := slices.Clone(mp.related)
+	for _, r := range recs {
+		if !slices.ContainsFunc(out, func(o review.Record) bool { return o.ID == r.ID }) {
+			out = append(out, r)
+		}
+	}
+	mp.related = nil
+	return out
+}

@@ -1,0 +1,106 @@
+package queue
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
+)
+
+// The stars proposal ("1 to 5 in every fdbk_gN table") shows the records
+// that already say otherwise: mem_0006 (fdbk_g3 is 1–10) and mem_0007 (g1
+// and g2 are 1–5), with the numbers and names where they differ.
+func TestRelatedRecordsOfStarsProposal(t *testing.T) {
+	m := New(common.NewCommon(), uitest.OpenSample(t)).(*Model)
+	m.SetSize(200, 60)
+	settle(t, m, m.Init())
+	settle(t, m, func() tea.Msg { return common.ShowProposal{ID: sample.PropOvergeneral} })
+	if !m.ready() || m.cur.P.ID != sample.PropOvergeneral {
+		t.Fatalf("%s did not load", sample.PropOvergeneral)
+	}
+	if m.cur.RelatedErr != nil {
+		t.Fatal(m.cur.RelatedErr)
+	}
+	byID := map[string]relatedRecord{}
+	for _, r := range m.cur.Related {
+		byID[r.Rec.ID] = r
+		if r.Rec.Status != review.Active || r.Rec.Scope.Env != m.cur.P.Record.Scope.Env {
+			t.Errorf("%s (%s, env %q) is related, want active records of env %q", r.Rec.ID, r.Rec.Status, r.Rec.Scope.Env, m.cur.P.Record.Scope.Env)
+		}
+		if slices.Contains(m.cur.P.TargetIDs(), r.Rec.ID) {
+			t.Errorf("the proposal's own target %s is listed as related", r.Rec.ID)
+		}
+	}
+	g3, ok3 := byID[sample.RecStarsG3]
+	g12, ok12 := byID["mem_0007"]
+	if !ok3 || !ok12 {
+		t.Fatalf("related = %v, want %s and mem_0007 among them", slices.Sorted(maps.Keys(byID)), sample.RecStarsG3)
+	}
+	if !slices.Contains(g3.Its, "10") || !slices.Contains(g3.Its, "fdbk_g3") || !slices.Contains(g3.Ours, "5") {
+		t.Errorf("%s differs by %v vs %v, want 10 and fdbk_g3 against the candidate's 5", g3.Rec.ID, g3.Its, g3.Ours)
+	}
+	if slices.Contains(g12.Ours, "5") || !slices.Contains(g12.Its, "fdbk_g1") {
+		t.Errorf("mem_0007 differs by %v vs %v, want fdbk_g1 and no 5 (both say 1 to 5)", g12.Its, g12.Ours)
+	}
+
+	m.focus = paneCandidate
+	m.zoomed = true
+	m.render()
+	v := ansi.Strip(m.View())
+	for _, want := range []string{"Related", sample.RecStarsG3 + " overlap", "mem_0007", "it says fdbk_g3, 10", "m merges related records"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the candidate pane lacks %q:\n%s", want, v)
+		}
+	}
+
+	// m opens the merge picker with the related records listed first.
+	settle(t, m, func() tea.Msg { return uitest.Key("m") })
+	mp, ok := m.overlay.(*mergePicker)
+	if !ok {
+		t.Fatalf("m opened %T, want the merge picker", m.overlay)
+	}
+	if len(mp.found_) < len(m.cur.Related) {
+		t.Fatalf("the picker lists %d records, fewer than the %d related", len(mp.found_), len(m.cur.Related))
+	}
+	for i, r := range m.cur.Related {
+		if mp.found_[i].ID != r.Rec.ID {
+			t.Errorf("picker row %d is %s, want related %s", i, mp.found_[i].ID, r.Rec.ID)
+		}
+	}
+}
+
+// Words are split at dashes, so "1 to 5" and "1–10" differ by 5 and 10;
+// most words shared makes a near-duplicate.
+func TestRelate(t *testing.T) {
+	cand := words("stars run from 1 to 5 in fdbk_g1")
+	r := relate(cand, review.Record{ID: "x", Lemma: "stars run from 1–10 in fdbk_g1"})
+	if !slices.Equal(r.Ours, []string{"5"}) || !slices.Equal(r.Its, []string{"10"}) || !r.Near {
+		t.Errorf("relate = near %v, ours %v, its %v; want near, [5], [10]", r.Near, r.Ours, r.Its)
+	}
+	r = relate(cand, review.Record{ID: "y", Lemma: "orders ship within 2 days of payment"})
+	if r.Near {
+		t.Errorf("an unrelated lemma is a near-duplicate: %+v", r)
+	}
+}
+
+// The related record's own numbers and names are styled in its lemma
+// (an upper-casing style shows which, whatever the terminal's colours).
+func TestMarkWords(t *testing.T) {
+	up := lipgloss.NewStyle().Transform(strings.ToUpper)
+	got := markWords("fdbk_g3 stars run 1–10 in g3", []string{"fdbk_g3", "10"}, up)
+	if want := "FDBK_G3 stars run 1–10 in g3"; got != want {
+		t.Errorf("markWords = %q, want %q", got, want)
+	}
+	if got := markWords("stars g3", nil, up); got != "stars g3" {
+		t.Errorf("markWords with nothing to mark = %q", got)
+	}
+}
