@@ -51,6 +51,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.cur = msg.ctx
 		if !refresh {
 			m.probes = nil
+			// Stacked, a proposal without a trajectory (hygiene's, an
+			// import's) opens on its candidate, not on an empty pane.
+			if msg.ctx != nil && msg.ctx.Traj == nil && m.focus == paneTrajectory {
+				m.focus = paneCandidate
+			}
 		}
 		m.render()
 		if !refresh { // a refresh keeps the live re-runs and where each pane was

@@ -400,3 +400,26 @@ func TestProbeRunsChecks(t *testing.T) {
 		t.Errorf("the probes pane does not show the check:\n%s", pane)
 	}
 }
+
+// Stacked (below 120 columns), a proposal that names no trajectory (as
+// hygiene's do) opens on its candidate pane, not on "This proposal names no
+// trajectory."; one with a trajectory still opens on it.
+func TestNoTrajectoryOpensOnTheCandidate(t *testing.T) {
+	m := loaded(t)
+	m.SetSize(80, 24)
+	withTraj := m.current().ID
+	ps := []review.Proposal{{Op: review.OpCreate, Rationale: "no run behind it",
+		Record: &review.Record{Lemma: "prices are in cents", Category: review.Fact, Confidence: 0.5}}}
+	if err := m.deps.Service.AddProposals(ps, nil); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, m, m.reloadQueue(withTraj))
+	if m.focus != paneTrajectory {
+		t.Fatalf("focus = %d on %s, which has a trajectory; want the trajectory pane", m.focus, withTraj)
+	}
+	_, cmd := m.Update(common.ShowProposal{ID: ps[0].ID})
+	settle(t, m, cmd)
+	if m.current().ID != ps[0].ID || m.focus != paneCandidate || !strings.Contains(m.View(), "[Candidate]") {
+		t.Fatalf("showing %s: focus = %d, want the candidate pane:\n%s", ps[0].ID, m.focus, m.View())
+	}
+}
