@@ -475,22 +475,11 @@ func parseQuery(s string) (query.Query, error) {
 // (created:>="2026-01-01", updated:<"2026-02-01") nothing changes but a
 // record stamped exactly at a midnight that a > or <= bound names.
 func dayBounds(q query.Query) query.Query {
-	switch t := q.(type) {
-	case *query.BooleanQuery:
-		for _, sub := range []*query.Query{&t.Must, &t.Should, &t.MustNot, &t.Filter} {
-			if *sub != nil {
-				*sub = dayBounds(*sub)
-			}
+	return rewriteLeaves(q, func(q query.Query) query.Query {
+		t, ok := q.(*query.DateRangeQuery)
+		if !ok {
+			return q
 		}
-	case *query.ConjunctionQuery:
-		for i := range t.Conjuncts {
-			t.Conjuncts[i] = dayBounds(t.Conjuncts[i])
-		}
-	case *query.DisjunctionQuery:
-		for i := range t.Disjuncts {
-			t.Disjuncts[i] = dayBounds(t.Disjuncts[i])
-		}
-	case *query.DateRangeQuery:
 		yes, no := true, false
 		if !t.Start.IsZero() {
 			t.Start.Time = day(t.Start.Time)
@@ -504,6 +493,31 @@ func dayBounds(q query.Query) query.Query {
 				t.InclusiveEnd = &yes
 			}
 		}
+		return q
+	})
+}
+
+// rewriteLeaves replaces each query below the boolean, conjunction and
+// disjunction queries of q (and q itself when it is none of them) by
+// leaf(query), in place, and returns the result.
+func rewriteLeaves(q query.Query, leaf func(query.Query) query.Query) query.Query {
+	switch t := q.(type) {
+	case *query.BooleanQuery:
+		for _, sub := range []*query.Query{&t.Must, &t.Should, &t.MustNot, &t.Filter} {
+			if *sub != nil {
+				*sub = rewriteLeaves(*sub, leaf)
+			}
+		}
+	case *query.ConjunctionQuery:
+		for i := range t.Conjuncts {
+			t.Conjuncts[i] = rewriteLeaves(t.Conjuncts[i], leaf)
+		}
+	case *query.DisjunctionQuery:
+		for i := range t.Disjuncts {
+			t.Disjuncts[i] = rewriteLeaves(t.Disjuncts[i], leaf)
+		}
+	default:
+		return leaf(q)
 	}
 	return q
 }
@@ -512,32 +526,18 @@ func dayBounds(q query.Query) query.Query {
 // tags:"g1") into exact term queries. A keyword field holds its whole value
 // as one term without positions, so a phrase search on it never matches.
 func keywordPhrases(q query.Query) query.Query {
-	switch t := q.(type) {
-	case *query.BooleanQuery:
-		for _, sub := range []*query.Query{&t.Must, &t.Should, &t.MustNot, &t.Filter} {
-			if *sub != nil {
-				*sub = keywordPhrases(*sub)
-			}
+	return rewriteLeaves(q, func(q query.Query) query.Query {
+		t, ok := q.(*query.MatchPhraseQuery)
+		if !ok || !slices.Contains(keywordFields, t.FieldVal) {
+			return q
 		}
-	case *query.ConjunctionQuery:
-		for i := range t.Conjuncts {
-			t.Conjuncts[i] = keywordPhrases(t.Conjuncts[i])
+		tq := query.NewTermQuery(strings.ToLower(t.MatchPhrase))
+		tq.SetField(t.FieldVal)
+		if t.BoostVal != nil {
+			tq.SetBoost(float64(*t.BoostVal))
 		}
-	case *query.DisjunctionQuery:
-		for i := range t.Disjuncts {
-			t.Disjuncts[i] = keywordPhrases(t.Disjuncts[i])
-		}
-	case *query.MatchPhraseQuery:
-		if slices.Contains(keywordFields, t.FieldVal) {
-			tq := query.NewTermQuery(strings.ToLower(t.MatchPhrase))
-			tq.SetField(t.FieldVal)
-			if t.BoostVal != nil {
-				tq.SetBoost(float64(*t.BoostVal))
-			}
-			return tq
-		}
-	}
-	return q
+		return tq
+	})
 }
 
 // unknownField returns the first field q names that the mapping lacks.

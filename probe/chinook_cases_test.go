@@ -2,12 +2,7 @@ package probe
 
 // chinookCases were computed with the sqlite3 command-line tool (3.40.1,
 // `sqlite3 -json`) on the real Chinook database and are compared exactly.
-var chinookCases = []struct {
-	name  string
-	query string
-	cols  []string
-	rows  [][]any
-}{
+var chinookCases = []sqlCase{
 	{
 		name:  "count tracks",
 		query: `SELECT count(*) AS n FROM Track`,

@@ -20,7 +20,7 @@ func realFilesEnv(t *testing.T) Env {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(abs); err != nil {
-		t.Skipf("real files not available at %s (%v); skipping", abs, err)
+		needRealData(t, "real files", abs, err)
 	}
 	return Env{Name: "realfiles", Kind: KindFiles, Path: abs}
 }

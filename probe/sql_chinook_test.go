@@ -22,13 +22,13 @@ func chinookPresent() bool {
 }
 
 // copyChinook copies the Chinook database into a fresh temp dir and returns
-// the absolute path of the copy; it skips when real data is absent (the
-// fixture tests cover the same ground everywhere).
+// the path of the copy; when real data is absent it skips (the fixture
+// tests cover the same ground everywhere), or fails under MEMREVIEW_CI=1.
 func copyChinook(t *testing.T) string {
 	t.Helper()
 	src, err := os.Open(chinookSource)
 	if err != nil {
-		t.Skipf("real Chinook database not available at %s (%v); skipping", chinookSource, err)
+		needRealData(t, "real Chinook database", chinookSource, err)
 	}
 	defer src.Close()
 	dst := filepath.Join(t.TempDir(), "chinook.sqlite")
@@ -72,32 +72,20 @@ func dirNames(t *testing.T, dir string) []string {
 // TestSQLMatchesFixture runs the correctness cases on the fixture, whose
 // answers come from its formulas in Go.
 func TestSQLMatchesFixture(t *testing.T) {
-	env := Env{Name: "fixture", Kind: KindSQL, Path: writeMusicDB(t)}
-	for _, c := range fixtureCases() {
-		t.Run(c.name, func(t *testing.T) {
-			r := Run(context.Background(), env, c.query, Limits{})
-			if r.Error != "" {
-				t.Fatalf("%s: %s", c.query, r.Error)
-			}
-			if !reflect.DeepEqual(r.Columns, c.cols) {
-				t.Errorf("columns = %q, want %q", r.Columns, c.cols)
-			}
-			if !reflect.DeepEqual(r.Rows, c.rows) {
-				t.Errorf("rows =\n%#v\nwant\n%#v", r.Rows, c.rows)
-			}
-			if r.Truncated || r.Env != "fixture" || r.Kind != KindSQL || r.Input != c.query || r.Fingerprint == "" {
-				t.Errorf("bad metadata: %+v", r)
-			}
-		})
-	}
+	checkSQLCases(t, Env{Name: "fixture", Kind: KindSQL, Path: writeMusicDB(t)}, fixtureCases())
 }
 
 // TestSQLMatchesSQLiteCLI is the extra check on real data: answers the
 // sqlite3 command-line tool gave on the real Chinook database.
 func TestSQLMatchesSQLiteCLI(t *testing.T) {
-	db := copyChinook(t)
-	env := Env{Name: "chinook", Kind: KindSQL, Path: db}
-	for _, c := range chinookCases {
+	checkSQLCases(t, Env{Name: "chinook", Kind: KindSQL, Path: copyChinook(t)}, chinookCases)
+}
+
+// checkSQLCases runs each case on env and compares columns, rows and the
+// result's metadata exactly.
+func checkSQLCases(t *testing.T, env Env, cases []sqlCase) {
+	t.Helper()
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := Run(context.Background(), env, c.query, Limits{})
 			if r.Error != "" {
@@ -109,7 +97,7 @@ func TestSQLMatchesSQLiteCLI(t *testing.T) {
 			if !reflect.DeepEqual(r.Rows, c.rows) {
 				t.Errorf("rows =\n%#v\nwant\n%#v", r.Rows, c.rows)
 			}
-			if r.Truncated || r.Env != "chinook" || r.Kind != KindSQL || r.Input != c.query || r.Fingerprint == "" {
+			if r.Truncated || r.Env != env.Name || r.Kind != KindSQL || r.Input != c.query || r.Fingerprint == "" {
 				t.Errorf("bad metadata: %+v", r)
 			}
 		})

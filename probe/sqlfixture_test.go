@@ -101,11 +101,11 @@ CREATE TABLE Invoice (InvoiceId INTEGER PRIMARY KEY NOT NULL, InvoiceDate DATETI
 type sqlDatabase struct{ name, path string }
 
 // sqlDatabases returns the fixture, always, and a copy of the real Chinook
-// database when ../shared/realdata has it.
+// database when ../shared/realdata has it (under MEMREVIEW_CI=1 it must).
 func sqlDatabases(t *testing.T) []sqlDatabase {
 	t.Helper()
 	dbs := []sqlDatabase{{"fixture", writeMusicDB(t)}}
-	if chinookPresent() {
+	if chinookPresent() || ciRun {
 		dbs = append(dbs, sqlDatabase{"chinook", copyChinook(t)})
 	}
 	return dbs

@@ -58,8 +58,10 @@ func TestMain(m *testing.M) {
 		os.Exit(child(role, os.Getenv(childBankEnv)))
 	}
 	code := m.Run()
-	if sharedBank.dir != "" {
-		os.RemoveAll(filepath.Dir(sharedBank.dir))
+	for _, dir := range []string{sharedBank.dir, benchBank.dir} {
+		if dir != "" {
+			os.RemoveAll(filepath.Dir(dir))
+		}
 	}
 	os.Exit(code)
 }
