@@ -264,17 +264,21 @@ func TestRealOTelAndLangfuse(t *testing.T) {
 	}
 }
 
+// addSample counts one Inspect sample, read generically, into w.
+func (w *want) addSample(so map[string]any) {
+	w.runs++
+	w.steps += len(arr(so["messages"]))
+	if len(obj(so["scores"])) > 0 {
+		w.outcomes++
+	}
+}
+
 func TestRealInspectAndOpenHands(t *testing.T) {
 	data := readReal(t, "trajectories/inspect-ai/log_tool_call_error.json")
 	raw := obj(generic(t, data))
 	var w want
 	for _, s := range arr(raw["samples"]) {
-		so := obj(s)
-		w.runs++
-		w.steps += len(arr(so["messages"]))
-		if len(obj(so["scores"])) > 0 {
-			w.outcomes++
-		}
+		w.addSample(obj(s))
 	}
 	_, rep, err := ReadTrajectories(NewInput("log.json", data), nil)
 	if err != nil {
@@ -295,12 +299,7 @@ func TestRealInspectAndOpenHands(t *testing.T) {
 		rc, _ := f.Open()
 		b, _ := io.ReadAll(rc)
 		rc.Close()
-		so := obj(generic(t, b))
-		w.runs++
-		w.steps += len(arr(so["messages"]))
-		if len(obj(so["scores"])) > 0 {
-			w.outcomes++
-		}
+		w.addSample(obj(generic(t, b)))
 	}
 	ts, rep, err := ReadTrajectories(NewInput("log_formats.eval", data), nil)
 	if err != nil {
