@@ -8,16 +8,7 @@ import (
 	"github.com/memreview/memreview/review/storetest"
 )
 
-func TestSQLiteClaims(t *testing.T) {
-	storetest.RunClaims(t, func(t *testing.T) review.Backend {
-		s, err := review.Create(t.TempDir(), review.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
-}
+func TestSQLiteClaims(t *testing.T) { storetest.RunClaims(t, newSQLite) }
 
 // A claim expires at its time whatever the fractions of a second look like
 // as text: stored times have a fixed width, so "…:00.5" and "…:00.55"

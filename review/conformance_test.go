@@ -9,16 +9,19 @@ import (
 	"github.com/memreview/memreview/review/storetest"
 )
 
-// The conformance suite on the SQLite store.
-func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) review.Backend {
-		s, err := review.Create(t.TempDir(), review.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	})
+// newSQLite gives a fresh SQLite store, closed when t ends: the backend
+// the storetest suites run on.
+func newSQLite(t *testing.T) review.Backend {
+	s, err := review.Create(t.TempDir(), review.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
+
+// The conformance suite on the SQLite store.
+func TestConformance(t *testing.T) { storetest.Run(t, newSQLite) }
 
 // durableBankEnv names the bank the durability child decides on.
 const durableBankEnv = "MEMREVIEW_STORETEST_DURABLE_BANK"

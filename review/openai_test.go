@@ -198,7 +198,7 @@ func TestTauBench(t *testing.T) {
 	path := filepath.Join("..", "..", "shared", "realdata", "trajectories", "tau-bench-gpt-4o-airline.json")
 	raw, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		t.Skipf("tau-bench data absent (%s): skipping the real-data import test", path)
+		noRealData(t, err)
 	}
 	if err != nil {
 		t.Fatal(err)

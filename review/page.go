@@ -1,23 +1,11 @@
 package review
 
-import "database/sql"
-
 // RecordsAfter returns up to limit records whose ids sort after afterID
 // ("" = from the first), in id order: the index reads a large bank page by
 // page with it instead of holding every record at once.
 func (s *Store) RecordsAfter(afterID string, limit int) ([]Record, error) {
 	q := `SELECT body, ` + suspectSQL + ` FROM records WHERE id > ? ORDER BY id LIMIT ?`
-	return queryRows(s.db, q, []any{afterID, limit}, func(rows *sql.Rows) (Record, error) {
-		var body string
-		var r Record
-		if err := rows.Scan(&body, &r.Suspect); err != nil {
-			return r, err
-		}
-		suspect := r.Suspect
-		err := unmarshal(body, &r)
-		r.Suspect = suspect
-		return r, err
-	})
+	return queryRows(s.db, q, []any{afterID, limit}, scanRecord)
 }
 
 // RecordCount returns how many records the bank holds.

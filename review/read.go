@@ -41,17 +41,21 @@ func (s *Store) Records(f RecordFilter) ([]Record, error) {
 		q += ` AND env = ?`
 		args = append(args, f.Env)
 	}
-	return queryRows(s.db, q+` ORDER BY id`, args, func(rows *sql.Rows) (Record, error) {
-		var body string
-		var r Record
-		if err := rows.Scan(&body, &r.Suspect); err != nil {
-			return r, err
-		}
-		suspect := r.Suspect
-		err := unmarshal(body, &r)
-		r.Suspect = suspect
+	return queryRows(s.db, q+` ORDER BY id`, args, scanRecord)
+}
+
+// scanRecord reads a (body, suspect) row into a Record; suspect is
+// derived by the query (suspectSQL), not stored in the body.
+func scanRecord(rows *sql.Rows) (Record, error) {
+	var body string
+	var r Record
+	if err := rows.Scan(&body, &r.Suspect); err != nil {
 		return r, err
-	})
+	}
+	suspect := r.Suspect
+	err := unmarshal(body, &r)
+	r.Suspect = suspect
+	return r, err
 }
 
 // queryRows runs a query and turns each row into a T with scan.

@@ -24,30 +24,18 @@ const (
 
 // diff returns the terms of a not in b (both sorted by the vocab's rank).
 func (v *vocab) diff(a, b termSet) []int32 {
-	var out []int32
-	i, j := 0, 0
-	for i < len(a.ids) {
-		switch {
-		case j >= len(b.ids) || a.ids[i] < b.ids[j]: // ids are ranks
-			out = append(out, a.ids[i])
-			i++
-		case a.ids[i] == b.ids[j]:
-			i++
-			j++
-		default:
-			j++
-		}
-	}
+	out, _ := v.diffUpTo(a, b, len(a.ids)) // never more than a's terms
 	return out
 }
 
-// diffUpTo is diff when it has at most n terms; false when it has more.
+// diffUpTo gives the terms of a not in b (both sorted by the vocab's rank)
+// when there are at most n of them; false when there are more.
 func (v *vocab) diffUpTo(a, b termSet, n int) ([]int32, bool) {
 	var out []int32
 	i, j := 0, 0
 	for i < len(a.ids) {
 		switch {
-		case j >= len(b.ids) || a.ids[i] < b.ids[j]:
+		case j >= len(b.ids) || a.ids[i] < b.ids[j]: // ids are ranks
 			if len(out) == n {
 				return nil, false
 			}

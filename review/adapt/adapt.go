@@ -14,6 +14,8 @@ package adapt
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -88,11 +90,7 @@ func (r *Report) Note(format string, args ...any) {
 
 // SkipLines gives the skips as "reason: n" lines, sorted by reason.
 func (r *Report) SkipLines() []string {
-	keys := make([]string, 0, len(r.Skipped))
-	for k := range r.Skipped {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(r.Skipped))
 	out := make([]string, len(keys))
 	for i, k := range keys {
 		out[i] = fmt.Sprintf("%s: %d", k, r.Skipped[k])

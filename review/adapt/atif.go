@@ -101,27 +101,10 @@ func readATIF(in *Input, rep *Report) ([]review.Trajectory, error) {
 		return nil
 	}
 	data := in.data()
-	switch sh := in.getShape(); sh.kind {
-	case "object":
-		if err := one(0, data, ""); err != nil {
-			return nil, err
-		}
-	case "array":
-		elems, offs, err := arrayElems(in, data)
-		if err != nil {
-			return nil, err
-		}
-		for i, e := range elems {
-			if err := one(offs[i], e, fmt.Sprintf("[%d]", i)); err != nil {
-				return nil, err
-			}
-		}
-	case "lines":
-		for _, l := range jsonLines(data) {
-			if err := one(l.off, l.data, ""); err != nil {
-				return nil, err
-			}
-		}
+	if err := eachValue(in, data, func(off int64, raw rawValue, _ int, path string) error {
+		return one(off, raw, path)
+	}); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -165,11 +167,7 @@ func inspectSample(in *Input, raw rawValue, eval map[string]rawValue, path strin
 	r.t.Ended, _ = parseTime(s["completed_at"])
 	if scores, ok := object(s["scores"]); ok && len(scores) > 0 {
 		rep.Outcomes++
-		names := make([]string, 0, len(scores))
-		for k := range scores {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(scores))
 		var notes []string
 		for i, n := range names {
 			so, _ := object(scores[n])

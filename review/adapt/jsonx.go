@@ -309,6 +309,33 @@ func arrayElems(in *Input, data []byte) ([]rawValue, []int64, error) {
 	return elems, offs, nil
 }
 
+// eachValue calls fn on each top-level JSON value of data by the input's
+// shape: the object itself, each element of an array (path "[i]"), or each
+// non-blank line of JSON Lines. line is the value's 1-based line in Data.
+func eachValue(in *Input, data []byte, fn func(off int64, raw rawValue, line int, path string) error) error {
+	switch in.getShape().kind {
+	case "object":
+		return fn(0, data, 1, "")
+	case "array":
+		elems, offs, err := arrayElems(in, data)
+		if err != nil {
+			return err
+		}
+		for i, e := range elems {
+			if err := fn(offs[i], e, in.lineAt(offs[i]), fmt.Sprintf("[%d]", i)); err != nil {
+				return err
+			}
+		}
+	case "lines":
+		for _, l := range jsonLines(data) {
+			if err := fn(l.off, l.data, l.n, ""); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // textOfMap gives an object as compact JSON.
 func textOfMap(m map[string]rawValue) string {
 	b, _ := json.Marshal(m)

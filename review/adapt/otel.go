@@ -91,31 +91,15 @@ func readOTel(in *Input, rep *Report) ([]review.Trajectory, error) {
 		}
 		return nil
 	}
-	switch sh := in.getShape(); sh.kind {
-	case "object":
-		if err := addValue(0, data, 1, ""); err != nil {
-			return nil, err
+	err := eachValue(in, data, func(off int64, raw rawValue, line int, path string) error {
+		if !json.Valid(raw) { // only a JSON Lines line can be invalid here
+			var v any
+			return in.decodeErr(off, raw, path, json.Unmarshal(raw, &v))
 		}
-	case "array":
-		elems, offs, err := arrayElems(in, data)
-		if err != nil {
-			return nil, err
-		}
-		for i, e := range elems {
-			if err := addValue(offs[i], e, in.lineAt(offs[i]), fmt.Sprintf("[%d]", i)); err != nil {
-				return nil, err
-			}
-		}
-	case "lines":
-		for _, l := range jsonLines(data) {
-			if !json.Valid(l.data) {
-				var v any
-				return nil, in.decodeErr(l.off, l.data, "", json.Unmarshal(l.data, &v))
-			}
-			if err := addValue(l.off, l.data, l.n, ""); err != nil {
-				return nil, err
-			}
-		}
+		return addValue(off, raw, line, path)
+	})
+	if err != nil {
+		return nil, err
 	}
 	for i, s := range spans {
 		s.order = i

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,11 +14,22 @@ import (
 
 const realdata = "../../../shared/realdata"
 
+// noRealData skips t because the real data is missing, saying how to get
+// it; under MEMREVIEW_CI=1 (which CI sets) it fails instead.
+func noRealData(t *testing.T, why any) {
+	t.Helper()
+	msg := fmt.Sprintf("real data not present (%v): to run this test put the shared realdata folder at ../shared/realdata beside the repo", why)
+	if os.Getenv("MEMREVIEW_CI") == "1" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
 func readReal(t *testing.T, rel string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(realdata, rel))
 	if os.IsNotExist(err) {
-		t.Skipf("real data not present at %s (see COMMON.md): %v", realdata, err)
+		noRealData(t, err)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +64,7 @@ func checkCounts(t *testing.T, rep *Report, w want) {
 func TestRealSWEAgent(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(realdata, "trajectories/swe-agent/*.traj"))
 	if len(files) == 0 {
-		t.Skip("real data not present")
+		noRealData(t, "no "+filepath.Join(realdata, "trajectories/swe-agent/*.traj"))
 	}
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
@@ -252,17 +264,21 @@ func TestRealOTelAndLangfuse(t *testing.T) {
 	}
 }
 
+// addSample counts one Inspect sample, read generically, into w.
+func (w *want) addSample(so map[string]any) {
+	w.runs++
+	w.steps += len(arr(so["messages"]))
+	if len(obj(so["scores"])) > 0 {
+		w.outcomes++
+	}
+}
+
 func TestRealInspectAndOpenHands(t *testing.T) {
 	data := readReal(t, "trajectories/inspect-ai/log_tool_call_error.json")
 	raw := obj(generic(t, data))
 	var w want
 	for _, s := range arr(raw["samples"]) {
-		so := obj(s)
-		w.runs++
-		w.steps += len(arr(so["messages"]))
-		if len(obj(so["scores"])) > 0 {
-			w.outcomes++
-		}
+		w.addSample(obj(s))
 	}
 	_, rep, err := ReadTrajectories(NewInput("log.json", data), nil)
 	if err != nil {
@@ -283,12 +299,7 @@ func TestRealInspectAndOpenHands(t *testing.T) {
 		rc, _ := f.Open()
 		b, _ := io.ReadAll(rc)
 		rc.Close()
-		so := obj(generic(t, b))
-		w.runs++
-		w.steps += len(arr(so["messages"]))
-		if len(obj(so["scores"])) > 0 {
-			w.outcomes++
-		}
+		w.addSample(obj(generic(t, b)))
 	}
 	ts, rep, err := ReadTrajectories(NewInput("log_formats.eval", data), nil)
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,11 +105,7 @@ func (s *span) indexed(prefix, inner string) []rawValue {
 		}
 		byN[n][field] = v
 	}
-	ns := make([]int, 0, len(byN))
-	for n := range byN {
-		ns = append(ns, n)
-	}
-	sort.Ints(ns)
+	ns := slices.Sorted(maps.Keys(byN))
 	var out []rawValue
 	for _, n := range ns {
 		f := byN[n]
