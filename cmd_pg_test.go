@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -17,11 +16,7 @@ import (
 // search through the local index under $XDG_CACHE_HOME, probes through
 // the operator's own memreview.toml.
 func TestMigrateToPostgresAndUseIt(t *testing.T) {
-	srv := pgtest.Own(t)
-	url, err := srv.CreateDB(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	url := pgtest.OwnDB(t)
 	home := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))

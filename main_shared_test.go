@@ -20,9 +20,7 @@ import (
 // a decision from that shell commits, and the TUI still answers keys.
 func TestTUIAndCLIShareTheBank(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed; the end-to-end terminal test needs it (apt-get install tmux)")
-	}
+	needTmux(t)
 	bank := filepath.Join(t.TempDir(), "world")
 	must(t, mr(t, "", "sample", bank))
 	server := fmt.Sprintf("memreview-shared-%d-%d", os.Getpid(), time.Now().UnixNano())

@@ -234,6 +234,19 @@ func Own(t testing.TB) *Server {
 	return s
 }
 
+// OwnDB is Own and CreateDB in one: the URL of a fresh database on a server
+// for this test alone, removed when the test ends.
+func OwnDB(t testing.TB) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dsn, err := Own(t).CreateDB(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dsn
+}
+
 func unavailable(t testing.TB, err error) {
 	t.Helper()
 	if err == nil {
