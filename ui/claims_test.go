@@ -13,40 +13,12 @@ import (
 	"github.com/memreview/memreview/ui/uitest"
 )
 
-// claimWorld is a fresh sample bank with the service wired as main wires
-// it (the TUI's operator is "tester"), and its open queue.
-func claimWorld(t *testing.T) (common.Deps, review.Backend, []review.Proposal) {
-	t.Helper()
-	deps := uitest.OpenSample(t)
-	q, err := deps.Service.Queue()
-	if err != nil || len(q) < 5 {
-		t.Fatalf("queue: %d proposals, %v", len(q), err)
-	}
-	return deps, deps.Service.Backend(), q
-}
-
-// claimsOf returns the proposals operator holds a live claim on.
-func claimsOf(t *testing.T, b review.Backend, operator string) []string {
-	t.Helper()
-	cs, err := b.Claims()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, c := range cs {
-		if c.Operator == operator {
-			out = append(out, c.Proposal)
-		}
-	}
-	return out
-}
-
 // waitClaims waits until operator holds exactly the claims want.
 func waitClaims(t *testing.T, b review.Backend, operator string, want ...string) {
 	t.Helper()
 	var got []string
 	for deadline := time.Now().Add(uitest.WaitTimeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if got = claimsOf(t, b, operator); slices.Equal(got, want) {
+		if got = uitest.ClaimsOf(t, b, operator); slices.Equal(got, want) {
 			return
 		}
 	}
@@ -58,7 +30,7 @@ func waitClaims(t *testing.T, b review.Backend, operator string, want ...string)
 // is claimed by the TUI's operator; a decision moves the claim to the next
 // proposal; quitting with q releases it.
 func TestClaimsInTheQueue(t *testing.T) {
-	deps, b, q := claimWorld(t)
+	deps, b, q := uitest.ClaimWorld(t)
 	for _, p := range q[:2] {
 		if _, err := b.Claim(p.ID, "alice", review.ClaimTTL); err != nil {
 			t.Fatal(err)
@@ -83,14 +55,14 @@ func TestClaimsInTheQueue(t *testing.T) {
 // TestExpiredClaimReturns: a claim whose TTL passed stops hiding its
 // proposal at the next reload.
 func TestExpiredClaimReturns(t *testing.T) {
-	deps, b, q := claimWorld(t)
+	deps, b, q := uitest.ClaimWorld(t)
 	if _, err := b.Claim(q[0].ID, "alice", 300*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	tm := uitest.Start(t, New(deps), 200, 50)
 	uitest.WaitFor(t, tm, "Candidate "+q[1].ID, "Review 1/"+strconv.Itoa(len(q)-1)+" · 1 being reviewed by others")
 	waitClaims(t, b, "tester", q[1].ID)
-	for len(claimsOf(t, b, "alice")) > 0 {
+	for len(uitest.ClaimsOf(t, b, "alice")) > 0 {
 		time.Sleep(50 * time.Millisecond)
 	}
 	tm.Send(common.QueueChanged{})                          // a reload, as the change feed's would be

@@ -10,39 +10,11 @@ import (
 	"github.com/memreview/memreview/ui/uitest"
 )
 
-// claimWorld is a fresh sample bank with the service wired as main wires
-// it (the TUI's operator is "tester"), and its open queue.
-func claimWorld(t *testing.T) (common.Deps, review.Backend, []review.Proposal) {
-	t.Helper()
-	deps := uitest.OpenSample(t)
-	q, err := deps.Service.Queue()
-	if err != nil || len(q) < 5 {
-		t.Fatalf("queue: %d proposals, %v", len(q), err)
-	}
-	return deps, deps.Service.Backend(), q
-}
-
-// claimsOf returns the proposals operator holds a live claim on.
-func claimsOf(t *testing.T, b review.Backend, operator string) []string {
-	t.Helper()
-	cs, err := b.Claims()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, c := range cs {
-		if c.Operator == operator {
-			out = append(out, c.Proposal)
-		}
-	}
-	return out
-}
-
 // TestClaimedMeanwhileMovesOn: alice claims the next proposal after the
 // queue loaded; moving onto it (]), the screen's claim fails, it says who is
 // reviewing it and shows the one after.
 func TestClaimedMeanwhileMovesOn(t *testing.T) {
-	deps, b, q := claimWorld(t)
+	deps, b, q := uitest.ClaimWorld(t)
 	m := New(common.NewCommon(), deps).(*Model)
 	m.SetSize(200, 50)
 	settle(t, m, m.Init())
@@ -65,7 +37,7 @@ func TestClaimedMeanwhileMovesOn(t *testing.T) {
 	if !m.ready() || m.cur.P.ID != q[2].ID {
 		t.Fatalf("shown %v, want %s", m.current(), q[2].ID)
 	}
-	if got := claimsOf(t, b, "tester"); !slices.Equal(got, []string{q[2].ID}) {
+	if got := uitest.ClaimsOf(t, b, "tester"); !slices.Equal(got, []string{q[2].ID}) {
 		t.Errorf("tester holds %v, want [%s]", got, q[2].ID)
 	}
 	if title := m.Title(); !strings.Contains(title, "1 being reviewed by others") {
