@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // verbStatus is the proposal status each closing verb leaves.
@@ -17,10 +18,11 @@ var verbStatus = map[Verb]ProposalStatus{
 
 // decision collects what one decision changes inside its transaction.
 type decision struct {
-	s   *Store
-	q   querier
-	d   *Decision
-	err error
+	s    *Store
+	q    querier
+	d    *Decision
+	live []ProbeRun // the proposal's live runs: the checks' baselines
+	err  error
 }
 
 func (dc *decision) write(r *Record, op string) {
@@ -37,7 +39,11 @@ func (dc *decision) write(r *Record, op string) {
 		ch.Before, ch.BeforeR = before.Version, before
 		before.Suspect = false
 	}
-	if dc.err = dc.s.writeRecord(dc.q, r, op, dc.d.Operator, dc.d.Note, dc.d.ID); dc.err != nil {
+	reason := dc.d.Note
+	if len(dc.d.Baselines) > 0 && r.Status == Active { // not the sources a merge retires
+		reason = strings.TrimPrefix(reason+"; "+BaselineText(dc.d.Baselines), "; ")
+	}
+	if dc.err = dc.s.writeRecord(dc.q, r, op, dc.d.Operator, reason, dc.d.ID); dc.err != nil {
 		return
 	}
 	after := *r
@@ -197,6 +203,11 @@ func (s *Store) Decide(ctx context.Context, req DecideRequest) (*Decision, error
 				}
 			}
 			dc.d.Proposal, dc.d.PrevStatus = p.ID, p.Status
+			if req.Verb != Reject && req.Verb != Defer {
+				if dc.live, err = liveRunsOf(t, p.ID); err != nil {
+					return "", err
+				}
+			}
 			if err := dc.apply(p, req); err != nil {
 				return "", err
 			}
@@ -235,6 +246,11 @@ func (dc *decision) apply(p *Proposal, req DecideRequest) error {
 	if final != nil {
 		c := *final
 		c.Provenance = proposalProvenance(c.Provenance, p)
+		// The latest live run of each check is its baseline, so that the
+		// record is not suspect at its first verify (review/live.go).
+		if req.Verb != Delete && p.Op != OpSkip && p.Op != OpDelete {
+			dc.d.Baselines = SetBaselines(&c, dc.live)
+		}
 		rec = &c
 	}
 	needRecord := func() error {

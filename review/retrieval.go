@@ -122,7 +122,7 @@ func (s *Store) AttachRun(run ProbeRun, kind, id, actor string) (string, error) 
 			runID, kind, id, actor, ts(s.Now())); err != nil {
 			return err
 		}
-		return addChange(t, kind, id)
+		return addChange(t, EvidenceChange, id)
 	})
 	if err != nil {
 		return "", fmt.Errorf("attach to %s %s: %w", kind, id, err)

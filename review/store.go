@@ -246,6 +246,12 @@ func (p *preparedTx) close() {
 	}
 }
 
+// EvidenceChange is the kind of change an attached probe run makes (its id
+// is the proposal's or record's): the proposal or record itself is
+// unchanged, so the index has nothing to do and a watcher does not take it
+// for a new proposal.
+const EvidenceChange = "evidence"
+
 func addChange(q querier, kind, id string) error {
 	_, err := q.Exec(`INSERT INTO changes(kind, id) VALUES(?, ?)`, kind, id)
 	return err

@@ -247,6 +247,9 @@ type Decision struct {
 	UndoneBy string         `json:"undone_by,omitempty"`
 	// PrevStatus is the proposal's status before this decision, restored on undo.
 	PrevStatus ProposalStatus `json:"prev_status,omitempty"`
+	// Baselines are the checks of Record whose expected result this
+	// decision took from the proposal's latest live runs (review/live.go).
+	Baselines []Baseline `json:"baselines,omitempty"`
 }
 
 // Version is one stored version of a record, with who wrote it and why.
@@ -321,4 +324,8 @@ type ProbeRun struct {
 	Result probe.Result `json:"result"`
 	At     time.Time    `json:"at"`
 	Actor  string       `json:"actor,omitempty"`
+	// Repeats marks a live re-run a person started (review/live.go): the
+	// id of the proposal's probe run it ran again, or RepeatsCheck for a
+	// check of the proposal's record. "" for evidence.
+	Repeats string `json:"repeats,omitempty"`
 }

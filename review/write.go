@@ -284,7 +284,7 @@ func (s *Store) Attach(runID, kind, id, actor string) error {
 			runID, kind, id, actor, ts(s.Now())); err != nil {
 			return err
 		}
-		return addChange(t, kind, id)
+		return addChange(t, EvidenceChange, id)
 	})
 }
 

@@ -135,13 +135,15 @@ type Reprobed struct {
 	Verdict probe.Verdict   `json:"verdict"` // same, changed, fails now, …
 }
 
-// Reprobe runs every probe a proposal cites again and compares each with
-// what was recorded. It stores nothing.
+// Reprobe runs every probe a proposal cites again (its evidence, not the
+// live runs saved by RunLive) and compares each with what was recorded. It
+// stores nothing.
 func (s *Service) Reprobe(ctx context.Context, proposalID string) ([]Reprobed, error) {
 	runs, err := s.b.ProbeRunsFor("proposal", proposalID)
 	if err != nil {
 		return nil, err
 	}
+	runs = evidenceOnly(runs)
 	out := make([]Reprobed, len(runs))
 	for i, run := range runs {
 		now := s.Rerun(ctx, run.Result)
