@@ -10,7 +10,8 @@ import (
 
 // DecisionSummary says what a committed decision did, for the footer: head
 // (what was decided, "accepted prop_x" or "edit dec_3"), then the record
-// versions it wrote, "→ mem_y v2, mem_z v3 (retired)", when it wrote any.
+// versions it wrote, "→ mem_y v2, mem_z v3 (retired)", when it wrote any,
+// and which checks took their baseline from a live run.
 func DecisionSummary(head string, d *review.Decision) string {
 	var parts []string
 	for _, c := range d.Changes {
@@ -23,7 +24,11 @@ func DecisionSummary(head string, d *review.Decision) string {
 	if len(parts) == 0 {
 		return head
 	}
-	return head + " → " + strings.Join(parts, ", ")
+	s := head + " → " + strings.Join(parts, ", ")
+	if len(d.Baselines) > 0 {
+		s += " · " + review.BaselineText(d.Baselines)
+	}
+	return s
 }
 
 // UndoFailed says in one sentence why an undo changed nothing, for the

@@ -9,7 +9,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/index"
-	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/ui/common"
@@ -39,7 +38,8 @@ type contextLoaded struct {
 type probeDone struct {
 	pid      string
 	seq, idx int
-	res      probe.Result
+	run      review.ProbeRun // the live run, with its id when saved
+	err      error           // why it was not saved
 }
 
 type decided struct {
@@ -119,16 +119,23 @@ func readContext(store *service.Service, id string) (*proposalContext, error) {
 	return c, nil
 }
 
-// runProbes re-runs every recorded probe of the shown proposal, one Cmd each.
+// runProbes runs every probe run of the shown proposal and every check of
+// its record live, one Cmd each; the service saves each result as a probe
+// run on the proposal, so it outlives a defer and is the check's baseline
+// when the proposal is accepted.
 func (m *Model) runProbes() tea.Cmd {
 	m.probeSeq = m.nextSeq()
 	items := m.probeList()
 	m.probes = make([]liveProbe, len(items))
 	cmds := []tea.Cmd{m.spinner.Tick}
 	for i, it := range items {
-		seq, pid, svc, rec := m.probeSeq, m.cur.P.ID, m.deps.Service, it.rec
+		seq, pid, svc, op, deps := m.probeSeq, m.cur.P.ID, m.deps.Service, m.deps.Operator, m.deps
 		cmds = append(cmds, func() tea.Msg {
-			return probeDone{pid: pid, seq: seq, idx: i, res: svc.Rerun(context.Background(), rec)}
+			run, err := svc.RunLive(context.Background(), pid, it, op)
+			if err != nil {
+				deps.Logf("live run of %s: %v", pid, err)
+			}
+			return probeDone{pid: pid, seq: seq, idx: i, run: run, err: err}
 		})
 	}
 	return tea.Batch(cmds...)

@@ -9,6 +9,8 @@
 package queue
 
 import (
+	"time"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -62,7 +64,7 @@ type Model struct {
 	curSeq  int              // seq of the context request in flight
 	loadErr error
 
-	probes  []liveProbe // one per recorded run of cur, after p
+	probes  []liveProbe // one per item of probeList, after p on this screen
 	spinner spinner.Model
 	busy    string // "deciding…" while a store write is in flight
 	// settling holds the verbs back from a write's commit until the queue
@@ -96,11 +98,16 @@ type proposalContext struct {
 	RelatedErr error           // why they could not be read
 }
 
-// liveProbe is one live re-run of a recorded probe run.
+// liveProbe is one live re-run of a recorded probe run or check, saved as
+// a probe run on the proposal (run) unless saving failed (saveErr).
 type liveProbe struct {
 	done    bool
 	now     probe.Result
 	verdict probe.Verdict
+	run     string    // the saved run's id
+	at      time.Time // when it ran
+	saveErr string
+	earlier bool // read back from the store, not run on this screen now
 }
 
 // overlay is a form, picker or question that takes the keys while open.
@@ -180,12 +187,15 @@ func (m *Model) enableKeys() {
 		hasRuns = len(m.probeList()) > 0 // runs, or checks of the record
 		hasSteps = m.cur.Traj != nil && len(m.cur.Traj.Steps) > 0
 	}
-	k.Accept.SetEnabled(ready)
+	// The verbs that write the record wait for p's live runs: the latest
+	// of each check is its baseline (review/live.go).
+	writes := ready && !m.probing()
+	k.Accept.SetEnabled(writes)
 	k.Reject.SetEnabled(ready)
 	k.Defer.SetEnabled(ready && m.cur.P.Status != review.Deferred)
-	k.Narrow.SetEnabled(ready && hasRecord)
-	k.Edit.SetEnabled(ready && hasRecord)
-	k.Merge.SetEnabled(ready && hasRecord)
+	k.Narrow.SetEnabled(writes && hasRecord)
+	k.Edit.SetEnabled(writes && hasRecord)
+	k.Merge.SetEnabled(writes && hasRecord)
 	k.Delete.SetEnabled(ready && hasTargets)
 	k.Probe.SetEnabled(ready && hasRuns)
 	k.Raw.SetEnabled(ready && hasSteps)

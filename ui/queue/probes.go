@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
 
 	"github.com/memreview/memreview/ui/common"
 )
@@ -27,20 +28,23 @@ func (m *Model) probesContent(w int) string {
 	if len(probes) == 0 {
 		return b.String() + st.Subtle.Render(common.Wrap("No probe runs or checks back this proposal.", w))
 	}
-	for i, pr := range probes {
-		r := pr.rec
+	for i, it := range probes {
+		r := it.Expect
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		head := fmt.Sprintf("%d %s %s · %s · %s", i+1, r.Kind, r.Env, duration(r.DurationMS), pr.name)
-		if pr.check > 0 {
-			head = fmt.Sprintf("%d check %d of the record · %s %s · expects", i+1, pr.check, r.Kind, r.Env)
+		head := fmt.Sprintf("%d %s %s · %s · %s", i+1, r.Kind, r.Env, duration(r.DurationMS), it.Run)
+		if it.Check > 0 {
+			head = fmt.Sprintf("%d check %d of the record · %s %s · expects", i+1, it.Check, r.Kind, r.Env)
 		}
 		b.WriteString(st.Title.Render(ansi.Truncate(head, w, "…")) + "\n")
 		b.WriteString(st.Subtle.Render(common.Indent("$ ", common.Printable(r.Input), w, 2)) + "\n")
 		b.WriteString(m.resultText(r, w))
-		if i < len(m.probes) {
-			b.WriteString(m.liveText(r, m.probes[i], w))
+		switch {
+		case i < len(m.probes):
+			b.WriteString(m.liveText(m.probes[i], w))
+		case it.Last != nil: // run live earlier (before a defer, or another session)
+			b.WriteString(m.liveText(savedLive(it), w))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -53,26 +57,43 @@ func duration(ms float64) string {
 	return fmt.Sprintf("%.0f ms", ms)
 }
 
+// savedLive is an item's latest saved live run as the pane shows a live one.
+func savedLive(it review.LiveItem) liveProbe {
+	return liveProbe{done: true, now: it.Last.Result, verdict: probe.Compare(it.Expect, it.Last.Result),
+		run: it.Last.ID, at: it.Last.At, earlier: true}
+}
+
 // liveText is the outcome of a live re-run under its recorded run.
-func (m *Model) liveText(rec probe.Result, lp liveProbe, w int) string {
+func (m *Model) liveText(lp liveProbe, w int) string {
 	st := m.Styles
 	if !lp.done {
 		return st.Warn.Render(m.spinner.View()+" re-running…") + "\n"
 	}
+	when := "now"
+	if lp.earlier {
+		when = "live " + lp.run + " " + lp.at.UTC().Format("2006-01-02 15:04")
+	}
 	var label string
 	switch lp.verdict {
 	case probe.Same:
-		label = st.Good.Render("✔ now: same")
+		label = st.Good.Render("✔ " + when + ": same")
 	case probe.Changed:
-		label = st.Warn.Render("~ now: changed")
+		label = st.Warn.Render("~ " + when + ": changed")
 	case probe.FailsNow:
-		label = st.Bad.Render("✘ now: fails now")
+		label = st.Bad.Render("✘ " + when + ": fails now")
 	case probe.EnvChanged:
-		label = st.Warn.Render("≈ now: environment changed")
+		label = st.Warn.Render("≈ " + when + ": environment changed")
 	default:
-		label = st.Warn.Render("now: " + string(lp.verdict))
+		label = st.Warn.Render(when + ": " + string(lp.verdict))
 	}
-	s := label + st.Subtle.Render(" · "+duration(lp.now.DurationMS)) + "\n"
+	tail := " · " + duration(lp.now.DurationMS)
+	switch {
+	case lp.saveErr != "":
+		tail += " · not saved"
+	case !lp.earlier && lp.run != "":
+		tail += " · saved as " + lp.run
+	}
+	s := label + st.Subtle.Render(tail) + "\n"
 	if lp.verdict == probe.Changed || lp.verdict == probe.FailsNow {
 		s += m.resultText(lp.now, w)
 	}
@@ -120,39 +141,12 @@ func table(cols []string, rows [][]any, w int) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// probeItem is one thing p re-runs: a recorded probe run of the proposal,
-// or a check of its record (check > 0, 1-based) with its expected result
-// as the recorded one.
-type probeItem struct {
-	rec   probe.Result
-	name  string // the run's id
-	check int
-}
-
-// probeList is every probe run of the shown proposal, then every check of
-// its record that no run already repeats: what p runs live.
-func (m *Model) probeList() []probeItem {
+// probeList is what p runs live for the shown proposal
+// (review.LiveItems): its probe runs, then every check of its record that
+// no run already repeats, each with its latest saved live run.
+func (m *Model) probeList() []review.LiveItem {
 	if !m.ready() {
 		return nil
 	}
-	var items []probeItem
-	seen := map[string]bool{}
-	for _, run := range m.cur.Runs {
-		items = append(items, probeItem{rec: run.Result, name: run.ID})
-		seen[run.Result.Env+"\x00"+run.Result.Input] = true
-	}
-	if r := m.cur.P.Record; r != nil {
-		for i, c := range r.Checks {
-			if seen[c.Env+"\x00"+c.Input] {
-				continue
-			}
-			rec := c.Expect
-			rec.Env, rec.Input = c.Env, c.Input
-			if rec.Kind == "" {
-				rec.Kind = "sql"
-			}
-			items = append(items, probeItem{rec: rec, check: i + 1})
-		}
-	}
-	return items
+	return review.LiveItems(m.cur.P, m.cur.Runs)
 }

@@ -74,8 +74,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.idx >= len(items) {
 			return nil
 		}
-		m.probes[msg.idx] = liveProbe{done: true, now: msg.res, verdict: probe.Compare(items[msg.idx].rec, msg.res)}
+		lp := liveProbe{done: true, now: msg.run.Result, verdict: probe.Compare(items[msg.idx].Expect, msg.run.Result),
+			run: msg.run.ID, at: msg.run.At}
+		m.probes[msg.idx] = lp
 		m.renderPane(paneProbes)
+		if msg.err != nil {
+			m.probes[msg.idx].saveErr = msg.err.Error()
+			return common.NotifyErr("the live result was shown but not saved: " + msg.err.Error())
+		}
 	case spinner.TickMsg:
 		if !m.probing() {
 			return nil
@@ -210,10 +216,15 @@ func proposalEnv(p *review.Proposal) string {
 }
 
 // show starts loading the proposal under the cursor, dropping the old one.
+// A reload that stays on the proposal shown (a change elsewhere, or its own
+// live runs being saved) reads it again and keeps its live re-runs.
 func (m *Model) show() tea.Cmd {
 	p := m.current()
-	m.probes = nil
 	claim := m.followClaim()
+	if p != nil && m.ready() {
+		return tea.Batch(m.refreshContext(), claim)
+	}
+	m.probes = nil
 	if p == nil {
 		m.cur = nil
 		m.render()

@@ -63,12 +63,12 @@ func TestStaleResultsAreDropped(t *testing.T) {
 	// A probe result for another proposal, or an earlier re-run, is dropped.
 	m.probes = []liveProbe{{}}
 	m.probeSeq = 42
-	m.Update(probeDone{pid: first, seq: 42, idx: 0, res: probe.Result{Error: "boom"}})
-	m.Update(probeDone{pid: second, seq: 41, idx: 0, res: probe.Result{Error: "boom"}})
+	m.Update(probeDone{pid: first, seq: 42, idx: 0, run: review.ProbeRun{Result: probe.Result{Error: "boom"}}})
+	m.Update(probeDone{pid: second, seq: 41, idx: 0, run: review.ProbeRun{Result: probe.Result{Error: "boom"}}})
 	if m.probes[0].done {
 		t.Error("a stale probe result was shown")
 	}
-	m.Update(probeDone{pid: second, seq: 42, idx: 0, res: probe.Result{Error: "boom"}})
+	m.Update(probeDone{pid: second, seq: 42, idx: 0, run: review.ProbeRun{Result: probe.Result{Error: "boom"}}})
 	if !m.probes[0].done {
 		t.Error("the current probe result was dropped")
 	}

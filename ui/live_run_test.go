@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/ui/common"
+)
+
+var savedAs = regexp.MustCompile(`saved as (run_\d+)`)
+
+// liveRunOf returns the run id the probes pane said p saved.
+func liveRunOf(t *testing.T, out []byte) string {
+	t.Helper()
+	m := savedAs.FindSubmatch(out)
+	if m == nil {
+		t.Fatal("the probes pane did not say which run it saved")
+	}
+	return string(m[1])
+}
+
+// TestLiveRunSurvivesDefer: p's live run is saved on the proposal, so a
+// deferred proposal that comes back, and the same proposal after the TUI
+// is reopened, show its latest live result again.
+func TestLiveRunSurvivesDefer(t *testing.T) {
+	w := newWorld(t)
+	s := start(t, w.deps, 200, 60)
+	s.open(sample.PropTrajectoryOnly)
+	s.typ("p")
+	id := liveRunOf(t, s.waitFor("✘ now: fails now", "saved as run_"))
+	s.typ("s")
+	s.waitFor("deferred " + sample.PropTrajectoryOnly)
+	// It comes back, from the end of the queue.
+	s.send(common.ShowProposal{ID: sample.PropTrajectoryOnly})
+	again := "✘ live " + id + " 2026-04-01 09:00: fails now"
+	s.waitFor("Candidate "+sample.PropTrajectoryOnly, again, "no such table: attrs_g2")
+	s.quit()
+
+	w.reopen(t)
+	s = start(t, w.deps, 200, 60)
+	s.send(common.ShowProposal{ID: sample.PropTrajectoryOnly})
+	s.waitFor("Candidate "+sample.PropTrajectoryOnly, again)
+	s.quit()
+
+	runs, err := w.store.ProbeRunsFor("proposal", sample.PropTrajectoryOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := runs[len(runs)-1]
+	if last.ID != id || last.Repeats != runs[0].ID || last.Actor != w.deps.Operator || last.Result.OK() {
+		t.Fatalf("the saved live run is %+v; want %s repeating %s by %s, failing", last, id, runs[0].ID, w.deps.Operator)
+	}
+}
+
+// TestAcceptTakesLiveBaselineInTheTUI: p then a writes the record with the
+// live run's output as its check's expected result, and says so.
+func TestAcceptTakesLiveBaselineInTheTUI(t *testing.T) {
+	w := newWorld(t)
+	s := start(t, w.deps, 200, 60)
+	s.open(sample.PropAcceptCreate)
+	s.typ("p")
+	id := liveRunOf(t, s.waitFor("✔ now: same", "saved as run_"))
+	s.typ("a")
+	s.waitFor("accepted "+sample.PropAcceptCreate+" → mem_", "check 1 baseline from live run "+id)
+	s.quit()
+
+	w.reopen(t)
+	ds, err := w.store.ProposalDecisions(sample.PropAcceptCreate)
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("decisions %+v, %v", ds, err)
+	}
+	rec, err := w.store.Record(ds[0].Record.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := w.store.ProbeRun(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(rec.Checks[0].Expect)
+	want, _ := json.Marshal(run.Result)
+	if len(rec.Checks) != 1 || string(got) != string(want) {
+		t.Fatalf("the accepted record expects %s, want the live run's %s", got, want)
+	}
+	h, _ := w.store.History(rec.ID)
+	if len(h) != 1 || !strings.Contains(h[0].Reason, "check 1 baseline from live run "+id) {
+		t.Fatalf("history %+v does not say where the baseline came from", h)
+	}
+	if ds[0].Baselines[0] != (review.Baseline{Check: 1, Run: id}) {
+		t.Fatalf("decision baselines %+v", ds[0].Baselines)
+	}
+}
