@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -142,8 +143,11 @@ func (m *Model) checkLine(i int, w int) string {
 			continue
 		}
 		s := "  " + verdictText(st, c.Verdict) + st.Subtle.Render(" · "+stamp(c.At))
-		if c.Now.Error != "" {
+		switch {
+		case c.Now.Error != "":
 			s += "\n" + st.Bad.Render(common.Indent("    now: ", common.Printable(c.Now.Error), w, 4))
+		case !review.Holds(c.Verdict):
+			s += st.Subtle.Render(" · b compares and re-baselines")
 		}
 		return s
 	}

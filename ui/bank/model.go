@@ -4,8 +4,9 @@
 // loads record details lazily for the rows on screen, and a detail pane with
 // every field of the selected record, its versions as diffs, its provenance,
 // its checks and the trajectories that retrieved it. The operator's record
-// verbs (edit, narrow, merge, delete, undo) and live re-verification run in
-// tea.Cmds through the service, audited like proposal decisions. R opens the
+// verbs (edit, narrow, merge, delete, undo, re-baseline), each with an
+// optional note (N), and live re-verification run in tea.Cmds through the
+// service, audited like proposal decisions. R opens the
 // retrieval preview: the top-k records a task agent would be given.
 package bank
 
@@ -73,6 +74,7 @@ type Model struct {
 
 	ws worthState // what each record is worth, and the sort by it (worth.go)
 
+	note    string  // N: the note the next verb carries (note.go)
 	busy    string  // "deleting mem_3…" while a write is in flight
 	overlay overlay // a form, picker or question over the screen; nil when none
 }
@@ -172,6 +174,8 @@ func (m *Model) enableKeys() {
 	k.Merge.SetEnabled(active && len(m.marked()) > 0)
 	k.Undo.SetEnabled(writable)
 	m.keys.Verify.SetEnabled(writable && m.ready() && len(m.detail.Record.Checks) > 0)
+	m.keys.Rebaseline.SetEnabled(active && len(m.rebaselineable()) > 0)
+	k.Note.SetEnabled(writable)
 	m.keys.Retrieve.SetEnabled(m.deps.Service != nil)
 	k.Next.SetEnabled(len(m.links) > 1)
 	k.Prev.SetEnabled(len(m.links) > 1)
@@ -216,7 +220,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Cancel, k.Confirm}
 	}
 	return []key.Binding{k.Search, k.Filter, m.keys.Clear, k.Confirm, k.NextPane, k.Edit, k.Narrow, m.keys.Mark, k.Merge,
-		k.Delete, k.Undo, m.keys.Verify, m.keys.Retrieve, m.keys.Worth}
+		k.Delete, k.Undo, k.Note, m.keys.Verify, m.keys.Rebaseline, m.keys.Retrieve, m.keys.Worth}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
@@ -224,7 +228,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	return [][]key.Binding{
 		{k.Search, k.Filter, m.keys.Clear, m.keys.Worth, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
-		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, m.keys.Verify},
+		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, k.Note, m.keys.Verify, m.keys.Rebaseline},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
 }
@@ -241,5 +245,8 @@ func (m *Model) Title() string {
 		t += " · " + f
 	}
 	t += m.worthTitle()
+	if m.note != "" {
+		t += " · note: " + common.PrintableLine(m.note)
+	}
 	return t
 }

@@ -15,8 +15,8 @@ import (
 )
 
 // The record verbs: each writes through the service in a Cmd, audited as
-// a decision (the service catches the index up); the screen says done only
-// after.
+// a decision (the service catches the index up) with N's note when one is
+// kept (note.go); the screen says done only after.
 
 type written struct {
 	verb review.Verb
@@ -51,6 +51,13 @@ func (m *Model) verbKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Delete):
 		r := m.detail.Record
 		m.overlay = &confirmDelete{id: r.ID, version: r.Version}
+		return nil, true
+	case key.Matches(msg, k.Note):
+		m.overlay = newNoteForm(m)
+		return nil, true
+	case key.Matches(msg, m.keys.Rebaseline):
+		r := m.detail.Record
+		m.overlay = &confirmRebaseline{id: r.ID, version: r.Version, checks: m.rebaselineable()}
 		return nil, true
 	}
 	return nil, false
@@ -107,6 +114,7 @@ func (m *Model) mergeReady(msg mergeLoaded) tea.Cmd {
 // decide commits req (the service catches the index up).
 func (m *Model) decide(req review.RecordRequest) tea.Cmd {
 	req.Operator = m.deps.Operator
+	common.TakeNote(&req.Note, &m.note) // N's note rides on this verb
 	m.busy = fmt.Sprintf("%s %s…", req.Verb, strings.Join(req.IDs, ", "))
 	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
@@ -121,9 +129,11 @@ func (m *Model) decide(req review.RecordRequest) tea.Cmd {
 // undo reverses the last decision not yet undone.
 func (m *Model) undo() tea.Cmd {
 	m.busy = "undoing…"
+	var note string
+	common.TakeNote(&note, &m.note)
 	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
-		dec, err := svc.Undo(context.Background(), "", deps.Operator, "")
+		dec, err := svc.Undo(context.Background(), "", deps.Operator, note)
 		if err == nil {
 			deps.Logf("bank: undid %s: %s", dec.Undoes, dec.ID)
 		}

@@ -51,6 +51,9 @@ type BankKeys struct {
 	Mark     key.Binding // space: mark a row for merging
 	Clear    key.Binding // x: clear the query and every facet filter
 	Worth    key.Binding // w: sort by worth (best first, worst first, index order)
+	// b: take the last verify's output of a suspect record's failing
+	// checks as their expected result, after a y/n that shows both.
+	Rebaseline key.Binding
 }
 
 // ConsoleKeys are the keys the probe console adds.
@@ -128,6 +131,8 @@ func DefaultKeyMap() KeyMap {
 			Mark:     bind("space", "mark for merge", " "),
 			Clear:    bind("x", "clear filters", "x"),
 			Worth:    bind("w", "sort by worth", "w"),
+			// b, a letter no other bank key or global key takes.
+			Rebaseline: bind("b", "re-baseline checks", "b"),
 		},
 		Console: ConsoleKeys{
 			Run:      bind("enter", "run probe", "enter"),

@@ -144,9 +144,7 @@ func (m *Model) runProbes() tea.Cmd {
 // decide commits req (the service catches the index up).
 func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 	req.Operator = m.deps.Operator
-	if req.Note == "" {
-		req.Note, m.note = m.note, "" // N's note rides on this verb
-	}
+	common.TakeNote(&req.Note, &m.note) // N's note rides on this verb
 	m.busy = fmt.Sprintf("%s %s…", verbDoing[req.Verb], req.Proposal)
 	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
@@ -163,9 +161,11 @@ func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 // undo reverses the last decision not yet undone.
 func (m *Model) undo() tea.Cmd {
 	m.busy = "undoing…"
+	var note string
+	common.TakeNote(&note, &m.note)
 	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
-		dec, err := svc.Undo(context.Background(), "", deps.Operator, "")
+		dec, err := svc.Undo(context.Background(), "", deps.Operator, note)
 		if err == nil {
 			deps.Logf("undid %s: %s", dec.Undoes, dec.ID)
 		} else {

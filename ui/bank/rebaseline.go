@@ -1,0 +1,140 @@
+package bank
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// b on the bank screen: re-baseline a suspect record. The question shows,
+// for each check whose last verify did not hold but ran, what it expects
+// and what the environment gave; y takes the latter as the new expected
+// result, in a new version written through the service as this person's
+// edit (with N's note), so the record stops being suspect.
+
+// rebaselineVerb names the write in the footer.
+const rebaselineVerb review.Verb = "re-baseline"
+
+// rebaselineable lists the 1-based checks of the shown record that b
+// would re-baseline: those whose last verify, of this version, did not
+// hold and did not fail.
+func (m *Model) rebaselineable() []int {
+	if !m.ready() {
+		return nil
+	}
+	r := m.detail.Record
+	var out []int
+	for _, c := range m.detail.Checks {
+		if (c.Version == 0 || c.Version == r.Version) && c.Index < len(r.Checks) && !review.Holds(c.Verdict) && c.Now.OK() {
+			out = append(out, c.Index+1)
+		}
+	}
+	return out
+}
+
+type confirmRebaseline struct {
+	id      string
+	version int
+	checks  []int
+}
+
+func (c *confirmRebaseline) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Yes):
+		if m.busy != "" {
+			return c, nil
+		}
+		return nil, m.rebaseline(c)
+	case key.Matches(msg, k.No), key.Matches(msg, k.Cancel):
+		return nil, nil
+	}
+	return c, nil
+}
+
+// rebaseline writes the new version in a Cmd.
+func (m *Model) rebaseline(c *confirmRebaseline) tea.Cmd {
+	var note string
+	common.TakeNote(&note, &m.note)
+	m.busy = "re-baselining " + c.id + "…"
+	svc, deps, id, version, checks := m.deps.Service, m.deps, c.id, c.version, c.checks
+	return func() tea.Msg {
+		dec, err := svc.Rebaseline(context.Background(), id, version, checks, deps.Operator, note)
+		if err == nil {
+			deps.Logf("bank: re-baselined %s checks %v: %s", id, checks, dec.ID)
+		}
+		return written{verb: rebaselineVerb, dec: dec, err: err}
+	}
+}
+
+func (c *confirmRebaseline) view(m *Model, w, h int) string {
+	st := m.Styles
+	inner := w - st.Overlay.GetHorizontalFrameSize()
+	var b strings.Builder
+	q := fmt.Sprintf("Re-baseline %s v%d: take what the last verify returned as the expected result of check %s? "+
+		"It writes v%d as your edit; u undoes it. y/n", c.id, c.version, joinInts(c.checks), c.version+1)
+	b.WriteString(st.Title.Render(common.Wrap(q, inner)) + "\n")
+	if m.ready() && m.detail.Record.ID == c.id {
+		r := m.detail.Record
+		for _, n := range c.checks {
+			chk := r.Checks[n-1]
+			b.WriteString("\n" + st.Label.Render(common.Indent(fmt.Sprintf("check %d %s: ", n, chk.Env), common.Printable(chk.Input), inner, 4)) + "\n")
+			b.WriteString(st.Removed.Render("expects") + "\n" + probeLines(chk.Expect, inner))
+			for _, cr := range m.detail.Checks {
+				if cr.Index == n-1 {
+					b.WriteString(st.Added.Render("now ("+stamp(cr.At)+")") + "\n" + probeLines(cr.Now, inner))
+				}
+			}
+		}
+	}
+	return box(m, strings.TrimRight(b.String(), "\n"), w, h)
+}
+
+// maxResultRows caps the rows of a result the question shows.
+const maxResultRows = 6
+
+// probeLines is a probe result as the question shows it: its error, its
+// table or its text, at most maxResultRows rows.
+func probeLines(r probe.Result, w int) string {
+	var lines []string
+	switch {
+	case r.Error != "":
+		lines = []string{"error: " + common.PrintableLine(r.Error)}
+	case len(r.Columns) > 0:
+		lines = common.Table(r.Columns, r.Rows[:min(len(r.Rows), maxResultRows)], w-2, 0)
+		if len(r.Rows) > maxResultRows {
+			lines = append(lines, fmt.Sprintf("… %d rows in all", len(r.Rows)))
+		}
+	default:
+		text := strings.Split(strings.TrimRight(common.Printable(r.Text), "\n"), "\n")
+		if len(text) > maxResultRows {
+			text = append(text[:maxResultRows], fmt.Sprintf("… %d lines in all", len(text)))
+		}
+		lines = text
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString("  " + ansi.Truncate(l, w-2, "…") + "\n")
+	}
+	return b.String()
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (c *confirmRebaseline) help(m *Model) []key.Binding { return []key.Binding{m.Keys.Yes, m.Keys.No} }
+
+func (c *confirmRebaseline) capturing() bool { return false }

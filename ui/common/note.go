@@ -1,0 +1,49 @@
+package common
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// N on a screen with verbs (the review screen, the bank): a note for the
+// screen's next decision. The screen keeps the note (shown in its header)
+// until a verb takes it (TakeNote) into the decision's audit entry, so that
+// history, show, exports and proposal_status say why; esc in the form
+// clears it.
+
+// NoteTitle is the note form's title.
+const NoteTitle = "Note for the next decision: why (kept in its audit entry, history and exports)"
+
+// NoteForm is the one-field form N opens.
+type NoteForm struct{ *Form }
+
+// NewNoteForm opens the form on the note kept so far, width wide.
+func NewNoteForm(note string, width int) *NoteForm {
+	f := &NoteForm{NewForm([]string{"note"}, []string{note})}
+	f.SetWidth(width)
+	return f
+}
+
+// UpdateNote handles a key. When the form closes, done is true and note is
+// the screen's note from then on ("" when cleared), and cmd says so.
+func (f *NoteForm) UpdateNote(k KeyMap, msg tea.KeyMsg) (note string, done bool, cmd tea.Cmd) {
+	res, cmd := f.Update(k, msg)
+	switch res {
+	case FormCancel:
+		return "", true, Notify("note cleared")
+	case FormApply:
+		if note = f.Values()[0]; note == "" {
+			return "", true, Notify("note cleared")
+		}
+		return note, true, Notify("note kept for the next decision")
+	}
+	return "", false, cmd
+}
+
+// TakeNote gives a decision's note the screen's kept note, when the
+// decision has none of its own, and clears the kept one: it rides on one
+// verb only.
+func TakeNote(decision, kept *string) {
+	if *decision == "" {
+		*decision, *kept = *kept, ""
+	}
+}
