@@ -307,6 +307,9 @@ func (a *app) decide(jsonOut bool, fn func(*service.Service) (*review.Decision, 
 			}
 			fmt.Fprintf(a.stdout, "  %s v%d → v%d %s\n", c.RecordID, c.Before, c.After, status)
 		}
+		if len(d.Baselines) > 0 {
+			fmt.Fprintf(a.stdout, "  %s\n", review.BaselineText(d.Baselines))
+		}
 	}
 	return err
 }

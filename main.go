@@ -356,6 +356,7 @@ func commands() map[string]*command {
 	cs = append(cs, formatsCommand())
 	cs = append(cs, hygieneCommand(&jsonOut))
 	cs = append(cs, probeCommands(&jsonOut)...)
+	cs = append(cs, checkCommands(&jsonOut)...)
 	cs = append(cs, worldCommands(&jsonOut)...)
 	cs = append(cs, serveCommand)
 	cs = append(cs, migrateCommand(), claimCommand())

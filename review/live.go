@@ -9,7 +9,7 @@ import (
 )
 
 // Live runs. A person's re-run of what a proposal rests on (p on the review
-// screen, `memreview reprobe --save`) is saved as a probe run attached to
+// screen) is saved as a probe run attached to
 // the proposal and marked with what it repeats (ProbeRun.Repeats), so that
 // it outlives a defer and a restart, and so that accepting the proposal
 // takes the latest live run of each check of its record as that check's

@@ -147,7 +147,7 @@ func (m *Model) checkLine(i int, w int) string {
 		case c.Now.Error != "":
 			s += "\n" + st.Bad.Render(common.Indent("    now: ", common.Printable(c.Now.Error), w, 4))
 		case !review.Holds(c.Verdict):
-			s += st.Subtle.Render(" · b compares and re-baselines")
+			s += st.Subtle.Render(" · b re-baselines")
 		}
 		return s
 	}
