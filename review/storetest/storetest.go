@@ -44,6 +44,7 @@ func Run(t *testing.T, open Opener) {
 		{"Undo", testUndo},
 		{"ChangeSequence", testChanges},
 		{"ProbeRunsAndAttach", testProbeRuns},
+		{"LiveRunBaselines", testLiveBaseline},
 		{"CheckResults", testCheckResults},
 		{"TrajectoriesAndRetrievals", testTrajectories},
 		{"Config", testConfig},
