@@ -49,7 +49,7 @@ func TestRebaselineInTheBank(t *testing.T) {
 	s := start(t, w.deps, 200, 60)
 	s.waitFor("Candidate " + sample.ProposalIDs[0])
 	s.send(common.ShowRecord{ID: r.ID})
-	s.waitFor("⚠ suspect", "b compares and re-baselines")
+	s.waitFor("⚠ suspect", "· b re-baselines")
 	s.typ("N")
 	s.typ("counted by hand")
 	s.send(tea.KeyMsg{Type: tea.KeyEnter})
