@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -92,5 +93,27 @@ func TestAcceptTakesLiveBaselineInTheTUI(t *testing.T) {
 	}
 	if ds[0].Baselines[0] != (review.Baseline{Check: 1, Run: id}) {
 		t.Fatalf("decision baselines %+v", ds[0].Baselines)
+	}
+}
+
+// TestLiveRunIsNoNewProposal: the change a saved live run makes (evidence
+// on a pending proposal) is not announced as "1 new proposal".
+func TestLiveRunIsNoNewProposal(t *testing.T) {
+	w := newWorld(t)
+	svc := w.deps.Service
+	seq, _ := svc.LastSeq()
+	items, err := svc.LiveItems(sample.PropTrajectoryOnly)
+	if err != nil || len(items) == 0 {
+		t.Fatalf("live items %v, %v", items, err)
+	}
+	if _, err := svc.RunLive(context.Background(), sample.PropTrajectoryOnly, items[0], ""); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := svc.ChangesSince(seq)
+	if err != nil || cs.Empty() {
+		t.Fatalf("changes since the live run: %+v, %v", cs, err)
+	}
+	if got := describe(svc, cs, w.deps.Operator, &ownProposals{}); got != "" {
+		t.Fatalf("the watcher says %q after a live run", got)
 	}
 }
