@@ -33,7 +33,7 @@ func (m *Model) rebaselineable() []int {
 	r := m.detail.Record
 	var out []int
 	for _, c := range m.detail.Checks {
-		if (c.Version == 0 || c.Version == r.Version) && c.Index < len(r.Checks) && !review.Holds(c.Verdict) && c.Now.OK() {
+		if (c.Version == 0 || c.Version == r.Version) && c.Index >= 0 && c.Index < len(r.Checks) && !review.Holds(c.Verdict) && c.Now.OK() {
 			out = append(out, c.Index+1)
 		}
 	}
@@ -82,9 +82,12 @@ func (c *confirmRebaseline) view(m *Model, w, h int) string {
 	q := fmt.Sprintf("Re-baseline %s v%d: take what the last verify returned as the expected result of check %s? "+
 		"It writes v%d as your edit; u undoes it. y/n", c.id, c.version, joinInts(c.checks), c.version+1)
 	b.WriteString(st.Title.Render(common.Wrap(q, inner)) + "\n")
-	if m.ready() && m.detail.Record.ID == c.id {
+	if m.ready() && m.detail.Record.ID == c.id && m.detail.Record.Version == c.version {
 		r := m.detail.Record
 		for _, n := range c.checks {
+			if n < 1 || n > len(r.Checks) {
+				continue
+			}
 			chk := r.Checks[n-1]
 			b.WriteString("\n" + st.Label.Render(common.Indent(fmt.Sprintf("check %d %s: ", n, chk.Env), common.Printable(chk.Input), inner, 4)) + "\n")
 			b.WriteString(st.Removed.Render("expects") + "\n" + probeLines(chk.Expect, inner))
