@@ -82,6 +82,10 @@ type Model struct {
 
 	overlay overlay // a form, picker or question over the panes; nil when none
 	wraps   wrapCache
+
+	list   *queueList      // L: every open proposal, with filters, marks and bulk verbs
+	listOn bool            // the list shows instead of the panes
+	open   map[string]bool // the ids of all, for the session's progress
 }
 
 // proposalContext is everything the panes show about one proposal, loaded
@@ -120,6 +124,7 @@ func New(c common.Common, deps common.Deps) common.Screen {
 		m.panes[i] = viewport.New(0, 0)
 		m.panes[i].MouseWheelEnabled = false // the screen scrolls the pane under the pointer
 	}
+	m.list = newQueueList(c, deps.Operator)
 	m.enableKeys()
 	return m
 }
@@ -128,7 +133,12 @@ func New(c common.Common, deps common.Deps) common.Screen {
 func (m *Model) Init() tea.Cmd { return m.reloadQueue("") }
 
 // Capturing reports whether an open form takes typed text.
-func (m *Model) Capturing() bool { return m.overlay != nil && m.overlay.capturing() }
+func (m *Model) Capturing() bool {
+	if m.overlay != nil {
+		return m.overlay.capturing()
+	}
+	return m.listOn && m.list.Capturing()
+}
 
 // SetSize lays the panes out again and re-wraps their content.
 func (m *Model) SetSize(w, h int) {
@@ -136,6 +146,7 @@ func (m *Model) SetSize(w, h int) {
 	if m.overlay != nil {
 		m.overlay.setWidth(m.overlayInner())
 	}
+	m.list.SetSize(w, m.listHeight())
 	m.layout()
 	m.render()
 }
@@ -196,6 +207,9 @@ func (m *Model) enableKeys() {
 	k.NextPane.SetEnabled(len(m.queue) > 0) // no panes on an empty queue
 	p := m.current()
 	k.Curate.SetEnabled(m.deps.Curator != nil && p != nil && p.Trajectory != "")
+	k.Queue.List.SetEnabled(m.loaded)
+	m.list.Keys.Queue.Reject.SetEnabled(m.busy == "" && !m.settling)
+	m.list.Keys.Queue.Defer.SetEnabled(m.busy == "" && !m.settling)
 }
 
 // ShortHelp lists the keys that apply now.
@@ -204,16 +218,22 @@ func (m *Model) ShortHelp() []key.Binding {
 	if m.overlay != nil {
 		return m.overlay.help(k)
 	}
+	if m.listOn {
+		return m.list.help()
+	}
 	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note,
-		k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter}
+		k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
+	if m.listOn && m.overlay == nil {
+		return m.list.fullHelp()
+	}
 	return [][]key.Binding{
 		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note},
-		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter},
+		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField},
 	}

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -147,6 +146,8 @@ func (m *Model) View() string {
 	switch {
 	case m.overlay != nil:
 		body = m.overlay.view(m, m.Width, m.Height-len(lines))
+	case m.listOn && m.loaded && m.loadErr == nil:
+		body = m.list.View()
 	case !m.loaded:
 		body = st.Subtle.Render("loading the queue…")
 	case m.loadErr != nil:
@@ -314,7 +315,7 @@ func (m *Model) wrapped(s string, w int) string {
 func (m *Model) sessionTotal() int {
 	n := len(m.all)
 	for id := range m.session {
-		if !slices.ContainsFunc(m.all, func(p review.Proposal) bool { return p.ID == id }) {
+		if !m.open[id] {
 			n++
 		}
 	}

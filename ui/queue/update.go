@@ -37,6 +37,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.overlay, cmd = m.overlay.update(m, msg)
 			return cmd
 		}
+		if m.listOn {
+			return m.listKey(msg)
+		}
 		return m.handleKey(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
@@ -88,6 +91,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return common.Heartbeat(m.spinner.Spinner.FPS, m.spinner.Tick())
 	case decided:
 		return m.decided(msg)
+	case bulkDecided:
+		return m.bulkDone(msg)
 	case undone:
 		m.busy = ""
 		if msg.err != nil {
@@ -162,7 +167,12 @@ func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
 	}
 	m.loadErr = nil
 	m.all = msg.props
+	m.open = make(map[string]bool, len(m.all))
+	for _, p := range m.all {
+		m.open[p.ID] = true
+	}
 	m.setClaims(msg.claims)
+	m.list.SetRows(m.all, m.claim.holders, msg.now)
 	keep := msg.keep // "" after a decision: stay at the same position
 	m.applyFilter()
 	if keep != "" && !slices.ContainsFunc(m.queue, func(p review.Proposal) bool { return p.ID == keep }) &&
@@ -275,6 +285,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.undo()
 	case key.Matches(msg, k.Filter):
 		m.overlay = newFilterPicker(m)
+	case key.Matches(msg, k.Queue.List):
+		m.toggleList()
 	case key.Matches(msg, k.Note):
 		m.overlay = newNoteForm(m)
 	case key.Matches(msg, k.Zoom):
