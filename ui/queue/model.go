@@ -11,12 +11,12 @@ package queue
 import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // WideWidth is the width from which the three panes sit side by side;
@@ -43,7 +43,6 @@ type Filter struct {
 // Model is the review screen.
 type Model struct {
 	note    string          // N: the note the next decision carries
-	zoomed  bool            // z: the focused pane takes the whole screen
 	session map[string]bool // proposals decided on this screen this session, less undos
 	common.Common
 	deps common.Deps
@@ -70,13 +69,13 @@ type Model struct {
 	// one just decided, and deciding it again would only conflict.
 	settling bool
 
-	focus int
-	raw   bool // show the raw trajectory steps
+	raw bool // show the raw trajectory steps
 	// citedLine is the trajectory pane's line of the first cited raw step
 	// (-1 when none), set when that pane is rendered.
 	citedLine int
-	panes     [numPanes]viewport.Model // scroll state of each pane
-	lines     [numPanes][]string       // each pane's content, cut and padded to its width
+	// panes owns the three panes' focus, stacking and zoom (z) and their
+	// scrollable bodies, each holding its content cut to its width.
+	panes *widget.Panes
 
 	claim claimState // the claim on the shown proposal and others' claims (claims.go)
 
@@ -120,10 +119,7 @@ type overlay interface {
 func New(c common.Common, deps common.Deps) common.Screen {
 	m := &Model{Common: c, deps: deps}
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.Warn))
-	for i := range m.panes {
-		m.panes[i] = viewport.New(0, 0)
-		m.panes[i].MouseWheelEnabled = false // the screen scrolls the pane under the pointer
-	}
+	m.panes = widget.NewPanes(c.Styles, WideWidth, paneTitles[:]...)
 	m.list = newQueueList(c, deps.Operator)
 	m.enableKeys()
 	return m

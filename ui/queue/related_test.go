@@ -55,8 +55,8 @@ func TestRelatedRecordsOfStarsProposal(t *testing.T) {
 		t.Errorf("mem_0007 differs by %v vs %v, want fdbk_g1 and no 5 (both say 1 to 5)", g12.Its, g12.Ours)
 	}
 
-	m.focus = paneCandidate
-	m.zoomed = true
+	m.panes.SetFocus(paneCandidate)
+	m.panes.SetZoom(true)
 	m.render()
 	v := ansi.Strip(m.View())
 	for _, want := range []string{"Related", sample.RecStarsG3 + " overlap", "mem_0007", "it says fdbk_g3, 10", "m merges related records"} {
