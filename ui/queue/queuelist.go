@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
@@ -90,7 +91,7 @@ func newQueueList(c common.Common, me string) *queueList {
 // SetSize sets the width and height the list draws in.
 func (l *queueList) SetSize(w, h int) {
 	l.Width, l.Height = w, h
-	l.text.Width = max(w-4, 1)
+	l.fitText()
 	l.scroll()
 }
 
@@ -172,6 +173,7 @@ func (l *queueList) filter(keep string) {
 		}
 	}
 	l.cursor = min(max(l.cursor, 0), max(len(l.shown)-1, 0))
+	l.fitText()
 	l.scroll()
 }
 
@@ -380,15 +382,25 @@ func (l *queueList) summary() string {
 	return st.Title.Render(common.FitLine(s, l.Width))
 }
 
-func (l *queueList) filtersLine() string {
-	st := l.Styles
+// filtersHead is the filters line up to the text filter.
+func (l *queueList) filtersHead() string {
 	any := func(v string) string {
 		if v == "" {
 			return "any"
 		}
 		return v
 	}
-	s := fmt.Sprintf("op %s · env %s · category %s · ", any(l.op), any(l.env), any(l.cat))
+	return fmt.Sprintf("op %s · env %s · category %s · ", any(l.op), any(l.env), any(l.cat))
+}
+
+// fitText gives the text filter the rest of the filters line.
+func (l *queueList) fitText() {
+	l.text.Width = max(l.Width-ansi.StringWidth(l.filtersHead())-ansi.StringWidth(l.text.Prompt)-1, 1)
+}
+
+func (l *queueList) filtersLine() string {
+	st := l.Styles
+	s := l.filtersHead()
 	if l.typing {
 		return common.FitLine(st.Label.Render(s)+l.text.View(), l.Width)
 	}
