@@ -120,7 +120,7 @@ func New(c common.Common, deps common.Deps) common.Screen {
 	m := &Model{Common: c, deps: deps}
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.Warn))
 	m.panes = widget.NewPanes(c.Styles, WideWidth, paneTitles[:]...)
-	m.list = newQueueList(c, deps.Operator)
+	m.list = newQueueList(c)
 	m.enableKeys()
 	return m
 }

@@ -31,6 +31,7 @@ type listRow struct {
 	env    string
 	cat    string
 	source string
+	age    string // how old it was at the load: 5m, 3h, 2d
 	text   string // what the text filter searches, lower-cased
 }
 
@@ -64,8 +65,6 @@ type bulkAsk struct {
 // queueList is the list component.
 type queueList struct {
 	common.Common
-	me     string    // the operator; claims by anyone else are shown
-	now    time.Time // the store's clock when the rows were set (ages)
 	rows   []listRow // the open queue, in queue order
 	shown  []int     // the rows that pass the filters
 	cursor int       // index into shown
@@ -77,10 +76,14 @@ type queueList struct {
 	typing       bool // the text filter takes the keys
 	ask          *bulkAsk
 	opts         [3][]string // the values o, e and c cycle through ("" first)
+
+	// Set with the rows, so that a View does not walk them all:
+	base    listColumns // the columns' widths to fit the rows, lemma aside
+	claimed int         // rows another operator holds
 }
 
-func newQueueList(c common.Common, me string) *queueList {
-	l := &queueList{Common: c, me: me, marks: map[string]bool{}}
+func newQueueList(c common.Common) *queueList {
+	l := &queueList{Common: c, marks: map[string]bool{}}
 	l.text = textinput.New()
 	l.text.Prompt = "/"
 	l.text.Placeholder = "text in id, lemma, rationale, source"
@@ -99,10 +102,11 @@ func (l *queueList) SetSize(w, h int) {
 func (l *queueList) Capturing() bool { return l.typing }
 
 // SetRows replaces the rows with a fresh load of the open queue, keeping
-// the marks on proposals still open, the filters and the cursor's row.
+// the marks on proposals still open, the filters and the cursor's row;
+// holders names who else holds a live claim on each proposal, now is the
+// store's clock (the ages).
 func (l *queueList) SetRows(queue []review.Proposal, holders map[string]string, now time.Time) {
 	cur := l.cursorID()
-	l.now = now
 	l.rows = l.rows[:0:0]
 	open := map[string]bool{}
 	var seen [3]map[string]bool
@@ -111,7 +115,7 @@ func (l *queueList) SetRows(queue []review.Proposal, holders map[string]string, 
 		l.opts[i] = []string{""}
 	}
 	for _, p := range queue {
-		r := listRow{p: p, holder: holders[p.ID], env: proposalEnv(&p), source: proposalSource(&p)}
+		r := listRow{p: p, holder: holders[p.ID], env: proposalEnv(&p), source: proposalSource(&p), age: age(now, p.Created)}
 		if p.Record != nil {
 			r.cat = string(p.Record.Category)
 		}
@@ -131,6 +135,13 @@ func (l *queueList) SetRows(queue []review.Proposal, holders map[string]string, 
 	}
 	for i := range l.opts {
 		slices.Sort(l.opts[i][1:])
+	}
+	l.base = fitRows(l.rows)
+	l.claimed = 0
+	for _, r := range l.rows {
+		if r.holder != "" {
+			l.claimed++
+		}
 	}
 	for id := range l.marks {
 		if !open[id] {
@@ -370,14 +381,8 @@ func (l *queueList) View() string {
 func (l *queueList) summary() string {
 	st := l.Styles
 	s := fmt.Sprintf("Queue: %d open · %d shown · %d marked", len(l.rows), len(l.shown), len(l.marks))
-	claimed := 0
-	for _, r := range l.rows {
-		if r.holder != "" {
-			claimed++
-		}
-	}
-	if claimed > 0 {
-		s += fmt.Sprintf(" · %d being reviewed by others", claimed)
+	if l.claimed > 0 {
+		s += fmt.Sprintf(" · %d being reviewed by others", l.claimed)
 	}
 	return st.Title.Render(common.FitLine(s, l.Width))
 }
@@ -452,28 +457,32 @@ func plural(n int) string {
 // listColumns are the widths of the list's columns.
 type listColumns struct{ id, op, cat, env, age, src, claim, lemma int }
 
-// columns sizes the columns to the rows' content, capped, and gives the
-// lemma what is left (none at all when under 12 cells).
-func (l *queueList) columns() listColumns {
+// fitRows sizes the columns to the rows' content, capped.
+func fitRows(rows []listRow) listColumns {
 	c := listColumns{id: 2, op: 2, cat: 8, env: 3, age: 3, src: 6, claim: 10}
-	for _, r := range l.rows {
+	for _, r := range rows {
 		c.id = max(c.id, len(r.p.ID))
 		c.op = max(c.op, len(r.p.Op))
 		c.cat = max(c.cat, len(r.cat))
 		c.env = max(c.env, len(r.env))
 		c.src = max(c.src, len(r.source))
 		c.claim = max(c.claim, len(r.holder))
-		c.age = max(c.age, len(age(l.now, r.p.Created)))
+		c.age = max(c.age, len(r.age))
 	}
 	c.id, c.cat, c.env, c.src, c.claim = min(c.id, 16), min(c.cat, 12), min(c.env, 10), min(c.src, 22), min(c.claim, 12)
-	fixed := 5 + c.id + c.op + c.cat + c.env + c.age + c.src + c.claim + 8 // "▸[x]" and the gaps
-	if rest := l.Width - fixed - 1; rest >= 12 {
+	return c
+}
+
+// columns fits the rows' columns to the width: the lemma takes what is
+// left (none at all when under 12 cells); when even that does not fit the
+// source column gives way (down to 6 cells) and the line is cut.
+func (l *queueList) columns() listColumns {
+	c := l.base
+	fixed := 5 + c.id + c.op + c.cat + c.env + c.age + c.src + c.claim + 6 // "▸[x] " and the gaps
+	if rest := l.Width - fixed - 1; rest >= 12 {                           // less the lemma's gap
 		c.lemma = rest
-	} else {
-		// Narrow: the source gives way first, then the claim column.
-		over := fixed - l.Width
-		cut := min(over, c.src-6)
-		c.src -= max(cut, 0)
+	} else if over := fixed - l.Width; over > 0 {
+		c.src -= min(over, c.src-6)
 	}
 	return c
 }
@@ -511,7 +520,7 @@ func (l *queueList) rowLine(c listColumns, i int) string {
 	if r.holder != "" {
 		claim = r.holder
 	}
-	line := common.FitLine(c.line(lead, r.p.ID, string(r.p.Op), r.cat, r.env, age(l.now, r.p.Created),
+	line := common.FitLine(c.line(lead, r.p.ID, string(r.p.Op), r.cat, r.env, r.age,
 		common.PrintableLine(r.source), common.PrintableLine(claim), lemma), l.Width)
 	switch {
 	case i == l.cursor:

@@ -50,7 +50,7 @@ func listPress(l *queueList, keys ...string) listAction {
 // shown and, pressed again, unmarks them; marks on proposals that left the
 // queue go at the next load.
 func TestQueueListFiltersAndMarks(t *testing.T) {
-	l := newQueueList(common.NewCommon(), "me")
+	l := newQueueList(common.NewCommon())
 	l.SetSize(120, 20)
 	l.SetRows(listRows(), map[string]string{"p2": "alice"}, listNow)
 	if got := shownIDs(l); !slices.Equal(got, []string{"p1", "p2", "p3", "p4"}) {
@@ -98,7 +98,7 @@ func TestQueueListFiltersAndMarks(t *testing.T) {
 // out and named, defer leaves out the already deferred; n drops the
 // question, y hands the screen the ids to decide.
 func TestQueueListBulkAsk(t *testing.T) {
-	l := newQueueList(common.NewCommon(), "me")
+	l := newQueueList(common.NewCommon())
 	l.SetSize(200, 20)
 	l.SetRows(listRows(), map[string]string{"p2": "alice"}, listNow)
 	listPress(l, "*", "e") // all marked; then env docs shows two of them
@@ -126,7 +126,7 @@ func TestQueueListBulkAsk(t *testing.T) {
 // at the narrowest and a wide size; ages read in their largest unit.
 func TestQueueListView(t *testing.T) {
 	for _, sz := range [][2]int{{60, 10}, {80, 22}, {200, 58}} {
-		l := newQueueList(common.NewCommon(), "me")
+		l := newQueueList(common.NewCommon())
 		l.SetSize(sz[0], sz[1])
 		l.SetRows(listRows(), map[string]string{"p2": "alice"}, listNow)
 		lines := strings.Split(l.View(), "\n")
