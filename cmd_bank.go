@@ -86,12 +86,16 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		return err
 	}
 	defer svc.Close()
-	req := index.Request{Query: index.RequireAll(strings.Join(fs.Args(), " ")), Type: flagString(fs, "type"), Size: flagInt(fs, "k"),
+	query := strings.Join(fs.Args(), " ")
+	req := index.Request{Query: index.RequireAll(query), Type: flagString(fs, "type"), Size: flagInt(fs, "k"),
 		Filters: map[string][]string{}, Highlight: true}
 	for _, f := range []string{"env", "category", "status"} {
 		if v := flagString(fs, f); v != "" {
 			req.Filters[f] = []string{v}
 		}
+	}
+	if hideRetired(req, query) {
+		req.Filters["status"] = []string{string(review.Active)}
 	}
 	res, err := svc.Search(req)
 	if err != nil {
@@ -106,6 +110,13 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, h.ID, describe(svc, h.Type, h.ID))
 	}
 	return tw.Flush()
+}
+
+// hideRetired reports whether a records search leaves retired records
+// out, as the bank screen does: unless --status or a status: term in the
+// query asks for a status.
+func hideRetired(req index.Request, query string) bool {
+	return req.Type == "record" && len(req.Filters["status"]) == 0 && !strings.Contains(query, "status:")
 }
 
 // describe is the one-line summary of a search hit.

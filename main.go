@@ -299,7 +299,7 @@ func commands() map[string]*command {
 				fs.String("type", "record", "record, trajectory or proposal")
 				fs.String("env", "", "only this environment")
 				fs.String("category", "", "only this category")
-				fs.String("status", "", "only this status")
+				fs.String("status", "", "only this status (records: active unless this or a status: term asks for retired)")
 				fs.Int("k", 10, "number of hits")
 			},
 			run: func(a *app, fs *flag.FlagSet) error { return cmdSearch(a, fs, jsonOut) }},

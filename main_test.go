@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -753,6 +754,43 @@ func TestImportTrajectoriesNeverReplaces(t *testing.T) {
 	}
 	if r := must(t, mr(t, "", "--bank", bank, "export", "trajectories")); !strings.Contains(r.stdout, `"content":"4"`) {
 		t.Fatalf("the first trajectory was replaced: %s", r.stdout)
+	}
+}
+
+// memreview search leaves retired records out, as the bank screen does
+// (hideRetired in cmd_bank.go): after the delete proposal retires
+// mem_0003, a search that found it no longer does, unless --status
+// retired or a status: term asks for it.
+func TestSearchHidesRetired(t *testing.T) {
+	t.Parallel()
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	ids := func(args ...string) []string {
+		t.Helper()
+		var res struct{ Hits []struct{ ID string } }
+		out := must(t, mr(t, "", append([]string{"--bank", bank, "search", "--json", "-k", "100"}, args...)...)).stdout
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("search %v: %v\n%s", args, err, out)
+		}
+		var ids []string
+		for _, h := range res.Hits {
+			ids = append(ids, h.ID)
+		}
+		return ids
+	}
+	id := sample.RecWrong
+	if !slices.Contains(ids("price_cents"), id) {
+		t.Fatalf("the sample changed: price_cents does not find %s", id)
+	}
+	must(t, mr(t, "", "--bank", bank, "decide", sample.PropDelete, "accept"))
+	if got := ids("price_cents"); slices.Contains(got, id) || len(got) == 0 {
+		t.Errorf("after retiring %s, price_cents finds %v", id, got)
+	}
+	if got := ids("--status", "retired", "price_cents"); !slices.Equal(got, []string{id}) {
+		t.Errorf("--status retired finds %v, want only %s", got, id)
+	}
+	if got := ids("price_cents status:retired"); !slices.Equal(got, []string{id}) {
+		t.Errorf("a status:retired term finds %v, want only %s", got, id)
 	}
 }
 

@@ -56,6 +56,9 @@ func TestLayout(t *testing.T) {
 		{"delete question", []tea.Msg{common.ShowProposal{ID: sample.PropDelete}, uitest.Key("d")}},
 		{"help", []tea.Msg{uitest.Key("?")}},
 		{"probes pane", []tea.Msg{common.ShowProposal{ID: sample.PropConflictUpdate}, uitest.Key("tab"), uitest.Key("tab"), uitest.Key("p")}},
+		{"zoomed", []tea.Msg{uitest.Key("tab"), uitest.Key("z")}},
+		{"queue list", []tea.Msg{uitest.Key("L"), uitest.Key("e"), uitest.Key("*")}},
+		{"queue list question", []tea.Msg{uitest.Key("L"), uitest.Key("*"), uitest.Key("s")}},
 	}
 	for _, st := range states {
 		t.Run(st.name, func(t *testing.T) {

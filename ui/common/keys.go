@@ -42,6 +42,24 @@ type KeyMap struct {
 	Bank    BankKeys
 	Console ConsoleKeys
 	Trajs   TrajKeys
+	Queue   QueueKeys
+}
+
+// QueueKeys are the review screen's queue list (L) and its keys while it
+// is open (ui/queue/queuelist.go).
+type QueueKeys struct {
+	List     key.Binding // L: show or hide the list of every open proposal
+	Op       key.Binding // o: cycle the op filter
+	Env      key.Binding // e: cycle the env filter
+	Category key.Binding // c: cycle the category filter
+	Text     key.Binding // /: type a text filter
+	Clear    key.Binding // x: clear every filter
+	Mark     key.Binding // space: mark the row
+	MarkAll  key.Binding // *: mark every row shown (again: unmark them)
+	Reject   key.Binding // r: reject the marked proposals, after y/n
+	Defer    key.Binding // s: defer the marked proposals, after y/n
+	Open     key.Binding // enter: review the proposal under the cursor
+	Close    key.Binding // esc (or L): back to the panes
 }
 
 // BankKeys are the keys the bank browser adds.
@@ -144,6 +162,20 @@ func DefaultKeyMap() KeyMap {
 			History:  bind("↑/↓", "history", "up", "down"),
 			Edit:     bind("i", "type a probe", "i", "/", "enter"),
 			Blur:     bind("esc", "scroll result", "esc"),
+		},
+		Queue: QueueKeys{
+			List:     bind("L", "queue", "L"),
+			Op:       bind("o", "op filter", "o"),
+			Env:      bind("e", "env filter", "e"),
+			Category: bind("c", "category filter", "c"),
+			Text:     bind("/", "text filter", "/"),
+			Clear:    bind("x", "clear filters", "x"),
+			Mark:     bind("space", "mark", " "),
+			MarkAll:  bind("*", "mark all shown", "*"),
+			Reject:   bind("r", "reject marked", "r"),
+			Defer:    bind("s", "defer marked", "s"),
+			Open:     bind("enter", "review it", "enter"),
+			Close:    bind("esc", "back to panes", "esc", "L"),
 		},
 		Trajs: TrajKeys{
 			Outcome: bind("o", "outcome", "o"),

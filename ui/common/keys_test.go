@@ -1,6 +1,7 @@
 package common
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -24,5 +25,29 @@ func TestKeysDistinct(t *testing.T) {
 		if b.Help().Key == "" || b.Help().Desc == "" {
 			t.Errorf("binding %v has no help", b.Keys())
 		}
+	}
+}
+
+// TestQueueListKeysDistinct checks the queue list's keys against each
+// other, the moving keys, the note and the global keys (the screen number
+// keys too): while the list shows, they are all live at once.
+func TestQueueListKeysDistinct(t *testing.T) {
+	k := DefaultKeyMap()
+	q := k.Queue
+	set := []key.Binding{k.Quit, k.Help, k.Errors, k.Hygiene, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Note,
+		q.List, q.Op, q.Env, q.Category, q.Text, q.Clear, q.Mark, q.MarkAll, q.Reject, q.Defer, q.Open,
+		bind("1-4", "screens", "1", "2", "3", "4")}
+	seen := map[string]string{}
+	for _, b := range set {
+		for _, s := range b.Keys() {
+			if prev, ok := seen[s]; ok {
+				t.Errorf("key %q is both %q and %q", s, prev, b.Help().Desc)
+			}
+			seen[s] = b.Help().Desc
+		}
+	}
+	// Close shares L with List (L shows and hides the list) and takes esc.
+	if !slices.Contains(q.Close.Keys(), "esc") || !slices.Contains(q.Close.Keys(), q.List.Keys()[0]) {
+		t.Errorf("close keys %v", q.Close.Keys())
 	}
 }

@@ -22,10 +22,11 @@ const claimRenewEvery = review.ClaimTTL / 3
 
 // claimState is what the screen knows about claims.
 type claimState struct {
-	held   string          // the proposal this screen holds a claim on; "" for none
-	others map[string]bool // proposals others held a live claim on at the last load
-	hidden int             // how many of the loaded queue others hold
-	gen    int             // bumped on every claim taken, so stale renewals drop
+	held    string            // the proposal this screen holds a claim on; "" for none
+	others  map[string]bool   // proposals others held a live claim on at the last load
+	holders map[string]string // who holds each of others (the queue list shows them)
+	hidden  int               // how many of the loaded queue others hold
+	gen     int               // bumped on every claim taken, so stale renewals drop
 }
 
 // claimed is a claim's outcome.
@@ -62,10 +63,11 @@ func readClaims(cs review.ClaimStore) []review.Claim {
 
 // setClaims records the claims that came with a queue load.
 func (m *Model) setClaims(claims []review.Claim) {
-	m.claim.others = map[string]bool{}
+	m.claim.others, m.claim.holders = map[string]bool{}, map[string]string{}
 	for _, c := range claims {
 		if c.Operator != m.deps.Operator {
 			m.claim.others[c.Proposal] = true
+			m.claim.holders[c.Proposal] = c.Operator
 		}
 	}
 }
@@ -173,6 +175,10 @@ func (m *Model) claimedMsg(msg claimed) tea.Cmd {
 			m.claim.others = map[string]bool{}
 		}
 		m.claim.others[msg.pid] = true
+		if m.claim.holders == nil {
+			m.claim.holders = map[string]string{}
+		}
+		m.claim.holders[msg.pid] = ce.Claim.Operator
 		m.applyFilter()
 		return tea.Batch(common.Notify(ce.Error()), m.show())
 	case msg.err != nil:

@@ -22,10 +22,9 @@ func (m *Model) curate() tea.Cmd {
 	if err != nil {
 		return common.Notify(err.Error())
 	}
-	m.focus = paneProbes // stacked, the probes pane is where the run shows
-	m.layout()
+	m.panes.SetFocus(paneProbes) // stacked, the probes pane is where the run shows
 	m.renderPane(paneProbes)
-	m.panes[paneProbes].GotoTop()
+	m.panes.Body(paneProbes).GotoTop()
 	return cmd
 }
 

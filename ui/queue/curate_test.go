@@ -33,10 +33,10 @@ func TestCurateKey(t *testing.T) {
 		t.Fatal("c started nothing")
 	}
 	r := m.deps.Curator.Run()
-	if !r.Running() || !r.Concerns(traj) || m.focus != paneProbes {
-		t.Errorf("after c: run %+v, focus %d", r, m.focus)
+	if !r.Running() || !r.Concerns(traj) || m.panes.Focus() != paneProbes {
+		t.Errorf("after c: run %+v, focus %d", r, m.panes.Focus())
 	}
-	if probes := ansi.Strip(strings.Join(m.lines[paneProbes], "\n")); !strings.Contains(probes, "Curator run "+r.ID+" · "+traj) {
+	if probes := ansi.Strip(strings.Join(m.panes.Body(paneProbes).Lines(), "\n")); !strings.Contains(probes, "Curator run "+r.ID+" · "+traj) {
 		t.Errorf("the probes pane does not show the run:\n%s", probes)
 	}
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -23,6 +24,7 @@ type queueLoaded struct {
 	props []review.Proposal
 	keep  string // the proposal to show, when it is still open
 	err   error
+	now   time.Time // the store's clock at the load (the list's ages)
 
 	claims []review.Claim // live claims, read with the queue (claims.go)
 }
@@ -69,7 +71,7 @@ func (m *Model) reloadQueue(keep string) tea.Cmd {
 	seq, svc, cs := m.queueSeq, m.deps.Service, m.claimStore()
 	return func() tea.Msg {
 		ps, err := svc.Queue()
-		return queueLoaded{seq: seq, props: ps, claims: readClaims(cs), keep: keep, err: err}
+		return queueLoaded{seq: seq, props: ps, claims: readClaims(cs), keep: keep, err: err, now: svc.Now()}
 	}
 }
 

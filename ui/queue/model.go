@@ -13,12 +13,12 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // WideWidth is the width from which the three panes sit side by side;
@@ -45,7 +45,6 @@ type Filter struct {
 // Model is the review screen.
 type Model struct {
 	note    string          // N: the note the next decision carries
-	zoomed  bool            // z: the focused pane takes the whole screen
 	session map[string]bool // proposals decided on this screen this session, less undos
 	common.Common
 	deps common.Deps
@@ -72,18 +71,22 @@ type Model struct {
 	// one just decided, and deciding it again would only conflict.
 	settling bool
 
-	focus int
-	raw   bool // show the raw trajectory steps
+	raw bool // show the raw trajectory steps
 	// citedLine is the trajectory pane's line of the first cited raw step
 	// (-1 when none), set when that pane is rendered.
 	citedLine int
-	panes     [numPanes]viewport.Model // scroll state of each pane
-	lines     [numPanes][]string       // each pane's content, cut and padded to its width
+	// panes owns the three panes' focus, stacking and zoom (z) and their
+	// scrollable bodies, each holding its content cut to its width.
+	panes *widget.Panes
 
 	claim claimState // the claim on the shown proposal and others' claims (claims.go)
 
 	overlay overlay // a form, picker or question over the panes; nil when none
 	wraps   wrapCache
+
+	list   *queueList      // L: every open proposal, with filters, marks and bulk verbs
+	listOn bool            // the list shows instead of the panes
+	open   map[string]bool // the ids of all, for the session's progress
 }
 
 // proposalContext is everything the panes show about one proposal, loaded
@@ -123,10 +126,8 @@ type overlay interface {
 func New(c common.Common, deps common.Deps) common.Screen {
 	m := &Model{Common: c, deps: deps}
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.Warn))
-	for i := range m.panes {
-		m.panes[i] = viewport.New(0, 0)
-		m.panes[i].MouseWheelEnabled = false // the screen scrolls the pane under the pointer
-	}
+	m.panes = widget.NewPanes(c.Styles, WideWidth, paneTitles[:]...)
+	m.list = newQueueList(c)
 	m.enableKeys()
 	return m
 }
@@ -135,7 +136,12 @@ func New(c common.Common, deps common.Deps) common.Screen {
 func (m *Model) Init() tea.Cmd { return m.reloadQueue("") }
 
 // Capturing reports whether an open form takes typed text.
-func (m *Model) Capturing() bool { return m.overlay != nil && m.overlay.capturing() }
+func (m *Model) Capturing() bool {
+	if m.overlay != nil {
+		return m.overlay.capturing()
+	}
+	return m.listOn && m.list.Capturing()
+}
 
 // SetSize lays the panes out again and re-wraps their content.
 func (m *Model) SetSize(w, h int) {
@@ -143,6 +149,7 @@ func (m *Model) SetSize(w, h int) {
 	if m.overlay != nil {
 		m.overlay.setWidth(m.overlayInner())
 	}
+	m.list.SetSize(w, m.listHeight())
 	m.layout()
 	m.render()
 }
@@ -206,6 +213,9 @@ func (m *Model) enableKeys() {
 	k.NextPane.SetEnabled(len(m.queue) > 0) // no panes on an empty queue
 	p := m.current()
 	k.Curate.SetEnabled(m.deps.Curator != nil && p != nil && p.Trajectory != "")
+	k.Queue.List.SetEnabled(m.loaded)
+	m.list.Keys.Queue.Reject.SetEnabled(m.busy == "" && !m.settling)
+	m.list.Keys.Queue.Defer.SetEnabled(m.busy == "" && !m.settling)
 }
 
 // ShortHelp lists the keys that apply now.
@@ -214,16 +224,22 @@ func (m *Model) ShortHelp() []key.Binding {
 	if m.overlay != nil {
 		return m.overlay.help(k)
 	}
+	if m.listOn {
+		return m.list.help()
+	}
 	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note,
-		k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter}
+		k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
+	if m.listOn && m.overlay == nil {
+		return m.list.fullHelp()
+	}
 	return [][]key.Binding{
 		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note},
-		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter},
+		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField},
 	}

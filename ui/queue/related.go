@@ -28,12 +28,29 @@ const relatedSize = 5
 // hold for the two to be near-duplicates.
 const nearDuplicate = 0.7
 
+// minOverlap is the share of the shorter text's content words (words but
+// stopwords; numbers and names count) a record must share with the
+// candidate to be listed when it shares a number or name (fdbk_g1, 5);
+// one that shares none must share minOverlapWords. Below that, a BM25
+// neighbour that only shares a few common words ("review", "rating",
+// "average") is left out of the pane. On the sample world the stars
+// proposal keeps mem_0006 (0.36) and mem_0007 (0.57) and drops the "best
+// brand" record (0.27, no name shared).
+const (
+	minOverlap      = 0.2
+	minOverlapWords = 0.34
+)
+
 // relatedRecord is one active record near the candidate.
 type relatedRecord struct {
 	Rec  review.Record
-	Near bool     // a near-duplicate: most words shared
-	Ours []string // numbers and names only the candidate has
-	Its  []string // numbers and names only this record has
+	Near bool // a near-duplicate: most words shared
+	// Overlap is the share of the shorter text's content words the other
+	// holds (minOverlap); Names counts the numbers and names both hold.
+	Overlap float64
+	Names   int
+	Ours    []string // numbers and names only the candidate has
+	Its     []string // numbers and names only this record has
 }
 
 // findRelated reads the records related to p's candidate. A bank without
@@ -75,27 +92,75 @@ func findRelated(svc *service.Service, p *review.Proposal) ([]relatedRecord, err
 		if r.Status != review.Active {
 			continue
 		}
-		out = append(out, relate(ours, *r))
+		if rr := relate(ours, *r); rr.related() {
+			out = append(out, rr)
+		}
 	}
 	return out, nil
+}
+
+// related reports whether r is close enough to the candidate to show: a
+// near-duplicate, or enough of the content words shared (minOverlap).
+func (r relatedRecord) related() bool {
+	return r.Near || (r.Names > 0 && r.Overlap >= minOverlap) || r.Overlap >= minOverlapWords
 }
 
 // relate compares the candidate's words with r's.
 func relate(ours wordSet, r review.Record) relatedRecord {
 	its := words(r.Lemma + " " + r.Trigger)
-	shared := 0
+	shared, content, names := 0, 0, 0
 	for w := range its.has {
 		if ours.has[w] {
 			shared++
+			if !stopwords[w] {
+				content++
+			}
+			if isName(w) {
+				names++
+			}
 		}
 	}
 	shorter := min(len(ours.has), len(its.has))
-	return relatedRecord{
-		Rec:  r,
-		Near: shorter > 0 && float64(shared) >= nearDuplicate*float64(shorter),
-		Ours: ours.marked(its),
-		Its:  its.marked(ours),
+	overlap := 0.0
+	if n := min(ours.content(), its.content()); n > 0 {
+		overlap = float64(content) / float64(n)
 	}
+	return relatedRecord{
+		Rec:     r,
+		Near:    shorter > 0 && float64(shared) >= nearDuplicate*float64(shorter),
+		Overlap: overlap,
+		Names:   names,
+		Ours:    ours.marked(its),
+		Its:     its.marked(ours),
+	}
+}
+
+// content counts ws's words that are not stopwords.
+func (ws wordSet) content() int {
+	n := 0
+	for w := range ws.has {
+		if !stopwords[w] {
+			n++
+		}
+	}
+	return n
+}
+
+// stopwords are the words too common to make two lemmas related.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and any are as at be by do does each every for from has have if in
+		into is it its no not of on one or per so such than that the them then there these they this to use
+		uses was were when where which while who with without`) {
+		stopwords[w] = true
+	}
+}
+
+// isName reports whether w is a number or a name: it holds a digit or an
+// underscore (fdbk_g3, 10, item_id).
+func isName(w string) bool {
+	return strings.ContainsFunc(w, func(r rune) bool { return unicode.IsDigit(r) || r == '_' })
 }
 
 // wordSet is a text's words, lower-cased, in the order first seen (as
@@ -123,7 +188,7 @@ func words(s string) wordSet {
 func (ws wordSet) marked(other wordSet) []string {
 	var out []string
 	for _, w := range ws.order {
-		if !other.has[strings.ToLower(w)] && strings.ContainsFunc(w, func(r rune) bool { return unicode.IsDigit(r) || r == '_' }) {
+		if !other.has[strings.ToLower(w)] && isName(w) {
 			out = append(out, w)
 		}
 	}

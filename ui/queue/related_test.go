@@ -39,6 +39,9 @@ func TestRelatedRecordsOfStarsProposal(t *testing.T) {
 		if slices.Contains(m.cur.P.TargetIDs(), r.Rec.ID) {
 			t.Errorf("the proposal's own target %s is listed as related", r.Rec.ID)
 		}
+		if !r.related() || strings.Contains(r.Rec.Lemma, "best brand") {
+			t.Errorf("%s (overlap %.2f, %d names shared) is listed: %q", r.Rec.ID, r.Overlap, r.Names, r.Rec.Lemma)
+		}
 	}
 	g3, ok3 := byID[sample.RecStarsG3]
 	g12, ok12 := byID["mem_0007"]
@@ -52,8 +55,8 @@ func TestRelatedRecordsOfStarsProposal(t *testing.T) {
 		t.Errorf("mem_0007 differs by %v vs %v, want fdbk_g1 and no 5 (both say 1 to 5)", g12.Its, g12.Ours)
 	}
 
-	m.focus = paneCandidate
-	m.zoomed = true
+	m.panes.SetFocus(paneCandidate)
+	m.panes.SetZoom(true)
 	m.render()
 	v := ansi.Strip(m.View())
 	for _, want := range []string{"Related", sample.RecStarsG3 + " overlap", "mem_0007", "it says fdbk_g3, 10", "m merges related records"} {
@@ -102,5 +105,28 @@ func TestMarkWords(t *testing.T) {
 	}
 	if got := markWords("stars g3", nil, up); got != "stars g3" {
 		t.Errorf("markWords with nothing to mark = %q", got)
+	}
+}
+
+// The minimum-overlap cut: a BM25 neighbour that shares only common words
+// with the candidate ("review", "average") and no number or name is not
+// related; one that shares a name and a fifth of its content words is;
+// stopwords count for neither.
+func TestRelatedMinimumOverlap(t *testing.T) {
+	cand := words("Review stars are integers from 1 to 5 in every fdbk_gN table; average them directly. Averaging review ratings")
+	brand := relate(cand, review.Record{ID: "b", Lemma: "For 'best brand' questions, require a minimum review count so brands with one review cannot win; average rating alone misleads."})
+	if brand.related() || brand.Names != 0 {
+		t.Errorf("the best-brand record is related: overlap %.2f, %d names", brand.Overlap, brand.Names)
+	}
+	g3 := relate(cand, review.Record{ID: "g3", Lemma: "fdbk_g3 stars run from 1 to 10, not 1 to 5: scale them before you average across groups."})
+	if !g3.related() || g3.Names == 0 {
+		t.Errorf("the fdbk_g3 warning is not related: overlap %.2f, %d names", g3.Overlap, g3.Names)
+	}
+	stops := relate(cand, review.Record{ID: "s", Lemma: "Every table in the warehouse has an owner and a retention date, set by them from the data team."})
+	if stops.related() || stops.Overlap > 0.15 {
+		t.Errorf("a lemma sharing only stopwords and %q is related: overlap %.2f", "table", stops.Overlap)
+	}
+	if brand.Overlap >= minOverlapWords || g3.Overlap < minOverlap {
+		t.Errorf("overlaps: brand %.2f (want < %.2f), g3 %.2f (want ≥ %.2f)", brand.Overlap, minOverlapWords, g3.Overlap, minOverlap)
 	}
 }

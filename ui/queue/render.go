@@ -2,7 +2,6 @@ package queue
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -18,49 +17,21 @@ import (
 // sampleNotice is the first line of the screen on the sample world.
 const sampleNotice = "This is the sample world. Review a real bank with `memreview --bank DIR` or MEMREVIEW_BANK=DIR."
 
-// A zoomed screen (z) shows only the focused pane at full width, as a
-// narrow one does.
-func (m *Model) wide() bool { return m.Width >= WideWidth && !m.zoomed }
+// The pane manager (widget.Panes) lays the three panes out: side by side
+// from WideWidth, else stacked under their tabs; z zooms the focused one.
 
-// topLines is the number of lines above the panes.
+// topLines is the number of lines above the panes (and their tabs).
 func (m *Model) topLines() int {
 	n := 1 // the proposal line
 	if m.deps.IsSample {
 		n++
 	}
-	if !m.wide() {
-		n++ // the pane tabs
-	}
 	return n
 }
 
-// paneWidths returns the outer width of each pane shown (0 = hidden).
-func (m *Model) paneWidths() [numPanes]int {
-	var w [numPanes]int
-	if !m.wide() {
-		w[m.focus] = m.Width
-		return w
-	}
-	w[paneTrajectory] = m.Width / 3
-	w[paneCandidate] = m.Width / 3
-	w[paneProbes] = m.Width - w[0] - w[1]
-	return w
-}
-
-func (m *Model) paneHeight() int { return max(m.Height-m.topLines(), 0) }
-
-// layout sizes the viewports for the current width, height and focus.
+// layout sizes the panes for the current width and height.
 func (m *Model) layout() {
-	fw, fh := m.Styles.Pane.GetFrameSize()
-	widths := m.paneWidths()
-	for i := range m.panes {
-		w := widths[i]
-		if !m.wide() {
-			w = m.Width // hidden panes keep the width they are shown at
-		}
-		m.panes[i].Width = max(w-fw, 1)
-		m.panes[i].Height = max(m.paneHeight()-fh-1, 1) // less the title line
-	}
+	m.panes.SetSize(m.Width, max(m.Height-m.topLines(), 0))
 }
 
 // render re-wraps every pane's content at its current width.
@@ -68,18 +39,18 @@ func (m *Model) render() {
 	if m.Width == 0 {
 		return
 	}
-	for i := range m.panes {
+	for i := range m.panes.Len() {
 		m.renderPane(i)
 	}
 }
 
 func (m *Model) renderPane(i int) {
+	body := m.panes.Body(i)
 	if !m.ready() {
-		m.panes[i].SetContent("")
-		m.lines[i] = nil
+		body.SetContent("")
 		return
 	}
-	w := m.panes[i].Width
+	w := body.Width()
 	var s string
 	switch i {
 	case paneTrajectory:
@@ -89,8 +60,7 @@ func (m *Model) renderPane(i int) {
 	case paneProbes:
 		s = m.probesContent(w)
 	}
-	m.panes[i].SetContent(s)
-	m.lines[i] = common.FitLines(s, w)
+	body.SetContent(s)
 }
 
 // Title is the header: queue position and filters.
@@ -147,6 +117,8 @@ func (m *Model) View() string {
 	switch {
 	case m.overlay != nil:
 		body = m.overlay.view(m, m.Width, m.Height-len(lines))
+	case m.listOn && m.loaded && m.loadErr == nil:
+		body = m.list.View()
 	case !m.loaded:
 		body = st.Subtle.Render("loading the queue…")
 	case m.loadErr != nil:
@@ -154,10 +126,7 @@ func (m *Model) View() string {
 	case len(m.queue) == 0:
 		body = st.Subtle.Render(m.wrapped(m.emptyText(), m.Width))
 	default:
-		if !m.wide() {
-			lines = append(lines, m.paneTabs())
-		}
-		body = m.panesView()
+		body = m.panes.View(m.paneTitle)
 	}
 	out := strings.Join(lines, "\n") + "\n" + body
 	if n := strings.Count(out, "\n"); n >= m.Height {
@@ -207,64 +176,6 @@ func (m *Model) proposalLine() string {
 	return common.Spread(left, right, m.Width)
 }
 
-// paneTabs shows which pane is shown when they are stacked.
-func (m *Model) paneTabs() string {
-	var parts []string
-	for i, t := range paneTitles {
-		parts = append(parts, m.Styles.TabLabel(t, i == m.focus))
-	}
-	hint := "  tab: next pane"
-	if m.zoomed {
-		hint += " · z: all panes"
-	}
-	return ansi.Truncate(strings.Join(parts, "")+m.Styles.Subtle.Render(hint), m.Width, "…")
-}
-
-// panesView frames the visible panes and joins them line by line.
-func (m *Model) panesView() string {
-	widths := m.paneWidths()
-	h := m.paneHeight()
-	if h < 3 {
-		return ""
-	}
-	type col struct {
-		f    framer
-		body func(int) string
-	}
-	var cols []col
-	for i := range m.panes {
-		if widths[i] == 0 {
-			continue
-		}
-		style := m.Styles.Pane
-		if i == m.focus && m.wide() {
-			style = m.Styles.PaneOn
-		}
-		vp := &m.panes[i]
-		title := common.FitLine(m.Styles.Title.Render(m.paneTitle(i)), vp.Width)
-		lines, blank := m.lines[i], strings.Repeat(" ", vp.Width)
-		cols = append(cols, col{newFramer(style, widths[i]), func(r int) string {
-			if r == 0 {
-				return title
-			}
-			if n := vp.YOffset + r - 1; r-1 < vp.Height && n < len(lines) {
-				return lines[n]
-			}
-			return blank
-		}})
-	}
-	var b strings.Builder
-	for r := range h {
-		if r > 0 {
-			b.WriteByte('\n')
-		}
-		for _, c := range cols {
-			b.WriteString(c.f.row(r, h, c.body))
-		}
-	}
-	return b.String()
-}
-
 // paneTitle is a pane's title line with its scroll position.
 func (m *Model) paneTitle(i int) string {
 	t := paneTitles[i]
@@ -275,11 +186,7 @@ func (m *Model) paneTitle(i int) string {
 	case i == paneCandidate:
 		t += " " + m.cur.P.ID
 	}
-	vp := m.panes[i]
-	if vp.TotalLineCount() > vp.Height {
-		t += fmt.Sprintf(" %d%%", int(vp.ScrollPercent()*100))
-	}
-	return t
+	return t + m.panes.Body(i).ScrollPercent()
 }
 
 // wrapCache remembers the last texts View wrapped, so that a View whose
@@ -314,7 +221,7 @@ func (m *Model) wrapped(s string, w int) string {
 func (m *Model) sessionTotal() int {
 	n := len(m.all)
 	for id := range m.session {
-		if !slices.ContainsFunc(m.all, func(p review.Proposal) bool { return p.ID == id }) {
+		if !m.open[id] {
 			n++
 		}
 	}

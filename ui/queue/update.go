@@ -37,6 +37,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.overlay, cmd = m.overlay.update(m, msg)
 			return cmd
 		}
+		if m.listOn {
+			return m.listKey(msg)
+		}
 		return m.handleKey(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
@@ -53,14 +56,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.probes = nil
 			// Stacked, a proposal without a trajectory (hygiene's, an
 			// import's) opens on its candidate, not on an empty pane.
-			if msg.ctx != nil && msg.ctx.Traj == nil && m.focus == paneTrajectory {
-				m.focus = paneCandidate
+			if msg.ctx != nil && msg.ctx.Traj == nil && m.panes.Focus() == paneTrajectory {
+				m.panes.SetFocus(paneCandidate)
 			}
 		}
 		m.render()
 		if !refresh { // a refresh keeps the live re-runs and where each pane was
-			for i := range m.panes {
-				m.panes[i].GotoTop()
+			for i := range m.panes.Len() {
+				m.panes.Body(i).GotoTop()
 			}
 		}
 		if msg.ctx != nil {
@@ -94,6 +97,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return common.Heartbeat(m.spinner.Spinner.FPS, m.spinner.Tick())
 	case decided:
 		return m.decided(msg)
+	case bulkDecided:
+		return m.bulkDone(msg)
 	case undone:
 		m.busy = ""
 		if msg.err != nil {
@@ -168,7 +173,12 @@ func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
 	}
 	m.loadErr = nil
 	m.all = msg.props
+	m.open = make(map[string]bool, len(m.all))
+	for _, p := range m.all {
+		m.open[p.ID] = true
+	}
 	m.setClaims(msg.claims)
+	m.list.SetRows(m.all, m.claim.holders, msg.now)
 	keep := msg.keep // "" after a decision: stay at the same position
 	m.applyFilter()
 	if keep != "" && !slices.ContainsFunc(m.queue, func(p review.Proposal) bool { return p.ID == keep }) &&
@@ -263,13 +273,13 @@ func (m *Model) decided(msg decided) tea.Cmd {
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.Keys
-	if common.ScrollPane(k, &m.panes[m.focus], msg) {
+	if handled, resized := m.panes.HandleKey(k, msg); handled { // scroll, tab, z
+		if resized {
+			m.render()
+		}
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.NextPane):
-		m.focus = (m.focus + 1) % numPanes
-		m.layout()
 	case key.Matches(msg, k.Next):
 		m.pos++
 		return m.show()
@@ -286,12 +296,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.undo()
 	case key.Matches(msg, k.Filter):
 		m.overlay = newFilterPicker(m)
+	case key.Matches(msg, k.Queue.List):
+		m.toggleList()
 	case key.Matches(msg, k.Note):
 		m.overlay = newNoteForm(m)
-	case key.Matches(msg, k.Zoom):
-		m.zoomed = !m.zoomed
-		m.layout()
-		m.render()
 	case key.Matches(msg, k.Curate):
 		return m.curate()
 	}
@@ -324,7 +332,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 
 // scrollToCited scrolls the trajectory pane to the first cited raw step.
 func (m *Model) scrollToCited() {
-	vp := &m.panes[paneTrajectory]
+	vp := m.panes.Body(paneTrajectory)
 	if !m.raw || m.citedLine < 0 {
 		vp.GotoTop()
 		return
@@ -335,21 +343,8 @@ func (m *Model) scrollToCited() {
 // handleMouse scrolls a pane with the wheel. Side by side, the pane under
 // the pointer takes the focus first.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.overlay != nil || (msg.Button != tea.MouseButtonWheelUp && msg.Button != tea.MouseButtonWheelDown) {
-		return nil
-	}
-	if m.wide() {
-		x, widths := msg.X, m.paneWidths()
-		i := 0
-		for ; i < numPanes-1 && x >= widths[i]; i++ {
-			x -= widths[i]
-		}
-		m.focus = i
-	}
-	if msg.Button == tea.MouseButtonWheelUp {
-		m.panes[m.focus].ScrollUp(3)
-	} else {
-		m.panes[m.focus].ScrollDown(3)
+	if m.overlay == nil && !m.listOn {
+		m.panes.HandleWheel(msg)
 	}
 	return nil
 }

@@ -134,22 +134,22 @@ func TestFilter(t *testing.T) {
 func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 	m := loaded(t)
 	settle(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")} }) // raw steps: a long trajectory
-	m.panes[paneTrajectory].GotoTop()
-	m.focus = paneProbes
+	m.panes.Body(paneTrajectory).GotoTop()
+	m.panes.SetFocus(paneProbes)
 	wheel := tea.MouseMsg{X: 5, Y: 10, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress}
 	m.Update(wheel)
-	if m.focus != paneTrajectory || m.panes[paneTrajectory].YOffset != 3 {
-		t.Fatalf("wheel over the trajectory: focus %d, offset %d", m.focus, m.panes[paneTrajectory].YOffset)
+	if m.panes.Focus() != paneTrajectory || m.panes.Body(paneTrajectory).YOffset() != 3 {
+		t.Fatalf("wheel over the trajectory: focus %d, offset %d", m.panes.Focus(), m.panes.Body(paneTrajectory).YOffset())
 	}
 	wheel.Button = tea.MouseButtonWheelUp
 	m.Update(wheel)
-	if m.panes[paneTrajectory].YOffset != 0 {
-		t.Fatalf("wheel up: offset %d", m.panes[paneTrajectory].YOffset)
+	if m.panes.Body(paneTrajectory).YOffset() != 0 {
+		t.Fatalf("wheel up: offset %d", m.panes.Body(paneTrajectory).YOffset())
 	}
 	// j and k scroll the focused pane.
 	settle(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")} })
-	if m.panes[paneTrajectory].YOffset != 1 {
-		t.Fatalf("j: offset %d", m.panes[paneTrajectory].YOffset)
+	if m.panes.Body(paneTrajectory).YOffset() != 1 {
+		t.Fatalf("j: offset %d", m.panes.Body(paneTrajectory).YOffset())
 	}
 }
 
@@ -208,7 +208,7 @@ func TestAttachedEvidenceShows(t *testing.T) {
 	if !m.ready() || m.cur.P.ID != pid || len(m.cur.Runs) != before+1 {
 		t.Fatalf("after attaching %s to %s: %d runs shown, want %d", id, pid, len(m.cur.Runs), before+1)
 	}
-	if pane := strings.Join(m.lines[paneProbes], "\n"); !strings.Contains(pane, id) || !strings.Contains(pane, "SELECT 41+1") {
+	if pane := strings.Join(m.panes.Body(paneProbes).Lines(), "\n"); !strings.Contains(pane, id) || !strings.Contains(pane, "SELECT 41+1") {
 		t.Errorf("the probes pane does not show the attached run %s:\n%s", id, pane)
 	}
 }
@@ -346,7 +346,7 @@ func TestCandidateTextIsPrintable(t *testing.T) {
 	m.cur.P.Record.Lemma = "first line\nsecond \x1b[31mred"
 	m.cur.P.Record.Trigger = "when\r\x07"
 	m.render()
-	pane := strings.Join(m.lines[paneCandidate], "\n")
+	pane := strings.Join(m.panes.Body(paneCandidate).Lines(), "\n")
 	if strings.ContainsAny(pane, "\x1b\x07\r") {
 		t.Fatalf("the candidate pane passes control characters through:\n%q", pane)
 	}
@@ -355,9 +355,9 @@ func TestCandidateTextIsPrintable(t *testing.T) {
 			t.Errorf("the candidate pane lacks %q:\n%s", want, pane)
 		}
 	}
-	for i, l := range m.lines[paneCandidate] {
-		if w := ansi.StringWidth(l); w != m.panes[paneCandidate].Width {
-			t.Errorf("line %d is %d wide, want %d: %q", i, w, m.panes[paneCandidate].Width, l)
+	for i, l := range m.panes.Body(paneCandidate).Lines() {
+		if w := ansi.StringWidth(l); w != m.panes.Body(paneCandidate).Width() {
+			t.Errorf("line %d is %d wide, want %d: %q", i, w, m.panes.Body(paneCandidate).Width(), l)
 		}
 	}
 }
@@ -396,7 +396,7 @@ func TestProbeRunsChecks(t *testing.T) {
 	if len(m.probes) != 1 || !m.probes[0].done || m.probes[0].verdict == probe.Same {
 		t.Fatalf("the check did not run live against its expectation: %+v", m.probes)
 	}
-	if pane := ansi.Strip(strings.Join(m.lines[paneProbes], "\n")); !strings.Contains(pane, "check 1 of the record") {
+	if pane := ansi.Strip(strings.Join(m.panes.Body(paneProbes).Lines(), "\n")); !strings.Contains(pane, "check 1 of the record") {
 		t.Errorf("the probes pane does not show the check:\n%s", pane)
 	}
 }
@@ -414,12 +414,12 @@ func TestNoTrajectoryOpensOnTheCandidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle(t, m, m.reloadQueue(withTraj))
-	if m.focus != paneTrajectory {
-		t.Fatalf("focus = %d on %s, which has a trajectory; want the trajectory pane", m.focus, withTraj)
+	if m.panes.Focus() != paneTrajectory {
+		t.Fatalf("focus = %d on %s, which has a trajectory; want the trajectory pane", m.panes.Focus(), withTraj)
 	}
 	_, cmd := m.Update(common.ShowProposal{ID: ps[0].ID})
 	settle(t, m, cmd)
-	if m.current().ID != ps[0].ID || m.focus != paneCandidate || !strings.Contains(m.View(), "[Candidate]") {
-		t.Fatalf("showing %s: focus = %d, want the candidate pane:\n%s", ps[0].ID, m.focus, m.View())
+	if m.current().ID != ps[0].ID || m.panes.Focus() != paneCandidate || !strings.Contains(m.View(), "[Candidate]") {
+		t.Fatalf("showing %s: focus = %d, want the candidate pane:\n%s", ps[0].ID, m.panes.Focus(), m.View())
 	}
 }

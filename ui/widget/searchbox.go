@@ -1,6 +1,8 @@
 // Package widget holds the components screens are built from, each with
 // its own Update (or key step), View and SetSize: the search box (debounce
-// and sequence numbers) the bank and the trajectories screens share.
+// and sequence numbers) the bank and the trajectories screens share, the
+// detail pane (a scrollable body of cached, width-cut lines) and the pane
+// manager that owns the review screen's panes: focus, stacking and zoom.
 package widget
 
 import (
