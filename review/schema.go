@@ -3,7 +3,7 @@ package review
 import "fmt"
 
 // schemaVersion is the bank.db schema this code writes (PRAGMA user_version).
-const schemaVersion = 3
+const schemaVersion = 4
 
 // migrations[i] brings a bank from user_version i to i+1. The SQL stays
 // portable (plain tables, JSON bodies in TEXT) so the store can move to
@@ -37,6 +37,10 @@ var migrations = []string{
 		client TEXT NOT NULL DEFAULT '', task_id TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);`,
 	// 2→3: claims (review/claims.go).
 	`CREATE TABLE claims(proposal TEXT PRIMARY KEY, operator TEXT NOT NULL, expires TEXT NOT NULL);`,
+	// 3→4: a proposal's or record's attached runs are read by target (the
+	// live runs a decision takes as baselines, ProbeRunsFor); PostgreSQL
+	// has had this index from its first schema.
+	`CREATE INDEX attachments_target ON attachments(kind, target);`,
 }
 
 func (s *Store) migrate() error {
