@@ -73,8 +73,9 @@ type Model struct {
 
 	ws worthState // what each record is worth, and the sort by it (worth.go)
 
-	busy    string  // "deleting mem_3…" while a write is in flight
-	overlay overlay // a form, picker or question over the screen; nil when none
+	busy    string   // "deleting mem_3…" while a write is in flight
+	overlay overlay  // a form, picker or question over the screen; nil when none
+	envs    []string // the environments the bank declares, for the forms (common.EnvNames); nil until read
 }
 
 // link is a trajectory step the detail pane can open.
@@ -225,7 +226,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Search, k.Filter, m.keys.Clear, m.keys.Worth, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
 		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, m.keys.Verify},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Form.Save, k.Form.NewLine, k.Form.KeepExpect},
 	}
 }
 

@@ -37,11 +37,20 @@ type KeyMap struct {
 	Toggle, Confirm, Cancel key.Binding
 	Yes, No                 key.Binding
 	NextField, PrevField    key.Binding
+	Form                    FormKeys
 
 	// The keys only one screen has.
 	Bank    BankKeys
 	Console ConsoleKeys
 	Trajs   TrajKeys
+}
+
+// FormKeys are the keys the record forms add (common.Form): the edit,
+// narrow and merge forms of the review and bank screens.
+type FormKeys struct {
+	Save       key.Binding // ctrl+s: apply from any field (enter does from a one-line field)
+	NewLine    key.Binding // enter in a multi-line field (lemma, steps, checks): a line break
+	KeepExpect key.Binding // ctrl+x in the checks field: keep or drop the expected output of the check under the cursor
 }
 
 // BankKeys are the keys the bank browser adds.
@@ -121,6 +130,11 @@ func DefaultKeyMap() KeyMap {
 		No:        bind("n", "no", "n"),
 		NextField: bind("tab", "next field", "tab", "down"),
 		PrevField: bind("shift+tab", "prev field", "shift+tab", "up"),
+		Form: FormKeys{
+			Save:       bind("ctrl+s", "save", "ctrl+s"),
+			NewLine:    bind("enter", "new line", "enter"),
+			KeepExpect: bind("ctrl+x", "keep/drop expect", "ctrl+x"),
+		},
 
 		Bank: BankKeys{
 			Retrieve: bind("R", "retrieval preview", "R"),
