@@ -48,11 +48,11 @@ type Form struct {
 	Check func(i int, value string) string
 
 	focus  int
-	width  int      // the inner width; 0 until SetSize
-	height int      // the most rows the form may take; 0: no limit
-	errs   []string // per field: what is wrong with its value
-	notes  []string // per field: what applying will do with it
-	err    string   // the form's own error (busy, the whole record)
+	width  int          // the inner width; 0 until SetSize
+	height int          // the most rows the form may take; 0: no limit
+	errs   []string     // per field: what is wrong with its value
+	notes  []string     // per field: what applying will do with it
+	err    string       // the form's own error (busy, the whole record)
 	below  [][]formLine // per field: the lines under it, from layout
 	errW   []string     // err wrapped at width
 }
