@@ -286,14 +286,18 @@ func (f *Form) layout() {
 		fd.SetSize(fw, caps[i])
 		used += fd.Rows()
 	}
-	// Too tall: take a row from the tallest field until the form fits or
-	// every field is one row.
+	// Too tall: take a row from the tallest field the focus is not on (it
+	// keeps the rows that show its start) until the form fits, then from
+	// the focused one, until every field is one row.
 	for f.height > 0 && used > f.height {
 		t := -1
 		for i, fd := range f.Fields {
-			if fd.Rows() > 1 && (t < 0 || fd.Rows() > f.Fields[t].Rows()) {
+			if i != f.focus && fd.Rows() > 1 && (t < 0 || fd.Rows() > f.Fields[t].Rows()) {
 				t = i
 			}
+		}
+		if t < 0 && f.Fields[f.focus].Rows() > 1 {
+			t = f.focus
 		}
 		if t < 0 {
 			break
