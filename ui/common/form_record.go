@@ -56,6 +56,9 @@ func NewRecordForm(base *review.Record, labels, envs []string) *RecordForm {
 	f.Hints = make([]string, len(labels))
 	for i, l := range labels {
 		f.Hints[i] = recordHints[l]
+		if l == "steps" || l == "checks" {
+			f.Fields[i].SetPlaceholder("(none)")
+		}
 	}
 	f.Check = f.check
 	for i := range labels {
