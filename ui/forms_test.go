@@ -7,9 +7,12 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // The record forms through the real program: multi-line lemma and steps,
@@ -180,5 +183,45 @@ func TestMergeEditorMultiLine(t *testing.T) {
 	}
 	if !strings.Contains(got.Lemma, cols.Lemma) || got.Checks[0].Expect.Env == "" {
 		t.Errorf("the merged record lost %s's lemma or the candidate's expected output: %+v", cols.ID, got)
+	}
+}
+
+// TestFormKeysListed opens the edit form on the review and bank screens
+// and moves through its fields: no key in the footer means two things,
+// and ? (the screen's full help) lists every key the footer shows.
+func TestFormKeysListed(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 200, 60).(*Model)
+	for _, scr := range []string{"1", "2"} {
+		m = drive(t, m, uitest.Key(scr)).(*Model)
+		m = drive(t, m, uitest.Key("e")).(*Model)
+		s := m.screens[m.active]
+		if !strings.Contains(ansi.Strip(m.View()), "Edit ") {
+			t.Fatalf("screen %s: e opened no form:\n%s", scr, ansi.Strip(m.View()))
+		}
+		listed := map[string]bool{}
+		for _, g := range s.(common.FullHelper).FullHelp() {
+			for _, b := range g {
+				for _, k := range b.Keys() {
+					listed[k] = true
+				}
+			}
+		}
+		for range 7 { // every field, the multi-line and the one-line ones
+			seen := map[string]string{}
+			for _, b := range s.ShortHelp() {
+				for _, k := range b.Keys() {
+					if !listed[k] {
+						t.Errorf("screen %s: the form's footer shows %q (%s) but ? does not list it", scr, k, b.Help().Desc)
+					}
+					if prev, ok := seen[k]; ok && prev != b.Help().Desc {
+						t.Errorf("screen %s: key %q is both %q and %q in the form", scr, k, prev, b.Help().Desc)
+					}
+					seen[k] = b.Help().Desc
+				}
+			}
+			m = drive(t, m, tab).(*Model)
+		}
+		m = drive(t, m, uitest.Key("esc")).(*Model)
 	}
 }

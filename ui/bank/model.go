@@ -223,10 +223,14 @@ func (m *Model) ShortHelp() []key.Binding {
 // FullHelp lists every key of the screen for the help overlay.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
+	// The form's field keys, named short so that the columns fit at 80.
+	next, prev := k.NextField, k.PrevField
+	next.SetHelp("tab", "next field")
+	prev.SetHelp("⇧tab", "prev field")
 	return [][]key.Binding{
 		{k.Search, k.Filter, m.keys.Clear, m.keys.Worth, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
-		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, m.keys.Verify},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Form.Save, k.Form.NewLine, k.Form.KeepExpect},
+		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, m.keys.Verify, k.Cancel, next, prev},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, k.Form.KeepExpect},
 	}
 }
 

@@ -26,8 +26,8 @@ func NewInput(value string) textinput.Model {
 // narrow, merge and note overlays. The keys (KeyMap.Form and the shared
 // ones): tab and shift+tab move between fields, as do ↓ and ↑ from a
 // field's last or first row; enter breaks the line in a multi-line field
-// and applies from a one-line one; ctrl+s applies from any field; esc
-// cancels, writing nothing.
+// and applies from a one-line one, and alt+↑/↓ move a line of it; ctrl+s
+// applies from any field; esc cancels, writing nothing.
 //
 // Check, when set, says what is wrong with a field's value; the form asks
 // it after every edit of the field, shows the answer under that field and
@@ -123,6 +123,21 @@ func (f *Form) Update(k KeyMap, msg tea.KeyMsg) (FormResult, tea.Cmd) {
 		return FormCancel, nil
 	case key.Matches(msg, k.Form.Save), key.Matches(msg, k.Confirm) && !fd.Multi():
 		return FormApply, nil
+	case key.Matches(msg, k.Form.MoveLine):
+		if !fd.Multi() {
+			return FormEditing, nil
+		}
+		before := fd.Value()
+		if ks == "alt+up" {
+			fd.MoveLine(-1)
+		} else {
+			fd.MoveLine(1)
+		}
+		if fd.Value() != before {
+			f.err = ""
+			f.Recheck(f.focus)
+		}
+		return FormEditing, nil
 	case key.Matches(msg, k.NextField) && (ks != "down" || !fd.Multi() || fd.OnLastRow()):
 		return FormEditing, f.FocusField((f.focus + 1) % len(f.Fields))
 	case key.Matches(msg, k.PrevField) && (ks != "up" || !fd.Multi() || fd.OnFirstRow()):
@@ -355,7 +370,7 @@ func (f *Form) View(st *Styles) string {
 func (f *Form) Help(k KeyMap) []key.Binding {
 	b := []key.Binding{k.Form.Save}
 	if f.focus < len(f.Fields) && f.Fields[f.focus].Multi() {
-		b = append(b, k.Form.NewLine)
+		b = append(b, k.Form.NewLine, k.Form.MoveLine)
 	} else {
 		b = append(b, k.Confirm)
 	}

@@ -32,8 +32,8 @@ func multiLabel(l string) bool { return l == "lemma" || l == "steps" || l == "ch
 var recordHints = map[string]string{
 	"lemma":  "enter: new line · ctrl+s: save",
 	"tags":   "comma-separated",
-	"steps":  "one step per line: add, delete or move lines to change them",
-	"checks": "one check per line as env: input · ctrl+x keeps or drops the expected output of the check under the cursor",
+	"steps":  "one step per line: add or delete lines; alt+↑/↓ moves the line under the cursor",
+	"checks": "one check per line as env: input · ctrl+x keeps or drops the expected output of the check under the cursor · alt+↑/↓ moves it",
 }
 
 // RecordForm is a Form over some fields of a record (labels from
@@ -81,7 +81,7 @@ func (f *RecordForm) check(i int, v string) string {
 	if f.Labels[i] == "checks" {
 		f.SetNote(i, f.checksNote(v))
 	}
-	return checkValue(f.Labels[i], v, f.envs)
+	return checkValue(f.Labels[i], v, &f.Base, f.envs)
 }
 
 // Key feeds one key to the form. It returns the changed record when the
@@ -265,7 +265,7 @@ func applyValues(base *review.Record, labels, values, envs []string, drop map[st
 		if i < len(values) {
 			v = strings.TrimSpace(values[i])
 		}
-		if msg := checkValue(l, v, envs); msg != "" {
+		if msg := checkValue(l, v, base, envs); msg != "" {
 			return nil, &FieldError{l, msg}
 		}
 		switch l {
@@ -301,8 +301,10 @@ func applyValues(base *review.Record, labels, values, envs []string, drop map[st
 }
 
 // checkValue says what is wrong with the value v of the field label, or
-// "": envs, when not nil, are the environments a check may name.
-func checkValue(label, v string, envs []string) string {
+// "": envs, when not nil, are the environments a new or edited check may
+// name (a check base already has passes as it is, so that a record whose
+// environment was removed can still have its lemma edited).
+func checkValue(label, v string, base *review.Record, envs []string) string {
 	switch label {
 	case "lemma":
 		if v == "" {
@@ -334,7 +336,11 @@ func checkValue(label, v string, envs []string) string {
 		}
 	case "checks":
 		for i, line := range splitLines(v) {
-			if m := checkCheck(line, envs); m != "" {
+			known := envs
+			if hasCheck(base, line) {
+				known = nil
+			}
+			if m := checkCheck(line, known); m != "" {
 				return fmt.Sprintf("check %d: %s", i+1, m)
 			}
 		}
@@ -360,6 +366,15 @@ func checkCheck(line string, envs []string) string {
 		return "the input is empty"
 	}
 	return review.CheckText(input)
+}
+
+// hasCheck reports whether base has the check line says, as the checks
+// field shows it.
+func hasCheck(base *review.Record, line string) bool {
+	env, input, ok := parseCheck(line)
+	return ok && slices.ContainsFunc(base.Checks, func(c review.Check) bool {
+		return c.Env == env && strings.TrimSpace(oneLineReplacer.Replace(c.Input)) == input
+	})
 }
 
 // parseCheck splits "env: input" at its first colon.
@@ -390,7 +405,7 @@ func parseChecks(v string, base *review.Record, drop map[string]bool) ([]parsedC
 		}
 		pc := parsedCheck{Check: review.Check{Env: env, Input: input}}
 		for j, c := range base.Checks {
-			if !used[j] && c.Env == env && strings.TrimSpace(oneLineReplacer.Replace(c.Input)) == input {
+			if !used[j] && c.Env == env && strings.TrimSpace(oneLineReplacer.Replace(c.Input)) == input { // as hasCheck
 				used[j] = true
 				pc.Input = c.Input // its own line breaks, which the field shows as spaces
 				if drop[checkKey(env, input)] {

@@ -51,6 +51,7 @@ type FormKeys struct {
 	Save       key.Binding // ctrl+s: apply from any field (enter does from a one-line field)
 	NewLine    key.Binding // enter in a multi-line field (lemma, steps, checks): a line break
 	KeepExpect key.Binding // ctrl+x in the checks field: keep or drop the expected output of the check under the cursor
+	MoveLine   key.Binding // alt+↑/alt+↓ in a multi-line field: move the line under the cursor (reorder steps, checks)
 }
 
 // BankKeys are the keys the bank browser adds.
@@ -134,6 +135,7 @@ func DefaultKeyMap() KeyMap {
 			Save:       bind("ctrl+s", "save", "ctrl+s"),
 			NewLine:    bind("enter", "new line", "enter"),
 			KeepExpect: bind("ctrl+x", "keep/drop expect", "ctrl+x"),
+			MoveLine:   bind("alt+↑/↓", "move line", "alt+up", "alt+down"),
 		},
 
 		Bank: BankKeys{

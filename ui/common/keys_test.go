@@ -33,7 +33,7 @@ func TestKeysDistinct(t *testing.T) {
 // applies only from a one-line field).
 func TestFormKeysDistinct(t *testing.T) {
 	k := DefaultKeyMap()
-	set := append([]key.Binding{k.Cancel, k.NextField, k.PrevField, k.Form.Save, k.Form.NewLine, k.Form.KeepExpect}, textareaKeys()...)
+	set := append([]key.Binding{k.Cancel, k.NextField, k.PrevField, k.Form.Save, k.Form.NewLine, k.Form.KeepExpect, k.Form.MoveLine}, textareaKeys()...)
 	seen := map[string]string{}
 	for _, b := range set {
 		for _, s := range b.Keys() {

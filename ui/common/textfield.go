@@ -133,6 +133,28 @@ func (f *TextField) OnLastRow() bool {
 	return f.ta.Line() == f.ta.LineCount()-1 && li.RowOffset >= li.Height-1
 }
 
+// MoveLine moves the line under the cursor delta lines down (up when
+// negative), the cursor with it, as far as the first or last line.
+func (f *TextField) MoveLine(delta int) {
+	lines := strings.Split(f.ta.Value(), "\n")
+	r := f.ta.Line()
+	to := min(max(r+delta, 0), len(lines)-1)
+	if to == r {
+		return
+	}
+	li := f.ta.LineInfo()
+	col := li.StartColumn + li.ColumnOffset
+	line := lines[r]
+	lines = append(lines[:r], lines[r+1:]...)
+	lines = append(lines[:to], append([]string{line}, lines[to:]...)...)
+	f.ta.SetValue(strings.Join(lines, "\n"))
+	for f.ta.Line() > to {
+		f.ta.CursorUp()
+	}
+	f.ta.SetCursor(col)
+	f.refit()
+}
+
 // Update feeds a key to the focused field. Runes are made printable and
 // cut to the room the field has left; when a paste was cut the Cmd says so
 // in the footer, naming the field as label.

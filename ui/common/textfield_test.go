@@ -132,6 +132,17 @@ func TestRecordFormValidates(t *testing.T) {
 	if r, closed, _ := f.Key(k, uitest.Key("ctrl+s"), ""); r != nil || closed || !strings.Contains(f.Err(), "not saved: lemma: the lemma is empty") {
 		t.Fatalf("save with invalid fields: record %v, closed %v, error %q", r, closed, f.Err())
 	}
+	// A check the record already has passes even when its environment is
+	// no longer declared; a new one naming it does not.
+	old := common.NewRecordForm(&base, []string{"checks"}, []string{"finance"})
+	if e := old.FieldErrs()["checks"]; e != "" {
+		t.Errorf("the record's own check on an undeclared env is refused: %q", e)
+	}
+	old.Update(k, uitest.Key("enter"))
+	old.Update(k, uitest.Key("shop: SELECT 3"))
+	if e := old.FieldErrs()["checks"]; !strings.Contains(e, `check 2: no environment "shop"`) {
+		t.Errorf("a new check on an undeclared env: error %q", e)
+	}
 }
 
 // TestRecordFormChecks: the checks field says which checks keep their
@@ -163,5 +174,32 @@ func TestRecordFormChecks(t *testing.T) {
 	f.Key(k, uitest.Key("ctrl+x"), "")
 	if r, _ := f.Record(); r.Checks[0].Expect.Text != "5" {
 		t.Errorf("ctrl+x again did not keep check 1's expected output: %+v", r.Checks[0])
+	}
+}
+
+// TestFormMoveLine: alt+↑ and alt+↓ reorder the lines of a multi-line
+// field, the cursor moving with its line, and stop at the ends.
+func TestFormMoveLine(t *testing.T) {
+	k := common.DefaultKeyMap()
+	base := review.Record{Lemma: "x", Category: review.Fact, Confidence: 0.5, Steps: []string{"one", "two", "three"}}
+	f := common.NewRecordForm(&base, []string{"steps"}, nil)
+	f.SetSize(60, 20)
+	altUp, altDown := tea.KeyMsg{Type: tea.KeyUp, Alt: true}, tea.KeyMsg{Type: tea.KeyDown, Alt: true}
+	for _, s := range []struct {
+		key  tea.KeyMsg
+		want string
+	}{
+		{altUp, "one\nthree\ntwo"},
+		{altUp, "three\none\ntwo"},
+		{altUp, "three\none\ntwo"}, // at the top
+		{altDown, "one\nthree\ntwo"},
+	} {
+		f.Update(k, s.key)
+		if got := f.Values()[0]; got != s.want {
+			t.Fatalf("%s: steps %q, want %q", s.key, got, s.want)
+		}
+	}
+	if r, _ := f.Record(); strings.Join(r.Steps, ",") != "one,three,two" {
+		t.Errorf("record steps %q", r.Steps)
 	}
 }

@@ -216,6 +216,6 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note},
 		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField, k.Form.Save, k.Form.NewLine, k.Form.KeepExpect},
+		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, k.Form.KeepExpect},
 	}
 }
