@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
@@ -21,6 +22,10 @@ type form struct {
 	id   string         // the selected record's id (the base has none when merging)
 	with []string       // merge: the marked records folded in
 	seen map[string]int // merge: the version of each of with the screen showed
+	// merge: the records it retires (the selected one and with), and what
+	// the edit drops of each, worked out after every key
+	sources []review.Record
+	warns   map[string][]string
 }
 
 // newEditForm and newNarrowForm open the form on the selected record.
@@ -32,10 +37,11 @@ func newForm(m *Model, verb review.Verb, labels []string) *form {
 	return &form{RecordForm: common.NewRecordForm(r, labels, m.envs), verb: verb, id: r.ID}
 }
 
-// newMergeForm opens the form on combined, review.Combine of the record
-// base and the marked records with.
-func newMergeForm(m *Model, combined *review.Record, base string, with []string, seen map[string]int) *form {
-	return &form{RecordForm: common.NewRecordForm(combined, common.EditLabels, m.envs), verb: review.Merge, id: base, with: with, seen: seen}
+// newMergeForm opens the form on combined, review.Combine of the records
+// sources (the selected one first, then the marked ones, with).
+func newMergeForm(m *Model, combined *review.Record, sources []review.Record, with []string, seen map[string]int) *form {
+	return &form{RecordForm: common.NewRecordForm(combined, common.EditLabels, m.envs), verb: review.Merge,
+		id: sources[0].ID, with: with, seen: seen, sources: sources}
 }
 
 // request is the store request the form makes with the record r.
@@ -48,6 +54,9 @@ func (f *form) request(r *review.Record) review.RecordRequest {
 
 func (f *form) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
+	if f.verb == review.Merge {
+		f.warns = f.Drops(f.sources)
+	}
 	switch {
 	case closed:
 		return nil, nil
@@ -76,8 +85,18 @@ func (f *form) view(m *Model, w, h int) string {
 		head += "\n" + st.Subtle.Render(common.Wrap(fmt.Sprintf(
 			"keeps every record's content: %d steps, %d checks, tags %s", len(b.Steps), len(b.Checks), strings.Join(b.Scope.Tags, ", ")), inner))
 	}
-	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(head)-1) // a no-op unless the size changed
-	return box(m, head+"\n\n"+f.View(st), w, h)
+	var warns []string
+	for _, r := range f.sources {
+		for _, wn := range f.warns[r.ID] {
+			warns = append(warns, st.Warn.Render(ansi.Truncate("! "+wn, inner, "…")))
+		}
+	}
+	tail := ""
+	if len(warns) > 0 {
+		tail = "\n\n" + strings.Join(warns, "\n")
+	}
+	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(head)-1-len(warns)-min(len(warns), 1)) // a no-op unless the size changed
+	return box(m, head+"\n\n"+f.View(st)+tail, w, h)
 }
 
 func (f *form) help(m *Model) []key.Binding {

@@ -98,7 +98,7 @@ func (m *Model) mergeReady(msg mergeLoaded) tea.Cmd {
 	}
 	base := m.detail.Record
 	combined := review.Combine(*base, msg.sources...)
-	m.overlay = newMergeForm(m, &combined, base.ID, msg.with, msg.seen)
+	m.overlay = newMergeForm(m, &combined, append([]review.Record{*base}, msg.sources...), msg.with, msg.seen)
 	return common.LoadEnvNames(m.deps.Service)
 }
 

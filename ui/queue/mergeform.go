@@ -1,8 +1,6 @@
 package queue
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -37,15 +35,7 @@ func newMergeForm(m *Model, mp *mergePicker) *mergeForm {
 }
 
 // warn works out what the record as edited drops of each chosen record.
-func (f *mergeForm) warn() {
-	f.warns = map[string][]string{}
-	vs := f.Values()
-	lemma := vs[slices.Index(f.Labels, "lemma")]
-	edited, _ := common.ApplyValues(&f.Base, f.Labels, vs)
-	for _, r := range f.picker.chosen {
-		f.warns[r.ID] = drops(&r, lemma, edited)
-	}
-}
+func (f *mergeForm) warn() { f.warns = f.Drops(f.picker.chosen) }
 
 func (f *mergeForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
@@ -95,37 +85,6 @@ func (f *mergeForm) view(m *Model, w, h int) string {
 	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(title)-len(tail)-2)
 	lines := append([]string{title, "", f.View(st), ""}, tail...)
 	return box(m, strings.Join(lines, "\n"), w, h)
-}
-
-// drops says what of source r the record as edited (nil while a field is
-// invalid) no longer holds: its lemma's sentences, its steps, its checks.
-func drops(r *review.Record, lemma string, edited *review.Record) []string {
-	var out []string
-	if !review.KeepsLemma(lemma, r.Lemma) {
-		out = append(out, "the merged lemma no longer says all of "+r.ID+"'s lemma")
-	}
-	if edited == nil {
-		return out
-	}
-	steps := 0
-	for _, s := range r.Steps {
-		if !slices.Contains(edited.Steps, strings.TrimSpace(s)) {
-			steps++
-		}
-	}
-	if steps > 0 {
-		out = append(out, fmt.Sprintf("drops %d of %s's %d steps", steps, r.ID, len(r.Steps)))
-	}
-	checks := 0
-	for _, c := range r.Checks {
-		if !slices.ContainsFunc(edited.Checks, func(e review.Check) bool { return e.Env == c.Env && e.Input == c.Input }) {
-			checks++
-		}
-	}
-	if checks > 0 {
-		out = append(out, fmt.Sprintf("drops %d of %s's %d checks", checks, r.ID, len(r.Checks)))
-	}
-	return out
 }
 
 func (f *mergeForm) help(k common.KeyMap) []key.Binding {
