@@ -87,8 +87,8 @@ func TestMergePickerStaleRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m = drive(t, m, uitest.Key("enter")) // the merge editor
-	m = drive(t, m, uitest.Key("enter")) // commit
+	m = drive(t, m, uitest.Key("enter"))  // the merge editor
+	m = drive(t, m, uitest.Key("ctrl+s")) // commit
 	if v := m.View(); !strings.Contains(v, "nothing applied — conflict: record "+id+" changed since it was read") {
 		t.Fatalf("the merge of a record changed behind the picker was not refused:\n%s", v)
 	}

@@ -120,7 +120,7 @@ func TestReviewFlow(t *testing.T) {
 	s.waitFor("▸[x] " + suggested)
 	s.send(tea.KeyMsg{Type: tea.KeyEnter}) // the merge editor, then commit
 	s.waitFor("Merge " + sample.PropMerge + ": the combined record")
-	s.send(tea.KeyMsg{Type: tea.KeyEnter})
+	s.send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	s.waitFor("merged " + sample.PropMerge + " → mem_")
 
 	// 4. Delete the wrong record, answering the question.

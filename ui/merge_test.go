@@ -61,8 +61,8 @@ func TestMergeEditorKeepsBothRecords(t *testing.T) {
 	s.typ(" ")
 	s.waitFor("▸[x] " + cols.ID)
 	s.send(tea.KeyMsg{Type: tea.KeyEnter})
-	s.waitFor("Merge "+sample.PropAcceptCreate+": the combined record", "- retire "+cols.ID+": attrs_g2 holds", "checks (2)")
-	s.send(tea.KeyMsg{Type: tea.KeyEnter})
+	s.waitFor("Merge "+sample.PropAcceptCreate+": the combined record", "- retire "+cols.ID+": attrs_g2 holds", "checks 1, 2 keep their expected output")
+	s.send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	s.waitFor("merged " + sample.PropAcceptCreate + " → mem_")
 
 	// 2. Edited: the warranty procedure folded into the revenue pair's

@@ -60,6 +60,7 @@ func lemma(t *testing.T, s *service.Service, id string) string {
 var (
 	esc   = tea.KeyMsg{Type: tea.KeyEsc}
 	enter = tea.KeyMsg{Type: tea.KeyEnter}
+	save  = tea.KeyMsg{Type: tea.KeyCtrlS} // a record form's save (enter breaks the lemma's line)
 	space = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 )
 
@@ -104,7 +105,7 @@ func TestEditHistoryUndo(t *testing.T) {
 	tm.Type("e")
 	uitest.WaitFor(t, tm, "Edit "+id)
 	tm.Type(" XQZ")
-	tm.Send(enter)
+	tm.Send(save)
 	uitest.WaitFor(t, tm, "edit dec_", "Detail "+id+" v2")
 	tm.Send(tea.KeyMsg{Type: tea.KeyTab}) // to the detail, then its end: the history
 	tm.Type("G")
@@ -149,7 +150,7 @@ func TestMergeMarkedRecords(t *testing.T) {
 	uitest.WaitFor(t, tm, "1 marked for merge", "Detail "+b)
 	tm.Type("m")
 	uitest.WaitFor(t, tm, "Merge "+b+" with "+a)
-	tm.Send(enter)
+	tm.Send(save)
 	uitest.WaitFor(t, tm, "merge dec_")
 	for _, id := range []string{a, b} {
 		r, err := deps.Service.Record(id)
@@ -277,7 +278,7 @@ func TestMergeKeepsBothRecords(t *testing.T) {
 	tm.Type("m")
 	uitest.WaitFor(t, tm, "Merge "+b.ID+" with "+a.ID)
 	tm.Type(" Checked by hand.")
-	tm.Send(enter)
+	tm.Send(save)
 	uitest.WaitFor(t, tm, "merge dec_")
 
 	src := record(t, deps.Service, a.ID)

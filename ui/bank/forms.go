@@ -6,25 +6,42 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
 )
 
-// The edit, narrow and merge form: a common.Form over some fields of the
-// selected record, which it then writes with verb.
+// The edit, narrow and merge form: a common.RecordForm over some fields of
+// the selected record (lemma, steps and checks multi-line, each field
+// checked as it is typed), which it then writes with verb.
 type form struct {
-	*common.Form
+	*common.RecordForm
 	verb review.Verb
-	base review.Record  // merge: review.Combine of the selected record and with
-	id   string         // the selected record's id (base has none when merging)
+	id   string         // the selected record's id (the base has none when merging)
 	with []string       // merge: the marked records folded in
 	seen map[string]int // merge: the version of each of with the screen showed
+	// merge: the records it retires (the selected one and with), and what
+	// the edit drops of each, worked out after every key
+	sources []review.Record
+	warns   map[string][]string
 }
+
+// newEditForm and newNarrowForm open the form on the selected record.
+func newEditForm(m *Model) *form   { return newForm(m, review.Edit, common.EditLabels) }
+func newNarrowForm(m *Model) *form { return newForm(m, review.Narrow, common.NarrowLabels) }
 
 func newForm(m *Model, verb review.Verb, labels []string) *form {
 	r := m.detail.Record
-	return &form{Form: common.NewForm(labels, common.RecordValues(r, labels)), verb: verb, base: r.Clone(), id: r.ID}
+	return &form{RecordForm: common.NewRecordForm(r, labels, m.envs), verb: verb, id: r.ID}
+}
+
+// newMergeForm opens the form on combined, review.Combine of the records
+// sources (the selected one first, then the marked ones, with).
+func newMergeForm(m *Model, combined *review.Record, sources []review.Record, with []string, seen map[string]int) *form {
+	return &form{RecordForm: common.NewRecordForm(combined, common.EditLabels, m.envs), verb: review.Merge,
+		id: sources[0].ID, with: with, seen: seen, sources: sources}
 }
 
 // request is the store request the form makes with the record r.
@@ -36,7 +53,10 @@ func (f *form) request(r *review.Record) review.RecordRequest {
 }
 
 func (f *form) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	r, closed, cmd := f.RecordKey(m.Keys, msg, &f.base, m.busy)
+	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
+	if f.verb == review.Merge {
+		f.warns = f.Drops(f.sources)
+	}
 	switch {
 	case closed:
 		return nil, nil
@@ -61,17 +81,28 @@ func (f *form) view(m *Model, w, h int) string {
 	}
 	head := st.Title.Render(common.Wrap(title, inner))
 	if f.verb == review.Merge {
-		b := f.base
+		b := f.Base
 		head += "\n" + st.Subtle.Render(common.Wrap(fmt.Sprintf(
 			"keeps every record's content: %d steps, %d checks, tags %s", len(b.Steps), len(b.Checks), strings.Join(b.Scope.Tags, ", ")), inner))
 	}
-	f.SetWidth(inner) // a no-op unless the width changed
-	return box(m, head+"\n\n"+f.View(st), w, h)
+	var warns []string
+	for _, r := range f.sources {
+		for _, wn := range f.warns[r.ID] {
+			warns = append(warns, st.Warn.Render(ansi.Truncate("! "+wn, inner, "…")))
+		}
+	}
+	tail := ""
+	if len(warns) > 0 {
+		tail = "\n\n" + strings.Join(warns, "\n")
+	}
+	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(head)-1-len(warns)-min(len(warns), 1)) // a no-op unless the size changed
+	return box(m, head+"\n\n"+f.View(st)+tail, w, h)
 }
 
 func (f *form) help(m *Model) []key.Binding {
 	k := m.Keys
 	k.Confirm.SetHelp("enter", "apply") // not the list's "open"
+	k.Form.Save.SetHelp("ctrl+s", "apply")
 	return f.Help(k)
 }
 

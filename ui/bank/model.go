@@ -74,9 +74,10 @@ type Model struct {
 
 	ws worthState // what each record is worth, and the sort by it (worth.go)
 
-	note    string  // N: the note the next verb carries (note.go)
-	busy    string  // "deleting mem_3…" while a write is in flight
-	overlay overlay // a form, picker or question over the screen; nil when none
+	note    string   // N: the note the next verb carries (note.go)
+	busy    string   // "deleting mem_3…" while a write is in flight
+	overlay overlay  // a form, picker or question over the screen; nil when none
+	envs    []string // the environments the bank declares, for the forms (common.EnvNames); nil until read
 }
 
 // link is a trajectory step the detail pane can open.
@@ -226,10 +227,17 @@ func (m *Model) ShortHelp() []key.Binding {
 // FullHelp lists every key of the screen for the help overlay.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
+	// The form's field keys, named short so that the columns fit at 80.
+	next, prev := k.NextField, k.PrevField
+	next.SetHelp("tab", "next field")
+	prev.SetHelp("⇧tab", "prev field")
+	keep, rebase := k.Form.KeepExpect, m.keys.Rebaseline
+	keep.SetHelp("ctrl+x", "keep expect")
+	rebase.SetHelp("b", "re-baseline")
 	return [][]key.Binding{
 		{k.Search, k.Filter, m.keys.Clear, m.keys.Worth, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
-		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, k.Note, m.keys.Verify, m.keys.Rebaseline},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, k.Note, m.keys.Verify, rebase, k.Cancel, next, prev},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, keep},
 	}
 }
 

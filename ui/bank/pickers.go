@@ -173,8 +173,8 @@ type retrieved struct {
 
 func newRetrievePreview(m *Model) *retrievePreview {
 	rp := &retrievePreview{Form: common.NewForm([]string{"task", "env", "k"}, []string{"", "", "5"})}
-	rp.Inputs[0].Placeholder = "describe a task"
-	rp.Inputs[1].Placeholder = "any env"
+	rp.Fields[0].SetPlaceholder("describe a task")
+	rp.Fields[1].SetPlaceholder("any env")
 	return rp
 }
 

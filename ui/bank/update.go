@@ -36,6 +36,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.handleKey(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
+	case common.EnvNames:
+		m.envs = msg.Names
+		if f, ok := m.overlay.(*form); ok {
+			f.SetEnvs(msg.Names)
+		}
 	case widget.SearchDue:
 		if !m.search.Due(msg) {
 			return nil // another keystroke came since, or another screen's box

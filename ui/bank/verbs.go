@@ -41,11 +41,11 @@ func (m *Model) verbKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, m.keys.Verify):
 		return m.verify(), true
 	case key.Matches(msg, k.Edit):
-		m.overlay = newForm(m, review.Edit, common.EditLabels)
-		return nil, true
+		m.overlay = newEditForm(m)
+		return common.LoadEnvNames(m.deps.Service), true
 	case key.Matches(msg, k.Narrow):
-		m.overlay = newForm(m, review.Narrow, common.NarrowLabels)
-		return nil, true
+		m.overlay = newNarrowForm(m)
+		return common.LoadEnvNames(m.deps.Service), true
 	case key.Matches(msg, k.Merge):
 		return m.loadMerge(), true
 	case key.Matches(msg, k.Delete):
@@ -95,7 +95,7 @@ func (m *Model) loadMerge() tea.Cmd {
 
 // mergeReady opens the merge form on review.Combine of the selected record
 // and the marked ones: every lemma sentence, trigger, step, tag and check
-// of each is kept; the operator edits the lemma and trigger before commit.
+// of each is kept; the operator edits any field before commit.
 func (m *Model) mergeReady(msg mergeLoaded) tea.Cmd {
 	switch {
 	case msg.err != nil:
@@ -105,10 +105,8 @@ func (m *Model) mergeReady(msg mergeLoaded) tea.Cmd {
 	}
 	base := m.detail.Record
 	combined := review.Combine(*base, msg.sources...)
-	labels := []string{"lemma", "trigger"}
-	m.overlay = &form{Form: common.NewForm(labels, common.RecordValues(&combined, labels)),
-		verb: review.Merge, base: combined, id: base.ID, with: msg.with, seen: msg.seen}
-	return nil
+	m.overlay = newMergeForm(m, &combined, append([]review.Record{*base}, msg.sources...), msg.with, msg.seen)
+	return common.LoadEnvNames(m.deps.Service)
 }
 
 // decide commits req (the service catches the index up).

@@ -80,7 +80,7 @@ func TestMergeRefusesChangedMark(t *testing.T) {
 		t.Fatalf("m opened %T", m.overlay)
 	}
 	editBehind(t, uitest.Store(t, deps), a)
-	text := sendKey(t, m, enter)
+	text := sendKey(t, m, save)
 	if !strings.Contains(text, "conflict: record "+a+" changed since it was read") {
 		t.Fatalf("the merge of a changed record was not refused: %q", text)
 	}

@@ -1,6 +1,8 @@
 package common_test
 
 import (
+	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -48,8 +50,8 @@ func TestFormKeys(t *testing.T) {
 }
 
 // TestFormView draws every field, the focus mark and the error, no line
-// wider than the form (or than the label column and one cell, when the
-// form is narrower than that).
+// wider than the form (or than the label column and two cells, when the
+// form is narrower than that); a long value wraps under its label.
 func TestFormView(t *testing.T) {
 	st := common.DefaultStyles()
 	f := common.NewForm([]string{"lemma", "confidence"}, []string{strings.Repeat("long lemma ", 20), "0.5"})
@@ -58,15 +60,21 @@ func TestFormView(t *testing.T) {
 		f.SetWidth(w)
 		v := ansi.Strip(f.View(st))
 		lines := strings.Split(v, "\n")
-		if len(lines) < 4 || !strings.HasPrefix(lines[0], "▸ lemma      ") || !strings.HasPrefix(lines[1], "  confidence ") ||
-			w >= 40 && !strings.HasPrefix(lines[1], "  confidence 0.5") {
+		conf := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "  confidence ") })
+		if len(lines) < 4 || !strings.HasPrefix(lines[0], "▸ lemma      ") || conf < 1 ||
+			w >= 40 && !strings.HasPrefix(lines[conf], "  confidence 0.5") {
 			t.Errorf("width %d: fields not drawn as label column and value:\n%s", w, v)
+		}
+		for _, l := range lines[1:max(conf, 1)] {
+			if !strings.HasPrefix(l, strings.Repeat(" ", ansi.StringWidth("▸ lemma      "))) {
+				t.Errorf("width %d: the lemma's further rows are not under its text: %q", w, l)
+			}
 		}
 		if !strings.Contains(strings.Join(strings.Fields(v), " "), "is not a number from 0 to 1") {
 			t.Errorf("width %d: no error line:\n%s", w, v)
 		}
 		for _, l := range lines {
-			if lw := ansi.StringWidth(l); lw > max(w, 16) {
+			if lw := ansi.StringWidth(l); lw > max(w, 15) {
 				t.Errorf("width %d: line %q is %d wide", w, l, lw)
 			}
 		}
@@ -75,43 +83,55 @@ func TestFormView(t *testing.T) {
 
 func TestApplyValues(t *testing.T) {
 	base := &review.Record{ID: "mem_1", Lemma: "old", Category: review.Fact, Confidence: 0.5,
-		Scope: review.Scope{Tags: []string{"x"}}, Steps: []string{"s"}}
-	if got := common.RecordValues(base, common.EditLabels); !slices.Equal(got, []string{"old", "", "x", "fact", "0.5"}) {
+		Scope: review.Scope{Tags: []string{"x"}}, Steps: []string{"s"},
+		Checks: []review.Check{{Env: "shop", Input: "SELECT 1", Expect: probe.Result{Text: "1"}}}}
+	if got := common.RecordValues(base, common.EditLabels); !slices.Equal(got, []string{"old", "", "x", "fact", "0.5", "s", "shop: SELECT 1"}) {
 		t.Errorf("RecordValues = %q", got)
 	}
-	r, err := common.ApplyValues(base, common.EditLabels, []string{" new ", "when", "a, b ,", "warning", "0.75"})
+	r, err := common.ApplyValues(base, common.EditLabels, []string{" new ", "when", "a, b ,", "warning", "0.75", "two\n\n one ", "shop: SELECT 2\nshop:SELECT 1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Lemma != "new" || r.Trigger != "when" || !slices.Equal(r.Scope.Tags, []string{"a", "b"}) ||
-		r.Category != review.Warning || r.Confidence != 0.75 || r.ID != "mem_1" {
+		r.Category != review.Warning || r.Confidence != 0.75 || r.ID != "mem_1" || !slices.Equal(r.Steps, []string{"two", "one"}) {
 		t.Errorf("ApplyValues = %+v", r)
+	}
+	// The unchanged check keeps its expected output (moved to second); the
+	// new one has none.
+	if want := []review.Check{{Env: "shop", Input: "SELECT 2"}, {Env: "shop", Input: "SELECT 1", Expect: probe.Result{Text: "1"}}}; !reflect.DeepEqual(r.Checks, want) {
+		t.Errorf("checks %+v, want %+v", r.Checks, want)
 	}
 	if base.Lemma != "old" || !slices.Equal(base.Scope.Tags, []string{"x"}) {
 		t.Errorf("ApplyValues changed the base: %+v", base)
 	}
 	for _, bad := range []struct{ label, value, says string }{
 		{"lemma", " ", "the lemma is empty"},
+		{"lemma", strings.Repeat("é", review.MaxTextBytes), "over the 65536 a text field may hold"},
+		{"steps", "ok\n" + strings.Repeat("x", review.MaxTextBytes+1), "step 2: 65537 bytes, over the 65536"},
 		{"category", "nope", `category "nope" is not one of`},
 		{"confidence", "2", `confidence "2" is not a number from 0 to 1`},
+		{"checks", "shop SELECT 1", "check 1: write it as env: input"},
+		{"checks", "shop: SELECT 1\nmy shop: ls", `check 2: environment "my shop": the id`},
+		{"checks", "shop:", "check 1: the input is empty"},
 	} {
 		_, err := common.ApplyValues(base, []string{bad.label}, []string{bad.value})
-		if err == nil || !strings.Contains(err.Error(), bad.says) {
-			t.Errorf("%s=%q: error %v, want one that says %q", bad.label, bad.value, err, bad.says)
+		var fe *common.FieldError
+		if !errors.As(err, &fe) || fe.Label != bad.label || !strings.Contains(err.Error(), bad.says) {
+			t.Errorf("%s=%.30q: error %v, want one on %s that says %q", bad.label, bad.value, err, bad.label, bad.says)
 		}
 	}
 }
 
 // TestFormLongValueShowsItsStart: a field whose value is wider than its
-// input shows its beginning while another field has the focus, not the
-// tail the cursor (left at the end) would scroll to.
+// field wraps, and shows its beginning while another field has the focus.
 func TestFormLongValueShowsItsStart(t *testing.T) {
 	lemma := "Money in the finance workbooks is GBP: revenue_by_site.csv in whole pounds, pnl_fy2024.md in thousands."
 	f := common.NewForm([]string{"tags", "lemma"}, []string{"units", lemma})
 	f.SetWidth(60)
-	lines := strings.Split(ansi.Strip(f.View(common.NewCommon().Styles)), "\n")
-	if len(lines) < 2 || !strings.Contains(lines[1], "Money in the finance") {
-		t.Fatalf("the unfocused lemma does not show its start:\n%s", strings.Join(lines, "\n"))
+	v := ansi.Strip(f.View(common.NewCommon().Styles))
+	lines := strings.Split(v, "\n")
+	if len(lines) < 3 || !strings.Contains(lines[1], "Money in the finance") || !strings.Contains(strings.Join(strings.Fields(v), " "), "pnl_fy2024.md in thousands.") {
+		t.Fatalf("the unfocused lemma does not show from its start to its end:\n%s", v)
 	}
 	for _, l := range lines {
 		if ansi.StringWidth(l) > 60 {
@@ -125,19 +145,25 @@ func TestFormLongValueShowsItsStart(t *testing.T) {
 func TestRecordKey(t *testing.T) {
 	k := common.DefaultKeyMap()
 	base := review.Record{ID: "mem_1", Lemma: "old lemma", Category: review.Fact, Confidence: 0.5}
-	f := common.NewForm([]string{"lemma", "confidence"}, []string{"new lemma", "0.9"})
-	if r, closed, _ := f.RecordKey(k, uitest.Key("enter"), &base, "committing dec_1"); r != nil || closed || !strings.Contains(f.Err(), "committing dec_1") {
+	f := common.NewRecordForm(&base, []string{"confidence", "lemma"}, nil)
+	f.FocusField(1)
+	f.Update(k, uitest.Key("ctrl+u"))
+	f.Update(k, uitest.Key("new lemma"))
+	f.FocusField(0)
+	f.Update(k, uitest.Key("ctrl+u"))
+	f.Update(k, uitest.Key("0.9"))
+	if r, closed, _ := f.Key(k, uitest.Key("enter"), "committing dec_1"); r != nil || closed || !strings.Contains(f.Err(), "committing dec_1") {
 		t.Fatalf("busy: record %v, closed %v, error %q", r, closed, f.Err())
 	}
-	r, closed, _ := f.RecordKey(k, uitest.Key("enter"), &base, "")
+	r, closed, _ := f.Key(k, uitest.Key("enter"), "")
 	if r == nil || closed || r.Lemma != "new lemma" || r.Confidence != 0.9 || base.Lemma != "old lemma" {
 		t.Fatalf("apply: record %+v, closed %v; base %+v", r, closed, base)
 	}
-	bad := common.NewForm([]string{"confidence"}, []string{"1.5"})
-	if r, closed, _ := bad.RecordKey(k, uitest.Key("enter"), &base, ""); r != nil || closed || bad.Err() == "" {
+	bad := common.NewRecordForm(&review.Record{Lemma: "x", Confidence: 1.5}, []string{"confidence"}, nil)
+	if r, closed, _ := bad.Key(k, uitest.Key("enter"), ""); r != nil || closed || !strings.Contains(bad.Err(), "not saved: confidence") {
 		t.Fatalf("invalid confidence: record %v, closed %v, error %q", r, closed, bad.Err())
 	}
-	if r, closed, _ := bad.RecordKey(k, uitest.Key("esc"), &base, ""); r != nil || !closed {
+	if r, closed, _ := bad.Key(k, uitest.Key("esc"), ""); r != nil || !closed {
 		t.Fatalf("esc: record %v, closed %v", r, closed)
 	}
 }

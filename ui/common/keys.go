@@ -37,6 +37,7 @@ type KeyMap struct {
 	Toggle, Confirm, Cancel key.Binding
 	Yes, No                 key.Binding
 	NextField, PrevField    key.Binding
+	Form                    FormKeys
 
 	// The keys only one screen has.
 	Bank    BankKeys
@@ -60,6 +61,15 @@ type QueueKeys struct {
 	Defer    key.Binding // s: defer the marked proposals, after y/n
 	Open     key.Binding // enter: review the proposal under the cursor
 	Close    key.Binding // esc (or L): back to the panes
+}
+
+// FormKeys are the keys the record forms add (common.Form): the edit,
+// narrow and merge forms of the review and bank screens.
+type FormKeys struct {
+	Save       key.Binding // ctrl+s: apply from any field (enter does from a one-line field)
+	NewLine    key.Binding // enter in a multi-line field (lemma, steps, checks): a line break
+	KeepExpect key.Binding // ctrl+x in the checks field: keep or drop the expected output of the check under the cursor
+	MoveLine   key.Binding // alt+↑/alt+↓ in a multi-line field: move the line under the cursor (reorder steps, checks)
 }
 
 // BankKeys are the keys the bank browser adds.
@@ -142,6 +152,12 @@ func DefaultKeyMap() KeyMap {
 		No:        bind("n", "no", "n"),
 		NextField: bind("tab", "next field", "tab", "down"),
 		PrevField: bind("shift+tab", "prev field", "shift+tab", "up"),
+		Form: FormKeys{
+			Save:       bind("ctrl+s", "save", "ctrl+s"),
+			NewLine:    bind("enter", "new line", "enter"),
+			KeepExpect: bind("ctrl+x", "keep/drop expect", "ctrl+x"),
+			MoveLine:   bind("alt+↑/↓", "move line", "alt+up", "alt+down"),
+		},
 
 		Bank: BankKeys{
 			Retrieve: bind("R", "retrieval preview", "R"),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
@@ -14,18 +15,17 @@ import (
 
 // The narrow and edit forms, the filter picker and the delete question.
 
-// form edits some fields of the proposed record (a common.Form), then
-// decides with verb.
+// form edits some fields of the proposed record (a common.RecordForm:
+// lemma and steps multi-line, the checks as a list, each field checked as
+// it is typed), then decides with verb.
 type form struct {
-	*common.Form
+	*common.RecordForm
 	pid  string
 	verb review.Verb
-	base review.Record
 }
 
 func newForm(m *Model, verb review.Verb, labels []string) *form {
-	r := m.cur.P.Record
-	f := &form{Form: common.NewForm(labels, common.RecordValues(r, labels)), pid: m.cur.P.ID, verb: verb, base: r.Clone()}
+	f := &form{RecordForm: common.NewRecordForm(m.cur.P.Record, labels, m.envs), pid: m.cur.P.ID, verb: verb}
 	f.setWidth(m.overlayInner())
 	return f
 }
@@ -33,13 +33,14 @@ func newForm(m *Model, verb review.Verb, labels []string) *form {
 // newNarrowForm asks for the scope tags, trigger and lemma.
 func newNarrowForm(m *Model) *form { return newForm(m, review.Narrow, common.NarrowLabels) }
 
-// newEditForm asks for lemma, trigger, tags, category and confidence.
+// newEditForm asks for lemma, trigger, tags, category, confidence, steps
+// and checks.
 func newEditForm(m *Model) *form { return newForm(m, review.Edit, common.EditLabels) }
 
 func (f *form) setWidth(inner int) { f.SetWidth(inner) }
 
 func (f *form) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	r, closed, cmd := f.RecordKey(m.Keys, msg, &f.base, m.busy)
+	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
 	switch {
 	case closed:
 		return nil, nil
@@ -56,7 +57,9 @@ func (f *form) view(m *Model, w, h int) string {
 	if f.verb == review.Edit {
 		title = "Edit " + f.pid + ": change the record, then accept"
 	}
-	return box(m, st.Title.Render(m.wrapped(title, inner))+"\n\n"+f.View(st), w, h)
+	head := st.Title.Render(m.wrapped(title, inner))
+	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(head)-1)
+	return box(m, head+"\n\n"+f.View(st), w, h)
 }
 
 func (f *form) help(k common.KeyMap) []key.Binding { return f.Help(k) }

@@ -133,7 +133,7 @@ func (mp *mergePicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 		if m.busy != "" {
 			return mp, nil
 		}
-		return newMergeForm(m, mp), nil
+		return newMergeForm(m, mp), common.LoadEnvNames(m.deps.Service)
 	}
 	return mp, nil
 }

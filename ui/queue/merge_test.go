@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,9 +13,9 @@ import (
 	"github.com/memreview/memreview/ui/uitest"
 )
 
-// The merge editor opens on the combined record with the long lemma on one
-// line from its start (also after a resize), and esc goes back to the
-// picker with the same record chosen.
+// The merge editor opens on the combined record with the long lemma
+// wrapped under its label from its start to its end (also after a
+// resize), and esc goes back to the picker with the same record chosen.
 func TestMergeEditorView(t *testing.T) {
 	m := New(common.NewCommon(), uitest.OpenSample(t)).(*Model)
 	m.SetSize(200, 50)
@@ -39,12 +40,19 @@ func TestMergeEditorView(t *testing.T) {
 	for _, w := range []int{200, 80, 120} {
 		m.SetSize(w, 40)
 		lines := strings.Split(ansi.Strip(m.View()), "\n")
-		for i, l := range lines {
-			if strings.Contains(l, "▸ lemma") {
-				if i+1 >= len(lines) || !strings.Contains(lines[i+1], " trigger ") || !strings.Contains(l, "▸ lemma      Revenue per head") {
-					t.Fatalf("at width %d the lemma field is not one line from its start:\n%s", w, strings.Join(lines[i:min(i+3, len(lines))], "\n"))
-				}
-			}
+		from := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "▸ lemma      Revenue per head") })
+		to := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, " trigger ") })
+		if from < 0 || to < from {
+			t.Fatalf("at width %d the lemma field does not start with the lemma's start:\n%s", w, strings.Join(lines, "\n"))
+		}
+		var shown []string
+		for _, l := range lines[from:to] {
+			l = strings.Trim(l, "│ ")
+			l = strings.TrimPrefix(l, "▸ lemma")
+			shown = append(shown, strings.Fields(l)...)
+		}
+		if got, want := strings.Join(shown, " "), strings.Join(strings.Fields(f.Values()[0]), " "); !strings.HasPrefix(got, want) {
+			t.Fatalf("at width %d the lemma field shows %q, not the whole lemma %q", w, got, want)
 		}
 	}
 	if v := m.View(); strings.Contains(v, "no longer says") {
@@ -52,7 +60,7 @@ func TestMergeEditorView(t *testing.T) {
 	}
 	// The operator cuts the lemma to the candidate's: the editor says which
 	// source's lemma is gone.
-	send(tea.KeyMsg{Type: tea.KeyCtrlK})
+	send(tea.KeyMsg{Type: tea.KeyCtrlU})
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "! the merged lemma no longer says all of "+chosen.ID+"'s lemma") {
 		t.Fatalf("a lemma cut to nothing of %s is not flagged:\n%s", chosen.ID, v)
 	}

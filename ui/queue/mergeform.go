@@ -1,11 +1,11 @@
 package queue
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
@@ -14,26 +14,32 @@ import (
 
 // mergeForm is the merge editor, the only place a merge commits from: the
 // combined record (the candidate and every chosen record, review.Combine)
-// with its lemma, trigger, tags, category and confidence editable, its
-// steps and checks listed, and each record the merge retires with its own
-// lemma next to it. Enter commits, esc goes back to the picker with the
-// same records chosen.
+// in a common.RecordForm — lemma, trigger, tags, category, confidence,
+// steps and checks, all editable — and each record the merge retires with
+// its own lemma next to it, warned about when the edit no longer says all
+// of its lemma or drops one of its steps or checks. ctrl+s (or enter on a
+// one-line field) commits; esc goes back to the picker with the same
+// records chosen.
 type mergeForm struct {
-	*common.Form
+	*common.RecordForm
 	picker *mergePicker
-	rec    review.Record // the combined record the fields start from
+	warns  map[string][]string // by chosen record: what the edit drops of it (drops), after each key
 }
 
 func newMergeForm(m *Model, mp *mergePicker) *mergeForm {
 	rec := mp.merged.Clone()
-	f := &mergeForm{Form: common.NewForm(common.EditLabels, common.RecordValues(&rec, common.EditLabels)), picker: mp, rec: rec}
-	f.Inputs[0].SetCursor(0) // a long combined lemma shows from its start
+	f := &mergeForm{RecordForm: common.NewRecordForm(&rec, common.EditLabels, m.envs), picker: mp}
 	f.setWidth(m.overlayInner())
+	f.warn()
 	return f
 }
 
+// warn works out what the record as edited drops of each chosen record.
+func (f *mergeForm) warn() { f.warns = f.Drops(f.picker.chosen) }
+
 func (f *mergeForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	r, closed, cmd := f.RecordKey(m.Keys, msg, &f.rec, m.busy)
+	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
+	f.warn()
 	switch {
 	case closed:
 		return f.picker, nil
@@ -56,39 +62,33 @@ func (f *mergeForm) view(m *Model, w, h int) string {
 	st := m.Styles
 	inner := max(w-st.Overlay.GetHorizontalFrameSize(), 1)
 	cut := func(s string) string { return ansi.Truncate(common.PrintableLine(s), inner, "…") }
-	title := "Merge " + f.picker.pid + ": the combined record keeps every source's content; edit it, then enter to commit"
-	lines := []string{st.Title.Render(m.wrapped(title, inner)), "", f.View(st), ""}
-	// The lemma field shows one line of it: the whole lemma as it stands.
-	lines = append(lines, st.Label.Render("lemma as it will be saved"), m.wrapped(common.Printable(strings.TrimSpace(f.Values()[0])), inner), "")
-	lines = append(lines, st.Label.Render(fmt.Sprintf("steps (%d)", len(f.rec.Steps))))
-	for i, s := range f.rec.Steps {
-		lines = append(lines, cut(fmt.Sprintf("  %d. %s", i+1, s)))
-	}
-	lines = append(lines, st.Label.Render(fmt.Sprintf("checks (%d)", len(f.rec.Checks))))
-	for _, c := range f.rec.Checks {
-		lines = append(lines, cut("  "+c.Env+": "+c.Input))
-	}
-	lines = append(lines, "")
-	lemmas := map[string]string{}
+	title := st.Title.Render(m.wrapped("Merge "+f.picker.pid+": the combined record keeps every source's content; edit it, then ctrl+s to commit", inner))
+	var tail []string
+	chosen := map[string]review.Record{}
 	for _, r := range f.picker.chosen {
-		lemmas[r.ID] = r.Lemma
+		chosen[r.ID] = r
 	}
-	lemma := f.Values()[0]
 	for _, id := range f.picker.sources() {
 		line := "- retire " + id
-		l, ok := lemmas[id]
+		r, ok := chosen[id]
 		if ok {
-			line += ": " + l
+			line += ": " + r.Lemma
 		}
-		lines = append(lines, st.Removed.Render(cut(line)))
-		if ok && !review.KeepsLemma(lemma, l) {
-			lines = append(lines, st.Warn.Render(cut("  ! the merged lemma no longer says all of "+id+"'s lemma")))
+		tail = append(tail, st.Removed.Render(cut(line)))
+		if !ok {
+			continue
+		}
+		for _, warn := range f.warns[id] {
+			tail = append(tail, st.Warn.Render(cut("  ! "+warn)))
 		}
 	}
+	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(title)-len(tail)-2)
+	lines := append([]string{title, "", f.View(st), ""}, tail...)
 	return box(m, strings.Join(lines, "\n"), w, h)
 }
 
 func (f *mergeForm) help(k common.KeyMap) []key.Binding {
+	k.Form.Save.SetHelp("ctrl+s", "commit the merge")
 	k.Confirm.SetHelp("enter", "commit the merge")
 	k.Cancel.SetHelp("esc", "back to the picker")
 	return f.Help(k)
@@ -98,13 +98,5 @@ func (f *mergeForm) capturing() bool { return true }
 
 func (f *mergeForm) setWidth(inner int) {
 	f.SetWidth(inner)
-	// A text input scrolled to a cursor that did not move keeps the window
-	// of its old width (bubbles recomputes it only when the cursor leaves
-	// it): recompute it from the end.
-	for i := range f.Inputs {
-		pos := f.Inputs[i].Position()
-		f.Inputs[i].CursorEnd()
-		f.Inputs[i].SetCursor(pos)
-	}
 	f.picker.setWidth(inner)
 }

@@ -81,7 +81,8 @@ type Model struct {
 
 	claim claimState // the claim on the shown proposal and others' claims (claims.go)
 
-	overlay overlay // a form, picker or question over the panes; nil when none
+	overlay overlay  // a form, picker or question over the panes; nil when none
+	envs    []string // the environments the bank declares, for the forms (common.EnvNames); nil until read
 	wraps   wrapCache
 
 	list   *queueList      // L: every open proposal, with filters, marks and bulk verbs
@@ -241,6 +242,6 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note},
 		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField},
+		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, k.Form.KeepExpect},
 	}
 }

@@ -45,6 +45,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.handleMouse(msg)
 	case queueLoaded:
 		return m.queueLoaded(msg)
+	case common.EnvNames:
+		m.envs = msg.Names
+		if f, ok := m.overlay.(interface{ SetEnvs([]string) }); ok {
+			f.SetEnvs(msg.Names)
+		}
 	case contextLoaded:
 		if msg.seq != m.curSeq || m.current() == nil || m.current().ID != msg.pid {
 			return nil // the operator has moved on
@@ -320,8 +325,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.overlay = &confirmDelete{pid: id, ids: m.cur.P.TargetIDs(), verb: review.Delete}
 	case key.Matches(msg, k.Narrow):
 		m.overlay = newNarrowForm(m)
+		return common.LoadEnvNames(m.deps.Service)
 	case key.Matches(msg, k.Edit):
 		m.overlay = newEditForm(m)
+		return common.LoadEnvNames(m.deps.Service)
 	case key.Matches(msg, k.Merge):
 		mp := newMergePicker(m)
 		m.overlay = mp

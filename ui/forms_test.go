@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
+)
+
+// The record forms through the real program: multi-line lemma and steps,
+// the checks as a list, validation before save, ctrl+s to save.
+
+var (
+	ctrlS    = tea.KeyMsg{Type: tea.KeyCtrlS}
+	ctrlU    = tea.KeyMsg{Type: tea.KeyCtrlU}
+	ctrlK    = tea.KeyMsg{Type: tea.KeyCtrlK}
+	newLine  = tea.KeyMsg{Type: tea.KeyEnter}
+	tab      = tea.KeyMsg{Type: tea.KeyTab}
+	inputTop = tea.KeyMsg{Type: tea.KeyCtrlHome}
+)
+
+// longLemma is two lines, the first longer than the form is wide at 80
+// columns, so it wraps over several rows.
+const (
+	longLemma1 = "To count reviewed electronics with a given connectivity, join fdbk_g2 to items_g2 on ref_id and attrs_g2 on item_id, then count distinct item ids; fdbk_g1 has no attrs table at all."
+	longLemma2 = "Checked by hand on 2026-04-01."
+)
+
+// lastDecision is the newest decision in the store.
+func lastDecision(t *testing.T, s *review.Store) review.Decision {
+	t.Helper()
+	decs, err := s.Decisions()
+	if err != nil || len(decs) == 0 {
+		t.Fatalf("decisions: %d, %v", len(decs), err)
+	}
+	return decs[len(decs)-1]
+}
+
+// TestEditFormMultiLine edits, in the review screen's edit form at 80x24,
+// a long two-line lemma, the step list (the first step deleted, one
+// added) and the checks (the one check's input edited, which the form
+// says drops its expected output, and a second check added), saves with
+// ctrl+s, and finds exactly that record after reopening the bank.
+func TestEditFormMultiLine(t *testing.T) {
+	w := newWorld(t)
+	pid := sample.ProposalIDs[0]
+	cand := proposalRecord(t, w.store, pid)
+	if len(cand.Steps) < 2 || len(cand.Checks) != 1 || cand.Checks[0].Expect.Env == "" {
+		t.Fatalf("the sample changed: %s has %d steps and %d checks", pid, len(cand.Steps), len(cand.Checks))
+	}
+	s := start(t, w.deps, 80, 24)
+	s.waitFor("CREATE  " + pid)
+	s.typ("e")
+	s.waitFor("Edit "+pid, "check 1 keeps its expected output")
+	s.send(ctrlU) // the lemma is one line, the cursor at its end
+	s.typ(longLemma1)
+	s.send(newLine)
+	s.typ(longLemma2)
+	for range 5 { // trigger, tags, category, confidence, steps
+		s.send(tab)
+	}
+	s.waitFor("▸ steps")
+	s.send(newLine) // a step at the end
+	s.typ("report the count per connectivity")
+	s.send(inputTop) // the first step: its text, then its line break
+	s.send(ctrlK)
+	s.send(ctrlK)
+	s.send(tab)
+	s.typ(" LIMIT 1")
+	s.waitFor("check 1: new or edited input, so no expected output is kept")
+	s.send(newLine)
+	s.typ("shop: SELECT COUNT(*) FROM attrs_g2")
+	s.send(ctrlS)
+	s.waitFor("edited " + pid + " → mem_")
+	s.quit()
+
+	w.reopen(t)
+	dec := lastDecision(t, w.store)
+	if dec.Verb != review.Edit || dec.Proposal != pid {
+		t.Fatalf("last decision %s on %s, want edit on %s", dec.Verb, dec.Proposal, pid)
+	}
+	got := record(t, w.store, dec.Record.ID)
+	want := cand.Clone()
+	want.Lemma = longLemma1 + "\n" + longLemma2
+	want.Steps = append(slices.Clone(cand.Steps[1:]), "report the count per connectivity")
+	want.Checks = []review.Check{{Env: cand.Checks[0].Env, Input: cand.Checks[0].Input + " LIMIT 1"}, {Env: "shop", Input: "SELECT COUNT(*) FROM attrs_g2"}}
+	want.ID, want.Status, want.Version, want.Created, want.Updated = got.ID, review.Active, 1, got.Created, got.Updated
+	want.VerifiedAgainst, want.Suspect = got.VerifiedAgainst, got.Suspect
+	if !reflect.DeepEqual(*got, want) {
+		t.Errorf("edited record after reopen:\n got %+v\nwant %+v", *got, want)
+	}
+}
+
+// TestEditRefusesEmptyLemma: an emptied lemma is flagged under the field
+// as soon as it is empty, ctrl+s is refused with the reason, and esc
+// closes the form with nothing written.
+func TestEditRefusesEmptyLemma(t *testing.T) {
+	w := newWorld(t)
+	pid := sample.PropUpdate
+	s := start(t, w.deps, 120, 40)
+	s.waitFor("Candidate " + sample.ProposalIDs[0])
+	s.open(pid)
+	s.typ("e")
+	s.waitFor("Edit " + pid)
+	s.send(ctrlU)
+	s.waitFor("! the lemma is empty")
+	s.send(ctrlS)
+	s.waitFor("not saved: lemma: the lemma is empty")
+	s.send(tea.KeyMsg{Type: tea.KeyEsc})
+	s.waitFor("Candidate " + pid)
+	s.quit()
+
+	w.reopen(t)
+	if decs, err := w.store.Decisions(); err != nil || len(decs) != 0 {
+		t.Fatalf("decisions after a refused save: %d (%v), want none", len(decs), err)
+	}
+	if p, err := w.store.Proposal(pid); err != nil || p.Status != review.Pending {
+		t.Fatalf("%s after a refused save: %+v, %v", pid, p, err)
+	}
+}
+
+// TestMergeEditorMultiLine merges, through the real program, the first
+// proposal with the record on attrs_g2.connectivity, the operator adding
+// a second lemma line, dropping the last step and the source's check in
+// the merge editor (which then says the source's check is gone); after
+// reopening the merged record is exactly the combined one with those
+// edits, the candidate's check keeping its expected output.
+func TestMergeEditorMultiLine(t *testing.T) {
+	w := newWorld(t)
+	pid := sample.ProposalIDs[0]
+	cand := proposalRecord(t, w.store, pid)
+	cols := *record(t, w.store, sample.RecConnectivity)
+	combined := review.Combine(cand, cols)
+	if len(combined.Steps) < 2 || len(cols.Checks) != 1 || len(combined.Checks) != len(cand.Checks)+1 {
+		t.Fatalf("the sample changed: merging %s with %s keeps %d steps and %d checks", pid, cols.ID, len(combined.Steps), len(combined.Checks))
+	}
+
+	s := start(t, w.deps, 200, 60)
+	s.waitFor("Candidate " + pid)
+	s.typ("m")
+	s.moveTo(cols.ID)
+	s.typ(" ")
+	s.waitFor("▸[x] " + cols.ID)
+	s.send(tea.KeyMsg{Type: tea.KeyEnter})
+	s.waitFor("Merge " + pid + ": the combined record")
+	s.send(newLine)
+	s.typ(longLemma2)
+	for range 5 {
+		s.send(tab)
+	}
+	// The last step, then the last check (the source's): the text, then
+	// the line break before it.
+	s.send(ctrlU)
+	s.send(tea.KeyMsg{Type: tea.KeyBackspace})
+	s.send(tab)
+	s.send(ctrlU)
+	s.send(tea.KeyMsg{Type: tea.KeyBackspace})
+	s.waitFor("! drops 1 of " + cols.ID + "'s 1 checks")
+	s.send(ctrlS)
+	s.waitFor("merged " + pid + " → mem_")
+	s.quit()
+
+	w.reopen(t)
+	dec := lastDecision(t, w.store)
+	got := record(t, w.store, dec.Record.ID)
+	want := combined.Clone()
+	want.Lemma = combined.Lemma + "\n" + longLemma2
+	want.Steps = combined.Steps[:len(combined.Steps)-1]
+	want.Checks = combined.Checks[:len(combined.Checks)-1]
+	want.ID, want.Version, want.Created, want.Updated = got.ID, 1, got.Created, got.Updated
+	want.Provenance.MergedFrom = []string{cols.ID}
+	want.VerifiedAgainst, want.Suspect = got.VerifiedAgainst, got.Suspect
+	if !reflect.DeepEqual(*got, want) {
+		t.Errorf("merged record after reopen:\n got %+v\nwant %+v", *got, want)
+	}
+	if !strings.Contains(got.Lemma, cols.Lemma) || got.Checks[0].Expect.Env == "" {
+		t.Errorf("the merged record lost %s's lemma or the candidate's expected output: %+v", cols.ID, got)
+	}
+}
+
+// TestFormKeysListed opens the edit form on the review and bank screens
+// and moves through its fields: no key in the footer means two things,
+// and ? (the screen's full help) lists every key the footer shows.
+func TestFormKeysListed(t *testing.T) {
+	w := newWorld(t)
+	m := started(t, w.deps, 200, 60).(*Model)
+	for _, scr := range []string{"1", "2"} {
+		m = drive(t, m, uitest.Key(scr)).(*Model)
+		m = drive(t, m, uitest.Key("e")).(*Model)
+		s := m.screens[m.active]
+		if !strings.Contains(ansi.Strip(m.View()), "Edit ") {
+			t.Fatalf("screen %s: e opened no form:\n%s", scr, ansi.Strip(m.View()))
+		}
+		listed := map[string]bool{}
+		for _, g := range s.(common.FullHelper).FullHelp() {
+			for _, b := range g {
+				for _, k := range b.Keys() {
+					listed[k] = true
+				}
+			}
+		}
+		for range 7 { // every field, the multi-line and the one-line ones
+			seen := map[string]string{}
+			for _, b := range s.ShortHelp() {
+				for _, k := range b.Keys() {
+					if !listed[k] {
+						t.Errorf("screen %s: the form's footer shows %q (%s) but ? does not list it", scr, k, b.Help().Desc)
+					}
+					if prev, ok := seen[k]; ok && prev != b.Help().Desc {
+						t.Errorf("screen %s: key %q is both %q and %q in the form", scr, k, prev, b.Help().Desc)
+					}
+					seen[k] = b.Help().Desc
+				}
+			}
+			m = drive(t, m, tab).(*Model)
+		}
+		m = drive(t, m, uitest.Key("esc")).(*Model)
+	}
+}
