@@ -196,7 +196,11 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 		recs := m.stepRecords(t, n)
 		if n == m.step {
 			for _, r := range recs {
-				text += "\n" + common.Indent("    ↳ ", r.ID+" "+common.PrintableLine(r.Lemma), w-1, 6)
+				lemma, ok := m.lemmas[r.ID]
+				if !ok {
+					lemma = "…" // loading (loadLemmas)
+				}
+				text += "\n" + common.Indent("    ↳ ", r.ID+" "+common.PrintableLine(lemma), w-1, 6)
 			}
 		} else if len(recs) > 0 {
 			ids := make([]string, len(recs))

@@ -1,0 +1,59 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/memreview/memreview/review"
+)
+
+// RecordRefsByTrajectory returns, for every trajectory some record came
+// from, those records' ids and the steps they cite, in id order: what the
+// trajectories screen marks and lists, without holding every record. A
+// SQLite bank reads only those fields; another backend reads its records
+// and keeps only those fields.
+func (s *Service) RecordRefsByTrajectory() (map[string][]review.RecordRef, error) {
+	if r, ok := s.b.(interface {
+		RecordRefsByTrajectory() (map[string][]review.RecordRef, error)
+	}); ok {
+		return r.RecordRefsByTrajectory()
+	}
+	recs, err := s.b.Records(review.RecordFilter{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]review.RecordRef{}
+	for _, r := range recs {
+		t := r.Provenance.Trajectory
+		if t == "" {
+			continue
+		}
+		ref := review.RecordRef{ID: r.ID}
+		if st := r.Provenance.Steps; st != nil {
+			ref.Steps = *st
+		}
+		out[t] = append(out[t], ref)
+	}
+	return out, nil
+}
+
+// RecordsByID returns the current version of each record in ids that the
+// bank holds; ids it does not hold are left out. It reads only those
+// records (a screen asks for the rows it shows).
+func (s *Service) RecordsByID(ids []string) (map[string]*review.Record, error) {
+	out := make(map[string]*review.Record, len(ids))
+	for _, id := range ids {
+		if _, ok := out[id]; ok {
+			continue
+		}
+		r, err := s.b.Record(id)
+		if errors.Is(err, review.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load record %s: %w", id, err)
+		}
+		out[id] = r
+	}
+	return out, nil
+}
