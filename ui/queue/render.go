@@ -2,7 +2,6 @@ package queue
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -311,12 +310,14 @@ func (m *Model) wrapped(s string, w int) string {
 
 // sessionTotal is what this session has had to review: the open proposals
 // and those it decided that are no longer open (a deferred one is both).
+// One pass over the proposals (the header is drawn every frame; a search
+// of all for each decided one was quadratic).
 func (m *Model) sessionTotal() int {
-	n := len(m.all)
-	for id := range m.session {
-		if !slices.ContainsFunc(m.all, func(p review.Proposal) bool { return p.ID == id }) {
-			n++
+	inAll := 0
+	for i := range m.all {
+		if m.session[m.all[i].ID] {
+			inAll++
 		}
 	}
-	return n
+	return len(m.all) + len(m.session) - inAll
 }
