@@ -46,13 +46,16 @@ type Model struct {
 	src  Source
 	keys Keys
 
-	search    widget.SearchBox
-	filters   map[string][]string // facet field → chosen terms
-	facets    map[string][]index.FacetCount
-	querySeq  int // the latest query; every search result carries it
-	searched  bool
-	searchErr string
-	took      string
+	search  widget.SearchBox
+	filters map[string][]string // facet field → chosen terms
+	facets  map[string][]index.FacetCount
+	// facetsPending: the counts of the current query are being counted
+	// (loadFacets); facets still holds the previous query's.
+	facetsPending bool
+	querySeq      int // the latest query; every search result carries it
+	searched      bool
+	searchErr     string
+	took          string
 
 	list  list
 	toTop bool                      // the next first page is of a new query: cursor to the top

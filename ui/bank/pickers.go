@@ -128,7 +128,10 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 		}
 		lines = append(lines, ansi.Truncate(line, inner, "…"))
 	}
-	if len(rows) == 0 {
+	switch {
+	case m.facetsPending:
+		lines = append(lines, st.Subtle.Render("counting…"))
+	case len(rows) == 0:
 		lines = append(lines, st.Subtle.Render("no facets: the query found nothing"))
 	}
 	// Keep the cursor row on screen when the list is taller than the box.

@@ -1,8 +1,8 @@
 package bank
 
 import (
-	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -10,6 +10,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/ui/common"
 )
 
 // Source is what the screen reads: searches (paged, with facets), record
@@ -35,23 +36,33 @@ type StoreSource struct {
 	Service *service.Service
 }
 
-// Search runs req on the bank's index.
-func (s StoreSource) Search(req index.Request) (*index.Results, error) { return s.Service.Search(req) }
-
-// Records reads each record from the store.
-func (s StoreSource) Records(ids []string) (map[string]*review.Record, error) {
-	out := make(map[string]*review.Record, len(ids))
-	for _, id := range ids {
-		r, err := s.Service.Record(id)
-		if errors.Is(err, review.ErrNotFound) {
-			continue
+// Search runs req on the bank's index, except the blank list of one
+// status in id order (what the screen opens on), which the service pages
+// from the store (BrowseRecords): the index would sort every hit by id.
+func (s StoreSource) Search(req index.Request) (*index.Results, error) {
+	if st, ok := browseStatus(req); ok {
+		if res, ok, err := s.Service.BrowseRecords(st, req.From, req.Size); ok {
+			return res, err
 		}
-		if err != nil {
-			return nil, fmt.Errorf("load record %s: %w", id, err)
-		}
-		out[id] = r
 	}
-	return out, nil
+	return s.Service.Search(req)
+}
+
+// browseStatus reports whether req is the blank list of one status in id
+// order with nothing else asked (no facets, no highlights: a blank query
+// marks nothing), and which status.
+func browseStatus(req index.Request) (review.Status, bool) {
+	st := req.Filters["status"]
+	if strings.TrimSpace(req.Query) != "" || req.Type != "record" || len(req.Filters) != 1 || len(st) != 1 ||
+		!slices.Equal(req.Sort, []string{"_id"}) || len(req.Facets) > 0 {
+		return "", false
+	}
+	return review.Status(st[0]), true
+}
+
+// Records reads the records with those ids (one read each, only those).
+func (s StoreSource) Records(ids []string) (map[string]*review.Record, error) {
+	return s.Service.RecordsByID(ids)
 }
 
 // Detail reads a record with its history, checks and uses.
@@ -81,6 +92,14 @@ type pageLoaded struct {
 	seq, page int
 	res       *index.Results
 	err       error
+}
+
+// facetsLoaded is the facet counts of query seq, asked for after its
+// first page (the counts are over every hit, the page only its first rows).
+type facetsLoaded struct {
+	seq    int
+	facets map[string][]index.FacetCount
+	err    error
 }
 
 // recordsLoaded is the detail of some rows, for cache generation gen.
@@ -129,21 +148,53 @@ func (m *Model) request(page int) index.Request {
 		filters["status"] = []string{string(review.Active)} // retired only when the facet asks
 	}
 	q := m.search.Value()
-	req := index.Request{Query: index.RequireAll(q), Type: "record", Filters: filters, Sort: sortFor(q),
-		From: page * pageSize, Size: pageSize, Highlight: true}
-	if page == 0 {
-		req.Facets = facetFields
-	}
-	return req
+	return index.Request{Query: index.RequireAll(q), Type: "record", Filters: filters, Sort: sortFor(q),
+		From: page * pageSize, Size: pageSize, Highlight: strings.TrimSpace(q) != ""}
 }
 
 // sortFor orders hits: by id when the query is blank (every score is the
-// same), else best first with ties by id, so paging is stable.
+// same), else best first. Ties of score keep the index's order, which is
+// stable from page to page of one index; breaking them by id instead made
+// the index load the id of every hit (a second at 400,000 hits), and a
+// merge of segments between two pages may now swap rows of equal score.
 func sortFor(query string) []string {
 	if strings.TrimSpace(query) == "" {
 		return []string{"_id"}
 	}
-	return []string{"-_score", "_id"}
+	return []string{"-_score"}
+}
+
+// loadFacets asks for the facet counts of the current query: one request
+// for the counts alone, after the first page, so the rows do not wait for
+// counting every hit.
+func (m *Model) loadFacets() tea.Cmd {
+	if m.src == nil {
+		return nil
+	}
+	req := m.request(0)
+	req.Sort, req.Size, req.Highlight, req.Facets = nil, 1, false, facetFields
+	seq, src := m.querySeq, m.src
+	m.facetsPending = true
+	return func() tea.Msg {
+		res, err := src.Search(req)
+		if err != nil {
+			return facetsLoaded{seq: seq, err: err}
+		}
+		return facetsLoaded{seq: seq, facets: res.Facets}
+	}
+}
+
+// facetsLoaded keeps the counts of the current query.
+func (m *Model) facetsLoaded(msg facetsLoaded) tea.Cmd {
+	if msg.seq != m.querySeq {
+		return nil // the query changed since
+	}
+	m.facetsPending = false
+	if msg.err != nil {
+		return common.NotifyErr("could not count the facets: " + msg.err.Error())
+	}
+	m.facets = msg.facets
+	return nil
 }
 
 // loadPage asks for page n of the current query.

@@ -43,6 +43,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.runSearch()
 	case pageLoaded:
 		return m.pageLoaded(msg)
+	case facetsLoaded:
+		return m.facetsLoaded(msg)
 	case recordsLoaded:
 		if msg.gen != m.gen {
 			// The cache was reset while these were read: ask again for
@@ -117,7 +119,6 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 		m.list.pages, m.list.stale = map[int][]index.Hit{}, false
 		m.searched, m.searchErr = true, ""
 		m.list.total = int(msg.res.Total)
-		m.facets = msg.res.Facets
 		m.took = msg.res.Took.Round(time.Microsecond).String()
 		if m.toTop {
 			m.list.cursor, m.list.top, m.toTop = 0, 0, false
@@ -130,6 +131,9 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 		}
 	}
 	m.list.pages[msg.page] = msg.res.Hits
+	if msg.page == 0 {
+		return tea.Batch(m.fill(), m.loadFacets()) // the rows first, then the counts
+	}
 	return m.fill()
 }
 
