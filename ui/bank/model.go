@@ -74,7 +74,8 @@ type Model struct {
 
 	retrieveSeq int // the latest retrieval preview request
 
-	ws worthState // what each record is worth, and the sort by it (worth.go)
+	ws         worthState // what each record is worth, and the sort by it (worth.go)
+	worthAsked bool       // the first load of the worth has started
 
 	busy    string  // "deleting mem_3…" while a write is in flight
 	overlay overlay // a form, picker or question over the screen; nil when none
@@ -122,8 +123,9 @@ func NewWithSource(c common.Common, deps common.Deps, src Source) *Model {
 	return m
 }
 
-// Init runs the first search.
-func (m *Model) Init() tea.Cmd { return tea.Batch(m.runSearch(), m.loadWorth()) }
+// Init runs the first search; the bank's worth is read once its first
+// page is in (pageLoaded), so the rows do not wait behind it.
+func (m *Model) Init() tea.Cmd { return m.runSearch() }
 
 // Capturing reports whether the search box or a form takes typed text.
 func (m *Model) Capturing() bool {

@@ -132,7 +132,12 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 	}
 	m.list.pages[msg.page] = msg.res.Hits
 	if msg.page == 0 {
-		return tea.Batch(m.fill(), m.loadFacets()) // the rows first, then the counts
+		cmds := []tea.Cmd{m.fill(), m.loadFacets()} // the rows first, then the counts
+		if !m.worthAsked {
+			m.worthAsked = true
+			cmds = append(cmds, m.loadWorth())
+		}
+		return tea.Batch(cmds...)
 	}
 	return m.fill()
 }
