@@ -76,6 +76,7 @@ type Model struct {
 
 	ws         worthState // what each record is worth, and the sort by it (worth.go)
 	worthAsked bool       // the first load of the worth has started
+	countsDue  bool       // the facets (and worth) wait for the rows on screen (counts)
 
 	busy    string  // "deleting mem_3…" while a write is in flight
 	overlay overlay // a form, picker or question over the screen; nil when none
