@@ -94,6 +94,9 @@ func BenchmarkSession(b *testing.B) {
 				b.Fatalf("no results after typing %q:\n%s", r, p.m.View())
 			}
 			typed = append(typed, time.Since(t))
+			if trace {
+				fmt.Fprintf(os.Stderr, "typed %q: %s\n", r, time.Since(t))
+			}
 			p.settle(b)
 		}
 		p.update(uitest.Key("esc"))

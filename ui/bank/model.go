@@ -52,7 +52,8 @@ type Model struct {
 	// facetsPending: the counts of the current query are being counted
 	// (loadFacets); facets still holds the previous query's.
 	facetsPending bool
-	querySeq      int // the latest query; every search result carries it
+	querySeq      int    // the latest query; every search result carries it
+	searchedAs    string // the latest query as the index reads it (index.RequireAll)
 	searched      bool
 	searchErr     string
 	took          string

@@ -130,10 +130,31 @@ func (m *Model) runSearch() tea.Cmd {
 
 // research runs the current query again from page 0.
 func (m *Model) research() tea.Cmd {
+	m.searchedAs = index.RequireAll(m.search.Value())
 	m.querySeq = m.search.Next()
 	m.list.stale = true
 	m.list.pending = map[int]bool{}
 	return m.loadPage(0)
+}
+
+// keepResults answers a search that is due when the query reads to the
+// index as the one shown (a space typed, a trailing AND): the results stay
+// and nothing is searched again, only the query's sequence moves on so
+// that the pages and counts still to come are asked for under it. false
+// when a search must run (the results are not all in, or sorted by worth,
+// which holds every hit of the old sequence).
+func (m *Model) keepResults() (tea.Cmd, bool) {
+	if !m.searched || m.list.stale || m.searchErr != "" || m.ws.order != byIndex ||
+		index.RequireAll(m.search.Value()) != m.searchedAs {
+		return nil, false
+	}
+	m.querySeq = m.search.Next()
+	m.list.pending = map[int]bool{} // answers of the old sequence are dropped: ask again
+	var facets tea.Cmd
+	if m.facetsPending {
+		facets = m.loadFacets()
+	}
+	return tea.Batch(m.fill(), facets), true
 }
 
 // request builds the index request of page n of the current query.

@@ -40,6 +40,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if !m.search.Due(msg) {
 			return nil // another keystroke came since, or another screen's box
 		}
+		if cmd, ok := m.keepResults(); ok {
+			return cmd
+		}
 		return m.runSearch()
 	case pageLoaded:
 		return m.pageLoaded(msg)
