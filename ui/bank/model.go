@@ -52,11 +52,14 @@ type Model struct {
 	// facetsPending: the counts of the current query are being counted
 	// (loadFacets); facets still holds the previous query's.
 	facetsPending bool
-	querySeq      int    // the latest query; every search result carries it
-	searchedAs    string // the latest query as the index reads it (index.RequireAll)
-	searched      bool
-	searchErr     string
-	took          string
+	// facetsEstimated: the category and env counts are of every record,
+	// retired ones too (estimateFacets); shown with "≈".
+	facetsEstimated bool
+	querySeq        int    // the latest query; every search result carries it
+	searchedAs      string // the latest query as the index reads it (index.RequireAll)
+	searched        bool
+	searchErr       string
+	took            string
 
 	list  list
 	toTop bool                      // the next first page is of a new query: cursor to the top

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memreview/memreview/index"
 
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -56,5 +59,47 @@ func TestSpaceKeepsResults(t *testing.T) {
 	typeRune2("x")
 	if m.searchedAs != "+join +x" {
 		t.Errorf("a new term was not searched: searched as %q", m.searchedAs)
+	}
+}
+
+// TestLargeBlankListEstimatesFacets: the blank list of active records of
+// a large result asks the index for its facets without the status filter
+// (term counts, not a count over every hit) and the picker marks the
+// counts that include retired records with ≈; a small one, or a typed
+// query, counts over its hits as before.
+func TestLargeBlankListEstimatesFacets(t *testing.T) {
+	facetReq := func(src *fakeSource) index.Request {
+		t.Helper()
+		for _, r := range src.searches {
+			if len(r.Facets) > 0 {
+				return r
+			}
+		}
+		t.Fatal("no facet request")
+		return index.Request{}
+	}
+	openPicker := func(m *Model) string {
+		_, cmd := m.Update(uitest.Key("f"))
+		uitest.Drain(t, m, cmd)
+		v := ansi.Strip(m.View())
+		_, cmd = m.Update(uitest.Key("esc"))
+		uitest.Drain(t, m, cmd)
+		return v
+	}
+	big := &fakeSource{n: 100_000}
+	m := newFakeScreen(t, big, 120, 40)
+	if r := facetReq(big); len(r.Filters) != 0 {
+		t.Errorf("100,000 hits: the facet request filters on %v; want none (term counts)", r.Filters)
+	}
+	if v := openPicker(m); !strings.Contains(v, "fact ≈ 100,000") || !strings.Contains(v, "include retired") {
+		t.Errorf("100,000 hits: the picker does not mark the estimate:\n%s", v)
+	}
+	small := &fakeSource{n: 100}
+	m = newFakeScreen(t, small, 120, 40)
+	if r := facetReq(small); len(r.Filters["status"]) != 1 {
+		t.Errorf("100 hits: the facet request filters on %v; want status=active", r.Filters)
+	}
+	if v := openPicker(m); strings.Contains(v, "≈") || !strings.Contains(v, "fact 100") {
+		t.Errorf("100 hits: the picker shows estimates:\n%s", v)
 	}
 }

@@ -97,9 +97,10 @@ type pageLoaded struct {
 // facetsLoaded is the facet counts of query seq, asked for after its
 // first page (the counts are over every hit, the page only its first rows).
 type facetsLoaded struct {
-	seq    int
-	facets map[string][]index.FacetCount
-	err    error
+	seq       int
+	facets    map[string][]index.FacetCount
+	estimated bool // counted over every record, not the hits (estimateFacets)
+	err       error
 }
 
 // recordsLoaded is the detail of some rows, for cache generation gen.
@@ -194,6 +195,10 @@ func (m *Model) loadFacets() tea.Cmd {
 	}
 	req := m.request(0)
 	req.Sort, req.Size, req.Highlight, req.Facets = nil, 1, false, facetFields
+	estimate := m.estimateFacets()
+	if estimate {
+		req.Filters = nil // the index answers from its term counts
+	}
 	seq, src := m.querySeq, m.src
 	m.facetsPending = true
 	return func() tea.Msg {
@@ -201,8 +206,31 @@ func (m *Model) loadFacets() tea.Cmd {
 		if err != nil {
 			return facetsLoaded{seq: seq, err: err}
 		}
-		return facetsLoaded{seq: seq, facets: res.Facets}
+		return facetsLoaded{seq: seq, facets: res.Facets, estimated: estimate}
 	}
+}
+
+// estimateMin is the number of hits from which the blank list's facets
+// are estimated.
+const estimateMin = 50_000
+
+// estimateFacets reports whether the current query's facets are taken
+// from the index's term counts over every record rather than counted over
+// its hits: the blank list of active records (what the screen opens on)
+// of a large bank. Counting would visit every hit (seconds at a million
+// records, again after every write); the term counts cost a few
+// milliseconds. The status counts are exact; the category and env counts
+// also count the retired records, so the picker shows them as estimates.
+func (m *Model) estimateFacets() bool {
+	if strings.TrimSpace(m.search.Value()) != "" || m.list.total < estimateMin {
+		return false
+	}
+	for f, vs := range m.filters {
+		if len(vs) > 0 && (f != "status" || len(vs) > 1 || vs[0] != string(review.Active)) {
+			return false
+		}
+	}
+	return true
 }
 
 // facetsLoaded keeps the counts of the current query.
@@ -214,7 +242,7 @@ func (m *Model) facetsLoaded(msg facetsLoaded) tea.Cmd {
 	if msg.err != nil {
 		return common.NotifyErr("could not count the facets: " + msg.err.Error())
 	}
-	m.facets = msg.facets
+	m.facets, m.facetsEstimated = msg.facets, msg.estimated
 	return nil
 }
 
