@@ -12,9 +12,9 @@ import (
 // trajectories screen marks and lists, without holding every record. A
 // SQLite bank reads only those fields; another backend reads its records
 // and keeps only those fields.
-func (s *Service) RecordRefsByTrajectory() (map[string][]review.RecordRef, error) {
+func (s *Service) RecordRefsByTrajectory() (map[string]*review.TrajectoryRefs, error) {
 	if r, ok := s.b.(interface {
-		RecordRefsByTrajectory() (map[string][]review.RecordRef, error)
+		RecordRefsByTrajectory() (map[string]*review.TrajectoryRefs, error)
 	}); ok {
 		return r.RecordRefsByTrajectory()
 	}
@@ -22,17 +22,23 @@ func (s *Service) RecordRefsByTrajectory() (map[string][]review.RecordRef, error
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]review.RecordRef{}
+	out := map[string]*review.TrajectoryRefs{}
 	for _, r := range recs {
 		t := r.Provenance.Trajectory
 		if t == "" {
 			continue
 		}
-		ref := review.RecordRef{ID: r.ID}
-		if st := r.Provenance.Steps; st != nil {
-			ref.Steps = *st
+		var st review.StepRange
+		if p := r.Provenance.Steps; p != nil {
+			st = *p
 		}
-		out[t] = append(out[t], ref)
+		if out[t] == nil {
+			out[t] = &review.TrajectoryRefs{}
+		}
+		out[t].Add(r.ID, st)
+	}
+	for _, t := range out {
+		t.Seal()
 	}
 	return out, nil
 }

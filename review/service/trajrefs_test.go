@@ -30,8 +30,8 @@ func TestRecordRefsByTrajectory(t *testing.T) {
 	}
 	ids := []string{"mem_nosuch"}
 	for _, refs := range fast {
-		for _, r := range refs {
-			ids = append(ids, r.ID, r.ID) // each twice
+		for i := range refs.Len() {
+			ids = append(ids, refs.At(i).ID, refs.At(i).ID) // each twice
 		}
 	}
 	got, err := svc.RecordsByID(ids)

@@ -59,8 +59,8 @@ type Model struct {
 	matches   map[string]bool // ids the query found; nil = no query
 	searchErr string
 
-	byTraj     map[string][]review.RecordRef // records (id, steps) by the trajectory they came from
-	openProps  map[string]int                // open proposals by the trajectory they came from
+	byTraj     map[string]*review.TrajectoryRefs // records (id, steps) by the trajectory they came from
+	openProps  map[string]int                    // open proposals by the trajectory they came from
 	recSeq     int
 	lemmas     map[string]string // lemmas of records the selected step listed, by id
 	lemmaAsked map[string]bool   // lemmas requested, not yet back
@@ -110,8 +110,9 @@ func (m *Model) selected() *review.Trajectory {
 // stepRecords lists the records whose provenance points at step n of t.
 func (m *Model) stepRecords(t *review.Trajectory, n int) []review.RecordRef {
 	var out []review.RecordRef
-	for _, r := range m.byTraj[t.ID] {
-		if s := r.Steps; s != (review.StepRange{}) && s.Contains(n) {
+	refs := m.byTraj[t.ID]
+	for i := range refs.Len() {
+		if r := refs.At(i); r.Steps != (review.StepRange{}) && r.Steps.Contains(n) {
 			out = append(out, r)
 		}
 	}

@@ -263,7 +263,7 @@ func (m *Model) curationMark(id string) string {
 	switch {
 	case m.openProps[id] > 0:
 		return st.Warn.Render("◌")
-	case len(m.byTraj[id]) > 0:
+	case m.byTraj[id].Len() > 0:
 		return st.Good.Render("●")
 	}
 	return " "

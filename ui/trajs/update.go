@@ -23,7 +23,7 @@ type allLoaded struct {
 
 type recordsLoaded struct {
 	seq    int
-	byTraj map[string][]review.RecordRef
+	byTraj map[string]*review.TrajectoryRefs
 	open   map[string]int // open proposals by the trajectory they came from
 	err    error
 }
