@@ -49,7 +49,8 @@ func BenchmarkBankRequests(b *testing.B) {
 	}
 	steps := []step{
 		{"blank/before", []index.Request{{Type: "record", Filters: act, Sort: []string{"_id"}, Size: pageSize, Facets: facetFields, Highlight: true}}},
-		{"blank/now", []index.Request{{Type: "record", Filters: act, Sort: []string{"_id"}, Size: pageSize}, {Type: "record", Size: 1, Facets: facetFields}}},
+		{"blank/now", []index.Request{{Type: "record", Filters: act, Sort: []string{"_id"}, Size: pageSize}, {Type: "record", Sort: []string{"_id"}, Size: 1, Facets: facetFields}}},
+		{"blank/now-page", []index.Request{{Type: "record", Filters: act, Sort: []string{"_id"}, Size: pageSize}}},
 	}
 	for _, q := range []string{"join", "join price", "schema"} {
 		rq := index.RequireAll(q)

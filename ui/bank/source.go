@@ -197,7 +197,9 @@ func (m *Model) loadFacets() tea.Cmd {
 	req.Sort, req.Size, req.Highlight, req.Facets = nil, 1, false, facetFields
 	estimate := m.estimateFacets()
 	if estimate {
-		req.Filters = nil // the index answers from its term counts
+		// The index answers from its term counts, and with the id order
+		// from its id dictionary: no hit is visited.
+		req.Filters, req.Sort = nil, []string{"_id"}
 	}
 	seq, src := m.querySeq, m.src
 	m.facetsPending = true
