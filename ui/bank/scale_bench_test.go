@@ -14,17 +14,17 @@ import (
 // BenchmarkBankRequests compares, side by side on one large bank, what the
 // bank screen asks for now against what it asked before this change:
 //
-//	MEMREVIEW_BENCH_BANK=/path/to/bank go test ./ui/bank/ -run '^$' -bench BankRequests -benchtime 5x
+//		MEMREVIEW_BENCH_BANK=/path/to/bank go test ./ui/bank/ -run '^$' -bench BankRequests -benchtime 5x
 //
-//   - blank/before: the blank list of active records as one index request
-//     sorted by id with facets; blank/now: the same page through
-//     StoreSource (the store's primary key and the index's term counts),
-//     and its facets from the term counts (estimateFacets) in a second
-//     request.
-//   - <query>/before: a typed query's first page sorted by score then id,
-//     with facets and highlights; <query>/now: sorted by score, with
-//     highlights (what the rows wait for); <query>/facets: the facet
-//     request that follows the rows.
+//	  - blank/before: the blank list of active records as one index request
+//	    sorted by id with facets; blank/now: the same page through
+//	    StoreSource (the store's primary key and the index's term counts),
+//	    and its facets from the term counts (estimateFacets) in a second
+//	    request.
+//	  - <query>/before: a typed query's first page sorted by score then id,
+//	    with facets and highlights; <query>/now: sorted by score, with
+//	    highlights (what the rows wait for); <query>/facets: the facet
+//	    request that follows the rows.
 //
 // first-ms is the first request of each (facets not cached yet: the index
 // caches them per contents); ms/op the mean of all.
