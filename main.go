@@ -468,36 +468,31 @@ func runTUI(a *app, isSample bool) error {
 }
 
 // holdIndexInBackground makes this process the index's owner in a
-// goroutine. progress carries how far a build or catch-up has come (the
-// latest report; older ones unread are dropped) and closes when the index
-// is open; held closes then too.
+// goroutine. progress carries how far a build or catch-up has come, then
+// and later (the owner catches up other processes' writes), the latest
+// report only (older ones unread are dropped); held closes once the index
+// is open.
 func (a *app) holdIndexInBackground(svc *service.Service, lg *log.Logger) (<-chan common.IndexProgress, <-chan struct{}) {
 	progress := make(chan common.IndexProgress, 1)
 	held := make(chan struct{})
 	var mu sync.Mutex
-	closed := false
-	send := func(done, total int) {
+	send := func(p common.IndexProgress) {
 		mu.Lock()
 		defer mu.Unlock()
-		if closed {
-			return
-		}
 		select { // keep only the latest report
 		case <-progress:
 		default:
 		}
-		progress <- common.IndexProgress{Done: done, Total: total}
+		progress <- p
 	}
-	a.tuiProgress.Store(&send)
+	report := func(done, total int) { send(common.IndexProgress{Done: done, Total: total}) }
+	a.tuiProgress.Store(&report)
 	go func() {
 		defer close(held)
 		if _, ierr := svc.HoldIndex(3 * time.Second); ierr != nil {
 			lg.Printf("the index is held by another process: %v", ierr)
 		}
-		mu.Lock()
-		closed = true
-		close(progress)
-		mu.Unlock()
+		send(common.IndexProgress{}) // open: whatever the last report said, the footer line goes
 	}()
 	return progress, held
 }

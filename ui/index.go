@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -12,14 +13,20 @@ import (
 // The search index opens in the background (main.go holds it in a
 // goroutine): the first frame does not wait for a build or a long catch-up,
 // the footer shows how far it has come, and the screens' searches, which
-// run in Cmds, wait for it there.
+// run in Cmds, wait for it there. Later catch-ups of this process's index
+// (another shell's import) report on the same channel.
 
-// indexState is what the root knows of the index being opened.
+// indexState is what the root knows of the index being opened, or caught
+// up later by this process (an import from another shell, a rebuild).
 type indexState struct {
 	progress common.IndexProgress
-	seen     bool // a progress report came
-	done     bool // the index is open (the channel closed)
+	at       time.Time // when the latest report came
+	done     bool      // the channel closed: no more reports
 }
+
+// reportTTL is how long a report that did not reach its total stays on the
+// footer without a newer one (a build that stopped short of its count).
+const reportTTL = 10 * time.Second
 
 // indexMsg is one report from Deps.IndexProgress; ok is false once it closed.
 type indexMsg struct {
@@ -44,14 +51,15 @@ func (m *Model) indexUpdate(msg indexMsg) tea.Cmd {
 		m.index.done = true
 		return nil
 	}
-	m.index.progress, m.index.seen = msg.p, true
+	m.index.progress, m.index.at = msg.p, time.Now()
 	return m.waitIndex()
 }
 
 // opening reports whether a build or catch-up is under way and has said
 // how far it is.
 func (m indexState) opening() bool {
-	return m.seen && !m.done && m.progress.Total > 0
+	p := m.progress
+	return !m.done && p.Total > 0 && p.Done < p.Total && time.Since(m.at) < reportTTL
 }
 
 // line is the footer's progress line.

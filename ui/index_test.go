@@ -36,6 +36,9 @@ func TestFirstFrameDoesNotWaitForTheIndex(t *testing.T) {
 	}
 	progress := make(chan common.IndexProgress, 1)
 	release := make(chan struct{})
+	var letGo sync.Once
+	free := func() { letGo.Do(func() { close(release) }) }
+	defer free() // a failed check must not leave the build waiting
 	var mu sync.Mutex
 	first := true
 	report := func(done, total int) {
@@ -45,11 +48,18 @@ func TestFirstFrameDoesNotWaitForTheIndex(t *testing.T) {
 		case <-progress:
 		default:
 		}
-		progress <- common.IndexProgress{Done: done, Total: total}
 		if first {
+			// The sample world may fit one batch, whose report is already
+			// the last: say the build is under way, and hold it here
+			// until the test lets go.
 			first = false
-			<-release // the build waits here, mid-way, until the test lets go
+			progress <- common.IndexProgress{Done: 0, Total: total}
+			mu.Unlock()
+			<-release
+			mu.Lock()
+			return
 		}
+		progress <- common.IndexProgress{Done: done, Total: total}
 	}
 	svc := service.OpenStore(st, service.Options{Operator: "tester", IndexProgress: func(done, total int) {
 		report(done, total)
@@ -65,6 +75,7 @@ func TestFirstFrameDoesNotWaitForTheIndex(t *testing.T) {
 		mu.Unlock()
 	}()
 	defer func() {
+		free()
 		<-held
 		svc.Close()
 	}()
@@ -91,7 +102,7 @@ func TestFirstFrameDoesNotWaitForTheIndex(t *testing.T) {
 	if v := ansi.Strip(p.m.View()); !strings.Contains(v, "searching…") {
 		t.Errorf("the bank screen does not say it is searching while the index builds:\n%s", v)
 	}
-	close(release)
+	free()
 	waitView("the bank's records once the index is open", func(v string) bool {
 		return !strings.Contains(v, "building the search index") && loadedRow.MatchString(v)
 	})

@@ -53,9 +53,10 @@ type Deps struct {
 	// NewCurator); nil: no curator is set up and c is off.
 	Curator *Curator
 	// IndexProgress, when set, tells how far this process's opening of the
-	// search index (a build or a long catch-up) has come; it is closed when
-	// the index is open. The program draws its first frame without waiting
-	// for the index, shows this in the footer, and searches wait for it.
+	// search index (a build or a long catch-up), or a later catch-up, has
+	// come; a report of Total 0 (or the channel closing) says it is done.
+	// The program draws its first frame without waiting for the index,
+	// shows this in the footer, and searches wait for it.
 	IndexProgress <-chan IndexProgress
 }
 
