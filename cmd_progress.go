@@ -40,9 +40,17 @@ func indexProgress(w io.Writer, interval time.Duration, mute *atomic.Bool) func(
 }
 
 // indexProgress is indexProgress on the command's stderr, once a second,
-// until the TUI mutes it.
+// until the TUI mutes it; once the TUI follows the progress (tuiProgress),
+// it goes there instead.
 func (a *app) indexProgress() func(done, total int) {
-	return indexProgress(a.stderr, time.Second, &a.muteProgress)
+	line := indexProgress(a.stderr, time.Second, &a.muteProgress)
+	return func(done, total int) {
+		if f := a.tuiProgress.Load(); f != nil {
+			(*f)(done, total)
+			return
+		}
+		line(done, total)
+	}
 }
 
 // thousands writes n with commas: 100000 → 100,000.

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"text/tabwriter"
@@ -50,6 +51,9 @@ type app struct {
 	ctx      context.Context
 	// muteProgress stops the index progress line (the TUI's screen is up).
 	muteProgress atomic.Bool
+	// tuiProgress, once set, receives the index progress instead (the TUI
+	// shows it in its footer).
+	tuiProgress atomic.Pointer[func(done, total int)]
 }
 
 // command is one subcommand: its usage line, help text and body.
@@ -431,24 +435,65 @@ func runTUI(a *app, isSample bool) error {
 		return err
 	}
 	defer closeLog()
-	defer svc.Close()
 	// Libraries that log through the standard logger (bleve's scorch does,
 	// on a damaged or vanished segment) must not write over the screen.
 	log.SetOutput(lg.Writer())
 	defer log.SetOutput(os.Stderr)
-	// The TUI owns the shared index and serves other processes' searches;
-	// when a long-running process owns it already, the screens' searches
-	// go through that one (the service asks it).
-	if _, ierr := svc.HoldIndex(3 * time.Second); ierr != nil {
-		lg.Printf("the index is held by another process: %v", ierr)
-	}
-	a.muteProgress.Store(true) // from here on the screen is the TUI's
 	set, err := svc.CuratorSettings("")
 	if err != nil {
+		svc.Close()
 		return err
 	}
-	return ui.Run(common.Deps{
+	// The TUI owns the shared index and serves other processes' searches;
+	// when a long-running process owns it already, the screens' searches
+	// go through that one (the service asks it). Opening it may build or
+	// catch it up (minutes on a large bank after an import), so it opens
+	// in the background: the first frame does not wait, the footer shows
+	// the progress, and searches wait in their Cmds.
+	progress, held := a.holdIndexInBackground(svc, lg)
+	a.muteProgress.Store(true) // from here on the screen is the TUI's
+	err = ui.Run(common.Deps{
 		Service: svc, BankName: bankName(a.bank, st), IsSample: isSample,
-		Operator: a.operator, Log: lg, Curator: common.NewCurator(set),
+		Operator: a.operator, Log: lg, Curator: common.NewCurator(set), IndexProgress: progress,
 	})
+	select {
+	case <-held:
+		svc.Close()
+	default:
+		// Quit while the index is still being built: Close would wait for
+		// the build. The bank's writes are committed; the unfinished build
+		// is never swapped in, and the next process builds it again.
+		lg.Printf("quit while the search index was still being opened; it opens again next time")
+	}
+	return err
+}
+
+// holdIndexInBackground makes this process the index's owner in a
+// goroutine. progress carries how far a build or catch-up has come, then
+// and later (the owner catches up other processes' writes), the latest
+// report only (older ones unread are dropped); held closes once the index
+// is open.
+func (a *app) holdIndexInBackground(svc *service.Service, lg *log.Logger) (<-chan common.IndexProgress, <-chan struct{}) {
+	progress := make(chan common.IndexProgress, 1)
+	held := make(chan struct{})
+	var mu sync.Mutex
+	send := func(p common.IndexProgress) {
+		mu.Lock()
+		defer mu.Unlock()
+		select { // keep only the latest report
+		case <-progress:
+		default:
+		}
+		progress <- p
+	}
+	report := func(done, total int) { send(common.IndexProgress{Done: done, Total: total}) }
+	a.tuiProgress.Store(&report)
+	go func() {
+		defer close(held)
+		if _, ierr := svc.HoldIndex(3 * time.Second); ierr != nil {
+			lg.Printf("the index is held by another process: %v", ierr)
+		}
+		send(common.IndexProgress{}) // open: whatever the last report said, the footer line goes
+	}()
+	return progress, held
 }

@@ -49,6 +49,18 @@ func TestTUIAndCLIShareTheBank(t *testing.T) {
 		}
 	}
 	waitFor("tui", "Review 1/15")
+	// The TUI draws its screen before its index is open (it builds in the
+	// background). Two processes building a missing index at once is a
+	// race of its own (one fails "persist build"), so the shell starts
+	// once the TUI's build is in place.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(bank, review.IndexDir)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the TUI did not build its index in 10 s")
+		}
+	}
 
 	// The second shell: a window of its own running the commands.
 	script := fmt.Sprintf(`%[1]s --bank %[2]s search prices; echo "search exit $?"; `+

@@ -41,6 +41,8 @@ type Model struct {
 	lastErr      string        // the last error shown in the footer, in full (! shows it)
 	showErr      bool          // the ! overlay
 
+	index indexState // the search index being opened in the background (index.go)
+
 	hygiene    *hygieneRun // the H run in flight; nil when none (hygiene.go)
 	hygieneSeq int
 	own        ownProposals // the proposals H queued: the change watcher does not announce them
@@ -73,9 +75,10 @@ func Run(deps common.Deps) error {
 	return err
 }
 
-// Init builds and starts the review queue.
+// Init builds and starts the review queue, and follows the opening of the
+// index when it is still under way.
 func (m *Model) Init() tea.Cmd {
-	return safe(tea.Batch(m.screen(m.active).Init(), m.startWatch()), m.deps.Logf)
+	return safe(tea.Batch(m.screen(m.active).Init(), m.startWatch(), m.waitIndex()), m.deps.Logf)
 }
 
 // screen returns screen n, building it on first use.

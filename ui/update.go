@@ -48,6 +48,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.poll()
 	case changesSeen:
 		return m, m.seen(msg)
+	case indexMsg:
+		return m, m.indexUpdate(msg)
 	case common.Status:
 		return m, m.setStatus(msg)
 	case clearStatus:

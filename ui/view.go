@@ -121,6 +121,9 @@ func (m *Model) footer(active common.Screen) string {
 	if m.status.Text == "" && m.hygiene != nil {
 		status = m.c.Styles.Status.Render(ansi.Truncate(m.hygieneProgress(), m.c.Width, "…"))
 	}
+	if m.status.Text == "" && m.hygiene == nil && m.index.opening() {
+		status = m.c.Styles.Status.Render(ansi.Truncate(m.index.line(), m.c.Width, "…"))
+	}
 	if m.status.Text != "" {
 		style := m.c.Styles.Status
 		if m.status.Err {

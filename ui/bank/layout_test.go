@@ -33,3 +33,15 @@ func TestLayoutWidths(t *testing.T) {
 		}
 	}
 }
+
+// TestThousands: counts of a large bank are written with commas.
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 96952: "96,952", 1000000: "1,000,000", -1234: "-1,234"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := plural(969712, "record"); got != "969,712 records" {
+		t.Errorf("plural(969712) = %q", got)
+	}
+}

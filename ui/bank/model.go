@@ -47,13 +47,20 @@ type Model struct {
 	src  Source
 	keys Keys
 
-	search    widget.SearchBox
-	filters   map[string][]string // facet field → chosen terms
-	facets    map[string][]index.FacetCount
-	querySeq  int // the latest query; every search result carries it
-	searched  bool
-	searchErr string
-	took      string
+	search  widget.SearchBox
+	filters map[string][]string // facet field → chosen terms
+	facets  map[string][]index.FacetCount
+	// facetsPending: the counts of the current query are being counted
+	// (loadFacets); facets still holds the previous query's.
+	facetsPending bool
+	// facetsEstimated: the category and env counts are of every record,
+	// retired ones too (estimateFacets); shown with "≈".
+	facetsEstimated bool
+	querySeq        int    // the latest query; every search result carries it
+	searchedAs      string // the latest query as the index reads it (index.RequireAll)
+	searched        bool
+	searchErr       string
+	took            string
 
 	list  list
 	toTop bool                      // the next first page is of a new query: cursor to the top
@@ -72,7 +79,9 @@ type Model struct {
 
 	retrieveSeq int // the latest retrieval preview request
 
-	ws worthState // what each record is worth, and the sort by it (worth.go)
+	ws         worthState // what each record is worth, and the sort by it (worth.go)
+	worthAsked bool       // the first load of the worth has started
+	countsDue  bool       // the facets (and worth) wait for the rows on screen (counts)
 
 	note    string   // N: the note the next verb carries (note.go)
 	busy    string   // "deleting mem_3…" while a write is in flight
@@ -122,8 +131,9 @@ func NewWithSource(c common.Common, deps common.Deps, src Source) *Model {
 	return m
 }
 
-// Init runs the first search.
-func (m *Model) Init() tea.Cmd { return tea.Batch(m.runSearch(), m.loadWorth()) }
+// Init runs the first search; the bank's worth is read once its first
+// page is in (pageLoaded), so the rows do not wait behind it.
+func (m *Model) Init() tea.Cmd { return m.runSearch() }
 
 // Capturing reports whether the search box or a form takes typed text.
 func (m *Model) Capturing() bool {

@@ -102,7 +102,11 @@ func (fp *facetPicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 func (fp *facetPicker) view(m *Model, w, h int) string {
 	st := m.Styles
 	inner := w - st.Overlay.GetHorizontalFrameSize()
-	lines := []string{st.Title.Render("Facets") + st.Subtle.Render(" — space toggles a filter; counts are of the current query")}
+	note := " — space toggles a filter; counts are of the current query"
+	if m.facetsEstimated {
+		note = " — space toggles a filter; ≈ counts include retired records"
+	}
+	lines := []string{st.Title.Render("Facets") + st.Subtle.Render(note)}
 	rows := m.facetRows()
 	cur := fp.pos(rows)
 	field := ""
@@ -116,7 +120,10 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 		if on {
 			box = "[x]"
 		}
-		count := strconv.Itoa(r.count)
+		count := thousands(r.count)
+		if m.facetsEstimated && r.field != "status" {
+			count = "≈ " + count // retired records counted too (estimateFacets)
+		}
 		if r.count < 0 {
 			count = "–" // not in the results: hidden (retired) or filtered away
 		}
@@ -128,7 +135,10 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 		}
 		lines = append(lines, ansi.Truncate(line, inner, "…"))
 	}
-	if len(rows) == 0 {
+	switch {
+	case m.facetsPending:
+		lines = append(lines, st.Subtle.Render("counting…"))
+	case len(rows) == 0:
 		lines = append(lines, st.Subtle.Render("no facets: the query found nothing"))
 	}
 	// Keep the cursor row on screen when the list is taller than the box.

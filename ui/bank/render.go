@@ -3,6 +3,7 @@ package bank
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -102,7 +103,17 @@ func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return thousands(n) + " " + what + "s"
+}
+
+// thousands writes n with commas (969,712): the counts of a large bank
+// read at a glance.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // panesView frames the list and the detail.
@@ -125,7 +136,7 @@ func (m *Model) panesView() string {
 		inW := max(lw-m.Styles.Pane.GetHorizontalFrameSize(), 1)
 		title := "Records"
 		if m.list.total > m.list.height {
-			title += fmt.Sprintf(" %d–%d of %d", m.list.top+1, min(m.list.top+m.list.height, m.list.total), m.list.total)
+			title += " " + thousands(m.list.top+1) + "–" + thousands(min(m.list.top+m.list.height, m.list.total)) + " of " + thousands(m.list.total)
 		}
 		cols = append(cols, frame(lw, m.focus == paneList, title, m.listView(inW)))
 	}

@@ -1,8 +1,8 @@
 package bank
 
 import (
-	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -10,6 +10,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/ui/common"
 )
 
 // Source is what the screen reads: searches (paged, with facets), record
@@ -35,23 +36,33 @@ type StoreSource struct {
 	Service *service.Service
 }
 
-// Search runs req on the bank's index.
-func (s StoreSource) Search(req index.Request) (*index.Results, error) { return s.Service.Search(req) }
-
-// Records reads each record from the store.
-func (s StoreSource) Records(ids []string) (map[string]*review.Record, error) {
-	out := make(map[string]*review.Record, len(ids))
-	for _, id := range ids {
-		r, err := s.Service.Record(id)
-		if errors.Is(err, review.ErrNotFound) {
-			continue
+// Search runs req on the bank's index, except the blank list of one
+// status in id order (what the screen opens on), which the service pages
+// from the store (BrowseRecords): the index would sort every hit by id.
+func (s StoreSource) Search(req index.Request) (*index.Results, error) {
+	if st, ok := browseStatus(req); ok {
+		if res, ok, err := s.Service.BrowseRecords(st, req.From, req.Size); ok {
+			return res, err
 		}
-		if err != nil {
-			return nil, fmt.Errorf("load record %s: %w", id, err)
-		}
-		out[id] = r
 	}
-	return out, nil
+	return s.Service.Search(req)
+}
+
+// browseStatus reports whether req is the blank list of one status in id
+// order with nothing else asked (no facets, no highlights: a blank query
+// marks nothing), and which status.
+func browseStatus(req index.Request) (review.Status, bool) {
+	st := req.Filters["status"]
+	if strings.TrimSpace(req.Query) != "" || req.Type != "record" || len(req.Filters) != 1 || len(st) != 1 ||
+		!slices.Equal(req.Sort, []string{"_id"}) || len(req.Facets) > 0 {
+		return "", false
+	}
+	return review.Status(st[0]), true
+}
+
+// Records reads the records with those ids (one read each, only those).
+func (s StoreSource) Records(ids []string) (map[string]*review.Record, error) {
+	return s.Service.RecordsByID(ids)
 }
 
 // Detail reads a record with its history, checks and uses.
@@ -83,6 +94,15 @@ type pageLoaded struct {
 	err       error
 }
 
+// facetsLoaded is the facet counts of query seq, asked for after its
+// first page (the counts are over every hit, the page only its first rows).
+type facetsLoaded struct {
+	seq       int
+	facets    map[string][]index.FacetCount
+	estimated bool // counted over every record, not the hits (estimateFacets)
+	err       error
+}
+
 // recordsLoaded is the detail of some rows, for cache generation gen.
 type recordsLoaded struct {
 	gen  int
@@ -111,10 +131,31 @@ func (m *Model) runSearch() tea.Cmd {
 
 // research runs the current query again from page 0.
 func (m *Model) research() tea.Cmd {
+	m.searchedAs = index.RequireAll(m.search.Value())
 	m.querySeq = m.search.Next()
 	m.list.stale = true
 	m.list.pending = map[int]bool{}
 	return m.loadPage(0)
+}
+
+// keepResults answers a search that is due when the query reads to the
+// index as the one shown (a space typed, a trailing AND): the results stay
+// and nothing is searched again, only the query's sequence moves on so
+// that the pages and counts still to come are asked for under it. false
+// when a search must run (the results are not all in, or sorted by worth,
+// which holds every hit of the old sequence).
+func (m *Model) keepResults() (tea.Cmd, bool) {
+	if !m.searched || m.list.stale || m.searchErr != "" || m.ws.order != byIndex ||
+		index.RequireAll(m.search.Value()) != m.searchedAs {
+		return nil, false
+	}
+	m.querySeq = m.search.Next()
+	m.list.pending = map[int]bool{} // answers of the old sequence are dropped: ask again
+	var facets tea.Cmd
+	if m.facetsPending {
+		facets = m.loadFacets()
+	}
+	return tea.Batch(m.fill(), facets), true
 }
 
 // request builds the index request of page n of the current query.
@@ -129,21 +170,82 @@ func (m *Model) request(page int) index.Request {
 		filters["status"] = []string{string(review.Active)} // retired only when the facet asks
 	}
 	q := m.search.Value()
-	req := index.Request{Query: index.RequireAll(q), Type: "record", Filters: filters, Sort: sortFor(q),
-		From: page * pageSize, Size: pageSize, Highlight: true}
-	if page == 0 {
-		req.Facets = facetFields
-	}
-	return req
+	return index.Request{Query: index.RequireAll(q), Type: "record", Filters: filters, Sort: sortFor(q),
+		From: page * pageSize, Size: pageSize, Highlight: strings.TrimSpace(q) != ""}
 }
 
 // sortFor orders hits: by id when the query is blank (every score is the
-// same), else best first with ties by id, so paging is stable.
+// same), else best first. Ties of score keep the index's order, which is
+// stable from page to page of one index; breaking them by id instead made
+// the index load the id of every hit (a second at 400,000 hits), and a
+// merge of segments between two pages may now swap rows of equal score.
 func sortFor(query string) []string {
 	if strings.TrimSpace(query) == "" {
 		return []string{"_id"}
 	}
-	return []string{"-_score", "_id"}
+	return []string{"-_score"}
+}
+
+// loadFacets asks for the facet counts of the current query: one request
+// for the counts alone, after the first page, so the rows do not wait for
+// counting every hit.
+func (m *Model) loadFacets() tea.Cmd {
+	if m.src == nil {
+		return nil
+	}
+	req := m.request(0)
+	req.Sort, req.Size, req.Highlight, req.Facets = nil, 1, false, facetFields
+	estimate := m.estimateFacets()
+	if estimate {
+		// The index answers from its term counts, and with the id order
+		// from its id dictionary: no hit is visited.
+		req.Filters, req.Sort = nil, []string{"_id"}
+	}
+	seq, src := m.querySeq, m.src
+	m.facetsPending = true
+	return func() tea.Msg {
+		res, err := src.Search(req)
+		if err != nil {
+			return facetsLoaded{seq: seq, err: err}
+		}
+		return facetsLoaded{seq: seq, facets: res.Facets, estimated: estimate}
+	}
+}
+
+// estimateMin is the number of hits from which the blank list's facets
+// are estimated.
+const estimateMin = 50_000
+
+// estimateFacets reports whether the current query's facets are taken
+// from the index's term counts over every record rather than counted over
+// its hits: the blank list of active records (what the screen opens on)
+// of a large bank. Counting would visit every hit (seconds at a million
+// records, again after every write); the term counts cost a few
+// milliseconds. The status counts are exact; the category and env counts
+// also count the retired records, so the picker shows them as estimates.
+func (m *Model) estimateFacets() bool {
+	if strings.TrimSpace(m.search.Value()) != "" || m.list.total < estimateMin {
+		return false
+	}
+	for f, vs := range m.filters {
+		if len(vs) > 0 && (f != "status" || len(vs) > 1 || vs[0] != string(review.Active)) {
+			return false
+		}
+	}
+	return true
+}
+
+// facetsLoaded keeps the counts of the current query.
+func (m *Model) facetsLoaded(msg facetsLoaded) tea.Cmd {
+	if msg.seq != m.querySeq {
+		return nil // the query changed since
+	}
+	m.facetsPending = false
+	if msg.err != nil {
+		return common.NotifyErr("could not count the facets: " + msg.err.Error())
+	}
+	m.facets, m.facetsEstimated = msg.facets, msg.estimated
+	return nil
 }
 
 // loadPage asks for page n of the current query.

@@ -45,9 +45,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if !m.search.Due(msg) {
 			return nil // another keystroke came since, or another screen's box
 		}
+		if cmd, ok := m.keepResults(); ok {
+			return cmd
+		}
 		return m.runSearch()
 	case pageLoaded:
 		return m.pageLoaded(msg)
+	case facetsLoaded:
+		return m.facetsLoaded(msg)
 	case recordsLoaded:
 		if msg.gen != m.gen {
 			// The cache was reset while these were read: ask again for
@@ -62,8 +67,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		if msg.err != nil {
-			return common.NotifyErr("could not read records: " + msg.err.Error())
+			return tea.Batch(common.NotifyErr("could not read records: "+msg.err.Error()), m.counts())
 		}
+		return m.counts()
 	case detailLoaded:
 		if msg.seq != m.detailSeq || msg.id != m.selected() {
 			return nil
@@ -122,7 +128,6 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 		m.list.pages, m.list.stale = map[int][]index.Hit{}, false
 		m.searched, m.searchErr = true, ""
 		m.list.total = int(msg.res.Total)
-		m.facets = msg.res.Facets
 		m.took = msg.res.Took.Round(time.Microsecond).String()
 		if m.toTop {
 			m.list.cursor, m.list.top, m.toTop = 0, 0, false
@@ -135,7 +140,28 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 		}
 	}
 	m.list.pages[msg.page] = msg.res.Hits
+	if msg.page == 0 {
+		m.countsDue = true // once the rows on screen are in (counts)
+		return tea.Batch(m.fill(), m.counts())
+	}
 	return m.fill()
+}
+
+// counts starts what the first page of a query waits to ask for until the
+// rows on screen have loaded, so that they do not share the cores with
+// it: the query's facet counts (over every hit) and, the first time, the
+// bank's worth. nil while rows are still loading or when nothing is due.
+func (m *Model) counts() tea.Cmd {
+	if !m.countsDue || len(m.asked) > 0 {
+		return nil
+	}
+	m.countsDue = false
+	cmds := []tea.Cmd{m.loadFacets()}
+	if !m.worthAsked {
+		m.worthAsked = true
+		cmds = append(cmds, m.loadWorth())
+	}
+	return tea.Batch(cmds...)
 }
 
 // fill asks for the pages and record details the rows on screen lack, and

@@ -54,7 +54,16 @@ type Deps struct {
 	// trajectories screen, one run at a time for the whole program (see
 	// NewCurator); nil: no curator is set up and c is off.
 	Curator *Curator
+	// IndexProgress, when set, tells how far this process's opening of the
+	// search index (a build or a long catch-up), or a later catch-up, has
+	// come; a report of Total 0 (or the channel closing) says it is done.
+	// The program draws its first frame without waiting for the index,
+	// shows this in the footer, and searches wait for it.
+	IndexProgress <-chan IndexProgress
 }
+
+// IndexProgress is how far building or catching up the index has come.
+type IndexProgress struct{ Done, Total int }
 
 // Logf writes to the log when there is one.
 func (d Deps) Logf(format string, args ...any) {

@@ -137,7 +137,7 @@ func isInvisible(r rune) bool { return IsBidi(r) || r == 0x200d || r == 0xfe0f }
 // frame: the root's last guard, for text that reached a view without
 // Printable. They have no width, so nothing moves.
 func StripBidi(s string) string {
-	if !strings.ContainsFunc(s, IsBidi) {
+	if !hasBidi(s) {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
@@ -146,6 +146,31 @@ func StripBidi(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// hasBidi is strings.ContainsFunc(s, IsBidi) by bytes, several times
+// quicker on a frame (it runs on every one): it compares the UTF-8 of each
+// bidi character, D8 9C (U+061C), E2 80 8E–8F, E2 80 AA–AE and E2 81 A6–A9,
+// without decoding runes. None of those lead bytes is a continuation byte,
+// so a match is where a rune by rune search would find the character.
+func hasBidi(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i] {
+		case 0xD8:
+			if s[i+1] == 0x9C {
+				return true
+			}
+		case 0xE2:
+			if i+2 >= len(s) {
+				return false
+			}
+			c, d := s[i+1], s[i+2]
+			if c == 0x80 && (d == 0x8E || d == 0x8F || d >= 0xAA && d <= 0xAE) || c == 0x81 && d >= 0xA6 && d <= 0xA9 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // MarkLines marks every line of s as selected or cited (on): a bar, visible

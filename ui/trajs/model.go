@@ -59,9 +59,11 @@ type Model struct {
 	matches   map[string]bool // ids the query found; nil = no query
 	searchErr string
 
-	byTraj    map[string][]review.Record // records by the trajectory they came from
-	openProps map[string]int             // open proposals by the trajectory they came from
-	recSeq    int
+	byTraj     map[string]*review.TrajectoryRefs // records (id, steps) by the trajectory they came from
+	openProps  map[string]int                    // open proposals by the trajectory they came from
+	recSeq     int
+	lemmas     map[string]string // lemmas of records the selected step listed, by id
+	lemmaAsked map[string]bool   // lemmas requested, not yet back
 
 	focus   int
 	step    int // the selected step of the detail (1-based; 0 = none)
@@ -73,7 +75,7 @@ type Model struct {
 
 // New returns the trajectories screen; Init loads the trajectories.
 func New(c common.Common, deps common.Deps) common.Screen {
-	m := &Model{Common: c, deps: deps}
+	m := &Model{Common: c, deps: deps, lemmas: map[string]string{}, lemmaAsked: map[string]bool{}}
 	m.keys = c.Keys.Trajs
 	m.search = widget.NewSearchBox("trajectories", "search tasks, answers, tool calls (all terms must match)")
 	m.pane = viewport.New(0, 0)
@@ -106,10 +108,11 @@ func (m *Model) selected() *review.Trajectory {
 }
 
 // stepRecords lists the records whose provenance points at step n of t.
-func (m *Model) stepRecords(t *review.Trajectory, n int) []review.Record {
-	var out []review.Record
-	for _, r := range m.byTraj[t.ID] {
-		if s := r.Provenance.Steps; s != nil && s.Contains(n) {
+func (m *Model) stepRecords(t *review.Trajectory, n int) []review.RecordRef {
+	var out []review.RecordRef
+	refs := m.byTraj[t.ID]
+	for i := range refs.Len() {
+		if r := refs.At(i); r.Steps != (review.StepRange{}) && r.Steps.Contains(n) {
 			out = append(out, r)
 		}
 	}

@@ -196,7 +196,11 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 		recs := m.stepRecords(t, n)
 		if n == m.step {
 			for _, r := range recs {
-				text += "\n" + common.Indent("    ↳ ", r.ID+" "+common.PrintableLine(r.Lemma), w-1, 6)
+				lemma, ok := m.lemmas[r.ID]
+				if !ok {
+					lemma = "…" // loading (loadLemmas)
+				}
+				text += "\n" + common.Indent("    ↳ ", r.ID+" "+common.PrintableLine(lemma), w-1, 6)
 			}
 		} else if len(recs) > 0 {
 			ids := make([]string, len(recs))
@@ -259,7 +263,7 @@ func (m *Model) curationMark(id string) string {
 	switch {
 	case m.openProps[id] > 0:
 		return st.Warn.Render("◌")
-	case len(m.byTraj[id]) > 0:
+	case m.byTraj[id].Len() > 0:
 		return st.Good.Render("●")
 	}
 	return " "

@@ -85,6 +85,10 @@ func TestOpenAtStep(t *testing.T) {
 	if !strings.Contains(v, fmt.Sprintf("▌%3d ", step)) || !strings.Contains(v, "↳ "+rec.ID) {
 		t.Errorf("step %d is not selected on screen with %s under it:\n%s", step, rec.ID, v)
 	}
+	// The selected step's records show their lemmas, read when it was selected.
+	if lead := strings.Fields(rec.Lemma); len(lead) < 2 || !strings.Contains(v, "↳ "+rec.ID+" "+lead[0]+" "+lead[1]) {
+		t.Errorf("the selected step does not show %s's lemma %q:\n%s", rec.ID, rec.Lemma, v)
+	}
 	out := uitest.Drain(t, m, func() tea.Msg { return uitest.Key("enter") })
 	found := false
 	for _, msg := range out {

@@ -23,8 +23,16 @@ type allLoaded struct {
 
 type recordsLoaded struct {
 	seq    int
-	byTraj map[string][]review.Record
+	byTraj map[string]*review.TrajectoryRefs
 	open   map[string]int // open proposals by the trajectory they came from
+	err    error
+}
+
+// lemmasLoaded is the lemmas of some records the selected step lists, for
+// record load seq.
+type lemmasLoaded struct {
+	seq    int
+	lemmas map[string]string
 	err    error
 }
 
@@ -51,8 +59,10 @@ func (m *Model) loadAll() tea.Cmd {
 	}
 }
 
-// loadRecords scans the records once and groups them by the trajectory
-// their provenance names.
+// loadRecords reads, for every trajectory, the ids and steps of the
+// records that came from it (not the records: at a million records that
+// would be the whole bank in memory); the lemmas the selected step shows
+// are read when it is selected (loadLemmas).
 func (m *Model) loadRecords() tea.Cmd {
 	store := m.deps.Service
 	if store == nil {
@@ -61,15 +71,9 @@ func (m *Model) loadRecords() tea.Cmd {
 	m.recSeq++
 	seq := m.recSeq
 	return func() tea.Msg {
-		recs, err := store.Records(review.RecordFilter{})
+		by, err := store.RecordRefsByTrajectory()
 		if err != nil {
 			return recordsLoaded{seq: seq, err: err}
-		}
-		by := map[string][]review.Record{}
-		for _, r := range recs {
-			if t := r.Provenance.Trajectory; t != "" {
-				by[t] = append(by[t], r)
-			}
 		}
 		queue, err := store.Queue()
 		if err != nil {
@@ -82,6 +86,40 @@ func (m *Model) loadRecords() tea.Cmd {
 			}
 		}
 		return recordsLoaded{seq: seq, byTraj: by, open: open}
+	}
+}
+
+// loadLemmas asks for the lemmas of the selected step's records that are
+// not loaded or asked for yet; nil when there are none.
+func (m *Model) loadLemmas() tea.Cmd {
+	store, t := m.deps.Service, m.selected()
+	if store == nil || t == nil || m.step == 0 {
+		return nil
+	}
+	var ids []string
+	for _, r := range m.stepRecords(t, m.step) {
+		if _, ok := m.lemmas[r.ID]; !ok && !m.lemmaAsked[r.ID] {
+			m.lemmaAsked[r.ID] = true
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	seq := m.recSeq
+	return func() tea.Msg {
+		recs, err := store.RecordsByID(ids)
+		if err != nil {
+			return lemmasLoaded{seq: seq, err: err}
+		}
+		lemmas := make(map[string]string, len(ids))
+		for _, id := range ids {
+			lemmas[id] = "" // gone since the scan: shown without a lemma, not asked again
+			if r := recs[id]; r != nil {
+				lemmas[id] = r.Lemma
+			}
+		}
+		return lemmasLoaded{seq: seq, lemmas: lemmas}
 	}
 }
 
@@ -109,7 +147,7 @@ func (m *Model) runSearch() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	cmd := m.update(msg)
 	m.enableKeys()
-	return m, cmd
+	return m, tea.Batch(cmd, m.loadLemmas())
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -153,6 +191,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return common.NotifyErr("could not read the records: " + msg.err.Error())
 		}
 		m.byTraj, m.openProps = msg.byTraj, msg.open
+		m.lemmas, m.lemmaAsked = map[string]string{}, map[string]bool{} // records may have changed
+		m.renderDetail()
+	case lemmasLoaded:
+		if msg.seq != m.recSeq {
+			return nil
+		}
+		if msg.err != nil {
+			return common.NotifyErr("could not read the records of the step: " + msg.err.Error())
+		}
+		for id, l := range msg.lemmas {
+			m.lemmas[id] = l
+		}
 		m.renderDetail()
 	case widget.SearchDue:
 		if m.search.Due(msg) {
