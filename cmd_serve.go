@@ -67,7 +67,10 @@ func serveHTTP(a *app, srv *mcpserver.Server, addr, token string) error {
 	}
 	ctx, cancel := context.WithCancel(a.ctx)
 	defer cancel()
-	go srv.Watch(ctx)
+	if _, err := srv.StartWatch(ctx); err != nil {
+		ln.Close()
+		return fmt.Errorf("serve: reading the bank's change sequence: %w", err)
+	}
 	hs := &http.Server{Handler: srv.Handler(token), ReadHeaderTimeout: 10 * time.Second}
 	auth := "no token"
 	if token != "" {

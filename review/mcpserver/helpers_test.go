@@ -70,7 +70,9 @@ func (w *world) connect(t testing.TB, client string, copt *mcp.ClientOptions) *m
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go w.srv.Watch(ctx)
+	if _, err := w.srv.StartWatch(ctx); err != nil {
+		t.Fatal(err)
+	}
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := w.srv.MCP().Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)

@@ -37,7 +37,9 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 func serveHTTP(t testing.TB, srv *mcpserver.Server, token string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	go srv.Watch(ctx)
+	if _, err := srv.StartWatch(ctx); err != nil {
+		t.Fatal(err)
+	}
 	hs := httptest.NewServer(srv.Handler(token))
 	t.Cleanup(func() { cancel(); hs.Close() })
 	return hs.URL + mcpserver.Path

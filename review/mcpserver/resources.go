@@ -91,6 +91,24 @@ func (s *Server) Watch(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	return s.watchFrom(ctx, seq)
+}
+
+// StartWatch is Watch in the background, from the change sequence as it
+// is when StartWatch returns: a change made after the call reaches its
+// subscribers, however late the goroutine starts. The channel gets
+// Watch's result when ctx ends.
+func (s *Server) StartWatch(ctx context.Context) (<-chan error, error) {
+	seq, err := s.bank.LastSeq(ctx)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.watchFrom(ctx, seq) }()
+	return done, nil
+}
+
+func (s *Server) watchFrom(ctx context.Context, seq int64) error {
 	tick := time.NewTicker(s.opt.Poll)
 	defer tick.Stop()
 	for {

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -75,7 +76,9 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go s.Watch(ctx)
+	if _, err := s.StartWatch(ctx); err != nil {
+		return fmt.Errorf("serve: reading the bank's change sequence: %w", err)
+	}
 	return s.mcp.Run(ctx, t)
 }
 
