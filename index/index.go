@@ -107,7 +107,10 @@ func OpenWith(dir string, src Source, opt OpenOptions) (*Index, error) {
 		}
 	}
 	if idx == nil {
-		if idx, err = ix.rebuild(); err != nil {
+		// A missing or half-written index may be another process's build,
+		// done by the time the lock is ours; a damaged one is rebuilt
+		// without another look (a panicked open can leave its lock held).
+		if idx, err = ix.buildOnce(err != nil && !errors.Is(err, ErrCorrupt)); err != nil {
 			return nil, err
 		}
 	}
@@ -244,6 +247,11 @@ func (ix *Index) Rebuild() error {
 // rebuildLocked is Rebuild for a caller holding writeMu; it ends with a
 // replay of the changes made while it built.
 func (ix *Index) rebuildLocked() error {
+	release, err := buildLock(ix.dir)
+	if err != nil {
+		return err
+	}
+	defer release()
 	fresh, err := ix.build(ix.dir + ".new")
 	if err != nil {
 		return err
@@ -279,6 +287,32 @@ func (ix *Index) readStoredSeq() error {
 	}
 	ix.seq.Store(seq)
 	return nil
+}
+
+// buildOnce builds the index that OpenWith found missing or unusable,
+// holding the build lock, so that one building it now makes this open
+// fail with ErrInUse. With recheck, it first opens the index again: a
+// process that built it while this one looked leaves an index to use.
+func (ix *Index) buildOnce(recheck bool) (bleve.Index, error) {
+	release, err := buildLock(ix.dir)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if !recheck {
+		return ix.rebuild()
+	}
+	idx, err := openDir(ix.dir)
+	if errors.Is(err, ErrInUse) {
+		return nil, err
+	}
+	if err == nil {
+		if ok, uerr := ix.usable(idx); ok && uerr == nil {
+			return idx, nil
+		}
+		_ = idx.Close()
+	}
+	return ix.rebuild()
 }
 
 // rebuild builds a new index beside dir, swaps it in and opens it.
