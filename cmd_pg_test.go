@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,7 +51,13 @@ func TestMigrateToPostgresAndUseIt(t *testing.T) {
 	if err := json.Unmarshal([]byte(must(t, mr(t, "", "--bank", url, "search", "--json", "fdbk_g1")).stdout), &res); err != nil || len(res.Hits) == 0 || res.Hits[0].ID != "mem_0007" {
 		t.Fatalf("search on the PostgreSQL bank: %+v %v, want mem_0007 first", res, err)
 	}
-	idx, _ := filepath.Glob(filepath.Join(home, "cache", "memreview", "pg-*"))
+	var idx []string
+	all, _ := filepath.Glob(filepath.Join(home, "cache", "memreview", "pg-*"))
+	for _, p := range all {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() { // pg-*.lock is the index's build lock
+			idx = append(idx, p)
+		}
+	}
 	if len(idx) != 1 {
 		t.Fatalf("local index folders %v, want one under $XDG_CACHE_HOME/memreview/<bank id>", idx)
 	}
