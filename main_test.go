@@ -192,15 +192,22 @@ type exportedDecision struct {
 	} `json:"changes"`
 }
 
+// TestKill9NeverLosesACommittedDecision runs decide again and again,
+// killing three in four runs with SIGKILL at a random moment, until 10 were
+// killed (25 under MEMREVIEW_CI=1): every decision a run printed is in the
+// bank.
 func TestKill9NeverLosesACommittedDecision(t *testing.T) {
 	t.Parallel()
 	const n = 150
 	bank := seedDecisionBank(t, n)
 	rng := rand.New(rand.NewPCG(7, 9))
 	reported := map[string]string{} // proposal -> decision id printed by the binary
-	kills := 0
+	kills, want := 0, 10
+	if os.Getenv("MEMREVIEW_CI") == "1" {
+		want = 25
+	}
 	runs := 0
-	for i := 0; i < n && kills < 25; i++ {
+	for i := 0; i < n && kills < want; i++ {
 		runs++
 		cmd := exec.Command(bin, "--bank", bank, "decide", "--note", "kill test", fmt.Sprintf("prop_%03d", i), "accept")
 		cmd.Env = append(os.Environ(), "MEMREVIEW_OPERATOR=killer")
@@ -229,7 +236,7 @@ func TestKill9NeverLosesACommittedDecision(t *testing.T) {
 			reported[m[2]] = m[1]
 		}
 	}
-	if kills < 20 {
+	if kills < want*4/5 {
 		t.Fatalf("only %d kills", kills)
 	}
 	var decisions []exportedDecision
