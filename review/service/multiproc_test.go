@@ -327,13 +327,13 @@ func total(r *index.Results) any {
 }
 
 // TestManyProcesses runs 8 processes searching (and retrieving) and 2
-// deciding on one bank at once, for 2 s (30 s under MEMREVIEW_CI=1): no
+// deciding on one bank at once, for 1 s (30 s under MEMREVIEW_CI=1): no
 // process sees an error, every hit is a record the store holds, and every
 // decision a decider reports is stored exactly once, with no proposal
 // decided twice.
 func TestManyProcesses(t *testing.T) {
 	dir := bankCopy(t)
-	d := 2 * time.Second
+	d := time.Second
 	if ci {
 		d = 30 * time.Second
 	}
