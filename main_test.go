@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -49,9 +52,23 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Setenv(asCLI, "1") // inherited by every process a test starts, tmux's included
+	runMoreAtOnce(4)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// runMoreAtOnce lets n tests run at once (-parallel's default is the
+// number of CPUs) unless -parallel was given: the CLI tests
+// mostly wait on the processes they start (their disk writes, a terminal),
+// so running only as many as there are cores leaves the cores idle.
+func runMoreAtOnce(n int) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given && runtime.GOMAXPROCS(0) < n {
+		flag.Set("test.parallel", strconv.Itoa(n))
+	}
 }
 
 type result struct {
