@@ -59,9 +59,9 @@ func TestDamagedIndexFilesRebuild(t *testing.T) {
 	if len(targets) < 3 {
 		t.Fatalf("the sample index has too few files to damage: %v", targets)
 	}
-	rng := rand.New(rand.NewPCG(7, 11))
 	damage := map[string]func([]byte) []byte{
 		"random bytes": func(b []byte) []byte {
+			rng := rand.New(rand.NewPCG(7, 11+uint64(len(b)))) // one per call: the cases run in parallel
 			out := append([]byte(nil), b...)
 			from := min(len(out), 2*4096)
 			if len(out) < 2*4096 {
@@ -77,6 +77,7 @@ func TestDamagedIndexFilesRebuild(t *testing.T) {
 	for _, target := range targets {
 		for how, fn := range damage {
 			t.Run(filepath.Base(target)+"/"+how, func(t *testing.T) {
+				t.Parallel()
 				bank := filepath.Join(t.TempDir(), "bank")
 				copyTree(t, base, bank)
 				path := filepath.Join(bank, target)

@@ -10,6 +10,7 @@ import (
 // the index and opens it again: every document and the stored sequence
 // must have reached the disk.
 func TestBuildPersistsEveryBatch(t *testing.T) {
+	t.Parallel()
 	src := newFake()
 	const n = 2*batchSize + 100
 	src.putRecord(bulkRecords("p", n)...)

@@ -71,6 +71,7 @@ func indexFiles(t *testing.T, dir string) map[string]int64 {
 // damage is not seen at open, that search and sync still answer rightly
 // or fail with an error — never a panic).
 func TestCorruptIndexRebuilds(t *testing.T) {
+	t.Parallel()
 	src := sampleBank()
 	base := filepath.Join(t.TempDir(), "index")
 	ix, err := Open(base, src)

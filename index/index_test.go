@@ -227,6 +227,7 @@ func TestOpenIndexOfAnotherBankRebuilds(t *testing.T) {
 }
 
 func TestOpenInUse(t *testing.T) {
+	t.Parallel()
 	ix, src := openSample(t)
 	type opened struct {
 		ix  *Index
@@ -298,6 +299,7 @@ func TestOpenSourceError(t *testing.T) {
 }
 
 func TestConcurrentSearchDuringSyncAndRebuild(t *testing.T) {
+	t.Parallel()
 	ix, src := openSample(t)
 	stop := make(chan struct{})
 	errs := make(chan error, 1)

@@ -170,6 +170,7 @@ func dateRequests(recs []review.Record) []Request {
 // the same totals, hits in the same order, the same scores, facets and
 // highlight fragments as version 1, and that Retrieve ranks alike.
 func TestMappingV2Equivalent(t *testing.T) {
+	t.Parallel()
 	src := sampleBank()
 	recs := sample.SynthRecords(1000, benchSeed)
 	src.putRecord(recs...)

@@ -9,6 +9,7 @@ import (
 // OpenWith's Progress hears a first build from start to end: counts that
 // only grow, ending at every item the bank holds.
 func TestOpenReportsBuildProgress(t *testing.T) {
+	t.Parallel()
 	src := newFake()
 	const n = 2*batchSize + 100
 	src.putRecord(bulkRecords("p", n)...)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"os"
 	"testing"
 	"time"
 
@@ -11,7 +12,12 @@ import (
 	"github.com/memreview/memreview/ui/uitest"
 )
 
-func TestMain(m *testing.M) { uitest.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(otherProcessEnv) == "1" {
+		os.Exit(otherProcess(os.Args[1:]))
+	}
+	uitest.Main(m)
+}
 
 // world is a fresh copy of the sample bank, opened as the program opens it.
 type world struct {

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/ui/common"
@@ -18,16 +21,14 @@ import (
 )
 
 // TestLiveChangesFromAnotherProcess drives the real TUI program (ui.New,
-// wired as main wires it: the service holds the index) on a bank while the
-// built binary, in a second process, runs search, retrieve, import
-// proposals and decide: every command succeeds, and within 2 s the TUI
-// shows the imported proposal ("1 new proposal", the counter up) and drops
-// the decided one with a notice naming the operator and verb.
+// wired as main wires it: the service holds the index) on a bank while a
+// second process (this test binary run again, see otherProcess) makes the
+// service calls of the search, retrieve, import proposals and decide
+// commands: every call succeeds, and within 2 s the TUI shows the imported
+// proposal ("1 new proposal", the counter up) and drops the decided one
+// with a notice naming the operator and verb. (The CLI itself, beside an
+// open TUI in a real terminal, is TestTUIAndCLIShareTheBank in main.)
 func TestLiveChangesFromAnotherProcess(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "memreview")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/memreview/memreview").CombinedOutput(); err != nil {
-		t.Fatalf("build the binary: %v\n%s", err, out)
-	}
 	dir := uitest.SampleDir(t)
 	st, err := review.Open(dir, review.Options{})
 	if err != nil {
@@ -50,8 +51,8 @@ func TestLiveChangesFromAnotherProcess(t *testing.T) {
 	s.waitFor("Review 1/15")
 	mr := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command(bin, append([]string{"--bank", dir}, args...)...)
-		cmd.Env = append(os.Environ(), "MEMREVIEW_OPERATOR=shell")
+		cmd := exec.Command(os.Args[0], append([]string{dir}, args...)...)
+		cmd.Env = append(os.Environ(), otherProcessEnv+"=1")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("memreview %v: %v\n%s", args, err, out)
@@ -86,4 +87,64 @@ func TestLiveChangesFromAnotherProcess(t *testing.T) {
 	mr("decide", "--note", "seen from the shell", last, "reject")
 	s.waitFor("Review 1/15", last+" left the queue: reject by shell elsewhere")
 	s.quit()
+}
+
+// otherProcessEnv makes the test binary the second process of
+// TestLiveChangesFromAnotherProcess (TestMain), with the bank and a command
+// and its arguments as its arguments.
+const otherProcessEnv = "MEMREVIEW_UI_OTHER_PROCESS"
+
+// otherProcess opens the bank as operator "shell" and makes the service
+// calls the memreview command of that name makes, printing what it found.
+func otherProcess(args []string) int {
+	svc, err := service.Open(args[0], service.Options{Operator: "shell"})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer svc.Close()
+	err = func() error {
+		switch args[1] {
+		case "search":
+			res, err := svc.Search(index.Request{Query: index.RequireAll(args[2]), Type: "record", Size: 10})
+			if err != nil {
+				return err
+			}
+			for _, h := range res.Hits {
+				fmt.Println(h.ID)
+			}
+		case "retrieve":
+			got, err := svc.Retrieve(service.RetrieveRequest{Task: args[2], Client: "cli"})
+			if err != nil {
+				return err
+			}
+			for _, r := range got {
+				fmt.Println(r.Record.ID)
+			}
+		case "import": // import proposals FILE
+			f, err := os.Open(args[3])
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			n, err := svc.Import(args[2], []service.Input{{Name: args[3], R: f}}, "shell")
+			fmt.Println("imported", n, args[2])
+			return err
+		case "decide": // decide --note NOTE ID VERB
+			d, err := svc.Decide(context.Background(), review.DecideRequest{Proposal: args[4], Verb: review.Verb(args[5]),
+				Operator: "shell", Note: args[3]})
+			if err != nil {
+				return err
+			}
+			fmt.Println(d.ID)
+		default:
+			return fmt.Errorf("unknown command %q", args[1])
+		}
+		return nil
+	}()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,18 +15,29 @@ import (
 	"github.com/memreview/memreview/sample"
 )
 
-// moveTo presses down in the merge picker until its cursor is on id.
+// cursorLine is the merge picker's line under its cursor, printed whole.
+var cursorLine = regexp.MustCompile(`▸\[[ x]\] \S+  `)
+
+// moveTo presses down in the merge picker until its cursor is on id. Once
+// the picker lists id (a search's results have come), it presses as soon
+// as the cursor shows on another record; else after 1 s.
 func (s *session) moveTo(id string) {
 	s.t.Helper()
 	buf := make([]byte, 64<<10)
+	listed := false
 	for range 20 {
 		deadline := time.Now().Add(time.Second)
 		for time.Now().Before(deadline) {
 			n, _ := s.tm.Output().Read(buf)
 			s.all = append(s.all, buf[:n]...)
-			if bytes.Contains(s.all[s.seen:], []byte("▸[ ] "+id)) {
+			recent := s.all[s.seen:]
+			if bytes.Contains(recent, []byte("▸[ ] "+id)) {
 				s.seen = len(s.all)
 				return
+			}
+			listed = listed || bytes.Contains(recent, []byte("[ ] "+id+"  "))
+			if listed && cursorLine.Match(recent) {
+				break // the cursor is on another record
 			}
 			time.Sleep(20 * time.Millisecond)
 		}

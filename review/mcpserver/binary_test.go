@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,7 +24,7 @@ import (
 var memreviewBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "memreview-mcp-test")
+	dir, temp, err := binDir()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -35,8 +36,27 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	if temp {
+		os.RemoveAll(dir)
+	}
 	os.Exit(code)
+}
+
+// binDir is where the binary is built: a folder of the user's cache for
+// this checkout, where go build finds the last run's binary up to date
+// when the code has not changed (a fraction of a second instead of a
+// link of seconds); a temporary folder (temp) without a cache folder.
+func binDir() (dir string, temp bool, err error) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	cache, cerr := os.UserCacheDir()
+	if err == nil && cerr == nil {
+		dir = filepath.Join(cache, "memreview", "testbin", fmt.Sprintf("%x", sha256.Sum256([]byte(root)))[:16])
+		if os.MkdirAll(dir, 0o755) == nil {
+			return dir, false, nil
+		}
+	}
+	dir, err = os.MkdirTemp("", "memreview-mcp-test")
+	return dir, true, err
 }
 
 // bankDir makes a bank on disk with the test records and trajectory, closed

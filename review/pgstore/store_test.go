@@ -3,8 +3,11 @@ package pgstore
 import (
 	"context"
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,11 +21,25 @@ func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
 		runHelper()
 	}
+	runMoreAtOnce(4)
 	code := pgtest.Main(m)
 	if durableSrv != nil {
 		durableSrv.Close()
 	}
 	os.Exit(code)
+}
+
+// runMoreAtOnce lets n tests run at once (-parallel's default is the
+// number of CPUs) unless -parallel was given: the tests
+// mostly wait on the PostgreSQL server, so running only as many as there
+// are cores leaves the cores idle.
+func runMoreAtOnce(n int) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given && runtime.GOMAXPROCS(0) < n {
+		flag.Set("test.parallel", strconv.Itoa(n))
+	}
 }
 
 // open opens a fresh bank on the package's server; url is its database.

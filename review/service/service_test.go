@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,11 +20,40 @@ import (
 
 func asConflict(err error, ce **review.ConflictError) bool { return errors.As(err, ce) }
 
+// sampleWorld is the sample world, generated and indexed once per test
+// package run (TestMain removes it); each test gets a copy.
+var sampleWorld struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
 // sampleService opens a fresh copy of the sample world.
 func sampleService(t *testing.T, opt service.Options) *service.Service {
 	t.Helper()
+	sampleWorld.once.Do(func() {
+		root, err := os.MkdirTemp("", "memreview-service-")
+		if err != nil {
+			sampleWorld.err = err
+			return
+		}
+		sampleWorld.dir = filepath.Join(root, "bank")
+		if sampleWorld.err = sample.Generate(sampleWorld.dir, sample.Seed); sampleWorld.err != nil {
+			return
+		}
+		svc, err := service.Open(sampleWorld.dir, service.Options{Operator: "setup"})
+		if err != nil {
+			sampleWorld.err = err
+			return
+		}
+		defer svc.Close()
+		_, sampleWorld.err = svc.IndexDocs() // builds the index
+	})
+	if sampleWorld.err != nil {
+		t.Fatal(sampleWorld.err)
+	}
 	dir := filepath.Join(t.TempDir(), "bank")
-	if err := sample.Generate(dir, sample.Seed); err != nil {
+	if err := os.CopyFS(dir, os.DirFS(sampleWorld.dir)); err != nil {
 		t.Fatal(err)
 	}
 	if opt.Operator == "" {

@@ -22,7 +22,8 @@ import (
 // Opener returns a fresh, empty bank for one test; the suite closes it.
 type Opener func(t *testing.T) review.Backend
 
-// Run runs the whole suite, each case on a bank of its own.
+// Run runs the whole suite, each case on a bank of its own, the cases in
+// parallel.
 func Run(t *testing.T, open Opener) {
 	cases := []struct {
 		name string
@@ -51,6 +52,7 @@ func Run(t *testing.T, open Opener) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			b := open(t)
 			t.Cleanup(func() { b.Close() })
 			c.fn(t, b)

@@ -1,5 +1,6 @@
 // Package pgtest starts throwaway PostgreSQL servers for tests: Debian's
-// postgresql binaries, initdb into a temporary directory, pg_ctl start
+// postgresql binaries, initdb into a temporary directory (a copy of the
+// first initdb's result, kept in the user's cache folder), pg_ctl start
 // listening only on a unix socket inside it (no TCP port, nothing shared).
 //
 // A test package starts one server in TestMain (Main) and gives each test a
@@ -10,6 +11,7 @@ package pgtest
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/url"
@@ -101,7 +103,7 @@ func start(durable bool) (*Server, error) {
 			return nil, err
 		}
 	}
-	if err := s.run("initdb", "-D", s.data(), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"); err != nil {
+	if err := s.initdb(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
@@ -117,6 +119,65 @@ func start(durable bool) (*Server, error) {
 }
 
 func (s *Server) data() string { return filepath.Join(s.Dir, "data") }
+
+var initdbArgs = []string{"-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"}
+
+// initdb makes the server's data directory. initdb takes seconds, so its
+// first result is kept in the user's cache folder (one cluster per
+// PostgreSQL build and user, see templateDir) and later servers start from
+// a copy of it (cp -a, a fraction of that). Without a cache folder, or when
+// the copy fails, it runs initdb.
+func (s *Server) initdb() error {
+	tpl := s.templateDir()
+	if tpl != "" {
+		if _, err := os.Stat(filepath.Join(tpl, "PG_VERSION")); err == nil {
+			if exec.Command("cp", "-a", tpl, s.data()).Run() == nil {
+				return nil
+			}
+			os.RemoveAll(s.data())
+		}
+	}
+	if err := s.run("initdb", append([]string{"-D", s.data()}, initdbArgs...)...); err != nil {
+		return err
+	}
+	if tpl != "" {
+		s.keepTemplate(tpl)
+	}
+	return nil
+}
+
+// templateDir is where the cluster initdb made for this PostgreSQL build
+// (its initdb's path, size and time) and server user is kept; "" without a
+// user cache folder.
+func (s *Server) templateDir() string {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(filepath.Join(s.bin, "initdb"))
+	if err != nil {
+		return ""
+	}
+	key := fmt.Sprintf("%s|%d|%d|%s|%s", s.bin, fi.Size(), fi.ModTime().UnixNano(), s.runAs, strings.Join(initdbArgs, " "))
+	return filepath.Join(cache, "memreview", "pgtest", fmt.Sprintf("%x", sha256.Sum256([]byte(key)))[:16])
+}
+
+// keepTemplate copies the fresh data directory to tpl, atomically: a
+// copy made beside it is renamed into place (when another test process
+// got there first, its copy stays).
+func (s *Server) keepTemplate(tpl string) {
+	if err := os.MkdirAll(filepath.Dir(tpl), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(tpl), "new-")
+	if err != nil {
+		return
+	}
+	defer os.RemoveAll(tmp)
+	if exec.Command("cp", "-a", s.data(), filepath.Join(tmp, "data")).Run() == nil {
+		os.Rename(filepath.Join(tmp, "data"), tpl)
+	}
+}
 
 // Socket is the folder holding the server's unix socket.
 func (s *Server) Socket() string { return filepath.Join(s.Dir, "sock") }
