@@ -138,7 +138,7 @@ func DefaultKeyMap() KeyMap {
 		Edit:   bind("e", "edit", "e"),
 		Defer:  bind("s", "defer", "s"),
 		Undo:   bind("u", "undo", "u"),
-		Probe:  bind("p", "re-probe", "p"),
+		Probe:  bind("p", "run live", "p"),
 		Filter: bind("f", "filter", "f"),
 		Search: bind("/", "search", "/"),
 		Curate: bind("c", "curate", "c"),
