@@ -94,9 +94,7 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 			req.Filters[f] = []string{v}
 		}
 	}
-	if hideRetired(req, query) {
-		req.Filters["status"] = []string{string(review.Active)}
-	}
+	service.HideRetired(&req)
 	res, err := svc.Search(req)
 	if err != nil {
 		return err
@@ -110,13 +108,6 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, h.ID, describe(svc, h.Type, h.ID))
 	}
 	return tw.Flush()
-}
-
-// hideRetired reports whether a records search leaves retired records
-// out, as the bank screen does: unless --status or a status: term in the
-// query asks for a status.
-func hideRetired(req index.Request, query string) bool {
-	return req.Type == "record" && len(req.Filters["status"]) == 0 && !strings.Contains(query, "status:")
 }
 
 // describe is the one-line summary of a search hit.

@@ -2,6 +2,7 @@ package service
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/memreview/memreview/index"
@@ -16,6 +17,19 @@ func (s *Service) Search(req index.Request) (*index.Results, error) {
 		return nil, err
 	}
 	return ix.Search(req, s.wrote.Load())
+}
+
+// HideRetired leaves retired records out of a records search, as the
+// bank screen and 'memreview search' do, unless the request filters on
+// status or its query names one (status:retired).
+func HideRetired(req *index.Request) {
+	if req.Type != "record" || len(req.Filters["status"]) > 0 || strings.Contains(req.Query, "status:") {
+		return
+	}
+	if req.Filters == nil {
+		req.Filters = map[string][]string{}
+	}
+	req.Filters["status"] = []string{string(review.Active)}
 }
 
 // RetrieveRequest is one retrieval call: the records a task agent should

@@ -166,12 +166,11 @@ func (m *Model) request(page int) index.Request {
 			filters[f] = append([]string(nil), vs...)
 		}
 	}
-	if len(filters["status"]) == 0 {
-		filters["status"] = []string{string(review.Active)} // retired only when the facet asks
-	}
 	q := m.search.Value()
-	return index.Request{Query: index.RequireAll(q), Type: "record", Filters: filters, Sort: sortFor(q),
+	req := index.Request{Query: index.RequireAll(q), Type: "record", Filters: filters, Sort: sortFor(q),
 		From: page * pageSize, Size: pageSize, Highlight: strings.TrimSpace(q) != ""}
+	service.HideRetired(&req) // retired only when the facet or the query asks
+	return req
 }
 
 // sortFor orders hits: by id when the query is blank (every score is the
