@@ -1,4 +1,4 @@
-package bank
+package bank_test
 
 import (
 	"context"
@@ -14,25 +14,31 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/ui"
+	"github.com/memreview/memreview/ui/bank"
 	"github.com/memreview/memreview/ui/common"
-	"github.com/memreview/memreview/ui/trajs"
 	"github.com/memreview/memreview/ui/uitest"
 )
 
-// Flows on the generated sample world, through a tiny root model.
+// Flows on the generated sample world, through the real program (ui.New):
+// it opens on the review screen, 2 shows the bank.
 
-// startBank starts the screen and waits for every record and texts.
-func startBank(t *testing.T, deps common.Deps, withTrajs bool, texts ...string) *teatest.TestModel {
+// startBank starts the program at 160x47 (the bank's body is 160x44 under
+// the header and over the footer), waits for the review screen's first
+// proposal, shows the bank and waits for every record and texts.
+func startBank(t *testing.T, deps common.Deps, texts ...string) *teatest.TestModel {
 	t.Helper()
-	r := uitest.NewRoot(New(common.NewCommon(), deps))
-	if withTrajs {
-		r.Screens = append(r.Screens, trajs.New(common.NewCommon(), deps))
+	queue, err := deps.Service.Queue()
+	if err != nil || len(queue) == 0 {
+		t.Fatalf("the sample queue: %d proposals, %v", len(queue), err)
 	}
-	tm := uitest.Start(t, r, 160, 45)
 	n, err := deps.Service.Records(review.RecordFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	tm := uitest.Start(t, ui.New(deps), 160, 47)
+	uitest.WaitFor(t, tm, "Candidate "+queue[0].ID)
+	tm.Type("2")
 	uitest.WaitFor(t, tm, append(texts, fmt.Sprintf("%d records", len(n)))...)
 	return tm
 }
@@ -40,7 +46,7 @@ func startBank(t *testing.T, deps common.Deps, withTrajs bool, texts ...string) 
 func search(t *testing.T, ix *service.Service, req index.Request) *index.Results {
 	t.Helper()
 	req.Type = "record"
-	req.Sort = sortFor(req.Query)
+	req.Sort = bank.SortFor(req.Query)
 	res, err := ix.Search(req)
 	if err != nil {
 		t.Fatal(err)
@@ -48,13 +54,18 @@ func search(t *testing.T, ix *service.Service, req index.Request) *index.Results
 	return res
 }
 
-func lemma(t *testing.T, s *service.Service, id string) string {
+func record(t *testing.T, s *service.Service, id string) *review.Record {
 	t.Helper()
 	r, err := s.Record(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.Lemma
+	return r
+}
+
+func lemma(t *testing.T, s *service.Service, id string) string {
+	t.Helper()
+	return record(t, s, id).Lemma
 }
 
 var (
@@ -70,7 +81,7 @@ func TestSearchAndSelect(t *testing.T) {
 	if want.Total < 2 {
 		t.Fatalf("the sample bank has %d records about stars; the test needs two", want.Total)
 	}
-	tm := startBank(t, deps, false)
+	tm := startBank(t, deps)
 	tm.Type("/stars")
 	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", want.Total))
 	tm.Send(esc)
@@ -86,7 +97,7 @@ func TestFacetToggle(t *testing.T) {
 	if uint64(fc.Count) == all.Total {
 		t.Fatalf("facet %s holds every record; the count would not change", fc.Term)
 	}
-	tm := startBank(t, deps, false)
+	tm := startBank(t, deps)
 	tm.Type("f")
 	uitest.WaitFor(t, tm, "Facets", fmt.Sprintf("[ ] %s %d", fc.Term, fc.Count))
 	tm.Send(space)
@@ -101,7 +112,7 @@ func TestEditHistoryUndo(t *testing.T) {
 	deps := uitest.OpenSample(t)
 	id := search(t, deps.Service, index.Request{Size: 1}).Hits[0].ID
 	before := lemma(t, deps.Service, id)
-	tm := startBank(t, deps, false, "Detail "+id+" v1")
+	tm := startBank(t, deps, "Detail "+id+" v1")
 	tm.Type("e")
 	uitest.WaitFor(t, tm, "Edit "+id)
 	tm.Type(" XQZ")
@@ -127,7 +138,7 @@ func TestEditHistoryUndo(t *testing.T) {
 func TestDeleteAsksThenRetires(t *testing.T) {
 	deps := uitest.OpenSample(t)
 	id := search(t, deps.Service, index.Request{Size: 1}).Hits[0].ID
-	tm := startBank(t, deps, false, "Detail "+id+" v1")
+	tm := startBank(t, deps, "Detail "+id+" v1")
 	tm.Type("d")
 	uitest.WaitFor(t, tm, "Delete: retire "+id)
 	tm.Type("y")
@@ -142,7 +153,7 @@ func TestMergeMarkedRecords(t *testing.T) {
 	deps := uitest.OpenSample(t)
 	want := search(t, deps.Service, index.Request{Query: "cents", Size: 2})
 	a, b := want.Hits[0].ID, want.Hits[1].ID
-	tm := startBank(t, deps, false)
+	tm := startBank(t, deps)
 	tm.Type("/cents")
 	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", want.Total))
 	tm.Send(esc)
@@ -167,7 +178,7 @@ func TestRetrievalPreview(t *testing.T) {
 	if err != nil || len(want) == 0 {
 		t.Fatalf("retrieve: %v, %v", want, err)
 	}
-	tm := startBank(t, deps, false)
+	tm := startBank(t, deps)
 	tm.Type("R")
 	uitest.WaitFor(t, tm, "Retrieval preview")
 	tm.Type(task)
@@ -194,7 +205,7 @@ func TestProvenanceOpensTrajectory(t *testing.T) {
 	if err != nil || r.Provenance.Trajectory == "" || r.Provenance.Steps == nil {
 		t.Fatalf("record %s has no provenance to follow: %+v, %v", id, r, err)
 	}
-	tm := startBank(t, deps, true, "Detail "+id+" v1")
+	tm := startBank(t, deps, "Detail "+id+" v1")
 	tm.Send(enter) // to the detail
 	tm.Send(enter) // open the provenance link
 	uitest.WaitFor(t, tm, fmt.Sprintf("Detail %s · step %d", r.Provenance.Trajectory, r.Provenance.Steps.From), "↳ "+id)
@@ -219,7 +230,7 @@ func TestVerifyChecks(t *testing.T) {
 	if err != nil || len(before) != len(r.Checks) {
 		t.Fatalf("the sample world's check results of %s: %+v, %v", id, before, err)
 	}
-	tm := startBank(t, deps, false, "Detail "+id+" v1", verdictWords[before[0].Verdict])
+	tm := startBank(t, deps, "Detail "+id+" v1", verdictWords[before[0].Verdict])
 	tm.Type("v")
 	uitest.WaitFor(t, tm, "verified "+id+": ", verdictWords[want])
 	got, err := deps.Service.CheckResults(id)
@@ -235,8 +246,8 @@ var verdictWords = map[probe.Verdict]string{probe.Same: "✔ same", probe.Change
 	probe.FailsNow: "✘ fails now", probe.EnvChanged: "≈ environment changed"}
 
 // TestShowRecordFindsIt: ShowRecord (enter on a trajectory step, a link)
-// selects the record and opens its detail; escapeQuery keeps any id one
-// term of the query.
+// selects the record and opens its detail (TestEscapeQuery checks that the
+// query it runs keeps any id one term).
 func TestShowRecordFindsIt(t *testing.T) {
 	deps := uitest.OpenSample(t)
 	recs, err := deps.Service.Records(review.RecordFilter{})
@@ -244,15 +255,9 @@ func TestShowRecordFindsIt(t *testing.T) {
 		t.Fatalf("the sample records: %d, %v", len(recs), err)
 	}
 	id := recs[2].ID
-	tm := startBank(t, deps, false)
+	tm := startBank(t, deps)
 	tm.Send(common.ShowRecord{ID: id})
 	uitest.WaitFor(t, tm, "1 record ", "Detail "+id+" v")
-
-	for in, want := range map[string]string{"mem_0001": "mem_0001", "a-b:c d": `a\-b\:c\ d`, `x"y\`: `x\"y\\`} {
-		if got := escapeQuery(in); got != want {
-			t.Errorf("escapeQuery(%q) = %q, want %q", in, got, want)
-		}
-	}
 }
 
 // TestMergeKeepsBothRecords marks two records with steps, tags and checks
@@ -269,7 +274,7 @@ func TestMergeKeepsBothRecords(t *testing.T) {
 	if len(a.Steps) == 0 || len(b.Steps) == 0 || slices.Equal(a.Scope.Tags, b.Scope.Tags) {
 		t.Fatalf("the test needs two records with steps and different tags: %+v, %+v", a, b)
 	}
-	tm := startBank(t, deps, false)
+	tm := startBank(t, deps)
 	tm.Type("/sqlite_master")
 	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", want.Total))
 	tm.Send(esc)
@@ -324,4 +329,42 @@ func TestMergeKeepsBothRecords(t *testing.T) {
 	if !slices.Equal(got.Provenance.MergedFrom, []string{b.ID, a.ID}) {
 		t.Errorf("merged from %v; want [%s %s]", got.Provenance.MergedFrom, b.ID, a.ID)
 	}
+}
+
+// TestWorthInTheBank drives the bank screen on the sample world: the rows
+// of records retrieved mostly by failed tasks carry the mark, the detail
+// shows a record's worth in counts, and w sorts the results by worth, best
+// first, then worst first.
+func TestWorthInTheBank(t *testing.T) {
+	deps := uitest.OpenSample(t)
+	recs, worth := bank.SampleWorth(t, deps)
+	var failed *review.Record
+	for i := range recs {
+		if worth[recs[i].ID].MostlyFailed() {
+			failed = &recs[i]
+			break
+		}
+	}
+	if failed == nil {
+		t.Fatal("the sample world has no record retrieved mostly by failed tasks")
+	}
+	w := worth[failed.ID]
+	// Every record is on the 44-line body, so the category and env
+	// columns are as wide as the widest of all.
+	row := bank.RowStart(*failed, recs)
+	tm := startBank(t, deps, row+"✘ mostly failed ")
+
+	tm.Send(common.ShowRecord{ID: failed.ID})
+	uitest.WaitFor(t, tm, "Detail "+failed.ID,
+		fmt.Sprintf("worth: retrieved by %d tasks: %d passed, %d failed;", w.Retrieved, w.Passed, w.Failed()))
+
+	best, worst := bank.Extreme(recs, worth, true), bank.Extreme(recs, worth, false)
+	tm.Type("x") // every record again
+	uitest.WaitFor(t, tm, "filters and query cleared", fmt.Sprintf("%d records", len(recs)))
+	tm.Type("w")
+	uitest.WaitFor(t, tm, "sorted by worth, best first", "▸ "+best+" ")
+	tm.Type("w")
+	uitest.WaitFor(t, tm, "sorted by worth, worst first", "▸ "+worst+" ", failed.ID)
+	tm.Type("w")
+	uitest.WaitFor(t, tm, "sorted as the index orders them")
 }

@@ -74,52 +74,6 @@ func extreme(recs []review.Record, worth map[string]review.Worth, best bool) str
 	return pick
 }
 
-// TestWorthInTheBank drives the bank screen on the sample world: the rows
-// of records retrieved mostly by failed tasks carry the mark, the detail
-// shows a record's worth in counts, and w sorts the results by worth, best
-// first, then worst first.
-func TestWorthInTheBank(t *testing.T) {
-	deps := uitest.OpenSample(t)
-	recs, worth := sampleWorth(t, deps)
-	var failed *review.Record
-	for i := range recs {
-		if worth[recs[i].ID].MostlyFailed() {
-			failed = &recs[i]
-			break
-		}
-	}
-	if failed == nil {
-		t.Fatal("the sample world has no record retrieved mostly by failed tasks")
-	}
-	w := worth[failed.ID]
-	// Every record is on the 45-line screen, so the category and env
-	// columns are as wide as the widest of all.
-	var cols columns
-	for _, r := range recs {
-		cols.category = max(cols.category, len(r.Category))
-		cols.env = max(cols.env, len(orDash(r.Scope.Env)))
-	}
-	row := fmt.Sprintf("%s %s %s ", failed.ID, pad(string(failed.Category), cols.category), pad(orDash(failed.Scope.Env), cols.env))
-	if failed.Suspect {
-		row += "suspect "
-	}
-	tm := startBank(t, deps, false, row+"✘ mostly failed ")
-
-	tm.Send(common.ShowRecord{ID: failed.ID})
-	uitest.WaitFor(t, tm, "Detail "+failed.ID,
-		fmt.Sprintf("worth: retrieved by %d tasks: %d passed, %d failed;", w.Retrieved, w.Passed, w.Failed()))
-
-	best, worst := extreme(recs, worth, true), extreme(recs, worth, false)
-	tm.Type("x") // every record again
-	uitest.WaitFor(t, tm, "filters and query cleared", fmt.Sprintf("%d records", len(recs)))
-	tm.Type("w")
-	uitest.WaitFor(t, tm, "sorted by worth, best first", "▸ "+best+" ")
-	tm.Type("w")
-	uitest.WaitFor(t, tm, "sorted by worth, worst first", "▸ "+worst+" ", failed.ID)
-	tm.Type("w")
-	uitest.WaitFor(t, tm, "sorted as the index orders them")
-}
-
 // TestWorthRowsAndDetail checks every row on screen and the detail
 // directly: the mark exactly on the records retrieved mostly by failed
 // tasks, and the detail's line is the record's Worth in full.
