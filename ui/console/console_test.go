@@ -1,7 +1,6 @@
 package console
 
 import (
-	"context"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -14,60 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/probe"
-	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
-
-// TestRunAndAttach runs a probe in the console on the sample world and
-// attaches it to what the operator looks at (the latest common.Focus): a
-// proposal, then a record. The store then lists it as their evidence.
-func TestRunAndAttach(t *testing.T) {
-	deps := uitest.OpenSample(t)
-	queue, err := deps.Service.Queue()
-	if err != nil || len(queue) < 2 {
-		t.Fatalf("the sample queue: %d proposals, %v", len(queue), err)
-	}
-	recs, err := deps.Service.Records(review.RecordFilter{})
-	if err != nil || len(recs) == 0 {
-		t.Fatalf("the sample records: %d, %v", len(recs), err)
-	}
-	const q = "SELECT COUNT(*) AS n_items FROM items_g1"
-	env, err := deps.Service.ResolveEnv("shop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := probe.Run(context.Background(), env, q, probe.Limits{})
-	if !want.OK() {
-		t.Fatalf("the probe fails outside the console: %s", want.Error)
-	}
-
-	tm := uitest.Start(t, uitest.NewRoot(New(common.NewCommon(), deps)), 140, 30)
-	uitest.WaitFor(t, tm, "[shop sql]", "attach → proposal "+queue[0].ID+" (first in the queue)")
-	tm.Type(q)
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	uitest.WaitFor(t, tm, "✔ 1 row · shop", "n_items", fmt.Sprint(want.Rows[0][0]), "(1 row)")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // leave the input: A attaches
-
-	for _, focus := range []common.Focus{{Kind: "proposal", ID: queue[1].ID}, {Kind: "record", ID: recs[0].ID}} {
-		tm.Send(focus)
-		uitest.WaitFor(t, tm, "attach → "+focus.Kind+" "+focus.ID)
-		tm.Type("A")
-		uitest.WaitFor(t, tm, "attached run_", "to "+focus.Kind+" "+focus.ID)
-
-		runs, err := deps.Service.ProbeRunsFor(focus.Kind, focus.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		found := false
-		for _, r := range runs {
-			found = found || (r.Result.Input == q && r.Actor == "tester" && probe.Compare(want, r.Result) == probe.Same)
-		}
-		if !found {
-			t.Fatalf("ProbeRunsFor(%s, %s) does not hold the attached run: %+v", focus.Kind, focus.ID, runs)
-		}
-	}
-}
 
 // console drives the console directly: Update, then the Cmd it returns,
 // then Update with its message, as the program would.
@@ -475,20 +423,17 @@ func trimLines(view string) string {
 	return strings.Join(lines, "\n")
 }
 
-// TestMultiLineOnTheProgram drives the program: alt+enter reaches the
-// console as a line break, enter runs both lines, and the input shows them.
-func TestMultiLineOnTheProgram(t *testing.T) {
+// TestTargetsFirstInQueue: a console that no screen has told what the
+// operator looks at attaches to the first proposal in the queue, and says
+// why.
+func TestTargetsFirstInQueue(t *testing.T) {
 	deps := uitest.OpenSample(t)
-	m := New(common.NewCommon(), deps).(*Model)
-	tm := uitest.Start(t, uitest.NewRoot(m), 120, 30)
-	uitest.WaitFor(t, tm, "[shop sql]")
-	tm.Type("SELECT 1")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
-	tm.Type(", 2 AS two")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	uitest.WaitFor(t, tm, "✔ 1 row · shop", "› SELECT 1", "  , 2 AS two", "two")
-	uitest.Quit(t, tm)
-	if m.last == nil || m.last.Input != "SELECT 1\n, 2 AS two" {
-		t.Fatalf("the program ran %+v, want the two-line query", m.last)
+	queue, err := deps.Service.Queue()
+	if err != nil || len(queue) == 0 {
+		t.Fatalf("the sample queue: %d proposals, %v", len(queue), err)
+	}
+	c := newConsole(t, deps)
+	if v := ansi.Strip(c.m.View()); !strings.Contains(v, "[shop sql]") || !strings.Contains(v, "attach → proposal "+queue[0].ID+" (first in the queue)") {
+		t.Fatalf("the console does not target the first proposal:\n%s", v)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -103,19 +102,6 @@ func TestOpenAtStep(t *testing.T) {
 	if m.step != step+1 {
 		t.Errorf("] moved to step %d, want %d", m.step, step+1)
 	}
-}
-
-func TestSearchFlow(t *testing.T) {
-	deps := uitest.OpenSample(t)
-	res, err := deps.Service.Search(index.Request{Query: "Bluetooth", Type: "trajectory", Size: 100})
-	if err != nil || res.Total == 0 {
-		t.Fatalf("search: %v, %v", res, err)
-	}
-	all, _ := deps.Service.Trajectories()
-	tm := uitest.Start(t, uitest.NewRoot(New(common.NewCommon(), deps)), 150, 40)
-	uitest.WaitFor(t, tm, fmt.Sprintf("Trajectories %d/%d", len(all), len(all)))
-	tm.Type("/Bluetooth")
-	uitest.WaitFor(t, tm, fmt.Sprintf("Trajectories %d/%d", res.Total, len(all)), res.Hits[0].ID)
 }
 
 // TestNoMatchSaysSo: stacked with the detail shown, a search that matches

@@ -1,8 +1,8 @@
 // Package uitest holds what the screens' tests share: a copy of the sample
-// world generated once per test process (SampleDir, OpenSample), a tiny
-// root model that hosts screens the way ui.Model does (Root), teatest
-// helpers that start a program, wait for text and quit (Start, WaitFor,
-// Quit), and helpers for direct Update tests (Drive, Drain, Key, CheckFits).
+// world generated once per test process (SampleDir, OpenSample), teatest
+// helpers that start a program (flows drive the real one, ui.New), wait
+// for text and quit (Start, WaitFor, Quit), and helpers for direct Update
+// tests (Drive, Drain, Key, CheckFits).
 //
 // It is imported by _test.go files only; nothing in the program uses it.
 package uitest
@@ -19,8 +19,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
-
-	"github.com/memreview/memreview/ui/common"
 )
 
 // WaitTimeout is how long WaitFor waits for the program to print.
@@ -41,81 +39,6 @@ func Main(m *testing.M, cleanups ...func()) {
 	}
 	os.Exit(code)
 }
-
-// Root is a tiny stand-in for ui.Model: it hosts Screens, sizes them (less
-// one footer line), shows the latest common.Status under the active one,
-// and routes messages as ui.Model does: keys and mouse to the active
-// screen; ShowRecord to Screens[0]; ShowTrajectory to Screens[1] when there
-// is one (else it only says so in the footer); everything else, Focus
-// included, to every screen.
-type Root struct {
-	Curator *common.Curator // advanced here and broadcast, as ui.Model does; may be nil
-	Screens []common.Screen
-	Active  int
-	Status  string
-}
-
-// NewRoot returns a Root over screens, the first one active.
-func NewRoot(screens ...common.Screen) *Root { return &Root{Screens: screens} }
-
-// Init starts every screen.
-func (r *Root) Init() tea.Cmd {
-	var cmds []tea.Cmd
-	for _, s := range r.Screens {
-		cmds = append(cmds, s.Init())
-	}
-	return tea.Batch(cmds...)
-}
-
-func (r *Root) forward(i int, msg tea.Msg) tea.Cmd {
-	s, cmd := r.Screens[i].Update(msg)
-	r.Screens[i] = s
-	return cmd
-}
-
-// Update routes msg; see Root.
-func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if cmd, ch := r.Curator.Update(msg); ch != common.CuratorNone {
-		msg = common.CuratorProgress{Change: ch}
-		var cmds []tea.Cmd
-		for i := range r.Screens {
-			cmds = append(cmds, r.forward(i, msg))
-		}
-		return r, tea.Batch(append(cmds, cmd)...)
-	}
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		for _, s := range r.Screens {
-			s.SetSize(msg.Width, msg.Height-1)
-		}
-		return r, nil
-	case common.Delayed:
-		return r, msg.Timer()
-	case common.Status:
-		r.Status = msg.Text
-		return r, nil
-	case common.ShowRecord:
-		r.Active = 0
-		return r, r.forward(0, msg)
-	case common.ShowTrajectory:
-		if len(r.Screens) > 1 {
-			r.Active = 1
-			return r, r.forward(1, msg)
-		}
-		r.Status = "open " + msg.ID
-		return r, nil
-	case tea.KeyMsg, tea.MouseMsg:
-		return r, r.forward(r.Active, msg)
-	}
-	var cmds []tea.Cmd
-	for i := range r.Screens {
-		cmds = append(cmds, r.forward(i, msg))
-	}
-	return r, tea.Batch(cmds...)
-}
-
-// View is the active screen over the footer status.
-func (r *Root) View() string { return r.Screens[r.Active].View() + "\n" + r.Status }
 
 // Start runs model in a teatest program of w×h cells and quits it when the
 // test ends.
