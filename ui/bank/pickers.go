@@ -14,6 +14,7 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
 // The facet picker and the retrieval preview.
@@ -159,7 +160,7 @@ func (fp *facetPicker) capturing() bool { return false }
 // retrievePreview shows the records a task agent would be given: a form of
 // task, env and k; enter retrieves, and the results show under the form.
 type retrievePreview struct {
-	*common.Form
+	*form.Form
 	seq int
 	res []scored
 	err error
@@ -182,7 +183,7 @@ type retrieved struct {
 }
 
 func newRetrievePreview(m *Model) *retrievePreview {
-	rp := &retrievePreview{Form: common.NewForm([]string{"task", "env", "k"}, []string{"", "", "5"})}
+	rp := &retrievePreview{Form: form.NewForm([]string{"task", "env", "k"}, []string{"", "", "5"})}
 	rp.Fields[0].SetPlaceholder("describe a task")
 	rp.Fields[1].SetPlaceholder("any env")
 	return rp
@@ -191,9 +192,9 @@ func newRetrievePreview(m *Model) *retrievePreview {
 func (rp *retrievePreview) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	res, cmd := rp.Update(m.Keys, msg)
 	switch res {
-	case common.FormCancel:
+	case form.FormCancel:
 		return nil, nil
-	case common.FormApply:
+	case form.FormApply:
 		return rp, rp.run(m)
 	}
 	return rp, cmd

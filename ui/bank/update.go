@@ -9,6 +9,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 	"github.com/memreview/memreview/ui/widget"
 )
 
@@ -36,9 +37,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.handleKey(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
-	case common.EnvNames:
+	case form.EnvNames:
 		m.envs = msg.Names
-		if f, ok := m.overlay.(*form); ok {
+		if f, ok := m.overlay.(*editForm); ok {
 			f.SetEnvs(msg.Names)
 		}
 	case widget.SearchDue:
