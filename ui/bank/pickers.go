@@ -26,7 +26,13 @@ type facetRow struct {
 }
 
 // facetPicker toggles facet terms as filters; each toggle searches again.
-type facetPicker struct{ cur facetRow }
+// Until the operator moves or toggles, the cursor stays on the first row:
+// a picker opened while the counts are still coming starts on the top
+// term once they arrive, not on the one row it had (status retired).
+type facetPicker struct {
+	cur   facetRow
+	moved bool
+}
 
 func newFacetPicker(m *Model) *facetPicker {
 	fp := &facetPicker{}
@@ -66,6 +72,9 @@ func (m *Model) facetRows() []facetRow {
 }
 
 func (fp *facetPicker) pos(rows []facetRow) int {
+	if !fp.moved && len(rows) > 0 {
+		fp.cur = rows[0]
+	}
 	for i, r := range rows {
 		if r.field == fp.cur.field && r.term == fp.cur.term {
 			return i
@@ -84,11 +93,12 @@ func (fp *facetPicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	case len(rows) == 0:
 		return fp, nil
 	case key.Matches(msg, k.Up):
-		fp.cur = rows[max(i-1, 0)]
+		fp.cur, fp.moved = rows[max(i-1, 0)], true
 	case key.Matches(msg, k.Down):
-		fp.cur = rows[min(i+1, len(rows)-1)]
+		fp.cur, fp.moved = rows[min(i+1, len(rows)-1)], true
 	case key.Matches(msg, k.Toggle):
 		r := rows[i]
+		fp.moved = true
 		vs := m.filters[r.field]
 		if j := slices.Index(vs, r.term); j >= 0 {
 			m.filters[r.field] = slices.Delete(vs, j, j+1)
