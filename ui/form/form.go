@@ -1,3 +1,9 @@
+// Package form holds the forms every screen's overlays are built from: Form,
+// a column of labelled fields (TextField, a one- or multi-line field that
+// wraps, grows and keeps what is pasted printable); RecordForm, the edit,
+// narrow and merge forms over a record, with its checks field and the
+// validation that refuses to save (form_record.go, form_checks.go); and
+// NoteForm, the note the next decision carries (note.go).
 package form
 
 import (
