@@ -368,7 +368,7 @@ type chunk struct {
 // each sending its own batches (report is told the items written after
 // each), and then, in one last batch, the mapping version and the bank
 // sequence read before the items.
-func fill(w batchWriter, src Source, feeders int, report func(done, total int)) error {
+func fill(w chunkWriter, src Source, feeders int, report func(done, total int)) error {
 	seq, err := src.LastSeq()
 	if err != nil {
 		return fmt.Errorf("index: read the bank's change sequence: %w", err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/memreview/memreview/review"
@@ -106,7 +107,8 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			filters = append(filters, termQuery("type", req.Type))
 		}
 	}
-	bq := query.NewBooleanQuery([]query.Query{q}, nil, mustNot)
+	_, blank := q.(*query.MatchAllQuery)
+	bq := query.NewBooleanQuery([]query.Query{allPhrases(q)}, nil, mustNot)
 	fields := make([]string, 0, len(req.Filters))
 	for f := range req.Filters {
 		fields = append(fields, f)
@@ -130,7 +132,6 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		bq.AddFilter(query.NewConjunctionQuery(filters))
 	}
 	var root query.Query = bq
-	_, blank := q.(*query.MatchAllQuery)
 	onFilters := blank && rewriteBlank && (req.Type != "" || len(filters) > 0)
 	if onFilters {
 		root = filterQuery(req.Type, filters)
@@ -155,9 +156,9 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		}
 		sr.SortBy(req.Sort)
 	}
-	if req.Highlight && !onFilters { // a blank query marks nothing
-		sr.Highlight = bleve.NewHighlightWithStyle(highlighterName)
-	}
+	// Fragments are found after the search, for the hits returned only
+	// (a blank query marks nothing).
+	highlight := req.Highlight && !blank
 
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
@@ -222,6 +223,11 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		}
 		out.Hits = append(out.Hits, Hit{ID: id, Type: kind, Score: score, Fragments: h.Fragments})
 	}
+	if highlight && len(res.Hits) > 0 {
+		if err := ix.fragments(req.Query, res.Hits, out.Hits); err != nil {
+			return nil, err
+		}
+	}
 	if len(res.Facets) > 0 {
 		out.Facets = map[string][]FacetCount{}
 		for name, fr := range res.Facets {
@@ -241,6 +247,38 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		out.Facets = cached
 	}
 	return out, nil
+}
+
+// fragments sets the Fragments of hits, the Results form of found: it
+// searches the text fields (which keep positions) for the query again,
+// on those documents only, and highlights what it finds there. The
+// matches on "_all" are those on the text fields, so the fragments are
+// what highlighting "_all" gave in mapping version 2, at the cost of one
+// page rather than of every hit.
+func (ix *Index) fragments(qs string, found bsearch.DocumentMatchCollection, hits []Hit) error {
+	q, err := parseQuery(qs)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(found))
+	for i, h := range found {
+		ids[i] = h.ID
+	}
+	sr := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), perField(q)}), len(ids), 0, false)
+	sr.Highlight = bleve.NewHighlightWithStyle(highlighterName)
+	sr.Score = "none"
+	res, err := searchGuarded(ix.idx, sr)
+	if err != nil {
+		return fmt.Errorf("highlight %q: %w", qs, err)
+	}
+	byID := make(map[string]map[string][]string, len(res.Hits))
+	for _, h := range res.Hits {
+		byID[h.ID] = h.Fragments
+	}
+	for i := range hits {
+		hits[i].Fragments = byID[found[i].ID]
+	}
+	return nil
 }
 
 // useDict turns on dictFacets for blank queries (off only in the test that

@@ -1,0 +1,196 @@
+package index
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// onAll reports whether q searches the "_all" field.
+func onAll(q query.Query) bool {
+	f, ok := q.(query.FieldableQuery)
+	return ok && (f.Field() == "" || f.Field() == allFieldName)
+}
+
+// allPhrases replaces, in place, every phrase on "_all" in q by an
+// allPhraseQuery: "_all" has no positions since mapping version 3.
+func allPhrases(q query.Query) query.Query {
+	return rewriteLeaves(q, func(q query.Query) query.Query {
+		if p, ok := q.(*query.MatchPhraseQuery); ok && onAll(p) {
+			if p.Fuzziness != 0 {
+				return perField(p) // not written by the query-string syntax
+			}
+			return &allPhraseQuery{phrase: p}
+		}
+		return q
+	})
+}
+
+// perField replaces, in place, every query on "_all" in q by the
+// disjunction of the same query on each of allTextFields. It matches the
+// same documents, and its term locations are those "_all" held in version
+// 2 (where each location named the field it came from), so highlighting
+// it gives the same fragments; its scores differ, so it only serves for
+// fragments.
+func perField(q query.Query) query.Query {
+	return rewriteLeaves(q, func(q query.Query) query.Query {
+		if !onAll(q) {
+			return q
+		}
+		var any []query.Query
+		for _, f := range allTextFields {
+			c := reflect.New(reflect.TypeOf(q).Elem())
+			c.Elem().Set(reflect.ValueOf(q).Elem())
+			fq := c.Interface().(query.FieldableQuery)
+			fq.SetField(f)
+			any = append(any, fq)
+		}
+		return query.NewDisjunctionQuery(any)
+	})
+}
+
+// allPhraseQuery is a phrase on "_all" under mapping version 3. It scores
+// as bleve's phrase searcher on version 2's "_all" did (the conjunction
+// of the phrase's terms on "_all", with the query norm that searcher
+// sets), and keeps the documents where the phrase occurs in one of the
+// text fields, which is where version 2's phrase check looked: each
+// location in "_all" named its field, and a phrase had to hold within
+// one.
+type allPhraseQuery struct {
+	phrase *query.MatchPhraseQuery
+}
+
+func (q *allPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, options bsearch.SearcherOptions) (bsearch.Searcher, error) {
+	name := q.phrase.Analyzer
+	if name == "" {
+		name = m.AnalyzerNameForPath(allFieldName)
+	}
+	analyzer := m.AnalyzerNamed(name)
+	if analyzer == nil {
+		return query.NewMatchPhraseQuery(q.phrase.MatchPhrase).Searcher(ctx, r, m, options) // bleve's own error
+	}
+	terms := phraseTerms(analyzer.Analyze([]byte(q.phrase.MatchPhrase)))
+	if len(terms) == 0 {
+		return searcher.NewMatchNoneSearcher(r)
+	}
+	boost := q.phrase.BoostVal.Value()
+	var parts []bsearch.Searcher
+	closeAll := func() {
+		for _, s := range parts {
+			_ = s.Close()
+		}
+	}
+	for _, at := range terms {
+		var alts []bsearch.Searcher
+		for _, t := range at {
+			if t == "" {
+				continue
+			}
+			ts, err := searcher.NewTermSearcher(ctx, r, t, allFieldName, boost, options)
+			if err != nil {
+				closeAll()
+				return nil, err
+			}
+			alts = append(alts, ts)
+		}
+		switch {
+		case len(alts) == 1 && len(at) == 1:
+			parts = append(parts, alts[0])
+		case len(alts) > 0:
+			ds, err := searcher.NewDisjunctionSearcher(ctx, r, alts, 1, options)
+			if err != nil {
+				closeAll()
+				return nil, err
+			}
+			parts = append(parts, ds)
+		}
+	}
+	must, err := searcher.NewConjunctionSearcher(ctx, r, parts, options)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	must.SetQueryNorm(queryNorm(must.Weight()))
+
+	fields := perField(query.NewMatchPhraseQuery(q.phrase.MatchPhrase))
+	if dq, ok := fields.(*query.DisjunctionQuery); ok {
+		for _, d := range dq.Disjuncts {
+			d.(*query.MatchPhraseQuery).Analyzer = q.phrase.Analyzer
+		}
+	}
+	check, err := fields.Searcher(ctx, r, m, bsearch.SearcherOptions{Score: "none"})
+	if err != nil {
+		_ = must.Close()
+		return nil, err
+	}
+	return &checkedSearcher{FilteringSearcher: searcher.NewFilteringSearcher(ctx, must, inSearcher(check)), check: check}, nil
+}
+
+// phraseTerms is bleve's tokenStreamToPhrase: the terms at each position
+// of the phrase, from its first token to its last.
+func phraseTerms(tokens analysis.TokenStream) [][]string {
+	if len(tokens) == 0 {
+		return nil
+	}
+	first, last := tokens[0].Position, tokens[0].Position
+	for _, t := range tokens {
+		first, last = min(first, t.Position), max(last, t.Position)
+	}
+	out := make([][]string, last-first+1)
+	for _, t := range tokens {
+		out[t.Position-first] = append(out[t.Position-first], string(t.Term))
+	}
+	return out
+}
+
+// inSearcher accepts the documents that s matches; the documents it is
+// asked about come in ascending order, as bleve's boolean filter asks.
+func inSearcher(s bsearch.Searcher) searcher.FilterFunc {
+	var started bool
+	var at *bsearch.DocumentMatch
+	return func(ctx *bsearch.SearchContext, d *bsearch.DocumentMatch) bool {
+		var err error
+		if !started {
+			started = true
+			if at, err = s.Next(ctx); err != nil {
+				at = nil
+			}
+		}
+		if at == nil {
+			return false
+		}
+		if at.IndexInternalID.Compare(d.IndexInternalID) < 0 {
+			ctx.DocumentMatchPool.Put(at)
+			if at, err = s.Advance(ctx, d.IndexInternalID); err != nil || at == nil {
+				at = nil
+				return false
+			}
+		}
+		return at.IndexInternalID.Equals(d.IndexInternalID)
+	}
+}
+
+// checkedSearcher is a filtering searcher that also closes, and sizes the
+// document pool for, the searcher its filter reads.
+type checkedSearcher struct {
+	*searcher.FilteringSearcher
+	check bsearch.Searcher
+}
+
+func (s *checkedSearcher) Close() error {
+	err := s.FilteringSearcher.Close()
+	if e := s.check.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+func (s *checkedSearcher) DocumentMatchPoolSize() int {
+	return s.FilteringSearcher.DocumentMatchPoolSize() + s.check.DocumentMatchPoolSize()
+}
