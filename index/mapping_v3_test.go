@@ -159,6 +159,7 @@ func v3Requests() []Request {
 // Retrieve with the same totals, hits, scores, facets and fragments as
 // version 2.
 func TestMappingV3Equivalent(t *testing.T) {
+	t.Parallel()
 	src := sampleBank()
 	recs := sample.SynthRecords(1000, benchSeed)
 	src.putRecord(recs...)
@@ -218,6 +219,7 @@ func TestMappingV3Equivalent(t *testing.T) {
 // equivalence is not two versions agreeing on nothing: a phrase holds
 // within one step or one field, never across two.
 func TestPhraseEdges(t *testing.T) {
+	t.Parallel()
 	src := newFake()
 	src.putRecord(phraseRecords...)
 	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)

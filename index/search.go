@@ -36,6 +36,9 @@ type Request struct {
 	From, Size int
 	// Highlight asks for Hit.Fragments.
 	Highlight bool
+	// ExactFacets counts facets over every hit even when there are more
+	// than estimateOver of them (see Results.Estimated).
+	ExactFacets bool
 }
 
 // Results is what a search found.
@@ -48,6 +51,12 @@ type Results struct {
 	// was searched (a catch-up still running, or writes since the last
 	// Sync): the hits may miss or misstate that many items. 0 = caught up.
 	Behind int64 `json:"behind,omitempty"`
+	// Estimated says the facet counts are estimates (show them as
+	// "≈ 40,800"): a query with more than estimateOver hits has its facets
+	// counted on a sample of one hit in sampleParts and scaled to Total,
+	// unless Request.ExactFacets asks for an exact count. Total and the
+	// hits are always exact.
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // Hit is one document found.
@@ -172,21 +181,31 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	// pair hits and facets from either side of it.)
 	gen := ix.gen.Load()
 	var key string
-	var cached map[string][]FacetCount
+	var cached, sample map[string][]FacetCount
+	var sampleHits uint64
+	estimated := false
 	if len(req.Facets) > 0 {
 		if useCache {
 			key = facetKey(req)
-			cached = ix.facets.get(gen, key)
+			cached, estimated = ix.facets.get(gen, key)
 		}
 		if cached == nil && blank && len(req.Filters) == 0 && useDict {
 			if f, ok := ix.dictFacets(req.Type, req.Facets); ok {
 				cached = f
 				if key != "" {
-					ix.facets.put(gen, key, f)
+					ix.facets.put(gen, key, f, false)
 				}
 			}
 		}
-		if cached == nil {
+		if cached == nil && !req.ExactFacets {
+			if sample, sampleHits, err = ix.sampleFacets(root, req.Facets); err != nil {
+				return nil, err
+			}
+			if sampleHits*sampleParts <= ix.estimateLimit() {
+				sample = nil // few hits: count them all
+			}
+		}
+		if cached == nil && sample == nil {
 			for _, f := range req.Facets {
 				sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
 			}
@@ -240,11 +259,17 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			out.Facets[name] = counts
 		}
 		if key != "" {
-			ix.facets.put(gen, key, out.Facets)
+			ix.facets.put(gen, key, out.Facets, false)
+		}
+	}
+	if sample != nil {
+		cached, estimated = scaleFacets(sample, res.Total, sampleHits), true
+		if key != "" {
+			ix.facets.put(gen, key, cached, true)
 		}
 	}
 	if cached != nil {
-		out.Facets = cached
+		out.Facets, out.Estimated = cached, estimated
 	}
 	return out, nil
 }
@@ -358,7 +383,7 @@ func searchGuarded(idx bleve.Index, sr *bleve.SearchRequest) (res *bleve.SearchR
 // are cached apart.
 func facetKey(req Request) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%q %q", req.Query, req.Type)
+	fmt.Fprintf(&b, "%q %q exact=%v", req.Query, req.Type, req.ExactFacets)
 	fields := make([]string, 0, len(req.Filters))
 	for f := range req.Filters {
 		fields = append(fields, f)
@@ -384,26 +409,33 @@ const facetCacheSize = 256
 type facetCache struct {
 	mu      sync.Mutex
 	gen     uint64
-	entries map[string]map[string][]FacetCount
+	entries map[string]cachedFacets
 }
 
-// get returns a copy of the facets stored for key at gen, or nil.
-func (c *facetCache) get(gen uint64, key string) map[string][]FacetCount {
+// cachedFacets are one request's facets, and whether they are estimates.
+type cachedFacets struct {
+	facets    map[string][]FacetCount
+	estimated bool
+}
+
+// get returns a copy of the facets stored for key at gen, or nil, and
+// whether they are estimates.
+func (c *facetCache) get(gen uint64, key string) (map[string][]FacetCount, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen != gen {
-		return nil
+		return nil, false
 	}
 	f, ok := c.entries[key]
 	if !ok {
-		return nil
+		return nil, false
 	}
-	return copyFacets(f)
+	return copyFacets(f.facets), f.estimated
 }
 
 // put stores a copy of f for key at gen, dropping entries of older
 // generations; facets of a generation older than the cache's are dropped.
-func (c *facetCache) put(gen uint64, key string, f map[string][]FacetCount) {
+func (c *facetCache) put(gen uint64, key string, f map[string][]FacetCount, estimated bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen < c.gen {
@@ -411,9 +443,9 @@ func (c *facetCache) put(gen uint64, key string, f map[string][]FacetCount) {
 	}
 	if gen > c.gen || c.entries == nil || len(c.entries) >= facetCacheSize {
 		c.gen = gen
-		c.entries = map[string]map[string][]FacetCount{}
+		c.entries = map[string]cachedFacets{}
 	}
-	c.entries[key] = copyFacets(f)
+	c.entries[key] = cachedFacets{copyFacets(f), estimated}
 }
 
 func copyFacets(f map[string][]FacetCount) map[string][]FacetCount {
