@@ -64,6 +64,10 @@ func perField(q query.Query) query.Query {
 // one.
 type allPhraseQuery struct {
 	phrase *query.MatchPhraseQuery
+	// relaxed leaves the phrase check out: the query then matches every
+	// document with the phrase's terms, scored as the phrase would be
+	// (searchRelaxed).
+	relaxed bool
 }
 
 func (q *allPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, options bsearch.SearcherOptions) (bsearch.Searcher, error) {
@@ -117,6 +121,9 @@ func (q *allPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m ma
 		return nil, err
 	}
 	must.SetQueryNorm(queryNorm(must.Weight()))
+	if q.relaxed {
+		return must, nil
+	}
 
 	fields := perField(query.NewMatchPhraseQuery(q.phrase.MatchPhrase))
 	if dq, ok := fields.(*query.DisjunctionQuery); ok {

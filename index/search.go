@@ -36,9 +36,9 @@ type Request struct {
 	From, Size int
 	// Highlight asks for Hit.Fragments.
 	Highlight bool
-	// ExactFacets counts facets over every hit even when there are more
-	// than estimateOver of them (see Results.Estimated).
-	ExactFacets bool
+	// Exact counts the total and the facets over every hit even when there
+	// are more than estimateOver of them (see Results.Estimated).
+	Exact bool
 }
 
 // Results is what a search found.
@@ -51,11 +51,13 @@ type Results struct {
 	// was searched (a catch-up still running, or writes since the last
 	// Sync): the hits may miss or misstate that many items. 0 = caught up.
 	Behind int64 `json:"behind,omitempty"`
-	// Estimated says the facet counts are estimates (show them as
-	// "≈ 40,800"): a query with more than estimateOver hits has its facets
-	// counted on a sample of one hit in sampleParts and scaled to Total,
-	// unless Request.ExactFacets asks for an exact count. Total and the
-	// hits are always exact.
+	// Estimated says the facet counts, and for a query with a phrase the
+	// total, are estimates (show them as "≈ 40,800"): a query with more
+	// than estimateOver hits has its facets counted on a sample of one
+	// document in sampleParts and scaled to Total, and a phrase query
+	// that many hits has its total estimated from the same sample
+	// (searchRelaxed), unless Request.Exact asks for exact counts. The
+	// hits returned are always exact.
 	Estimated bool `json:"estimated,omitempty"`
 }
 
@@ -118,6 +120,7 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	}
 	_, blank := q.(*query.MatchAllQuery)
 	bq := query.NewBooleanQuery([]query.Query{allPhrases(q)}, nil, mustNot)
+	phrases := requiredPhrases(bq, nil)
 	fields := make([]string, 0, len(req.Filters))
 	for f := range req.Filters {
 		fields = append(fields, f)
@@ -197,14 +200,25 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 				}
 			}
 		}
-		if cached == nil && !req.ExactFacets {
-			if sample, sampleHits, err = ix.sampleFacets(root, req.Facets); err != nil {
-				return nil, err
-			}
-			if sampleHits*sampleParts <= ix.estimateLimit() {
-				sample = nil // few hits: count them all
-			}
+	}
+	// A sample part tells whether the hits are many enough to estimate
+	// their facets and, for a phrase query, their total.
+	huge := false
+	if countFacets := len(req.Facets) > 0 && cached == nil; !req.Exact && (countFacets || len(phrases) > 0) {
+		var fields []string
+		if countFacets {
+			fields = req.Facets
 		}
+		var counted map[string][]FacetCount
+		if counted, sampleHits, err = ix.sampleFacets(root, fields); err != nil {
+			return nil, err
+		}
+		huge = sampleHits*sampleParts > ix.estimateLimit()
+		if huge && countFacets {
+			sample = counted
+		}
+	}
+	if len(req.Facets) > 0 {
 		if cached == nil && sample == nil {
 			for _, f := range req.Facets {
 				sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
@@ -226,11 +240,17 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			return out, nil
 		}
 	}
-	res, err := searchGuarded(ix.idx, sr)
+	var res *bleve.SearchResult
+	totalEstimated := false
+	if huge && len(phrases) > 0 {
+		res, totalEstimated, err = ix.searchRelaxed(sr, phrases, sampleHits)
+	} else {
+		res, err = searchGuarded(ix.idx, sr)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", req.Query, err)
 	}
-	out := &Results{Total: res.Total, Took: res.Took}
+	out := &Results{Total: res.Total, Took: res.Took, Estimated: totalEstimated}
 	if out.Behind, err = ix.Behind(); err != nil {
 		return nil, err
 	}
@@ -269,7 +289,8 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		}
 	}
 	if cached != nil {
-		out.Facets, out.Estimated = cached, estimated
+		out.Facets = cached
+		out.Estimated = out.Estimated || estimated
 	}
 	return out, nil
 }
@@ -383,7 +404,7 @@ func searchGuarded(idx bleve.Index, sr *bleve.SearchRequest) (res *bleve.SearchR
 // are cached apart.
 func facetKey(req Request) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%q %q exact=%v", req.Query, req.Type, req.ExactFacets)
+	fmt.Fprintf(&b, "%q %q exact=%v", req.Query, req.Type, req.Exact)
 	fields := make([]string, 0, len(req.Filters))
 	for f := range req.Filters {
 		fields = append(fields, f)
