@@ -59,9 +59,9 @@ func perField(q query.Query) query.Query {
 // as bleve's phrase searcher on version 2's "_all" did (the conjunction
 // of the phrase's terms on "_all", with the query norm that searcher
 // sets), and keeps the documents where the phrase occurs in one of the
-// text fields, which is where version 2's phrase check looked: each
-// location in "_all" named its field, and a phrase had to hold within
-// one.
+// text fields (phraseCheck), which is where version 2's phrase check
+// looked: each location in "_all" named its field, and a phrase had to
+// hold within one.
 type allPhraseQuery struct {
 	phrase *query.MatchPhraseQuery
 	// relaxed leaves the phrase check out: the query then matches every
@@ -125,18 +125,13 @@ func (q *allPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m ma
 		return must, nil
 	}
 
-	fields := perField(query.NewMatchPhraseQuery(q.phrase.MatchPhrase))
-	if dq, ok := fields.(*query.DisjunctionQuery); ok {
-		for _, d := range dq.Disjuncts {
-			d.(*query.MatchPhraseQuery).Analyzer = q.phrase.Analyzer
-		}
-	}
-	check, err := fields.Searcher(ctx, r, m, bsearch.SearcherOptions{Score: "none"})
+	check, err := newPhraseCheck(ctx, r, terms)
 	if err != nil {
 		_ = must.Close()
 		return nil, err
 	}
-	return &checkedSearcher{FilteringSearcher: searcher.NewFilteringSearcher(ctx, must, inSearcher(check)), check: check}, nil
+	accept := func(_ *bsearch.SearchContext, d *bsearch.DocumentMatch) bool { return check.holds(d.IndexInternalID) }
+	return &checkedSearcher{FilteringSearcher: searcher.NewFilteringSearcher(ctx, must, accept), check: check}, nil
 }
 
 // phraseTerms is bleve's tokenStreamToPhrase: the terms at each position
@@ -156,38 +151,11 @@ func phraseTerms(tokens analysis.TokenStream) [][]string {
 	return out
 }
 
-// inSearcher accepts the documents that s matches; the documents it is
-// asked about come in ascending order, as bleve's boolean filter asks.
-func inSearcher(s bsearch.Searcher) searcher.FilterFunc {
-	var started bool
-	var at *bsearch.DocumentMatch
-	return func(ctx *bsearch.SearchContext, d *bsearch.DocumentMatch) bool {
-		var err error
-		if !started {
-			started = true
-			if at, err = s.Next(ctx); err != nil {
-				at = nil
-			}
-		}
-		if at == nil {
-			return false
-		}
-		if at.IndexInternalID.Compare(d.IndexInternalID) < 0 {
-			ctx.DocumentMatchPool.Put(at)
-			if at, err = s.Advance(ctx, d.IndexInternalID); err != nil || at == nil {
-				at = nil
-				return false
-			}
-		}
-		return at.IndexInternalID.Equals(d.IndexInternalID)
-	}
-}
-
-// checkedSearcher is a filtering searcher that also closes, and sizes the
-// document pool for, the searcher its filter reads.
+// checkedSearcher is a filtering searcher that also closes the phrase
+// check its filter reads.
 type checkedSearcher struct {
 	*searcher.FilteringSearcher
-	check bsearch.Searcher
+	check *phraseCheck
 }
 
 func (s *checkedSearcher) Close() error {
@@ -196,8 +164,4 @@ func (s *checkedSearcher) Close() error {
 		err = e
 	}
 	return err
-}
-
-func (s *checkedSearcher) DocumentMatchPoolSize() int {
-	return s.FilteringSearcher.DocumentMatchPoolSize() + s.check.DocumentMatchPoolSize()
 }
