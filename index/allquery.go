@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -70,16 +71,24 @@ type allPhraseQuery struct {
 	relaxed bool
 }
 
-func (q *allPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, options bsearch.SearcherOptions) (bsearch.Searcher, error) {
+// terms is the phrase analysed: its terms at each position.
+func (q *allPhraseQuery) terms(m mapping.IndexMapping) ([][]string, error) {
 	name := q.phrase.Analyzer
 	if name == "" {
 		name = m.AnalyzerNameForPath(allFieldName)
 	}
 	analyzer := m.AnalyzerNamed(name)
 	if analyzer == nil {
-		return query.NewMatchPhraseQuery(q.phrase.MatchPhrase).Searcher(ctx, r, m, options) // bleve's own error
+		return nil, fmt.Errorf("no analyzer named %q registered", name)
 	}
-	terms := phraseTerms(analyzer.Analyze([]byte(q.phrase.MatchPhrase)))
+	return phraseTerms(analyzer.Analyze([]byte(q.phrase.MatchPhrase))), nil
+}
+
+func (q *allPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, options bsearch.SearcherOptions) (bsearch.Searcher, error) {
+	terms, err := q.terms(m)
+	if err != nil {
+		return nil, err
+	}
 	if len(terms) == 0 {
 		return searcher.NewMatchNoneSearcher(r)
 	}
@@ -124,7 +133,6 @@ func (q *allPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m ma
 	if q.relaxed {
 		return must, nil
 	}
-
 	check, err := newPhraseCheck(ctx, r, terms)
 	if err != nil {
 		_ = must.Close()
@@ -152,16 +160,83 @@ func phraseTerms(tokens analysis.TokenStream) [][]string {
 }
 
 // checkedSearcher is a filtering searcher that also closes the phrase
-// check its filter reads.
+// checks its filter reads.
 type checkedSearcher struct {
 	*searcher.FilteringSearcher
-	check *phraseCheck
+	check  *phraseCheck
+	checks []*phraseCheck
 }
 
 func (s *checkedSearcher) Close() error {
 	err := s.FilteringSearcher.Close()
-	if e := s.check.Close(); err == nil {
-		err = e
+	for _, c := range append(s.checks, s.check) {
+		if c != nil {
+			if e := c.Close(); err == nil {
+				err = e
+			}
+		}
 	}
 	return err
+}
+
+// tallyQuery matches what its query matches and, of one match in every
+// sampleParts, checks whether it holds every phrase, counting those.
+type tallyQuery struct {
+	query   query.Query
+	phrases []*allPhraseQuery
+	tally   *passTally
+}
+
+// passTally counts matches, those checked and those that held the
+// phrases.
+type passTally struct{ seen, checked, passed int }
+
+// rate is the share of checked matches that held the phrases (1 when
+// none was checked).
+func (t *passTally) rate() float64 {
+	if t.checked == 0 {
+		return 1
+	}
+	return float64(t.passed) / float64(t.checked)
+}
+
+func (q *tallyQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, options bsearch.SearcherOptions) (bsearch.Searcher, error) {
+	var checks []*phraseCheck
+	closeAll := func() {
+		for _, c := range checks {
+			_ = c.Close()
+		}
+	}
+	for _, p := range q.phrases {
+		terms, err := p.terms(m)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		c, err := newPhraseCheck(ctx, r, terms)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		checks = append(checks, c)
+	}
+	inner, err := q.query.Searcher(ctx, r, m, options)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	t := q.tally
+	accept := func(_ *bsearch.SearchContext, d *bsearch.DocumentMatch) bool {
+		if t.seen++; t.seen%sampleParts == 0 {
+			t.checked++
+			for _, c := range checks {
+				if !c.holds(d.IndexInternalID) {
+					return true
+				}
+			}
+			t.passed++
+		}
+		return true
+	}
+	return &checkedSearcher{FilteringSearcher: searcher.NewFilteringSearcher(ctx, inner, accept), checks: checks}, nil
 }

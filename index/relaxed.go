@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -35,33 +36,50 @@ func requiredPhrases(q query.Query, out []*allPhraseQuery) []*allPhraseQuery {
 // with the phrase checks left out, which matches every document with the
 // phrases' terms and scores each as the full query would, then checks
 // the phrases on the best of those only, in sr's order, until it has
-// sr.From+sr.Size hits. Those hits are exactly the full query's. The
-// total is exact when every candidate was checked; otherwise it is
-// estimated as sampleParts × sampled (the full query's hits in one sample
-// part), at most the candidates and at least the hits found.
-func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuery, sampled uint64) (*bleve.SearchResult, bool, error) {
+// sr.From+sr.Size hits. Those hits are exactly the full query's.
+//
+// It gives up (ok false) when there are at most limit candidates and no
+// sample was counted: the caller then checks them all. The total is exact
+// when every candidate was checked; otherwise it is estimated, from the
+// full query's hits in one sample part (sampled, when the facets were
+// counted on it) or else from the phrase checks of one candidate in
+// sampleParts during the first search (tallyQuery), at most the
+// candidates and at least the hits found.
+func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuery, sampled uint64, haveSample bool, limit uint64) (res *bleve.SearchResult, estimated, ok bool, err error) {
+	start := time.Now()
 	need := sr.From + sr.Size
 	window := max(4*need, 100)
 	var passing bsearch.DocumentMatchCollection
-	start := time.Now()
 	var candidates uint64
 	checked := 0
-	for {
+	rate := 1.0
+	for first := true; ; first = false {
 		rs := *sr
 		rs.From, rs.Size, rs.Facets, rs.Highlight = checked, window, nil, nil
+		var tally *passTally
+		if first && !haveSample {
+			tally = &passTally{}
+			rs.Query = &tallyQuery{query: sr.Query, phrases: phrases, tally: tally}
+		}
 		relax(phrases, true)
 		res, err := searchGuarded(ix.idx, &rs)
 		relax(phrases, false)
 		if err != nil {
-			return nil, false, err
+			return nil, false, false, err
 		}
 		candidates = res.Total
-		ok, err := ix.matching(sr.Query, res.Hits)
+		if first && !haveSample && candidates <= limit {
+			return nil, false, false, nil
+		}
+		if tally != nil {
+			rate = tally.rate()
+		}
+		match, err := ix.matching(sr.Query, res.Hits)
 		if err != nil {
-			return nil, false, err
+			return nil, false, false, err
 		}
 		for _, h := range res.Hits {
-			if ok[h.ID] {
+			if match[h.ID] {
 				passing = append(passing, h)
 			}
 		}
@@ -75,10 +93,14 @@ func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuer
 	out.Took = time.Since(start)
 	if uint64(checked) >= candidates { // every candidate checked
 		out.Total = uint64(len(passing))
-		return out, false, nil
+		return out, false, true, nil
 	}
-	out.Total = max(min(candidates, sampled*sampleParts), uint64(len(passing)))
-	return out, true, nil
+	total := uint64(math.Round(float64(candidates) * rate))
+	if haveSample {
+		total = sampled * sampleParts
+	}
+	out.Total = max(min(candidates, total), uint64(len(passing)))
+	return out, true, true, nil
 }
 
 func relax(phrases []*allPhraseQuery, on bool) {

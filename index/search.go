@@ -202,20 +202,15 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		}
 	}
 	// A sample part tells whether the hits are many enough to estimate
-	// their facets and, for a phrase query, their total.
-	huge := false
-	if countFacets := len(req.Facets) > 0 && cached == nil; !req.Exact && (countFacets || len(phrases) > 0) {
-		var fields []string
-		if countFacets {
-			fields = req.Facets
-		}
-		var counted map[string][]FacetCount
-		if counted, sampleHits, err = ix.sampleFacets(root, fields); err != nil {
+	// their facets (and, for a phrase query, their total).
+	huge, counted := false, false
+	if len(req.Facets) > 0 && cached == nil && !req.Exact {
+		if sample, sampleHits, err = ix.sampleFacets(root, req.Facets); err != nil {
 			return nil, err
 		}
-		huge = sampleHits*sampleParts > ix.estimateLimit()
-		if huge && countFacets {
-			sample = counted
+		counted = true
+		if huge = sampleHits*sampleParts > ix.estimateLimit(); !huge {
+			sample = nil
 		}
 	}
 	if len(req.Facets) > 0 {
@@ -241,10 +236,11 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		}
 	}
 	var res *bleve.SearchResult
-	totalEstimated := false
-	if huge && len(phrases) > 0 {
-		res, totalEstimated, err = ix.searchRelaxed(sr, phrases, sampleHits)
-	} else {
+	totalEstimated, relaxed := false, false
+	if len(phrases) > 0 && !req.Exact && (huge || !counted) {
+		res, totalEstimated, relaxed, err = ix.searchRelaxed(sr, phrases, sampleHits, counted, ix.estimateLimit())
+	}
+	if err == nil && !relaxed {
 		res, err = searchGuarded(ix.idx, sr)
 	}
 	if err != nil {
