@@ -38,14 +38,12 @@ func requiredPhrases(q query.Query, out []*allPhraseQuery) []*allPhraseQuery {
 // the phrases on the best of those only, in sr's order, until it has
 // sr.From+sr.Size hits. Those hits are exactly the full query's.
 //
-// It gives up (ok false) when there are at most limit candidates and no
-// sample was counted: the caller then checks them all. The total is exact
-// when every candidate was checked; otherwise it is estimated, from the
-// full query's hits in one sample part (sampled, when the facets were
-// counted on it) or else from the phrase checks of one candidate in
-// sampleParts during the first search (tallyQuery), at most the
-// candidates and at least the hits found.
-func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuery, sampled uint64, haveSample bool, limit uint64) (res *bleve.SearchResult, estimated, ok bool, err error) {
+// It gives up (ok false) when there are at most limit candidates: the
+// caller then checks them all. The total is exact when every candidate
+// was checked; otherwise it is estimated from the phrase checks of one
+// candidate in sampleParts during the first search (tallyQuery), at most
+// the candidates and at least the hits found.
+func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuery, limit uint64) (res *bleve.SearchResult, estimated, ok bool, err error) {
 	start := time.Now()
 	need := sr.From + sr.Size
 	window := max(4*need, 100)
@@ -57,7 +55,7 @@ func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuer
 		rs := *sr
 		rs.From, rs.Size, rs.Facets, rs.Highlight = checked, window, nil, nil
 		var tally *passTally
-		if first && !haveSample {
+		if first {
 			tally = &passTally{}
 			rs.Query = &tallyQuery{query: sr.Query, phrases: phrases, tally: tally}
 		}
@@ -68,7 +66,7 @@ func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuer
 			return nil, false, false, err
 		}
 		candidates = res.Total
-		if first && !haveSample && candidates <= limit {
+		if first && candidates <= limit {
 			return nil, false, false, nil
 		}
 		if tally != nil {
@@ -96,9 +94,6 @@ func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuer
 		return out, false, true, nil
 	}
 	total := uint64(math.Round(float64(candidates) * rate))
-	if haveSample {
-		total = sampled * sampleParts
-	}
 	out.Total = max(min(candidates, total), uint64(len(passing)))
 	return out, true, true, nil
 }

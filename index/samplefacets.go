@@ -39,19 +39,24 @@ func samplePart(id string) string {
 	return strconv.Itoa(int(h.Sum32() % sampleParts))
 }
 
-// sampleFacets counts the facets of root's hits in part 0 only: the
-// counts and the hits they were counted on. Callers hold ix.mu.
-func (ix *Index) sampleFacets(root query.Query, facets []string) (map[string][]FacetCount, uint64, error) {
-	part := query.NewTermQuery("0")
-	part.SetField(sampleField)
-	sr := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{root, part}), 0, 0, false)
+// countFacets counts the facets of root's total hits: on every hit when
+// they are at most ix.estimateLimit(), else on the hits in sample part 0,
+// scaled to total (estimated). Callers hold ix.mu.
+func (ix *Index) countFacets(root query.Query, facets []string, total uint64) (map[string][]FacetCount, bool, error) {
+	q, huge := root, total > ix.estimateLimit()
+	if huge {
+		part := query.NewTermQuery("0")
+		part.SetField(sampleField)
+		q = query.NewConjunctionQuery([]query.Query{root, part})
+	}
+	sr := bleve.NewSearchRequestOptions(q, 0, 0, false)
 	sr.Score = "none"
 	for _, f := range facets {
 		sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
 	}
 	res, err := searchGuarded(ix.idx, sr)
 	if err != nil {
-		return nil, 0, fmt.Errorf("search: count facets on a sample: %w", err)
+		return nil, false, fmt.Errorf("search: count facets: %w", err)
 	}
 	out := map[string][]FacetCount{}
 	for name, fr := range res.Facets {
@@ -63,7 +68,10 @@ func (ix *Index) sampleFacets(root query.Query, facets []string) (map[string][]F
 		}
 		out[name] = counts
 	}
-	return out, res.Total, nil
+	if !huge {
+		return out, false, nil
+	}
+	return scaleFacets(out, total, res.Total), true, nil
 }
 
 // scaleFacets scales counts made on sampled of total hits up to total: a

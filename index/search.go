@@ -55,9 +55,10 @@ type Results struct {
 	// total, are estimates (show them as "≈ 40,800"): a query with more
 	// than estimateOver hits has its facets counted on a sample of one
 	// document in sampleParts and scaled to Total, and a phrase query
-	// that many hits has its total estimated from the same sample
-	// (searchRelaxed), unless Request.Exact asks for exact counts. The
-	// hits returned are always exact.
+	// with that many candidates has its total estimated from the phrase
+	// checks of one candidate in sampleParts (searchRelaxed), unless
+	// Request.Exact asks for exact counts. The hits returned are always
+	// exact.
 	Estimated bool `json:"estimated,omitempty"`
 }
 
@@ -184,8 +185,7 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	// pair hits and facets from either side of it.)
 	gen := ix.gen.Load()
 	var key string
-	var cached, sample map[string][]FacetCount
-	var sampleHits uint64
+	var cached map[string][]FacetCount
 	estimated := false
 	if len(req.Facets) > 0 {
 		if useCache {
@@ -201,23 +201,13 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			}
 		}
 	}
-	// A sample part tells whether the hits are many enough to estimate
-	// their facets (and, for a phrase query, their total).
-	huge, counted := false, false
-	if len(req.Facets) > 0 && cached == nil && !req.Exact {
-		if sample, sampleHits, err = ix.sampleFacets(root, req.Facets); err != nil {
-			return nil, err
-		}
-		counted = true
-		if huge = sampleHits*sampleParts > ix.estimateLimit(); !huge {
-			sample = nil
-		}
-	}
-	if len(req.Facets) > 0 {
-		if cached == nil && sample == nil {
-			for _, f := range req.Facets {
-				sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
-			}
+	// Facets are counted with the hits when asked to be exact, else after
+	// them: on every hit when there are at most estimateOver, else on one
+	// sample part.
+	countAfter := len(req.Facets) > 0 && cached == nil && !req.Exact
+	if len(req.Facets) > 0 && cached == nil && req.Exact {
+		for _, f := range req.Facets {
+			sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
 		}
 	}
 	if blank && useIDPage && req.Type != "" && len(req.Filters) == 0 && slices.Equal(req.Sort, []string{"_id"}) &&
@@ -237,8 +227,8 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	}
 	var res *bleve.SearchResult
 	totalEstimated, relaxed := false, false
-	if len(phrases) > 0 && !req.Exact && (huge || !counted) {
-		res, totalEstimated, relaxed, err = ix.searchRelaxed(sr, phrases, sampleHits, counted, ix.estimateLimit())
+	if len(phrases) > 0 && !req.Exact {
+		res, totalEstimated, relaxed, err = ix.searchRelaxed(sr, phrases, ix.estimateLimit())
 	}
 	if err == nil && !relaxed {
 		res, err = searchGuarded(ix.idx, sr)
@@ -278,10 +268,13 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			ix.facets.put(gen, key, out.Facets, false)
 		}
 	}
-	if sample != nil {
-		cached, estimated = scaleFacets(sample, res.Total, sampleHits), true
+	if countAfter {
+		if cached, estimated, err = ix.countFacets(root, req.Facets, res.Total); err != nil {
+			return nil, err
+		}
+		estimated = estimated || totalEstimated
 		if key != "" {
-			ix.facets.put(gen, key, cached, true)
+			ix.facets.put(gen, key, cached, estimated)
 		}
 	}
 	if cached != nil {
