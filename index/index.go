@@ -75,8 +75,9 @@ type Index struct {
 	gen      atomic.Uint64
 	facets   facetCache
 	progress atomic.Pointer[func(done, total int)] // SetProgress
-	// estimateOver replaces the const of that name when set (tests).
-	estimateOver uint64
+	// estimateOver and sampleTarget replace the consts of those names
+	// when set (tests).
+	estimateOver, sampleTarget uint64
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it

@@ -41,7 +41,7 @@ func requiredPhrases(q query.Query, out []*allPhraseQuery) []*allPhraseQuery {
 // It gives up (ok false) when there are at most limit candidates: the
 // caller then checks them all. The total is exact when every candidate
 // was checked; otherwise it is estimated from the phrase checks of one
-// candidate in sampleParts during the first search (tallyQuery), at most
+// candidate in tallyEvery during the first search (tallyQuery), at most
 // the candidates and at least the hits found.
 func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuery, limit uint64) (res *bleve.SearchResult, estimated, ok bool, err error) {
 	start := time.Now()

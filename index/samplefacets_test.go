@@ -49,7 +49,8 @@ func testEstimatedFacets(t *testing.T, ix *Index) {
 		t.Fatalf("exact: %d hits, estimated %v; want an exact count over 300 hits", exact.Total, exact.Estimated)
 	}
 
-	ix.estimateOver = exact.Total / 4
+	ix.estimateOver, ix.sampleTarget = exact.Total/4, exact.Total/10
+	defer func() { ix.sampleTarget = 0 }()
 	got, err := ix.search(req, false)
 	if err != nil {
 		t.Fatal(err)
@@ -69,8 +70,8 @@ func testEstimatedFacets(t *testing.T, ix *Index) {
 		for _, c := range got.Facets[field] {
 			est[c.Term] = c.Count
 		}
-		// One hit in 16 sampled: an estimate of c is 16 × Binomial(c,
-		// 1/16), sd ≈ 4√c; allow four of them.
+		// About one hit in 10 sampled: an estimate of c is 10 ×
+		// Binomial(c, 1/10), sd = 3√c; allow five of them.
 		for _, c := range counts {
 			if d := math.Abs(float64(est[c.Term] - c.Count)); d > 16*math.Sqrt(float64(c.Count)) {
 				t.Errorf("%s=%s: estimated %d, exact %d", field, c.Term, est[c.Term], c.Count)

@@ -53,12 +53,11 @@ type Results struct {
 	Behind int64 `json:"behind,omitempty"`
 	// Estimated says the facet counts, and for a query with a phrase the
 	// total, are estimates (show them as "≈ 40,800"): a query with more
-	// than estimateOver hits has its facets counted on a sample of one
-	// document in sampleParts and scaled to Total, and a phrase query
-	// with that many candidates has its total estimated from the phrase
-	// checks of one candidate in sampleParts (searchRelaxed), unless
-	// Request.Exact asks for exact counts. The hits returned are always
-	// exact.
+	// than estimateOver hits has its facets counted on a sample of about
+	// sampleTarget of them and scaled to Total, and a phrase query with
+	// that many candidates has its total estimated from the phrase checks
+	// of one candidate in tallyEvery (searchRelaxed), unless Request.Exact
+	// asks for exact counts. The hits returned are always exact.
 	Estimated bool `json:"estimated,omitempty"`
 }
 
