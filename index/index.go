@@ -76,8 +76,9 @@ type Index struct {
 	facets   facetCache
 	progress atomic.Pointer[func(done, total int)] // SetProgress
 	// estimateOver and sampleTarget replace the consts of those names
-	// when set (tests).
+	// when set, and allHits turns searchTopScores off (tests).
 	estimateOver, sampleTarget uint64
+	allHits                    bool
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it

@@ -196,6 +196,7 @@ func TestMappingV3Equivalent(t *testing.T) {
 	if fragments < len(reqs) {
 		t.Errorf("%d fragments over %d requests; the highlights test little", fragments, len(reqs))
 	}
+	checkTopScores(t, v3, reqs)
 	for _, task := range []string{"join reviews to items", "prices in cents", "one row per order", ""} {
 		for _, scope := range []review.Scope{{}, {Env: "shop"}, {Env: "docs", Tags: []string{"g1"}}} {
 			want, err1 := v2.Retrieve(task, scope, 10)

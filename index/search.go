@@ -230,7 +230,7 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		res, totalEstimated, relaxed, err = ix.searchRelaxed(sr, phrases, ix.estimateLimit())
 	}
 	if err == nil && !relaxed {
-		if useTopScores && sortedByScore(req.Sort) && len(sr.Facets) == 0 && !onFilters {
+		if !ix.allHits && sortedByScore(req.Sort) && len(sr.Facets) == 0 && !onFilters {
 			res, err = ix.searchTopScores(sr)
 		} else {
 			res, err = searchGuarded(ix.idx, sr)
@@ -318,10 +318,6 @@ func (ix *Index) fragments(qs string, found bsearch.DocumentMatchCollection, hit
 	}
 	return nil
 }
-
-// useTopScores turns on searchTopScores (off only in the test that
-// compares both ways).
-var useTopScores = true
 
 // useDict turns on dictFacets for blank queries (off only in the test that
 // compares both ways).

@@ -2,29 +2,17 @@ package index
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
-
-	"github.com/memreview/memreview/sample"
 )
 
-// TestTopScoresIdentical checks that dropping the hits that cannot reach
-// the page (searchTopScores) changes nothing: the same totals, hits,
-// scores, fragments and facets as bleve's collector given every hit, on
-// the comparison and phrase requests sorted by score then id, on several
-// pages, including ties at the page's edge.
-func TestTopScoresIdentical(t *testing.T) {
-	src := sampleBank()
-	recs := sample.SynthRecords(1000, benchSeed)
-	src.putRecord(recs...)
-	src.putRecord(phraseRecords...)
-	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+// checkTopScores checks that dropping the hits that cannot reach the page
+// (searchTopScores) changes nothing: the same totals, hits, scores,
+// fragments and facets as bleve's collector given every hit, on the
+// requests sorted by score then id, on several pages, including ties at
+// the page's edge. TestMappingV3Equivalent runs it on its index.
+func checkTopScores(t *testing.T, ix *Index, all []Request) {
 	var reqs []Request
-	for _, r := range append(equivalenceRequests(recs), v3Requests()...) {
+	for _, r := range all {
 		if !sortedByScore(r.Sort) {
 			continue
 		}
@@ -33,16 +21,16 @@ func TestTopScoresIdentical(t *testing.T) {
 			reqs = append(reqs, r)
 		}
 	}
-	defer func() { useTopScores = true }()
+	defer func() { ix.allHits = false }()
 	ties := 0
 	for _, req := range reqs {
 		name := fmt.Sprintf("%q type=%q from=%d size=%d", req.Query, req.Type, req.From, req.Size)
-		useTopScores = false
+		ix.allHits = true
 		want, err := ix.search(req, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		useTopScores = true
+		ix.allHits = false
 		got, err := ix.search(req, false)
 		if err != nil {
 			t.Fatal(err)
