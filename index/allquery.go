@@ -180,7 +180,8 @@ func (s *checkedSearcher) Close() error {
 }
 
 // tallyQuery matches what its query matches and, of one match in every
-// tallyEvery, checks whether it holds every phrase, counting those.
+// tallyEvery (more when there are many: about tallyChecks checks in all),
+// checks whether it holds every phrase, counting those.
 type tallyQuery struct {
 	query   query.Query
 	phrases []*allPhraseQuery
@@ -191,6 +192,10 @@ type tallyQuery struct {
 // about 750 checks for the 12,000 candidates of "one row per" at 100,000
 // records.
 const tallyEvery = 16
+
+// tallyChecks caps the checks at about this many: the inner searcher's
+// count of candidates (an upper bound) sets the step.
+const tallyChecks = 1000
 
 // passTally counts matches, those checked and those that held the
 // phrases.
@@ -231,8 +236,9 @@ func (q *tallyQuery) Searcher(ctx context.Context, r index.IndexReader, m mappin
 		return nil, err
 	}
 	t := q.tally
+	every := max(tallyEvery, int(inner.Count()/tallyChecks))
 	accept := func(_ *bsearch.SearchContext, d *bsearch.DocumentMatch) bool {
-		if t.seen++; t.seen%tallyEvery == 0 {
+		if t.seen++; t.seen%every == 0 {
 			t.checked++
 			for _, c := range checks {
 				if !c.holds(d.IndexInternalID) {
