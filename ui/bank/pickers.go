@@ -114,8 +114,11 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 	st := m.Styles
 	inner := w - st.Overlay.GetHorizontalFrameSize()
 	note := " — space toggles a filter; counts are of the current query"
-	if m.facetsEstimated {
+	switch {
+	case m.facetsEstimated:
 		note = " — space toggles a filter; ≈ counts include retired records"
+	case m.facetsSampled:
+		note = " — space toggles a filter; ≈ counts are scaled from a sample of the hits"
 	}
 	lines := []string{st.Title.Render("Facets") + st.Subtle.Render(note)}
 	rows := m.facetRows()
@@ -132,8 +135,8 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 			box = "[x]"
 		}
 		count := thousands(r.count)
-		if m.facetsEstimated && r.field != "status" {
-			count = "≈ " + count // retired records counted too (estimateFacets)
+		if m.facetsEstimated && r.field != "status" || m.facetsSampled {
+			count = "≈ " + count // retired records counted too (estimateFacets), or a sample scaled
 		}
 		if r.count < 0 {
 			count = "–" // not in the results: hidden (retired) or filtered away
