@@ -11,6 +11,7 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
 // Update handles keys, the mouse wheel and background results.
@@ -45,7 +46,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.handleMouse(msg)
 	case queueLoaded:
 		return m.queueLoaded(msg)
-	case common.EnvNames:
+	case form.EnvNames:
 		m.envs = msg.Names
 		if f, ok := m.overlay.(interface{ SetEnvs([]string) }); ok {
 			f.SetEnvs(msg.Names)
@@ -325,10 +326,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.overlay = &confirmDelete{pid: id, ids: m.cur.P.TargetIDs(), verb: review.Delete}
 	case key.Matches(msg, k.Narrow):
 		m.overlay = newNarrowForm(m)
-		return common.LoadEnvNames(m.deps.Service)
+		return form.LoadEnvNames(m.deps.Service)
 	case key.Matches(msg, k.Edit):
 		m.overlay = newEditForm(m)
-		return common.LoadEnvNames(m.deps.Service)
+		return form.LoadEnvNames(m.deps.Service)
 	case key.Matches(msg, k.Merge):
 		mp := newMergePicker(m)
 		m.overlay = mp

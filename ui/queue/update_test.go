@@ -158,7 +158,7 @@ func TestEditFormValidates(t *testing.T) {
 	settle(t, m, m.reloadQueue(sample.PropUpdate))
 	key := func(k tea.KeyMsg) { settle(t, m, func() tea.Msg { return k }) }
 	key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("e")})
-	f, ok := m.overlay.(*form)
+	f, ok := m.overlay.(*editForm)
 	if !ok || !m.Capturing() {
 		t.Fatalf("e opened %T, capturing %v", m.overlay, m.Capturing())
 	}
