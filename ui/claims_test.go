@@ -30,6 +30,7 @@ func waitClaims(t *testing.T, b review.Backend, operator string, want ...string)
 // is claimed by the TUI's operator; a decision moves the claim to the next
 // proposal; quitting with q releases it.
 func TestClaimsInTheQueue(t *testing.T) {
+	t.Parallel()
 	deps, b, q := uitest.ClaimWorld(t)
 	for _, p := range q[:2] {
 		if _, err := b.Claim(p.ID, "alice", review.ClaimTTL); err != nil {
@@ -55,6 +56,7 @@ func TestClaimsInTheQueue(t *testing.T) {
 // TestExpiredClaimReturns: a claim whose TTL passed stops hiding its
 // proposal at the next reload.
 func TestExpiredClaimReturns(t *testing.T) {
+	t.Parallel()
 	deps, b, q := uitest.ClaimWorld(t)
 	if _, err := b.Claim(q[0].ID, "alice", 300*time.Millisecond); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // the other then shows the conflict banner, and accepting it anyway is
 // refused with what changed, applying nothing.
 func TestConflict(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60)
 	m = drive(t, m, common.ShowProposal{ID: sample.PropConflictUpdate})
@@ -59,6 +60,7 @@ func TestConflict(t *testing.T) {
 // it behind the picker's back (as another screen or process would), then
 // confirms: the merge is refused with what changed and nothing is merged.
 func TestMergePickerStaleRecord(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60)
 	m = drive(t, m, common.ShowProposal{ID: sample.PropMerge})
@@ -113,6 +115,7 @@ func TestMergePickerStaleRecord(t *testing.T) {
 
 // TestHelpAndQuit opens and closes the help overlay and quits with q.
 func TestHelpAndQuit(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 120, 40)
 	m = drive(t, m, uitest.Key("?"))
@@ -151,6 +154,7 @@ func quits(cmd tea.Cmd) bool {
 // columns that do not fit beside the others go below them rather than
 // being cut, so the screen keys and how to close the overlay stay visible.
 func TestHelpNarrow(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 80, 24)
 	for _, n := range []string{"1", "2", "4"} {
@@ -176,6 +180,7 @@ func TestHelpNarrow(t *testing.T) {
 // comes back to the queue. A screen that takes typed text (the console's
 // input) keeps the number keys until esc leaves its input.
 func TestScreensSwitch(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 120, 40)
 	for _, n := range []string{"2", "3", "4"} {

@@ -209,6 +209,7 @@ func checkCreated(t *testing.T, st *review.Store, f *modelServer, run, traj stri
 // call shows in the probes pane while the run waits on the model, and when
 // it ends the footer counts its proposal and the queue has grown by one.
 func TestCurateFromReview(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	gate := make(chan struct{})
 	f := newModelServer(t, createScript(gate)...)
@@ -240,6 +241,7 @@ func TestCurateFromReview(t *testing.T) {
 // TestCurateFailure: the model server answers 500 to everything; the
 // footer says so and the queue is unchanged.
 func TestCurateFailure(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	f := newModelServer(t) // no script: every request gets 500
 	w.deps.Curator = common.NewCurator(f.settings(1))
@@ -265,6 +267,7 @@ func TestCurateFailure(t *testing.T) {
 // run shows in the detail, and the review screen's queue (its tab title)
 // grows by one when it ends.
 func TestCurateFromTrajectories(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	// Hold the model's second answer until the live events were seen, so
 	// the end of the run cannot fall inside that wait's output.

@@ -92,6 +92,7 @@ func (s *session) quit() {
 // TestReviewFlow drives the real program through five decisions on the
 // sample world, then reopens the bank and checks exactly what was written.
 func TestReviewFlow(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	s := start(t, w.deps, 200, 60)
 	s.waitFor("Candidate " + sample.ProposalIDs[0])
@@ -251,6 +252,7 @@ func checkHistory(t *testing.T, s *review.Store, id string, ops ...string) {
 // one the decision replaced), and an undo in the bank reopens the proposal
 // on the review screen.
 func TestOtherScreensSeeAWrite(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 160, 40)
 	m = drive(t, m, common.ShowRecord{ID: sample.RecAttrsG2}) // builds the bank on the record

@@ -16,6 +16,7 @@ import (
 // was shown, then to the review screen's proposal again, though that
 // screen loaded nothing new.
 func TestFocusFollowsScreen(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60)
 	cur := sample.ProposalIDs[0]

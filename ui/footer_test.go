@@ -15,6 +15,7 @@ import (
 // footer's key line ends with "? help" and "q quit" however many hints
 // the screen has; the hints are what is cut.
 func TestFooterKeepsHelp(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60)
 	for _, d := range Screens {
@@ -33,6 +34,7 @@ func TestFooterKeepsHelp(t *testing.T) {
 // TestErrorOverlay: an error longer than the footer is cut there, and !
 // shows it in full; esc closes the overlay.
 func TestErrorOverlay(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 80, 24)
 	long := "curator: the model server answered 500: " + strings.Repeat("upstream detail ", 12) + "END-OF-ERROR"
@@ -60,6 +62,7 @@ func TestErrorOverlay(t *testing.T) {
 // all it has had to review; a defer counts as decided but stays open, an
 // undo takes the decision back.
 func TestSessionProgress(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60)
 	m = drive(t, m, uitest.Key("s")) // defer: still open
@@ -79,6 +82,7 @@ func TestSessionProgress(t *testing.T) {
 // TestNoteReachesHistory: N, a note, then r: the decision's audit entry
 // carries the note, and the export of decisions holds it.
 func TestNoteReachesHistory(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60)
 	pid := ansi.Strip(m.View())
@@ -107,6 +111,7 @@ func TestNoteReachesHistory(t *testing.T) {
 // TestZoom: z gives the focused pane the whole width of a wide screen
 // (the other panes hide, the pane tabs show), and z again brings all back.
 func TestZoom(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60)
 	m = drive(t, m, uitest.Key("tab")) // the candidate pane
@@ -128,6 +133,7 @@ func TestZoom(t *testing.T) {
 // too: d (the first proposal, a create, has no targets) and [ (it is the
 // first).
 func TestHelpListsEveryKey(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 120, 40)
 	m = drive(t, m, uitest.Key("?"))

@@ -50,6 +50,7 @@ func lastDecision(t *testing.T, s *review.Store) review.Decision {
 // says drops its expected output, and a second check added), saves with
 // ctrl+s, and finds exactly that record after reopening the bank.
 func TestEditFormMultiLine(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	pid := sample.ProposalIDs[0]
 	cand := proposalRecord(t, w.store, pid)
@@ -57,7 +58,7 @@ func TestEditFormMultiLine(t *testing.T) {
 		t.Fatalf("the sample changed: %s has %d steps and %d checks", pid, len(cand.Steps), len(cand.Checks))
 	}
 	s := start(t, w.deps, 80, 24)
-	s.waitFor("CREATE  " + pid)
+	s.waitFor("CREATE  "+pid, "Trajectory traj_") // the pane's title names it once the proposal has loaded: e waits for that
 	s.typ("e")
 	s.waitFor("Edit "+pid, "check 1 keeps its expected output")
 	s.send(ctrlU) // the lemma is one line, the cursor at its end
@@ -103,6 +104,7 @@ func TestEditFormMultiLine(t *testing.T) {
 // as soon as it is empty, ctrl+s is refused with the reason, and esc
 // closes the form with nothing written.
 func TestEditRefusesEmptyLemma(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	pid := sample.PropUpdate
 	s := start(t, w.deps, 120, 40)
@@ -134,6 +136,7 @@ func TestEditRefusesEmptyLemma(t *testing.T) {
 // reopening the merged record is exactly the combined one with those
 // edits, the candidate's check keeping its expected output.
 func TestMergeEditorMultiLine(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	pid := sample.ProposalIDs[0]
 	cand := proposalRecord(t, w.store, pid)
@@ -190,6 +193,7 @@ func TestMergeEditorMultiLine(t *testing.T) {
 // and moves through its fields: no key in the footer means two things,
 // and ? (the screen's full help) lists every key the footer shows.
 func TestFormKeysListed(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60).(*Model)
 	for _, scr := range []string{"1", "2"} {

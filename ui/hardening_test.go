@@ -17,6 +17,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/memreview/memreview/curator"
+	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/form"
 	"github.com/memreview/memreview/ui/uitest"
@@ -81,6 +82,7 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 // bank's search box and into the review screen's edit form is cut to what
 // a one-line field takes, with a notice, instead of filling the field.
 func TestPasteIsCapped(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	paste := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("stars 1 to 5\n", 8000)), Paste: true}
 	m := started(t, w.deps, 120, 40).(*Model)
@@ -107,6 +109,7 @@ func TestPasteIsCapped(t *testing.T) {
 // an escape reaches the frame neither raw nor wider than the terminal as a
 // terminal measures it, rune by rune.
 func TestHostileRunes(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 80, 24)
 	hostile := "stars \u202eevil\u202c family 👨\u200d👩\u200d👧 heart ❤\ufe0f \x1b[2J\x1b]0;title\a end"
@@ -131,6 +134,7 @@ func TestHostileRunes(t *testing.T) {
 // (the model server sees the request's context end) instead of leaving it
 // running.
 func TestQuitCancelsCuratorCall(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	arrived, cancelled, stop := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -148,7 +152,7 @@ func TestQuitCancelsCuratorCall(t *testing.T) {
 	w.deps.Curator = common.NewCurator(curator.Settings{BaseURL: srv.URL + "/v1", APIKey: "none", Model: "m",
 		HTTPTimeout: time.Minute, RunTimeout: time.Minute})
 	s := start(t, w.deps, 200, 60)
-	s.waitFor("Review 1/15")
+	s.waitFor("Review 1/15", "Candidate "+sample.ProposalIDs[0]) // c waits for the proposal to load
 	s.typ("c")
 	select {
 	case <-arrived:

@@ -43,6 +43,7 @@ func hygieneQueued(t *testing.T, st *review.Store) []review.Proposal {
 // contradiction, four stale records) and each is shown on the review
 // screen with its rationale and evidence; a second H queues nothing.
 func TestHygieneFromTheTUI(t *testing.T) {
+	t.Parallel()
 	deps := serviceWorld(t)
 	s := start(t, deps, 200, 60)
 	s.waitFor("Review 1/15")
@@ -115,6 +116,7 @@ func TestHygieneFromTheTUI(t *testing.T) {
 // shows it, a second H does not start another, and the run's end replaces
 // the progress with its summary.
 func TestHygieneProgress(t *testing.T) {
+	t.Parallel()
 	deps := serviceWorld(t)
 	m := started(t, deps, 160, 40).(*Model)
 	_, cmd := m.Update(uitest.Key("H"))

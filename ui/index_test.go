@@ -26,6 +26,7 @@ import (
 // has come, and the bank screen says it is searching. Let go, the build
 // finishes, the footer line goes and the bank screen shows its records.
 func TestFirstFrameDoesNotWaitForTheIndex(t *testing.T) {
+	t.Parallel()
 	dir := uitest.SampleDir(t)
 	if err := os.RemoveAll(filepath.Join(dir, review.IndexDir)); err != nil {
 		t.Fatal(err)

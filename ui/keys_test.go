@@ -16,6 +16,7 @@ import (
 // ? and q unless the screen takes typed text), and the help overlay (?)
 // lists every key the footer shows.
 func TestScreenKeys(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	m := started(t, w.deps, 200, 60).(*Model)
 	for _, d := range Screens {

@@ -28,6 +28,7 @@ func liveRunOf(t *testing.T, out []byte) string {
 // deferred proposal that comes back, and the same proposal after the TUI
 // is reopened, show its latest live result again.
 func TestLiveRunSurvivesDefer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	s := start(t, w.deps, 200, 60)
 	s.open(sample.PropTrajectoryOnly)
@@ -60,6 +61,7 @@ func TestLiveRunSurvivesDefer(t *testing.T) {
 // TestAcceptTakesLiveBaselineInTheTUI: p then a writes the record with the
 // live run's output as its check's expected result, and says so.
 func TestAcceptTakesLiveBaselineInTheTUI(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	s := start(t, w.deps, 200, 60)
 	s.open(sample.PropAcceptCreate)
@@ -99,6 +101,7 @@ func TestAcceptTakesLiveBaselineInTheTUI(t *testing.T) {
 // TestLiveRunIsNoNewProposal: the change a saved live run makes (evidence
 // on a pending proposal) is not announced as "1 new proposal".
 func TestLiveRunIsNoNewProposal(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	svc := w.deps.Service
 	seq, _ := svc.LastSeq()

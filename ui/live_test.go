@@ -29,6 +29,7 @@ import (
 // with a notice naming the operator and verb. (The CLI itself, beside an
 // open TUI in a real terminal, is TestTUIAndCLIShareTheBank in main.)
 func TestLiveChangesFromAnotherProcess(t *testing.T) {
+	t.Parallel()
 	dir := uitest.SampleDir(t)
 	st, err := review.Open(dir, review.Options{})
 	if err != nil {

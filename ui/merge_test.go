@@ -54,6 +54,7 @@ func (s *session) moveTo(id string) {
 // bank each merged record holds exactly what it should: both lemmas, the
 // union of tags and checks, the operator's edit.
 func TestMergeEditorKeepsBothRecords(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	cand := proposalRecord(t, w.store, sample.PropAcceptCreate)
 	cols := *record(t, w.store, sample.RecAttrsG2)

@@ -10,6 +10,7 @@ import (
 // the schema migration fails now, the one attached from after it
 // reproduces, and the screen says so for each.
 func TestLiveReprobe(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	// Give the trajectory-only proposal a second run that still holds: the
 	// one-to-one check of the split attribute tables.

@@ -20,6 +20,7 @@ import (
 // the queue is exactly the old one with the two deferred at its end, and
 // each deferral is one decision by the operator with the note.
 func TestQueueListBulkDefer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	before, err := w.store.Queue()
 	if err != nil {

@@ -42,6 +42,7 @@ func suspectRecord(t *testing.T, w *world) *review.Record {
 // output as the expected result (a person's edit, with N's note), and the
 // record is no longer suspect, there and after the bank is reopened.
 func TestRebaselineInTheBank(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	r := suspectRecord(t, w)
 	results, _ := w.store.CheckResults(r.ID)
@@ -83,11 +84,12 @@ func TestRebaselineInTheBank(t *testing.T) {
 // TestNoteOnABankVerb: N then a bank verb (delete): the note is the
 // reason in the record's history and the decision's note.
 func TestNoteOnABankVerb(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	s := start(t, w.deps, 200, 60)
 	s.waitFor("Candidate " + sample.ProposalIDs[0])
 	s.send(common.ShowRecord{ID: sample.RecWrong})
-	s.waitFor("Bank 1 record")
+	s.waitFor("Bank 1 record", "Detail "+sample.RecWrong+" v1") // d waits for the detail
 	s.typ("N")
 	s.typ("prices are in cents")
 	s.send(tea.KeyMsg{Type: tea.KeyEnter})

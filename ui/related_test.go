@@ -19,6 +19,7 @@ import (
 // g2 are 1–5), and not the "best brand" record that shares only common
 // words with it.
 func TestRelatedPaneThroughTheProgram(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	s := start(t, w.deps, 200, 60)
 	s.waitFor("Candidate " + sample.ProposalIDs[0])

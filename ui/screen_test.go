@@ -16,6 +16,7 @@ import (
 // TestGolden compares the review screen with testdata/TestGolden/*.golden
 // at three sizes (go test ./ui -run TestGolden -update rewrites them).
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
@@ -41,6 +42,7 @@ var layoutWidths = []int{59, 60, 61, 80, 99, 100, 101, 119, 120, 121, 200, 300}
 // boundary widths (layoutWidths): no panic, no line wider than the
 // terminal, no more lines than it has.
 func TestLayout(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	states := []struct {
 		name string

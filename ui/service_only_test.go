@@ -20,6 +20,7 @@ import (
 // store or the index except through the service: common.Deps has no field
 // that is (or holds) a store, a backend or an index.
 func TestDepsHoldOnlyTheService(t *testing.T) {
+	t.Parallel()
 	banned := map[reflect.Type]bool{
 		reflect.TypeOf((*review.Store)(nil)):           true,
 		reflect.TypeOf((*index.Index)(nil)):            true,
@@ -50,6 +51,7 @@ func TestDepsHoldOnlyTheService(t *testing.T) {
 // or the index types, nor opens a bank or an index, so every read and write
 // goes through review/service.
 func TestScreensDoNotOpenTheBank(t *testing.T) {
+	t.Parallel()
 	banned := map[string]bool{
 		"review.Store": true, "review.Open": true, "review.Create": true, "review.Backend": true,
 		"index.Index": true, "index.Open": true, "share.Open": true, "share.Index": true,

@@ -24,6 +24,7 @@ func (e *estimatingSource) Search(req index.Request) (*index.Results, error) {
 // line, the title and the list frame, and its sampled facet counts carry
 // "≈" in the picker; the blank list (exact) does not.
 func TestEstimatedCountsAreMarked(t *testing.T) {
+	t.Parallel()
 	m := newFakeScreen(t, &estimatingSource{fakeSource{n: 40_800}}, 200, 40)
 	if v := m.View(); strings.Contains(v, "≈") || !strings.Contains(v, "40,800 records") {
 		t.Fatalf("the exact blank list shows an estimate or no count:\n%s", v)

@@ -13,6 +13,7 @@ import (
 // screen's merge editor, says which retired record's lemma the edit no
 // longer says, and an emptied lemma is refused with nothing merged.
 func TestMergeFormWarnsOfDrops(t *testing.T) {
+	t.Parallel()
 	m, deps := openBank(t)
 	a := m.selected()
 	sendKey(t, m, space) // mark a; the cursor moves to b

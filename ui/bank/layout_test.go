@@ -12,6 +12,7 @@ import (
 // TestLayoutWidths draws the list, the detail and the facet picker at
 // narrow, usual and very wide sizes.
 func TestLayoutWidths(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{60, 12}, {80, 24}, {99, 30}, {100, 30}, {200, 50}, {500, 60}} {
 		w, h := size[0], size[1]
 		m := newFakeScreen(t, &fakeSource{n: 1000}, w, h)
@@ -36,6 +37,7 @@ func TestLayoutWidths(t *testing.T) {
 
 // TestThousands: counts of a large bank are written with commas.
 func TestThousands(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 96952: "96,952", 1000000: "1,000,000", -1234: "-1,234"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)

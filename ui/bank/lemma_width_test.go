@@ -16,6 +16,7 @@ import (
 // to the pane's edge, and the list pane takes most of a wide screen (the
 // lemmas were cut to ~18 characters at 120 columns).
 func TestLemmaTakesTheWidth(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{120, 200} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			deps := uitest.OpenSample(t)

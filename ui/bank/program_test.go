@@ -16,6 +16,7 @@ import (
 // showed, then to the proposal the review screen shows, which the review
 // screen then lists.
 func TestThroughTheProgram(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	s, ix := deps.Service, deps.Service
 	queue, err := s.Queue()

@@ -28,6 +28,7 @@ func listedIDs(m *Model) []string {
 // until the status facet asks for retired (request in source.go); then
 // it is listed, alone, and clearing the facet hides it again.
 func TestRetiredHiddenUnlessAsked(t *testing.T) {
+	t.Parallel()
 	m, deps := openBank(t)
 	id := sample.RecWrong
 	if _, err := deps.Service.DecideRecords(context.Background(), review.RecordRequest{Verb: review.Delete, IDs: []string{id}}); err != nil {

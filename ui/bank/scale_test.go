@@ -16,6 +16,7 @@ import (
 // shown (a space typed after a term) is not run again; the rows stay, and
 // paging further down still loads the next page under the new query.
 func TestSpaceKeepsResults(t *testing.T) {
+	t.Parallel()
 	src := &fakeSource{n: 1000}
 	m := newFakeScreen(t, src, 90, 30)
 	typeRune := func(r string) {
@@ -68,6 +69,7 @@ func TestSpaceKeepsResults(t *testing.T) {
 // counts that include retired records with ≈; a small one, or a typed
 // query, counts over its hits as before.
 func TestLargeBlankListEstimatesFacets(t *testing.T) {
+	t.Parallel()
 	facetReq := func(src *fakeSource) index.Request {
 		t.Helper()
 		for _, r := range src.searches {

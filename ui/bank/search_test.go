@@ -14,6 +14,7 @@ import (
 // stars finds the shop records about stars, not all of shop), a query
 // that finds nothing clears the detail, and x clears query and filters.
 func TestSearchAllTermsAndClear(t *testing.T) {
+	t.Parallel()
 	m, deps := openBank(t)
 	all := m.list.total
 	count := func(q string) int {
@@ -52,6 +53,7 @@ func TestSearchAllTermsAndClear(t *testing.T) {
 
 // TestEscapeQuery: the query ShowRecord runs keeps any id one term.
 func TestEscapeQuery(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"mem_0001": "mem_0001", "a-b:c d": `a\-b\:c\ d`, `x"y\`: `x\"y\\`} {
 		if got := escapeQuery(in); got != want {
 			t.Errorf("escapeQuery(%q) = %q, want %q", in, got, want)

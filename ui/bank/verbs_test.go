@@ -68,6 +68,7 @@ func record(t *testing.T, s *service.Service, id string) *review.Record {
 // TestMergeRefusesChangedMark marks a record, sees it change behind the
 // screen's back, then merges: the store refuses it and nothing is merged.
 func TestMergeRefusesChangedMark(t *testing.T) {
+	t.Parallel()
 	m, deps := openBank(t)
 	a := m.selected()
 	sendKey(t, m, space) // mark a; the cursor moves to b
@@ -94,6 +95,7 @@ func TestMergeRefusesChangedMark(t *testing.T) {
 // TestDeleteRefusesChangedRecord asks to delete the selected record; it
 // changes before y: nothing is retired.
 func TestDeleteRefusesChangedRecord(t *testing.T) {
+	t.Parallel()
 	m, deps := openBank(t)
 	id := m.selected()
 	sendKey(t, m, uitest.Key("d"))
@@ -113,6 +115,7 @@ func TestDeleteRefusesChangedRecord(t *testing.T) {
 // TestVerifyDropsStaleResults: checks that ran for a version the record
 // has left are not stored, and the screen says so.
 func TestVerifyDropsStaleResults(t *testing.T) {
+	t.Parallel()
 	m, deps := openBank(t)
 	id := m.selected()
 	if len(m.detail.Record.Checks) == 0 {
@@ -138,6 +141,7 @@ func TestVerifyDropsStaleResults(t *testing.T) {
 // TestRecordTextIsPrintable: a lemma with a newline and an escape sequence
 // stays on its row in the list, and shows escaped in the detail.
 func TestRecordTextIsPrintable(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	m := New(common.NewCommon(), deps).(*Model)
 	m.SetSize(160, 45)
@@ -170,6 +174,7 @@ func TestRecordTextIsPrintable(t *testing.T) {
 
 // TestUndoNothingSaysSo: u with no decision to undo says so once.
 func TestUndoNothingSaysSo(t *testing.T) {
+	t.Parallel()
 	m, _ := openBank(t)
 	if text := sendKey(t, m, uitest.Key("u")); text != "there is no decision to undo" {
 		t.Fatalf("u on a bank with no decision: %q", text)

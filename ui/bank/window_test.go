@@ -96,6 +96,7 @@ func rows(view string) int {
 // that fit, the screen pages hits in from the index instead of loading them
 // all, and asks for record details of the rows on screen only.
 func TestListRendersOnlyVisibleRows(t *testing.T) {
+	t.Parallel()
 	const w, h = 90, 30 // narrow: the list alone
 	small := newFakeScreen(t, &fakeSource{n: 100}, w, h)
 	bigSrc := &fakeSource{n: 100_000}
@@ -160,6 +161,7 @@ func TestListRendersOnlyVisibleRows(t *testing.T) {
 // is stuck: Update returns at once with a Cmd, the search runs only in the
 // Cmd, and a result for an older query is dropped.
 func TestTypingNeverBlocksOnSearch(t *testing.T) {
+	t.Parallel()
 	src := &fakeSource{n: 500}
 	m := newFakeScreen(t, src, 120, 30)
 	before, _ := src.counts()
@@ -217,6 +219,7 @@ func TestTypingNeverBlocksOnSearch(t *testing.T) {
 // TestHighlightedMatches shows the index's fragments with the matches
 // styled and the markers gone.
 func TestHighlightedMatches(t *testing.T) {
+	t.Parallel()
 	m := newFakeScreen(t, &fakeSource{n: 3}, 90, 20)
 	m.search.SetValue("stars")
 	uitest.Drain(t, m, m.runSearch())
@@ -232,6 +235,7 @@ func TestHighlightedMatches(t *testing.T) {
 // TestDetailSendsFocus: each record whose detail loads becomes the focus,
 // so the probe console attaches to the record the operator is looking at.
 func TestDetailSendsFocus(t *testing.T) {
+	t.Parallel()
 	m := NewWithSource(common.NewCommon(), common.Deps{}, &fakeSource{n: 50})
 	m.SetSize(120, 30)
 	if got := focuses(uitest.Drain(t, m, m.Init())); !slices.Equal(got, []common.Focus{{Kind: "record", ID: recID(0)}}) {

@@ -78,6 +78,7 @@ func extreme(recs []review.Record, worth map[string]review.Worth, best bool) str
 // directly: the mark exactly on the records retrieved mostly by failed
 // tasks, and the detail's line is the record's Worth in full.
 func TestWorthRowsAndDetail(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	recs, worth := sampleWorth(t, deps)
 	m := New(common.NewCommon(), deps).(*Model)
@@ -115,6 +116,7 @@ func TestWorthRowsAndDetail(t *testing.T) {
 // TestWorthSortOrder: w orders every row by lift, best first, then worst
 // first, and a third w goes back to the index's order (by id).
 func TestWorthSortOrder(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	recs, worth := sampleWorth(t, deps)
 	m := New(common.NewCommon(), deps).(*Model)

@@ -70,6 +70,7 @@ func fileSHA(t *testing.T, path string) [32]byte {
 // the console: each refusal is on screen, and the environment's bytes are
 // unchanged afterwards.
 func TestHostileInputRefused(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	shop, err := deps.Service.ResolveEnv("shop")
 	if err != nil {
@@ -132,6 +133,7 @@ func TestHostileInputRefused(t *testing.T) {
 // TestResultTableAndKeys checks the readline keys, history, the fitted
 // table and scrolling a long result.
 func TestResultTableAndKeys(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	c := newConsole(t, deps)
 	view := c.run("SELECT item_id, brand FROM items_g1 ORDER BY item_id")
@@ -183,6 +185,7 @@ func TestResultTableAndKeys(t *testing.T) {
 // focused; while the line is empty the root's keys (1–4, ?, q) still work,
 // and once something is typed every key goes to the input.
 func TestEmptyInputLetsGlobalKeysThrough(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	c := newConsole(t, deps)
 	if !c.m.typing || c.m.Capturing() {
@@ -201,6 +204,7 @@ func TestEmptyInputLetsGlobalKeysThrough(t *testing.T) {
 // TestAttachAnnouncesEvidence: a committed attach tells the other screens,
 // so the review screen lists the run under the proposal it shows.
 func TestAttachAnnouncesEvidence(t *testing.T) {
+	t.Parallel()
 	m := New(common.NewCommon(), common.Deps{}).(*Model)
 	target := common.Focus{Kind: "proposal", ID: "prop_0002"}
 	_, cmd := m.Update(attached{run: "run_0099", target: target})
@@ -225,6 +229,7 @@ func TestAttachAnnouncesEvidence(t *testing.T) {
 // TestNoAttachWhileRunning: while a probe runs, the result on screen is
 // the previous input's, so alt+a refuses rather than attach it.
 func TestNoAttachWhileRunning(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	c := newConsole(t, deps)
 	c.run("SELECT 1")
@@ -253,6 +258,7 @@ func TestNoAttachWhileRunning(t *testing.T) {
 // value: the screen shows them as visible escapes, never sends them to the
 // terminal, and no line is wider than the screen.
 func TestEscapesInOutputAreShownNotObeyed(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	docs, err := deps.Service.ResolveEnv("docs")
 	if err != nil {
@@ -285,6 +291,7 @@ func TestEscapesInOutputAreShownNotObeyed(t *testing.T) {
 // TestNoKeystrokeLost: after esc (scrolling the result), a printable key
 // that scrolls nothing returns to the input and is typed there.
 func TestNoKeystrokeLost(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	m := New(common.NewCommon(), deps).(*Model)
 	m.SetSize(120, 30)
@@ -308,6 +315,7 @@ func TestNoKeystrokeLost(t *testing.T) {
 // input; the probe run is exactly what was typed, the input grows to show
 // both lines, and the history recalls the query whole.
 func TestMultiLineQuery(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	c := newConsole(t, deps)
 	const want = "SELECT 1\n, 2"
@@ -354,6 +362,7 @@ func TestMultiLineQuery(t *testing.T) {
 // text up to MaxInputLines, the result below it moves down, and the view
 // still fits the screen.
 func TestInputGrowsToFiveLines(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	c := newConsole(t, deps)
 	for i := range 7 {
@@ -379,6 +388,7 @@ func TestInputGrowsToFiveLines(t *testing.T) {
 // TestPasteKeepsLineBreaks: a paste keeps its line breaks (CRLF as one);
 // one longer than MaxInput is cut with a notice.
 func TestPasteKeepsLineBreaks(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	c := newConsole(t, deps)
 	c.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("SELECT 1\r\n, 3"), Paste: true})
@@ -427,6 +437,7 @@ func trimLines(view string) string {
 // operator looks at attaches to the first proposal in the queue, and says
 // why.
 func TestTargetsFirstInQueue(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	queue, err := deps.Service.Queue()
 	if err != nil || len(queue) == 0 {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestLayoutWidths(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	for _, size := range [][2]int{{60, 12}, {80, 24}, {200, 50}, {500, 60}} {
 		w, h := size[0], size[1]

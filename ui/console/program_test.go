@@ -54,6 +54,7 @@ func attachedRun(t *testing.T, s *service.Service, kind, id, input string, want 
 // review screen's proposal, then another proposal, then a record. The
 // store then lists it as their evidence.
 func TestRunAndAttach(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	recs, err := deps.Service.Records(review.RecordFilter{})
 	if err != nil || len(recs) == 0 {
@@ -88,6 +89,7 @@ func TestRunAndAttach(t *testing.T) {
 // console as a line break, enter runs both lines, the input shows them,
 // and the run attached is of the two-line query.
 func TestMultiLineOnTheProgram(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	tm, queue := startConsole(t, deps, 120, 33)
 	tm.Type("SELECT 1")

@@ -14,6 +14,7 @@ import (
 // queue loaded; moving onto it (]), the screen's claim fails, it says who is
 // reviewing it and shows the one after.
 func TestClaimedMeanwhileMovesOn(t *testing.T) {
+	t.Parallel()
 	deps, b, q := uitest.ClaimWorld(t)
 	m := New(common.NewCommon(), deps).(*Model)
 	m.SetSize(200, 50)

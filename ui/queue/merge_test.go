@@ -17,6 +17,7 @@ import (
 // wrapped under its label from its start to its end (also after a
 // resize), and esc goes back to the picker with the same record chosen.
 func TestMergeEditorView(t *testing.T) {
+	t.Parallel()
 	m := New(common.NewCommon(), uitest.OpenSample(t)).(*Model)
 	m.SetSize(200, 50)
 	settle(t, m, m.Init())

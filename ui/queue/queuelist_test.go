@@ -50,6 +50,7 @@ func listPress(l *queueList, keys ...string) listAction {
 // shown and, pressed again, unmarks them; marks on proposals that left the
 // queue go at the next load.
 func TestQueueListFiltersAndMarks(t *testing.T) {
+	t.Parallel()
 	l := newQueueList(common.NewCommon())
 	l.SetSize(120, 20)
 	l.SetRows(listRows(), map[string]string{"p2": "alice"}, listNow)
@@ -98,6 +99,7 @@ func TestQueueListFiltersAndMarks(t *testing.T) {
 // out and named, defer leaves out the already deferred; n drops the
 // question, y hands the screen the ids to decide.
 func TestQueueListBulkAsk(t *testing.T) {
+	t.Parallel()
 	l := newQueueList(common.NewCommon())
 	l.SetSize(200, 20)
 	l.SetRows(listRows(), map[string]string{"p2": "alice"}, listNow)
@@ -125,6 +127,7 @@ func TestQueueListBulkAsk(t *testing.T) {
 // Every line of the list fits the width and the list fills its height,
 // at the narrowest and a wide size; ages read in their largest unit.
 func TestQueueListView(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{60, 10}, {80, 22}, {200, 58}} {
 		l := newQueueList(common.NewCommon())
 		l.SetSize(sz[0], sz[1])
@@ -153,6 +156,7 @@ func TestQueueListView(t *testing.T) {
 // While the list shows, its keys and the global ones do not clash, and ?
 // lists every key the footer shows.
 func TestQueueListKeys(t *testing.T) {
+	t.Parallel()
 	m := New(common.NewCommon(), uitest.OpenSample(t)).(*Model)
 	m.SetSize(120, 40)
 	settle(t, m, m.Init())

@@ -20,6 +20,7 @@ import (
 // that already say otherwise: mem_0006 (fdbk_g3 is 1–10) and mem_0007 (g1
 // and g2 are 1–5), with the numbers and names where they differ.
 func TestRelatedRecordsOfStarsProposal(t *testing.T) {
+	t.Parallel()
 	m := New(common.NewCommon(), uitest.OpenSample(t)).(*Model)
 	m.SetSize(200, 60)
 	settle(t, m, m.Init())
@@ -84,6 +85,7 @@ func TestRelatedRecordsOfStarsProposal(t *testing.T) {
 // Words are split at dashes, so "1 to 5" and "1–10" differ by 5 and 10;
 // most words shared makes a near-duplicate.
 func TestRelate(t *testing.T) {
+	t.Parallel()
 	cand := words("stars run from 1 to 5 in fdbk_g1")
 	r := relate(cand, review.Record{ID: "x", Lemma: "stars run from 1–10 in fdbk_g1"})
 	if !slices.Equal(r.Ours, []string{"5"}) || !slices.Equal(r.Its, []string{"10"}) || !r.Near {
@@ -98,6 +100,7 @@ func TestRelate(t *testing.T) {
 // The related record's own numbers and names are styled in its lemma
 // (an upper-casing style shows which, whatever the terminal's colours).
 func TestMarkWords(t *testing.T) {
+	t.Parallel()
 	up := lipgloss.NewStyle().Transform(strings.ToUpper)
 	got := markWords("fdbk_g3 stars run 1–10 in g3", []string{"fdbk_g3", "10"}, up)
 	if want := "FDBK_G3 stars run 1–10 in g3"; got != want {
@@ -113,6 +116,7 @@ func TestMarkWords(t *testing.T) {
 // related; one that shares a name and a fifth of its content words is;
 // stopwords count for neither.
 func TestRelatedMinimumOverlap(t *testing.T) {
+	t.Parallel()
 	cand := words("Review stars are integers from 1 to 5 in every fdbk_gN table; average them directly. Averaging review ratings")
 	brand := relate(cand, review.Record{ID: "b", Lemma: "For 'best brand' questions, require a minimum review count so brands with one review cannot win; average rating alone misleads."})
 	if brand.related() || brand.Names != 0 {

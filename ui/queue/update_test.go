@@ -45,6 +45,7 @@ func loaded(t *testing.T) *Model {
 func settle(t testing.TB, m *Model, cmd tea.Cmd) { uitest.Drain(t, m, cmd) }
 
 func TestStaleResultsAreDropped(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	first := m.cur.P.ID
 
@@ -82,6 +83,7 @@ func TestStaleResultsAreDropped(t *testing.T) {
 }
 
 func TestKeysFollowTheProposal(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	cases := []struct {
 		id                   string
@@ -102,6 +104,7 @@ func TestKeysFollowTheProposal(t *testing.T) {
 }
 
 func TestFilter(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	press := func(keys ...tea.KeyMsg) {
 		for _, k := range keys {
@@ -132,6 +135,7 @@ func TestFilter(t *testing.T) {
 }
 
 func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	settle(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")} }) // raw steps: a long trajectory
 	m.panes.Body(paneTrajectory).GotoTop()
@@ -154,6 +158,7 @@ func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 }
 
 func TestEditFormValidates(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	settle(t, m, m.reloadQueue(sample.PropUpdate))
 	key := func(k tea.KeyMsg) { settle(t, m, func() tea.Msg { return k }) }
@@ -188,6 +193,7 @@ func TestEditFormValidates(t *testing.T) {
 // the probes pane lists it without leaving the proposal, and a run
 // attached to another proposal changes nothing.
 func TestAttachedEvidenceShows(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	pid, before := m.cur.P.ID, len(m.cur.Runs)
 	s := m.deps.Service
@@ -217,6 +223,7 @@ func TestAttachedEvidenceShows(t *testing.T) {
 // the next before the decision commits; the reload that follows stays on
 // the proposal they moved to instead of skipping past it.
 func TestMovedOnWhileDeciding(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	first := m.cur.P.ID
 	_, decide := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
@@ -251,6 +258,7 @@ func press(m *Model, s string) tea.Cmd {
 // asks, as every destructive decision does; n leaves the bank as it was,
 // y accepts it and retires the target.
 func TestAcceptDeleteAsks(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	settle(t, m, m.reloadQueue(sample.PropDelete))
 	if !m.ready() || m.cur.P.ID != sample.PropDelete {
@@ -293,6 +301,7 @@ func TestAcceptDeleteAsks(t *testing.T) {
 // reload it starts, the decided proposal is still on screen; its verbs are
 // off (and out of the help) so a quick second key cannot decide it again.
 func TestVerbsWaitForTheReload(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	first := m.cur.P.ID
 	decide := press(m, "a")
@@ -329,6 +338,7 @@ func TestVerbsWaitForTheReload(t *testing.T) {
 // TestUndoNothingSaysSo: u with no decision to undo says so in one
 // sentence, not "undo failed: undo: …".
 func TestUndoNothingSaysSo(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	undo := press(m, "u")
 	_, status := m.Update(undo())
@@ -341,6 +351,7 @@ func TestUndoNothingSaysSo(t *testing.T) {
 // TestCandidateTextIsPrintable: a record whose lemma has a newline and an
 // escape sequence shows them escaped, inside the pane's lines, in the diff.
 func TestCandidateTextIsPrintable(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	settle(t, m, m.reloadQueue(sample.PropUpdate))
 	m.cur.P.Record.Lemma = "first line\nsecond \x1b[31mred"
@@ -365,6 +376,7 @@ func TestCandidateTextIsPrintable(t *testing.T) {
 // TestTableColumnsWiden: the probes pane's table gives a column its
 // content's width, cutting only what does not fit the pane.
 func TestTableColumnsWiden(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 60)
 	widest := func(w int) int {
 		lines := strings.Split(table([]string{"id", "note"}, [][]any{{1, long}}, w), "\n")
@@ -382,6 +394,7 @@ func TestTableColumnsWiden(t *testing.T) {
 // TestProbeRunsChecks: p on a proposal whose record has checks but no
 // probe runs runs the checks live and compares them with what they expect.
 func TestProbeRunsChecks(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	rec := m.cur.P.Record.Clone()
 	rec.Checks = []review.Check{{Env: "shop", Input: "SELECT 1 AS one",
@@ -405,6 +418,7 @@ func TestProbeRunsChecks(t *testing.T) {
 // hygiene's do) opens on its candidate pane, not on "This proposal names no
 // trajectory."; one with a trajectory still opens on it.
 func TestNoTrajectoryOpensOnTheCandidate(t *testing.T) {
+	t.Parallel()
 	m := loaded(t)
 	m.SetSize(80, 24)
 	withTraj := m.current().ID

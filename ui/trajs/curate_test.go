@@ -14,6 +14,7 @@ import (
 // TestCurateKey checks when c applies and what it does at once; the run's
 // Cmd is never run, so no model server is needed.
 func TestCurateKey(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	m := newScreen(t, deps)
 	if m.Keys.Curate.Enabled() {

@@ -12,6 +12,7 @@ import (
 // TestSearchFlow drives the real program (ui.New): 4 shows every
 // trajectory, and a search lists those the index finds.
 func TestSearchFlow(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	res, err := deps.Service.Search(index.Request{Query: "Bluetooth", Type: "trajectory", Size: 100})
 	if err != nil || res.Total == 0 {

@@ -23,6 +23,7 @@ func newScreen(t *testing.T, deps common.Deps) *Model {
 }
 
 func TestFilters(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	all, err := deps.Service.Trajectories()
 	if err != nil {
@@ -62,6 +63,7 @@ func TestFilters(t *testing.T) {
 // detail shows that step selected with the record under it, and enter
 // opens the record.
 func TestOpenAtStep(t *testing.T) {
+	t.Parallel()
 	deps := uitest.OpenSample(t)
 	recs, err := deps.Service.Records(review.RecordFilter{})
 	if err != nil {
@@ -107,6 +109,7 @@ func TestOpenAtStep(t *testing.T) {
 // TestNoMatchSaysSo: stacked with the detail shown, a search that matches
 // nothing says so in the detail rather than leaving an empty frame.
 func TestNoMatchSaysSo(t *testing.T) {
+	t.Parallel()
 	m := newScreen(t, uitest.OpenSample(t))
 	m.SetSize(80, 24)
 	m.Update(tea.KeyMsg{Type: tea.KeyTab})                           // the detail pane

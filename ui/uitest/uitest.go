@@ -54,9 +54,26 @@ func Start(t testing.TB, model tea.Model, w, h int) *teatest.TestModel {
 // not within WaitTimeout.
 func WaitFor(t testing.TB, tm *teatest.TestModel, texts ...string) {
 	t.Helper()
+	if ok, seen := await(tm, WaitTimeout, texts); !ok {
+		tail := ansi.Strip(string(seen))
+		if len(tail) > 4000 {
+			tail = tail[len(tail)-4000:]
+		}
+		t.Fatalf("the program did not print %q within %s; it printed:\n%s", texts, WaitTimeout, tail)
+	}
+}
+
+// Shows is WaitFor that waits at most within and reports whether the
+// program printed every one of texts, for a test that tries again.
+func Shows(tm *teatest.TestModel, within time.Duration, texts ...string) bool {
+	ok, _ := await(tm, within, texts)
+	return ok
+}
+
+func await(tm *teatest.TestModel, within time.Duration, texts []string) (bool, []byte) {
 	var seen []byte
 	buf := make([]byte, 64<<10)
-	for deadline := time.Now().Add(WaitTimeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		n, _ := tm.Output().Read(buf)
 		seen = append(seen, buf[:n]...)
 		all := true
@@ -64,14 +81,10 @@ func WaitFor(t testing.TB, tm *teatest.TestModel, texts ...string) {
 			all = all && bytes.Contains(seen, []byte(s))
 		}
 		if all {
-			return
+			return true, seen
 		}
 	}
-	tail := ansi.Strip(string(seen))
-	if len(tail) > 4000 {
-		tail = tail[len(tail)-4000:]
-	}
-	t.Fatalf("the program did not print %q within %s; it printed:\n%s", texts, WaitTimeout, tail)
+	return false, seen
 }
 
 // Quit stops the program and waits for it to finish.
