@@ -13,7 +13,8 @@ func TestKeysDistinct(t *testing.T) {
 	k := DefaultKeyMap()
 	set := []key.Binding{k.Quit, k.Help, k.Hygiene,
 		k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextPane, k.Next, k.Prev, k.Raw,
-		k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Probe, k.Filter, k.Search, k.Curate}
+		k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Probe, k.Filter, k.Search, k.Curate,
+		k.Note, k.Zoom, k.Queue.List, k.Probes.Sideways, k.Probes.Full}
 	seen := map[string]string{}
 	for _, b := range set {
 		for _, s := range b.Keys() {
@@ -66,6 +67,22 @@ func TestFormKeysDistinct(t *testing.T) {
 				t.Errorf("key %q is both %q and %q", s, prev, b.Help().Desc)
 			}
 			seen[s] = b.Help().Desc
+		}
+	}
+}
+
+// TestProbesKeys: the probes pane's sideways key answers to exactly the
+// keys of Left and Right (which tell the direction), and the full text
+// closes with esc and with the key that opened it.
+func TestProbesKeys(t *testing.T) {
+	k := DefaultKeyMap()
+	want := append(slices.Clone(k.Left.Keys()), k.Right.Keys()...)
+	if got := k.Probes.Sideways.Keys(); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
+		t.Errorf("sideways keys %v, want Left and Right's %v", got, want)
+	}
+	for _, s := range append(k.Probes.Full.Keys(), "esc") {
+		if !slices.Contains(k.Probes.Close.Keys(), s) {
+			t.Errorf("the full text does not close on %q", s)
 		}
 	}
 }

@@ -59,6 +59,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.cur = msg.ctx
 		if !refresh {
 			m.probes = nil
+			m.probeX = 0
 			// Stacked, a proposal without a trajectory (hygiene's, an
 			// import's) opens on its candidate, not on an empty pane.
 			if msg.ctx != nil && msg.ctx.Traj == nil && m.panes.Focus() == paneTrajectory {
@@ -297,6 +298,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.scrollToCited()
 	case key.Matches(msg, k.Probe):
 		return m.runProbes()
+	case key.Matches(msg, k.Probes.Sideways):
+		m.scrollSideways(key.Matches(msg, k.Left))
+	case key.Matches(msg, k.Probes.Full):
+		m.overlay = newProbeOutput(m)
 	case key.Matches(msg, k.Undo):
 		return m.undo()
 	case key.Matches(msg, k.Filter):

@@ -363,11 +363,12 @@ func TestCandidateTextIsPrintable(t *testing.T) {
 }
 
 // TestTableColumnsWiden: the probes pane's table gives a column its
-// content's width, cutting only what does not fit the pane.
+// content's width; a pane narrower shows a window of it (←/→ scroll).
 func TestTableColumnsWiden(t *testing.T) {
 	long := strings.Repeat("x", 60)
 	widest := func(w int) int {
-		lines := strings.Split(table([]string{"id", "note"}, [][]any{{1, long}}, w), "\n")
+		text, _ := probeTable(common.DefaultStyles(), []string{"id", "note"}, [][]any{{1, long}}, w, 0)
+		lines := strings.Split(text, "\n")
 		return ansi.StringWidth(lines[2]) // the row: "1  │ xxx…"
 	}
 	lead := ansi.StringWidth("1  │ ")
