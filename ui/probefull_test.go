@@ -57,3 +57,47 @@ func TestProbeOutputSidewaysAndInFull(t *testing.T) {
 		}
 	}
 }
+
+// TestConsoleRowsInFull runs the same probe in the probe console at 80x24,
+// where the table cuts the definitions: the footer offers ctrl+o, which
+// (while the input still has the focus) shows every row's cells in full,
+// wrapped; ctrl+o again brings the table back.
+func TestConsoleRowsInFull(t *testing.T) {
+	w := newWorld(t)
+	runs, err := w.store.ProbeRunsFor("proposal", sample.PropUpdate)
+	if err != nil || len(runs) != 1 || len(runs[0].Result.Rows) != 2 {
+		t.Fatalf("probe runs of %s: %+v %v", sample.PropUpdate, runs, err)
+	}
+	ext, _ := runs[0].Result.Rows[1][1].(string)
+
+	s := start(t, w.deps, 80, 24)
+	s.waitFor("Review 1/")
+	s.typ("3")
+	s.waitFor("Type a probe")
+	s.typ(runs[0].Result.Input)
+	s.send(tea.KeyMsg{Type: tea.KeyEnter})
+	s.waitFor("✔ 2 rows", "CREATE TABLE attrs_g2_ext", "(2 rows · ctrl+o: every cell in full)")
+	s.send(tea.KeyMsg{Type: tea.KeyCtrlO})
+	s.waitFor("row 2", "name: attrs_g2_ext", "(2 rows · ctrl+o: the table)")
+	s.send(tea.KeyMsg{Type: tea.KeyCtrlO})
+	s.waitFor("(2 rows · ctrl+o: every cell in full)")
+	s.send(tea.KeyMsg{Type: tea.KeyCtrlO})
+	s.waitFor("(2 rows · ctrl+o: the table)")
+	s.send(tea.KeyMsg{Type: tea.KeyCtrlC}) // q would be typed
+	final := s.tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	v := ansi.Strip(final.View())
+	// The definition wrapped under "sql: ", joined again, is whole.
+	_, after, _ := strings.Cut(v, "name: attrs_g2_ext")
+	_, after, _ = strings.Cut(after, "\n")
+	var parts []string
+	for _, l := range strings.Split(after, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "(2 rows") {
+			break
+		}
+		parts = append(parts, l)
+	}
+	if got := strings.Join(parts, " "); got != "sql: "+ext {
+		t.Errorf("the second row's sql in full reads %q, want %q:\n%s", got, "sql: "+ext, v)
+	}
+}

@@ -107,6 +107,9 @@ type ConsoleKeys struct {
 	Edit     key.Binding // i or /: back to the input
 	Blur     key.Binding // esc: leave the input, keys scroll the result
 	AltAttch key.Binding // alt+a while typing
+	// ctrl+o, typing or not: show the result's rows in full (a "column:
+	// value" line per cell, wrapped) instead of the table, and back.
+	Full key.Binding
 }
 
 // TrajKeys are the keys the trajectories screen adds.
@@ -190,6 +193,7 @@ func DefaultKeyMap() KeyMap {
 			History:  bind("↑/↓", "history", "up", "down"),
 			Edit:     bind("i", "type a probe", "i", "/", "enter"),
 			Blur:     bind("esc", "scroll result", "esc"),
+			Full:     bind("ctrl+o", "rows in full", "ctrl+o"),
 		},
 		Queue: QueueKeys{
 			List:     bind("L", "queue", "L"),

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
 )
 
 // TestKeysDistinct checks that no key means two things on the review
@@ -83,6 +84,22 @@ func TestProbesKeys(t *testing.T) {
 	for _, s := range append(k.Probes.Full.Keys(), "esc") {
 		if !slices.Contains(k.Probes.Close.Keys(), s) {
 			t.Errorf("the full text does not close on %q", s)
+		}
+	}
+}
+
+// TestConsoleFullKey: the console's rows-in-full key works while typing,
+// so no key of the console or of its textarea input may be it.
+func TestConsoleFullKey(t *testing.T) {
+	k := DefaultKeyMap()
+	c, ta := k.Console, textarea.DefaultKeyMap
+	others := append([]key.Binding{c.Run, c.NewLine, c.Attach, c.AltAttch, c.NextEnv, c.Clear, c.History, c.Edit, c.Blur,
+		ta.Paste, ta.LineNext, ta.LinePrevious, ta.InsertNewline}, textareaKeys()...)
+	for _, b := range others {
+		for _, s := range b.Keys() {
+			if slices.Contains(c.Full.Keys(), s) {
+				t.Errorf("key %q is both rows in full and %v", s, b.Help())
+			}
 		}
 	}
 }

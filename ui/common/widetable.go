@@ -1,6 +1,7 @@
 package common
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -158,4 +159,36 @@ func CellFullText(v any) string {
 		return Printable(s)
 	}
 	return CellText(v)
+}
+
+// FullRows is rows in full for the full-text views: each row under a
+// "row N" label, one "column: value" line per cell, the value wrapped at w
+// under its column and never cut (CellFullText).
+func FullRows(st *Styles, cols []string, rows [][]any, w int) string {
+	var b strings.Builder
+	names := make([]string, len(cols))
+	for j, c := range cols {
+		names[j] = CellText(c)
+	}
+	for i, row := range rows {
+		b.WriteString(st.Label.Render("row "+strconv.Itoa(i+1)) + "\n")
+		for j := range cols {
+			var v any
+			if j < len(row) {
+				v = row[j]
+			}
+			b.WriteString(Indent("  "+names[j]+": ", CellFullText(v), w, 4) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TableWidth is the width Table needs to show every cell whole.
+func TableWidth(cols []string, rows [][]any) int {
+	widths := columnWidths(tableCells(cols, rows), 0)
+	n := 3 * max(len(widths)-1, 0)
+	for _, cw := range widths {
+		n += cw
+	}
+	return n
 }

@@ -111,16 +111,7 @@ func resultFull(st *common.Styles, r probe.Result, w int) string {
 	switch {
 	case len(r.Columns) > 0:
 		fmt.Fprintf(&b, "%s\n", st.Subtle.Render(common.Wrap(fmt.Sprintf("%s · columns: %s", count(len(r.Rows), "row"), strings.Join(cellTexts(r.Columns), ", ")), w)))
-		for i, row := range r.Rows {
-			b.WriteString(st.Label.Render(fmt.Sprintf("row %d", i+1)) + "\n")
-			for j, c := range r.Columns {
-				var v any
-				if j < len(row) {
-					v = row[j]
-				}
-				b.WriteString(common.Indent("  "+common.CellText(c)+": ", common.CellFullText(v), w, 4) + "\n")
-			}
-		}
+		b.WriteString(common.FullRows(st, r.Columns, r.Rows, w))
 	case r.Text != "":
 		b.WriteString(common.Wrap(strings.TrimRight(common.Printable(r.Text), "\n"), w) + "\n")
 	}
