@@ -40,7 +40,7 @@ func TestProbeOutputSidewaysAndInFull(t *testing.T) {
 		t.Fatalf("the pane already shows the end of the definition; the test needs it cut:\n%s", first)
 	}
 	s.typ("lll") // three half-panes: the right edge of the widest line
-	s.waitFor(tail, "‹ sql", "columns 2–2 of 2 shown (in part)")
+	s.waitFor(tail, "‹ sql", "column 2 of 2 shown (in part)")
 
 	s.send(tea.KeyMsg{Type: tea.KeyEnter})
 	s.waitFor("Probes of "+sample.PropUpdate+" in full", "sql: "+ext)

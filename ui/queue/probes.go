@@ -162,6 +162,9 @@ func probeTable(st *common.Styles, cols []string, rows [][]any, w, x int) (strin
 	if t.Overflows(w) {
 		first, last, partly := t.Shown(x, w)
 		hint := fmt.Sprintf("← → scroll · columns %d–%d of %d shown", first+1, last+1, len(cols))
+		if first == last {
+			hint = fmt.Sprintf("← → scroll · column %d of %d shown", first+1, len(cols))
+		}
 		if partly {
 			hint += " (in part)"
 		}
