@@ -117,13 +117,22 @@ func (m *Model) resultText(r probe.Result, w int) string {
 	if len(r.Columns) > 0 {
 		b.WriteString(m.table(r.Columns, r.Rows, w))
 	} else if r.Text != "" {
+		// A text output's lines scroll sideways with the tables.
+		wide := false
 		lines := strings.Split(strings.TrimRight(common.Printable(r.Text), "\n"), "\n")
 		for i, l := range lines {
 			if i == maxTableRows {
-				fmt.Fprintf(&b, "… %d more lines\n", len(lines)-i)
+				fmt.Fprintf(&b, "… %d more lines (enter shows them)\n", len(lines)-i)
 				break
 			}
-			b.WriteString(ansi.Truncate(l, w, "…") + "\n")
+			lw := ansi.StringWidth(l)
+			m.probeWide = max(m.probeWide, lw)
+			x := min(m.probeX, max(lw-w, 0))
+			b.WriteString(ansi.Truncate(ansi.Cut(l, x, lw), w, "…") + "\n")
+			wide = wide || lw > w
+		}
+		if wide {
+			b.WriteString(st.Subtle.Render("← → scroll sideways") + "\n")
 		}
 	}
 	if r.Truncated {

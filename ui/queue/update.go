@@ -87,6 +87,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			run: msg.run.ID, at: msg.run.At}
 		m.probes[msg.idx] = lp
 		m.renderPane(paneProbes)
+		if o, ok := m.overlay.(*probeOutput); ok {
+			o.width = 0 // the full text shows the live result too
+		}
 		if msg.err != nil {
 			m.probes[msg.idx].saveErr = msg.err.Error()
 			return common.NotifyErr("the live result was shown but not saved: " + msg.err.Error())
