@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/ui/common"
@@ -20,7 +19,8 @@ import (
 
 type probeOutput struct {
 	body  widget.Detail
-	width int // the width body's content was rendered at
+	width int    // the width body's content was rendered at; 0: render again
+	pid   string // the proposal it was rendered for
 }
 
 func newProbeOutput(m *Model) *probeOutput {
@@ -44,16 +44,20 @@ func (o *probeOutput) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 func (o *probeOutput) view(m *Model, w, h int) string {
 	st := m.Styles
 	inner := w - st.Overlay.GetHorizontalFrameSize()
-	title := "Probes of " + m.current().ID + " in full"
-	if !m.ready() {
-		title = "Probes"
+	title, pid := "Probes", ""
+	if m.ready() {
+		pid = m.cur.P.ID
+		title = "Probes of " + pid + " in full"
 	}
-	head := st.Title.Render(common.FitLine(title+o.body.ScrollPercent(), inner))
-	o.body.SetSize(inner, max(h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(head)-1, 1))
-	if o.width != inner || !m.ready() {
-		o.width = inner
+	o.body.SetSize(inner, max(h-st.Overlay.GetVerticalFrameSize()-2, 1)) // less the title and a blank line
+	if o.width != inner || o.pid != pid {
+		if o.pid != pid {
+			o.body.GotoTop()
+		}
+		o.width, o.pid = inner, pid
 		o.body.SetContent(m.probesFull(inner))
 	}
+	head := st.Title.Render(common.FitLine(title+o.body.ScrollPercent(), inner))
 	return box(m, head+"\n\n"+o.body.View(), w, h)
 }
 

@@ -54,6 +54,13 @@ func TestProbeOutputEveryRow(t *testing.T) {
 	if got := strings.Join(strings.Fields(tail), " "); got != long {
 		t.Errorf("the long cell reads %q", got)
 	}
+	// The proposal leaving the queue under it (decided elsewhere) empties it.
+	saved := m.queue
+	m.queue = nil
+	if v := ansi.Strip(m.View()); strings.Contains(v, "row 1") {
+		t.Errorf("the full text still shows the rows of a proposal no longer shown:\n%s", v)
+	}
+	m.queue = saved
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
 	if m.overlay != nil {
 		t.Fatal("esc did not close the full text")

@@ -48,6 +48,8 @@ func (m *Model) probesContent(w int) string {
 			b.WriteString(m.liveText(savedLive(it), w))
 		}
 	}
+	// A narrower pane (z back, a resize) may show more of the widest line.
+	m.probeX = min(m.probeX, max(m.probeWide-w, 0))
 	return strings.TrimRight(b.String(), "\n")
 }
 
