@@ -103,7 +103,11 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		return printJSON(a.stdout, res)
 	}
 	tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "%d hits (%s)\n", res.Total, res.Took.Round(1000))
+	about := ""
+	if res.Estimated { // a huge result set: its total is estimated
+		about = "≈ "
+	}
+	fmt.Fprintf(tw, "%s%d hits (%s)\n", about, res.Total, res.Took.Round(1000))
 	for _, h := range res.Hits {
 		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, h.ID, describe(svc, h.Type, h.ID))
 	}

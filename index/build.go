@@ -31,6 +31,12 @@ func eachDoc(c chunk, f func(id string, d doc) error) error {
 	return nil
 }
 
+// chunkWriter is what fill writes a build's items through.
+type chunkWriter interface {
+	writeChunk(c chunk) error
+	finish(seq int64) error
+}
+
 // batchWriter writes a build's chunks into an open index, one bleve batch
 // per chunk.
 type batchWriter struct {
@@ -45,7 +51,7 @@ var buildUnsafe = true
 
 func (w batchWriter) writeChunk(c chunk) error {
 	b := w.idx.NewBatch()
-	if err := eachDoc(c, func(id string, d doc) error { return b.Index(id, d) }); err != nil {
+	if err := eachDoc(c, func(id string, d doc) error { return addDoc(w.idx, b, id, d) }); err != nil {
 		return err
 	}
 	if err := w.idx.Batch(b); err != nil {

@@ -235,6 +235,24 @@ docs:
 type latencies struct {
 	all, noFacets []time.Duration
 	byQuery       map[string][]time.Duration
+	cpu           []time.Duration // each query's own CPU time (timeQuery)
+	cpuByQuery    map[string][]time.Duration
+}
+
+// timeQuery runs f and adds its wall time and the CPU time of the calling
+// thread (the caller locks its goroutine to the thread) to l.
+func (l *latencies) timeQuery(q cmpQuery, f func()) {
+	c0 := threadCPU()
+	start := time.Now()
+	f()
+	d := time.Since(start)
+	cpu := threadCPU() - c0
+	l.cpu = append(l.cpu, cpu)
+	if l.cpuByQuery == nil {
+		l.cpuByQuery = map[string][]time.Duration{}
+	}
+	l.cpuByQuery[q.name] = append(l.cpuByQuery[q.name], cpu)
+	l.add(q, d)
 }
 
 func (l *latencies) add(q cmpQuery, d time.Duration) {
@@ -264,11 +282,19 @@ func (l *latencies) report(b *testing.B) {
 	b.ReportMetric(float64(quantile(l.all, 0.5)), "p50-ns")
 	b.ReportMetric(float64(quantile(l.all, 0.99)), "p99-ns")
 	b.ReportMetric(float64(quantile(l.noFacets, 0.99)), "p99-nofacet-ns")
-	var per []string
+	if len(l.cpu) > 0 {
+		b.ReportMetric(float64(quantile(l.cpu, 0.5)), "p50-cpu-ns")
+		b.ReportMetric(float64(quantile(l.cpu, 0.99)), "p99-cpu-ns")
+	}
+	var per, perCPU []string
 	for _, q := range cmpQueries {
 		per = append(per, fmt.Sprintf("%s=%v", q.name, quantile(l.byQuery[q.name], 0.5).Round(time.Microsecond)))
+		perCPU = append(perCPU, fmt.Sprintf("%s=%v", q.name, quantile(l.cpuByQuery[q.name], 0.5).Round(time.Microsecond)))
 	}
 	b.Logf("per-query p50 over %d runs: %s", len(l.all), strings.Join(per, " "))
+	if len(l.cpu) > 0 {
+		b.Logf("per-query p50 cpu: %s", strings.Join(perCPU, " "))
+	}
 }
 
 // BenchmarkSearchCompare runs the same queries through the Bleve index,
@@ -304,15 +330,17 @@ func BenchmarkSearchCompare(b *testing.B) {
 						checkCachedFacets(b, ix, reqs[i])
 					}
 				}
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
 				var lat latencies
 				i := 0
 				for b.Loop() {
 					k := i % len(reqs)
-					start := time.Now()
-					if _, err := ix.search(reqs[k], cached); err != nil {
-						b.Fatal(err)
-					}
-					lat.add(cmpQueries[k], time.Since(start))
+					lat.timeQuery(cmpQueries[k], func() {
+						if _, err := ix.search(reqs[k], cached); err != nil {
+							b.Fatal(err)
+						}
+					})
 					i++
 				}
 				lat.report(b)
@@ -329,15 +357,17 @@ func BenchmarkSearchCompare(b *testing.B) {
 					b.Fatalf("%s: fts5 found nothing", q.name)
 				}
 			}
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			var lat latencies
 			i := 0
 			for b.Loop() {
 				k := i % len(cmpQueries)
-				start := time.Now()
-				if _, err := searchFTS(db, cmpQueries[k]); err != nil {
-					b.Fatal(err)
-				}
-				lat.add(cmpQueries[k], time.Since(start))
+				lat.timeQuery(cmpQueries[k], func() {
+					if _, err := searchFTS(db, cmpQueries[k]); err != nil {
+						b.Fatal(err)
+					}
+				})
 				i++
 			}
 			lat.report(b)

@@ -75,6 +75,10 @@ type Index struct {
 	gen      atomic.Uint64
 	facets   facetCache
 	progress atomic.Pointer[func(done, total int)] // SetProgress
+	// estimateOver and sampleTarget replace the consts of those names
+	// when set, and allHits turns searchTopScores off (tests).
+	estimateOver, sampleTarget uint64
+	allHits                    bool
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it
@@ -402,7 +406,7 @@ type chunk struct {
 // each sending its own batches (report is told the items written after
 // each), and then, in one last batch, the mapping version and the bank
 // sequence read before the items.
-func fill(w batchWriter, src Source, feeders int, report func(done, total int)) error {
+func fill(w chunkWriter, src Source, feeders int, report func(done, total int)) error {
 	seq, err := src.LastSeq()
 	if err != nil {
 		return fmt.Errorf("index: read the bank's change sequence: %w", err)

@@ -25,7 +25,12 @@ import (
 //
 // Version 2: dates at day resolution, doc values only on the fields that
 // are faceted or sorted, stored values only where something reads them.
-const mappingVersion = "2"
+//
+// Version 3: "_all" holds term frequencies only, no positions (allField);
+// phrases on it are checked on the text fields (allPhraseQuery) and
+// highlights are taken from them (Index.fragments); a "sample" field
+// parts the documents for estimated facets (sampleFacets).
+const mappingVersion = "3"
 
 // keywordAnalyzer indexes a whole value as one lower-cased term, so that
 // category:Fact and category:fact find the same records: query-string field
@@ -105,7 +110,8 @@ func init() {
 // newMapping builds the index mapping: one document shape for all three
 // kinds, told apart by the "type" keyword field, scored with BM25. Bare
 // query terms search "_all", which holds the English text fields and the
-// "text" catch-all.
+// "text" catch-all: not bleve's composite field, which is turned off
+// here, but allField, which addDoc adds to every document.
 func newMapping() (mapping.IndexMapping, error) {
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = "bm25"
@@ -157,6 +163,12 @@ func newMapping() (mapping.IndexMapping, error) {
 		fm.Store = false
 		dm.AddFieldMappingsAt(f, fm)
 	}
+	sample := bleve.NewTextFieldMapping()
+	sample.Analyzer = keywordAnalyzer
+	sample.IncludeInAll, sample.IncludeTermVectors, sample.DocValues, sample.Store = false, false, false, false
+	dm.AddFieldMappingsAt(sampleField, sample)
+	// bleve's composite "_all" would copy every text field's positions.
+	dm.AddSubDocumentMapping(allFieldName, bleve.NewDocumentDisabledMapping())
 	im.DefaultMapping = dm
 	return im, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/memreview/memreview/review"
@@ -35,6 +36,9 @@ type Request struct {
 	From, Size int
 	// Highlight asks for Hit.Fragments.
 	Highlight bool
+	// Exact counts the total and the facets over every hit even when there
+	// are more than estimateOver of them (see Results.Estimated).
+	Exact bool
 }
 
 // Results is what a search found.
@@ -47,6 +51,14 @@ type Results struct {
 	// was searched (a catch-up still running, or writes since the last
 	// Sync): the hits may miss or misstate that many items. 0 = caught up.
 	Behind int64 `json:"behind,omitempty"`
+	// Estimated says the facet counts, and for a query with a phrase the
+	// total, are estimates (show them as "≈ 40,800"): a query with more
+	// than estimateOver hits has its facets counted on a sample of about
+	// sampleTarget of them and scaled to Total, and a phrase query with
+	// that many candidates has its total estimated from the phrase checks
+	// of one candidate in tallyEvery (searchRelaxed), unless Request.Exact
+	// asks for exact counts. The hits returned are always exact.
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // Hit is one document found.
@@ -106,7 +118,9 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			filters = append(filters, termQuery("type", req.Type))
 		}
 	}
-	bq := query.NewBooleanQuery([]query.Query{q}, nil, mustNot)
+	_, blank := q.(*query.MatchAllQuery)
+	bq := query.NewBooleanQuery([]query.Query{allPhrases(q)}, nil, mustNot)
+	phrases := requiredPhrases(bq, nil)
 	fields := make([]string, 0, len(req.Filters))
 	for f := range req.Filters {
 		fields = append(fields, f)
@@ -130,7 +144,6 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		bq.AddFilter(query.NewConjunctionQuery(filters))
 	}
 	var root query.Query = bq
-	_, blank := q.(*query.MatchAllQuery)
 	onFilters := blank && rewriteBlank && (req.Type != "" || len(filters) > 0)
 	if onFilters {
 		root = filterQuery(req.Type, filters)
@@ -155,9 +168,9 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		}
 		sr.SortBy(req.Sort)
 	}
-	if req.Highlight && !onFilters { // a blank query marks nothing
-		sr.Highlight = bleve.NewHighlightWithStyle(highlighterName)
-	}
+	// Fragments are found after the search, for the hits returned only
+	// (a blank query marks nothing).
+	highlight := req.Highlight && !blank
 
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
@@ -172,23 +185,28 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	gen := ix.gen.Load()
 	var key string
 	var cached map[string][]FacetCount
+	estimated := false
 	if len(req.Facets) > 0 {
 		if useCache {
 			key = facetKey(req)
-			cached = ix.facets.get(gen, key)
+			cached, estimated = ix.facets.get(gen, key)
 		}
 		if cached == nil && blank && len(req.Filters) == 0 && useDict {
 			if f, ok := ix.dictFacets(req.Type, req.Facets); ok {
 				cached = f
 				if key != "" {
-					ix.facets.put(gen, key, f)
+					ix.facets.put(gen, key, f, false)
 				}
 			}
 		}
-		if cached == nil {
-			for _, f := range req.Facets {
-				sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
-			}
+	}
+	// Facets are counted with the hits when asked to be exact, else after
+	// them: on every hit when there are at most estimateOver, else on one
+	// sample part.
+	countAfter := len(req.Facets) > 0 && cached == nil && !req.Exact
+	if len(req.Facets) > 0 && cached == nil && req.Exact {
+		for _, f := range req.Facets {
+			sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
 		}
 	}
 	if blank && useIDPage && req.Type != "" && len(req.Filters) == 0 && slices.Equal(req.Sort, []string{"_id"}) &&
@@ -206,11 +224,22 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			return out, nil
 		}
 	}
-	res, err := searchGuarded(ix.idx, sr)
+	var res *bleve.SearchResult
+	totalEstimated, relaxed := false, false
+	if len(phrases) > 0 && !req.Exact {
+		res, totalEstimated, relaxed, err = ix.searchRelaxed(sr, phrases, ix.estimateLimit())
+	}
+	if err == nil && !relaxed {
+		if !ix.allHits && sortedByScore(req.Sort) && len(sr.Facets) == 0 && !onFilters {
+			res, err = ix.searchTopScores(sr)
+		} else {
+			res, err = searchGuarded(ix.idx, sr)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", req.Query, err)
 	}
-	out := &Results{Total: res.Total, Took: res.Took}
+	out := &Results{Total: res.Total, Took: res.Took, Estimated: totalEstimated}
 	if out.Behind, err = ix.Behind(); err != nil {
 		return nil, err
 	}
@@ -221,6 +250,11 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			score = matchAllScore
 		}
 		out.Hits = append(out.Hits, Hit{ID: id, Type: kind, Score: score, Fragments: h.Fragments})
+	}
+	if highlight && len(res.Hits) > 0 {
+		if err := ix.fragments(req.Query, res.Hits, out.Hits); err != nil {
+			return nil, err
+		}
 	}
 	if len(res.Facets) > 0 {
 		out.Facets = map[string][]FacetCount{}
@@ -234,13 +268,55 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			out.Facets[name] = counts
 		}
 		if key != "" {
-			ix.facets.put(gen, key, out.Facets)
+			ix.facets.put(gen, key, out.Facets, false)
+		}
+	}
+	if countAfter {
+		if cached, estimated, err = ix.countFacets(root, req.Facets, res.Total); err != nil {
+			return nil, err
+		}
+		estimated = estimated || totalEstimated
+		if key != "" {
+			ix.facets.put(gen, key, cached, estimated)
 		}
 	}
 	if cached != nil {
 		out.Facets = cached
+		out.Estimated = out.Estimated || estimated
 	}
 	return out, nil
+}
+
+// fragments sets the Fragments of hits, the Results form of found: it
+// searches the text fields (which keep positions) for the query again,
+// on those documents only, and highlights what it finds there. The
+// matches on "_all" are those on the text fields, so the fragments are
+// what highlighting "_all" gave in mapping version 2, at the cost of one
+// page rather than of every hit.
+func (ix *Index) fragments(qs string, found bsearch.DocumentMatchCollection, hits []Hit) error {
+	q, err := parseQuery(qs)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(found))
+	for i, h := range found {
+		ids[i] = h.ID
+	}
+	sr := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), perField(q)}), len(ids), 0, false)
+	sr.Highlight = bleve.NewHighlightWithStyle(highlighterName)
+	sr.Score = "none"
+	res, err := searchGuarded(ix.idx, sr)
+	if err != nil {
+		return fmt.Errorf("highlight %q: %w", qs, err)
+	}
+	byID := make(map[string]map[string][]string, len(res.Hits))
+	for _, h := range res.Hits {
+		byID[h.ID] = h.Fragments
+	}
+	for i := range hits {
+		hits[i].Fragments = byID[found[i].ID]
+	}
+	return nil
 }
 
 // useDict turns on dictFacets for blank queries (off only in the test that
@@ -320,7 +396,7 @@ func searchGuarded(idx bleve.Index, sr *bleve.SearchRequest) (res *bleve.SearchR
 // are cached apart.
 func facetKey(req Request) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%q %q", req.Query, req.Type)
+	fmt.Fprintf(&b, "%q %q exact=%v", req.Query, req.Type, req.Exact)
 	fields := make([]string, 0, len(req.Filters))
 	for f := range req.Filters {
 		fields = append(fields, f)
@@ -346,26 +422,33 @@ const facetCacheSize = 256
 type facetCache struct {
 	mu      sync.Mutex
 	gen     uint64
-	entries map[string]map[string][]FacetCount
+	entries map[string]cachedFacets
 }
 
-// get returns a copy of the facets stored for key at gen, or nil.
-func (c *facetCache) get(gen uint64, key string) map[string][]FacetCount {
+// cachedFacets are one request's facets, and whether they are estimates.
+type cachedFacets struct {
+	facets    map[string][]FacetCount
+	estimated bool
+}
+
+// get returns a copy of the facets stored for key at gen, or nil, and
+// whether they are estimates.
+func (c *facetCache) get(gen uint64, key string) (map[string][]FacetCount, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen != gen {
-		return nil
+		return nil, false
 	}
 	f, ok := c.entries[key]
 	if !ok {
-		return nil
+		return nil, false
 	}
-	return copyFacets(f)
+	return copyFacets(f.facets), f.estimated
 }
 
 // put stores a copy of f for key at gen, dropping entries of older
 // generations; facets of a generation older than the cache's are dropped.
-func (c *facetCache) put(gen uint64, key string, f map[string][]FacetCount) {
+func (c *facetCache) put(gen uint64, key string, f map[string][]FacetCount, estimated bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen < c.gen {
@@ -373,9 +456,9 @@ func (c *facetCache) put(gen uint64, key string, f map[string][]FacetCount) {
 	}
 	if gen > c.gen || c.entries == nil || len(c.entries) >= facetCacheSize {
 		c.gen = gen
-		c.entries = map[string]map[string][]FacetCount{}
+		c.entries = map[string]cachedFacets{}
 	}
-	c.entries[key] = copyFacets(f)
+	c.entries[key] = cachedFacets{copyFacets(f), estimated}
 }
 
 func copyFacets(f map[string][]FacetCount) map[string][]FacetCount {

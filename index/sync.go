@@ -111,7 +111,7 @@ func (ix *Index) apply(changes []review.Change) error {
 		if d == nil { // a kind the index does not hold
 			continue
 		}
-		if err := b.Index(id, d); err != nil {
+		if err := addDoc(ix.idx, b, id, d); err != nil {
 			return fmt.Errorf("index: %s: %w", id, err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 	"github.com/memreview/memreview/ui/uitest"
 	"github.com/memreview/memreview/ui/widget"
 )
@@ -97,7 +98,7 @@ func TestPasteIsCapped(t *testing.T) {
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "pasted text cut: the ") || !strings.Contains(v, "field took") {
 		t.Errorf("no notice of the cut paste in the form:\n%s", v)
 	}
-	if len(paste.Runes) <= widget.MaxQuery || len(paste.Runes) <= common.MaxField {
+	if len(paste.Runes) <= widget.MaxQuery || len(paste.Runes) <= form.MaxField {
 		t.Fatal("the paste is not longer than the caps")
 	}
 }

@@ -11,13 +11,14 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
-// The edit, narrow and merge form: a common.RecordForm over some fields of
+// The edit, narrow and merge form: a form.RecordForm over some fields of
 // the selected record (lemma, steps and checks multi-line, each field
 // checked as it is typed), which it then writes with verb.
-type form struct {
-	*common.RecordForm
+type editForm struct {
+	*form.RecordForm
 	verb review.Verb
 	id   string         // the selected record's id (the base has none when merging)
 	with []string       // merge: the marked records folded in
@@ -29,30 +30,30 @@ type form struct {
 }
 
 // newEditForm and newNarrowForm open the form on the selected record.
-func newEditForm(m *Model) *form   { return newForm(m, review.Edit, common.EditLabels) }
-func newNarrowForm(m *Model) *form { return newForm(m, review.Narrow, common.NarrowLabels) }
+func newEditForm(m *Model) *editForm   { return newForm(m, review.Edit, form.EditLabels) }
+func newNarrowForm(m *Model) *editForm { return newForm(m, review.Narrow, form.NarrowLabels) }
 
-func newForm(m *Model, verb review.Verb, labels []string) *form {
+func newForm(m *Model, verb review.Verb, labels []string) *editForm {
 	r := m.detail.Record
-	return &form{RecordForm: common.NewRecordForm(r, labels, m.envs), verb: verb, id: r.ID}
+	return &editForm{RecordForm: form.NewRecordForm(r, labels, m.envs), verb: verb, id: r.ID}
 }
 
 // newMergeForm opens the form on combined, review.Combine of the records
 // sources (the selected one first, then the marked ones, with).
-func newMergeForm(m *Model, combined *review.Record, sources []review.Record, with []string, seen map[string]int) *form {
-	return &form{RecordForm: common.NewRecordForm(combined, common.EditLabels, m.envs), verb: review.Merge,
+func newMergeForm(m *Model, combined *review.Record, sources []review.Record, with []string, seen map[string]int) *editForm {
+	return &editForm{RecordForm: form.NewRecordForm(combined, form.EditLabels, m.envs), verb: review.Merge,
 		id: sources[0].ID, with: with, seen: seen, sources: sources}
 }
 
 // request is the store request the form makes with the record r.
-func (f *form) request(r *review.Record) review.RecordRequest {
+func (f *editForm) request(r *review.Record) review.RecordRequest {
 	if f.verb == review.Merge {
 		return review.RecordRequest{Verb: review.Merge, IDs: append([]string{f.id}, f.with...), Record: r, Seen: f.seen}
 	}
 	return review.RecordRequest{Verb: f.verb, IDs: []string{r.ID}, Record: r}
 }
 
-func (f *form) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (f *editForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
 	if f.verb == review.Merge {
 		f.warns = f.Drops(f.sources)
@@ -66,7 +67,7 @@ func (f *form) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return f, cmd
 }
 
-func (f *form) view(m *Model, w, h int) string {
+func (f *editForm) view(m *Model, w, h int) string {
 	st := m.Styles
 	inner := w - st.Overlay.GetHorizontalFrameSize()
 	var title string
@@ -99,14 +100,14 @@ func (f *form) view(m *Model, w, h int) string {
 	return box(m, head+"\n\n"+f.View(st)+tail, w, h)
 }
 
-func (f *form) help(m *Model) []key.Binding {
+func (f *editForm) help(m *Model) []key.Binding {
 	k := m.Keys
 	k.Confirm.SetHelp("enter", "apply") // not the list's "open"
 	k.Form.Save.SetHelp("ctrl+s", "apply")
 	return f.Help(k)
 }
 
-func (f *form) capturing() bool { return true }
+func (f *editForm) capturing() bool { return true }
 
 // box frames overlay content at width w, cut to height h.
 func box(m *Model, s string, w, h int) string {

@@ -18,7 +18,7 @@ func TestMergeFormWarnsOfDrops(t *testing.T) {
 	sendKey(t, m, space) // mark a; the cursor moves to b
 	b := m.selected()
 	sendKey(t, m, uitest.Key("m"))
-	f, ok := m.overlay.(*form)
+	f, ok := m.overlay.(*editForm)
 	if !ok {
 		t.Fatalf("m opened %T", m.overlay)
 	}

@@ -56,11 +56,17 @@ type Model struct {
 	// facetsEstimated: the category and env counts are of every record,
 	// retired ones too (estimateFacets); shown with "≈".
 	facetsEstimated bool
-	querySeq        int    // the latest query; every search result carries it
-	searchedAs      string // the latest query as the index reads it (index.RequireAll)
-	searched        bool
-	searchErr       string
-	took            string
+	// facetsSampled: the index counted the facets on a sample of a large
+	// result set and scaled them (index.Results.Estimated); shown with "≈".
+	facetsSampled bool
+	// totalEstimated: the index estimated the hit count (a phrase query
+	// with more candidates than it checks); shown as "≈ 12,200 records".
+	totalEstimated bool
+	querySeq       int    // the latest query; every search result carries it
+	searchedAs     string // the latest query as the index reads it (index.RequireAll)
+	searched       bool
+	searchErr      string
+	took           string
 
 	list  list
 	toTop bool                      // the next first page is of a new query: cursor to the top
@@ -86,7 +92,7 @@ type Model struct {
 	note    string   // N: the note the next verb carries (note.go)
 	busy    string   // "deleting mem_3…" while a write is in flight
 	overlay overlay  // a form, picker or question over the screen; nil when none
-	envs    []string // the environments the bank declares, for the forms (common.EnvNames); nil until read
+	envs    []string // the environments the bank declares, for the forms (form.EnvNames); nil until read
 }
 
 // link is a trajectory step the detail pane can open.
@@ -255,7 +261,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 func (m *Model) Title() string {
 	t := "Bank"
 	if m.searched {
-		t += " " + plural(m.list.total, "record")
+		t += " " + m.count()
 	} else {
 		t += " …"
 	}

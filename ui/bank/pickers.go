@@ -14,6 +14,7 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
 // The facet picker and the retrieval preview.
@@ -25,7 +26,13 @@ type facetRow struct {
 }
 
 // facetPicker toggles facet terms as filters; each toggle searches again.
-type facetPicker struct{ cur facetRow }
+// Until the operator moves or toggles, the cursor stays on the first row:
+// a picker opened while the counts are still coming starts on the top
+// term once they arrive, not on the one row it had (status retired).
+type facetPicker struct {
+	cur   facetRow
+	moved bool
+}
 
 func newFacetPicker(m *Model) *facetPicker {
 	fp := &facetPicker{}
@@ -65,6 +72,9 @@ func (m *Model) facetRows() []facetRow {
 }
 
 func (fp *facetPicker) pos(rows []facetRow) int {
+	if !fp.moved && len(rows) > 0 {
+		fp.cur = rows[0]
+	}
 	for i, r := range rows {
 		if r.field == fp.cur.field && r.term == fp.cur.term {
 			return i
@@ -83,11 +93,12 @@ func (fp *facetPicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	case len(rows) == 0:
 		return fp, nil
 	case key.Matches(msg, k.Up):
-		fp.cur = rows[max(i-1, 0)]
+		fp.cur, fp.moved = rows[max(i-1, 0)], true
 	case key.Matches(msg, k.Down):
-		fp.cur = rows[min(i+1, len(rows)-1)]
+		fp.cur, fp.moved = rows[min(i+1, len(rows)-1)], true
 	case key.Matches(msg, k.Toggle):
 		r := rows[i]
+		fp.moved = true
 		vs := m.filters[r.field]
 		if j := slices.Index(vs, r.term); j >= 0 {
 			m.filters[r.field] = slices.Delete(vs, j, j+1)
@@ -103,8 +114,11 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 	st := m.Styles
 	inner := w - st.Overlay.GetHorizontalFrameSize()
 	note := " — space toggles a filter; counts are of the current query"
-	if m.facetsEstimated {
+	switch {
+	case m.facetsEstimated:
 		note = " — space toggles a filter; ≈ counts include retired records"
+	case m.facetsSampled:
+		note = " — space toggles a filter; ≈ counts are scaled from a sample of the hits"
 	}
 	lines := []string{st.Title.Render("Facets") + st.Subtle.Render(note)}
 	rows := m.facetRows()
@@ -121,8 +135,8 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 			box = "[x]"
 		}
 		count := thousands(r.count)
-		if m.facetsEstimated && r.field != "status" {
-			count = "≈ " + count // retired records counted too (estimateFacets)
+		if m.facetsEstimated && r.field != "status" || m.facetsSampled {
+			count = "≈ " + count // retired records counted too (estimateFacets), or a sample scaled
 		}
 		if r.count < 0 {
 			count = "–" // not in the results: hidden (retired) or filtered away
@@ -159,7 +173,7 @@ func (fp *facetPicker) capturing() bool { return false }
 // retrievePreview shows the records a task agent would be given: a form of
 // task, env and k; enter retrieves, and the results show under the form.
 type retrievePreview struct {
-	*common.Form
+	*form.Form
 	seq int
 	res []scored
 	err error
@@ -182,7 +196,7 @@ type retrieved struct {
 }
 
 func newRetrievePreview(m *Model) *retrievePreview {
-	rp := &retrievePreview{Form: common.NewForm([]string{"task", "env", "k"}, []string{"", "", "5"})}
+	rp := &retrievePreview{Form: form.NewForm([]string{"task", "env", "k"}, []string{"", "", "5"})}
 	rp.Fields[0].SetPlaceholder("describe a task")
 	rp.Fields[1].SetPlaceholder("any env")
 	return rp
@@ -191,9 +205,9 @@ func newRetrievePreview(m *Model) *retrievePreview {
 func (rp *retrievePreview) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	res, cmd := rp.Update(m.Keys, msg)
 	switch res {
-	case common.FormCancel:
+	case form.FormCancel:
 		return nil, nil
-	case common.FormApply:
+	case form.FormApply:
 		return rp, rp.run(m)
 	}
 	return rp, cmd

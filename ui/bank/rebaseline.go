@@ -12,6 +12,7 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
 // b on the bank screen: re-baseline a suspect record. The question shows,
@@ -63,7 +64,7 @@ func (c *confirmRebaseline) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) 
 // rebaseline writes the new version in a Cmd.
 func (m *Model) rebaseline(c *confirmRebaseline) tea.Cmd {
 	var note string
-	common.TakeNote(&note, &m.note)
+	form.TakeNote(&note, &m.note)
 	m.busy = "re-baselining " + c.id + "…"
 	svc, deps, id, version, checks := m.deps.Service, m.deps, c.id, c.version, c.checks
 	return func() tea.Msg {

@@ -68,7 +68,7 @@ func (m *Model) statusLine() string {
 	st := m.Styles
 	left := st.Subtle.Render("…")
 	if m.searched {
-		left = st.Title.Render(plural(m.list.total, "record"))
+		left = st.Title.Render(m.count())
 		if m.took != "" {
 			left += st.Subtle.Render(" in " + m.took)
 		}
@@ -97,6 +97,14 @@ func filterText(f map[string][]string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// count is the hit count, "≈ 12,200 records" when the index estimated it.
+func (m *Model) count() string {
+	if m.totalEstimated {
+		return "≈ " + plural(m.list.total, "record")
+	}
+	return plural(m.list.total, "record")
 }
 
 func plural(n int, what string) string {
@@ -136,7 +144,7 @@ func (m *Model) panesView() string {
 		inW := max(lw-m.Styles.Pane.GetHorizontalFrameSize(), 1)
 		title := "Records"
 		if m.list.total > m.list.height {
-			title += " " + thousands(m.list.top+1) + "–" + thousands(min(m.list.top+m.list.height, m.list.total)) + " of " + thousands(m.list.total)
+			title += " " + thousands(m.list.top+1) + "–" + thousands(min(m.list.top+m.list.height, m.list.total)) + " of " + strings.TrimSuffix(strings.TrimSuffix(m.count(), " records"), " record")
 		}
 		cols = append(cols, frame(lw, m.focus == paneList, title, m.listView(inW)))
 	}

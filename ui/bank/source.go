@@ -100,6 +100,7 @@ type facetsLoaded struct {
 	seq       int
 	facets    map[string][]index.FacetCount
 	estimated bool // counted over every record, not the hits (estimateFacets)
+	sampled   bool // counted on a sample of the hits (index.Results.Estimated)
 	err       error
 }
 
@@ -207,7 +208,7 @@ func (m *Model) loadFacets() tea.Cmd {
 		if err != nil {
 			return facetsLoaded{seq: seq, err: err}
 		}
-		return facetsLoaded{seq: seq, facets: res.Facets, estimated: estimate}
+		return facetsLoaded{seq: seq, facets: res.Facets, estimated: estimate, sampled: res.Estimated && !estimate}
 	}
 }
 
@@ -243,7 +244,7 @@ func (m *Model) facetsLoaded(msg facetsLoaded) tea.Cmd {
 	if msg.err != nil {
 		return common.NotifyErr("could not count the facets: " + msg.err.Error())
 	}
-	m.facets, m.facetsEstimated = msg.facets, msg.estimated
+	m.facets, m.facetsEstimated, m.facetsSampled = msg.facets, msg.estimated, msg.sampled
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 	"github.com/memreview/memreview/ui/widget"
 )
 
@@ -36,9 +37,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.handleKey(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
-	case common.EnvNames:
+	case form.EnvNames:
 		m.envs = msg.Names
-		if f, ok := m.overlay.(*form); ok {
+		if f, ok := m.overlay.(*editForm); ok {
 			f.SetEnvs(msg.Names)
 		}
 	case widget.SearchDue:
@@ -128,6 +129,7 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 		m.list.pages, m.list.stale = map[int][]index.Hit{}, false
 		m.searched, m.searchErr = true, ""
 		m.list.total = int(msg.res.Total)
+		m.totalEstimated = msg.res.Estimated // page 0 asks for no facets: only the total can be estimated
 		m.took = msg.res.Took.Round(time.Microsecond).String()
 		if m.toTop {
 			m.list.cursor, m.list.top, m.toTop = 0, 0, false

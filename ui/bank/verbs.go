@@ -12,6 +12,7 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
 // The record verbs: each writes through the service in a Cmd, audited as
@@ -42,10 +43,10 @@ func (m *Model) verbKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.verify(), true
 	case key.Matches(msg, k.Edit):
 		m.overlay = newEditForm(m)
-		return common.LoadEnvNames(m.deps.Service), true
+		return form.LoadEnvNames(m.deps.Service), true
 	case key.Matches(msg, k.Narrow):
 		m.overlay = newNarrowForm(m)
-		return common.LoadEnvNames(m.deps.Service), true
+		return form.LoadEnvNames(m.deps.Service), true
 	case key.Matches(msg, k.Merge):
 		return m.loadMerge(), true
 	case key.Matches(msg, k.Delete):
@@ -106,13 +107,13 @@ func (m *Model) mergeReady(msg mergeLoaded) tea.Cmd {
 	base := m.detail.Record
 	combined := review.Combine(*base, msg.sources...)
 	m.overlay = newMergeForm(m, &combined, append([]review.Record{*base}, msg.sources...), msg.with, msg.seen)
-	return common.LoadEnvNames(m.deps.Service)
+	return form.LoadEnvNames(m.deps.Service)
 }
 
 // decide commits req (the service catches the index up).
 func (m *Model) decide(req review.RecordRequest) tea.Cmd {
 	req.Operator = m.deps.Operator
-	common.TakeNote(&req.Note, &m.note) // N's note rides on this verb
+	form.TakeNote(&req.Note, &m.note) // N's note rides on this verb
 	m.busy = fmt.Sprintf("%s %s…", req.Verb, strings.Join(req.IDs, ", "))
 	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
@@ -128,7 +129,7 @@ func (m *Model) decide(req review.RecordRequest) tea.Cmd {
 func (m *Model) undo() tea.Cmd {
 	m.busy = "undoing…"
 	var note string
-	common.TakeNote(&note, &m.note)
+	form.TakeNote(&note, &m.note)
 	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
 		dec, err := svc.Undo(context.Background(), "", deps.Operator, note)

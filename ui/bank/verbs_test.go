@@ -76,7 +76,7 @@ func TestMergeRefusesChangedMark(t *testing.T) {
 		t.Fatalf("space did not move on from %s", a)
 	}
 	sendKey(t, m, uitest.Key("m"))
-	if _, ok := m.overlay.(*form); !ok {
+	if _, ok := m.overlay.(*editForm); !ok {
 		t.Fatalf("m opened %T", m.overlay)
 	}
 	editBehind(t, uitest.Store(t, deps), a)

@@ -2,14 +2,14 @@
 // look of the terminal (Common), the one key map, the Screen interface the
 // root model drives, the dependencies screens read from (Deps), the
 // curator runner the review and trajectories screens share (Curator, in
-// curate.go), the forms every screen's overlays are built from (Form of
-// TextFields, in form.go and textfield.go; RecordForm, the edit, narrow and
-// merge forms over a record, in form_record.go and form_checks.go), and the
-// navigation and status messages screens send each other through the root.
+// curate.go), the text helpers that keep what reaches the terminal
+// printable, and the navigation and status messages screens send each
+// other through the root.
 //
 // Screens live in sub-packages of ui (ui/queue, ui/bank, ui/console,
-// ui/trajs) and import only this package from ui; the root package ui
-// owns switching between them.
+// ui/trajs) and build on this package, ui/form (the record and note forms)
+// and ui/widget (the search box, the pane manager and the detail pane);
+// the root package ui owns switching between them.
 package common
 
 import (

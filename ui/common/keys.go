@@ -75,7 +75,7 @@ type QueueKeys struct {
 	Close    key.Binding // esc (or L): back to the panes
 }
 
-// FormKeys are the keys the record forms add (common.Form): the edit,
+// FormKeys are the keys the record forms add (form.Form): the edit,
 // narrow and merge forms of the review and bank screens.
 type FormKeys struct {
 	Save       key.Binding // ctrl+s: apply from any field (enter does from a one-line field)

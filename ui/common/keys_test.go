@@ -54,24 +54,6 @@ func TestQueueListKeysDistinct(t *testing.T) {
 	}
 }
 
-// TestFormKeysDistinct checks that no key means two things in a form's
-// multi-line field: the form's keys and those the textarea answers to
-// itself (enter is the line break there, so it is left out: Confirm
-// applies only from a one-line field).
-func TestFormKeysDistinct(t *testing.T) {
-	k := DefaultKeyMap()
-	set := append([]key.Binding{k.Cancel, k.NextField, k.PrevField, k.Form.Save, k.Form.NewLine, k.Form.KeepExpect, k.Form.MoveLine}, textareaKeys()...)
-	seen := map[string]string{}
-	for _, b := range set {
-		for _, s := range b.Keys() {
-			if prev, ok := seen[s]; ok && s != "up" && s != "down" {
-				t.Errorf("key %q is both %q and %q", s, prev, b.Help().Desc)
-			}
-			seen[s] = b.Help().Desc
-		}
-	}
-}
-
 // TestProbesKeys: the probes pane's sideways key answers to exactly the
 // keys of Left and Right (which tell the direction), and the full text
 // closes with esc and with the key that opened it.
@@ -93,8 +75,12 @@ func TestProbesKeys(t *testing.T) {
 func TestConsoleFullKey(t *testing.T) {
 	k := DefaultKeyMap()
 	c, ta := k.Console, textarea.DefaultKeyMap
-	others := append([]key.Binding{c.Run, c.NewLine, c.Attach, c.AltAttch, c.NextEnv, c.Clear, c.History, c.Edit, c.Blur,
-		ta.Paste, ta.LineNext, ta.LinePrevious, ta.InsertNewline}, textareaKeys()...)
+	others := []key.Binding{c.Run, c.NewLine, c.Attach, c.AltAttch, c.NextEnv, c.Clear, c.History, c.Edit, c.Blur,
+		ta.Paste, ta.LineNext, ta.LinePrevious, ta.InsertNewline, ta.CharacterBackward, ta.CharacterForward,
+		ta.DeleteAfterCursor, ta.DeleteBeforeCursor, ta.DeleteCharacterBackward, ta.DeleteCharacterForward,
+		ta.DeleteWordBackward, ta.DeleteWordForward, ta.LineEnd, ta.LineStart, ta.WordBackward, ta.WordForward,
+		ta.InputBegin, ta.InputEnd, ta.UppercaseWordForward, ta.LowercaseWordForward, ta.CapitalizeWordForward,
+		ta.TransposeCharacterBackward}
 	for _, b := range others {
 		for _, s := range b.Keys() {
 			if slices.Contains(c.Full.Keys(), s) {

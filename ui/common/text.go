@@ -122,6 +122,10 @@ func PrintableLine(s string) string {
 
 var oneLineReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ")
 
+// OneLine turns line breaks and tabs into single spaces (PrintableLine
+// without the escaping).
+func OneLine(s string) string { return oneLineReplacer.Replace(s) }
+
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 // IsBidi reports whether r is a bidirectional formatting character: the

@@ -11,35 +11,36 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
 // The narrow and edit forms, the filter picker and the delete question.
 
-// form edits some fields of the proposed record (a common.RecordForm:
+// editForm edits some fields of the proposed record (a form.RecordForm:
 // lemma and steps multi-line, the checks as a list, each field checked as
 // it is typed), then decides with verb.
-type form struct {
-	*common.RecordForm
+type editForm struct {
+	*form.RecordForm
 	pid  string
 	verb review.Verb
 }
 
-func newForm(m *Model, verb review.Verb, labels []string) *form {
-	f := &form{RecordForm: common.NewRecordForm(m.cur.P.Record, labels, m.envs), pid: m.cur.P.ID, verb: verb}
+func newForm(m *Model, verb review.Verb, labels []string) *editForm {
+	f := &editForm{RecordForm: form.NewRecordForm(m.cur.P.Record, labels, m.envs), pid: m.cur.P.ID, verb: verb}
 	f.setWidth(m.overlayInner())
 	return f
 }
 
 // newNarrowForm asks for the scope tags, trigger and lemma.
-func newNarrowForm(m *Model) *form { return newForm(m, review.Narrow, common.NarrowLabels) }
+func newNarrowForm(m *Model) *editForm { return newForm(m, review.Narrow, form.NarrowLabels) }
 
 // newEditForm asks for lemma, trigger, tags, category, confidence, steps
 // and checks.
-func newEditForm(m *Model) *form { return newForm(m, review.Edit, common.EditLabels) }
+func newEditForm(m *Model) *editForm { return newForm(m, review.Edit, form.EditLabels) }
 
-func (f *form) setWidth(inner int) { f.SetWidth(inner) }
+func (f *editForm) setWidth(inner int) { f.SetWidth(inner) }
 
-func (f *form) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (f *editForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
 	switch {
 	case closed:
@@ -50,7 +51,7 @@ func (f *form) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return f, cmd
 }
 
-func (f *form) view(m *Model, w, h int) string {
+func (f *editForm) view(m *Model, w, h int) string {
 	st := m.Styles
 	inner := w - st.Overlay.GetHorizontalFrameSize()
 	title := "Narrow " + f.pid + ": change where the record applies, then accept"
@@ -62,9 +63,9 @@ func (f *form) view(m *Model, w, h int) string {
 	return box(m, head+"\n\n"+f.View(st), w, h)
 }
 
-func (f *form) help(k common.KeyMap) []key.Binding { return f.Help(k) }
+func (f *editForm) help(k common.KeyMap) []key.Binding { return f.Help(k) }
 
-func (f *form) capturing() bool { return true }
+func (f *editForm) capturing() bool { return true }
 
 // box frames overlay content at width w, cut to height h.
 func box(m *Model, s string, w, h int) string {

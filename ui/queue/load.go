@@ -13,6 +13,7 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
 // Background work. Each Cmd copies what it needs before it returns and
@@ -146,7 +147,7 @@ func (m *Model) runProbes() tea.Cmd {
 // decide commits req (the service catches the index up).
 func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 	req.Operator = m.deps.Operator
-	common.TakeNote(&req.Note, &m.note) // N's note rides on this verb
+	form.TakeNote(&req.Note, &m.note) // N's note rides on this verb
 	m.busy = fmt.Sprintf("%s %s…", verbDoing[req.Verb], req.Proposal)
 	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
@@ -164,7 +165,7 @@ func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 func (m *Model) undo() tea.Cmd {
 	m.busy = "undoing…"
 	var note string
-	common.TakeNote(&note, &m.note)
+	form.TakeNote(&note, &m.note)
 	svc, deps := m.deps.Service, m.deps
 	return func() tea.Msg {
 		dec, err := svc.Undo(context.Background(), "", deps.Operator, note)

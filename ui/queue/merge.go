@@ -12,6 +12,7 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
 // mergePicker chooses records to fold into the proposal's record. It opens
@@ -133,7 +134,7 @@ func (mp *mergePicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 		if m.busy != "" {
 			return mp, nil
 		}
-		return newMergeForm(m, mp), common.LoadEnvNames(m.deps.Service)
+		return newMergeForm(m, mp), form.LoadEnvNames(m.deps.Service)
 	}
 	return mp, nil
 }

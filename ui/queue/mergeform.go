@@ -10,25 +10,26 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
 // mergeForm is the merge editor, the only place a merge commits from: the
 // combined record (the candidate and every chosen record, review.Combine)
-// in a common.RecordForm — lemma, trigger, tags, category, confidence,
+// in a form.RecordForm — lemma, trigger, tags, category, confidence,
 // steps and checks, all editable — and each record the merge retires with
 // its own lemma next to it, warned about when the edit no longer says all
 // of its lemma or drops one of its steps or checks. ctrl+s (or enter on a
 // one-line field) commits; esc goes back to the picker with the same
 // records chosen.
 type mergeForm struct {
-	*common.RecordForm
+	*form.RecordForm
 	picker *mergePicker
 	warns  map[string][]string // by chosen record: what the edit drops of it (drops), after each key
 }
 
 func newMergeForm(m *Model, mp *mergePicker) *mergeForm {
 	rec := mp.merged.Clone()
-	f := &mergeForm{RecordForm: common.NewRecordForm(&rec, common.EditLabels, m.envs), picker: mp}
+	f := &mergeForm{RecordForm: form.NewRecordForm(&rec, form.EditLabels, m.envs), picker: mp}
 	f.setWidth(m.overlayInner())
 	f.warn()
 	return f

@@ -85,7 +85,7 @@ type Model struct {
 	claim claimState // the claim on the shown proposal and others' claims (claims.go)
 
 	overlay overlay  // a form, picker or question over the panes; nil when none
-	envs    []string // the environments the bank declares, for the forms (common.EnvNames); nil until read
+	envs    []string // the environments the bank declares, for the forms (form.EnvNames); nil until read
 	wraps   wrapCache
 
 	list   *queueList      // L: every open proposal, with filters, marks and bulk verbs

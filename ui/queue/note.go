@@ -5,17 +5,18 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
-// N on the review screen: common.NoteForm sets Model.note, which rides on
+// N on the review screen: form.NoteForm sets Model.note, which rides on
 // whichever verb comes next (accept, reject, defer, narrow, edit, merge,
 // delete, undo); the proposal line shows it until then, and moving to
 // another proposal keeps it.
 
-type noteForm struct{ *common.NoteForm }
+type noteForm struct{ *form.NoteForm }
 
 func newNoteForm(m *Model) *noteForm {
-	return &noteForm{common.NewNoteForm(m.note, m.overlayInner())}
+	return &noteForm{form.NewNoteForm(m.note, m.overlayInner())}
 }
 
 func (f *noteForm) setWidth(inner int) { f.SetWidth(inner) }
@@ -32,7 +33,7 @@ func (f *noteForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 func (f *noteForm) view(m *Model, w, h int) string {
 	st := m.Styles
 	inner := w - st.Overlay.GetHorizontalFrameSize()
-	return box(m, st.Title.Render(m.wrapped(common.NoteTitle, inner))+"\n\n"+f.View(st), w, h)
+	return box(m, st.Title.Render(m.wrapped(form.NoteTitle, inner))+"\n\n"+f.View(st), w, h)
 }
 
 func (f *noteForm) help(k common.KeyMap) []key.Binding { return f.Help(k) }

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -11,6 +12,7 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 )
 
 // Update handles keys, the mouse wheel and background results.
@@ -45,7 +47,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.handleMouse(msg)
 	case queueLoaded:
 		return m.queueLoaded(msg)
-	case common.EnvNames:
+	case form.EnvNames:
 		m.envs = msg.Names
 		if f, ok := m.overlay.(interface{ SetEnvs([]string) }); ok {
 			f.SetEnvs(msg.Names)
@@ -317,7 +319,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.curate()
 	}
 	if !m.ready() || m.busy != "" || m.settling {
-		return nil
+		return m.heldBack(msg)
 	}
 	id := m.cur.P.ID
 	switch {
@@ -333,10 +335,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.overlay = &confirmDelete{pid: id, ids: m.cur.P.TargetIDs(), verb: review.Delete}
 	case key.Matches(msg, k.Narrow):
 		m.overlay = newNarrowForm(m)
-		return common.LoadEnvNames(m.deps.Service)
+		return form.LoadEnvNames(m.deps.Service)
 	case key.Matches(msg, k.Edit):
 		m.overlay = newEditForm(m)
-		return common.LoadEnvNames(m.deps.Service)
+		return form.LoadEnvNames(m.deps.Service)
 	case key.Matches(msg, k.Merge):
 		mp := newMergePicker(m)
 		m.overlay = mp
@@ -360,6 +362,32 @@ func (m *Model) scrollToCited() {
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	if m.overlay == nil && !m.listOn {
 		m.panes.HandleWheel(msg)
+	}
+	return nil
+}
+
+// heldBack says in the footer why a verb key did nothing: the proposal
+// shown is still loading, a write is in flight, or the queue is reloading
+// after one. A verb pressed then is not applied (the operator may not have
+// seen what it would decide), but it is never dropped without a word.
+func (m *Model) heldBack(msg tea.KeyMsg) tea.Cmd {
+	k := m.Keys
+	p := m.current()
+	if p == nil {
+		return nil
+	}
+	for _, b := range []key.Binding{k.Accept, k.Reject, k.Defer, k.Delete, k.Narrow, k.Edit, k.Merge} {
+		if !slices.Contains(b.Keys(), msg.String()) {
+			continue
+		}
+		why := p.ID + " is still loading"
+		switch {
+		case m.busy != "":
+			why = m.busy
+		case m.settling:
+			why = "the queue is reloading after the last decision"
+		}
+		return common.Notify(fmt.Sprintf("%s not applied: %s; press it again", b.Help().Desc, why))
 	}
 	return nil
 }

@@ -158,7 +158,7 @@ func TestEditFormValidates(t *testing.T) {
 	settle(t, m, m.reloadQueue(sample.PropUpdate))
 	key := func(k tea.KeyMsg) { settle(t, m, func() tea.Msg { return k }) }
 	key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("e")})
-	f, ok := m.overlay.(*form)
+	f, ok := m.overlay.(*editForm)
 	if !ok || !m.Capturing() {
 		t.Fatalf("e opened %T, capturing %v", m.overlay, m.Capturing())
 	}
@@ -314,8 +314,15 @@ func TestVerbsWaitForTheReload(t *testing.T) {
 			t.Error("the help offers a before the reload")
 		}
 	}
-	if cmd := press(m, "a"); cmd != nil || m.busy != "" {
+	cmd := press(m, "a")
+	if m.busy != "" {
 		t.Fatal("a second a before the reload started another decision")
+	}
+	if cmd == nil {
+		t.Fatal("a second a before the reload vanished without a word")
+	}
+	if st, ok := cmd().(common.Status); !ok || !strings.Contains(st.Text, "accept not applied: the queue is reloading") {
+		t.Fatalf("a second a before the reload said %v, want that it was not applied", st)
 	}
 	settle(t, m, reload)
 	if !m.ready() || m.cur.P.ID == first || !m.Keys.Accept.Enabled() {

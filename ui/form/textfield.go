@@ -1,9 +1,11 @@
-package common
+package form
 
 import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/memreview/memreview/ui/common"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -48,7 +50,7 @@ func NewTextField(value string, multi bool, limit int) *TextField {
 	ta.CharLimit = limit
 	ta.MaxHeight = 0 // no cap on lines: SetSize caps the rows shown
 	ta.KeyMap.Paste.SetEnabled(false)
-	ta.KeyMap.InsertNewline = DefaultKeyMap().Form.NewLine
+	ta.KeyMap.InsertNewline = common.DefaultKeyMap().Form.NewLine
 	ta.KeyMap.InsertNewline.SetEnabled(multi)
 	// Up and down move between lines of a multi-line field (the form takes
 	// them at its first and last row); a one-line field leaves them to it.
@@ -165,7 +167,7 @@ func (f *TextField) Update(msg tea.KeyMsg, label string) tea.Cmd {
 		room := max(f.limit-len([]rune(f.ta.Value())), 0)
 		if cut := len(runes) - room; cut > 0 {
 			runes = runes[:room]
-			notice = Notify(fmt.Sprintf("pasted text cut: the %s field took %d more characters; %d left out", label, room, cut))
+			notice = common.Notify(fmt.Sprintf("pasted text cut: the %s field took %d more characters; %d left out", label, room, cut))
 		}
 		if len(runes) == 0 {
 			return notice
@@ -181,9 +183,9 @@ func (f *TextField) Update(msg tea.KeyMsg, label string) tea.Cmd {
 // clean makes s printable for the field: one line unless multi.
 func (f *TextField) clean(s string) string {
 	if f.multi {
-		return Printable(s)
+		return common.Printable(s)
 	}
-	return PrintableLine(s)
+	return common.PrintableLine(s)
 }
 
 // refit sets the textarea's height to the rows its text takes (up to

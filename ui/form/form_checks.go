@@ -1,4 +1,4 @@
-package common
+package form
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/ui/common"
 )
 
 // The checks field of a RecordForm (one check per line as "env: input",
@@ -141,7 +142,7 @@ func countKept(cs []parsedCheck) int {
 // checkLine is a check as the checks field shows it: "env: input", the
 // input's own line breaks as spaces (a field line is one check).
 func checkLine(env, input string) string {
-	return env + ": " + oneLineReplacer.Replace(input)
+	return env + ": " + common.OneLine(input)
 }
 
 // checkCheck says what is wrong with one line of the checks field.
@@ -169,7 +170,7 @@ func checkCheck(line string, envs []string) string {
 func hasCheck(base *review.Record, line string) bool {
 	env, input, ok := parseCheck(line)
 	return ok && slices.ContainsFunc(base.Checks, func(c review.Check) bool {
-		return c.Env == env && strings.TrimSpace(oneLineReplacer.Replace(c.Input)) == input
+		return c.Env == env && strings.TrimSpace(common.OneLine(c.Input)) == input
 	})
 }
 
@@ -201,7 +202,7 @@ func parseChecks(v string, base *review.Record, drop map[string]bool) ([]parsedC
 		}
 		pc := parsedCheck{Check: review.Check{Env: env, Input: input}}
 		for j, c := range base.Checks {
-			if !used[j] && c.Env == env && strings.TrimSpace(oneLineReplacer.Replace(c.Input)) == input { // as hasCheck
+			if !used[j] && c.Env == env && strings.TrimSpace(common.OneLine(c.Input)) == input { // as hasCheck
 				used[j] = true
 				pc.Input = c.Input // its own line breaks, which the field shows as spaces
 				if drop[checkKey(env, input)] {

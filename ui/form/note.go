@@ -1,7 +1,8 @@
-package common
+package form
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/memreview/memreview/ui/common"
 )
 
 // N on a screen with verbs (the review screen, the bank): a note for the
@@ -25,16 +26,16 @@ func NewNoteForm(note string, width int) *NoteForm {
 
 // UpdateNote handles a key. When the form closes, done is true and note is
 // the screen's note from then on ("" when cleared), and cmd says so.
-func (f *NoteForm) UpdateNote(k KeyMap, msg tea.KeyMsg) (note string, done bool, cmd tea.Cmd) {
+func (f *NoteForm) UpdateNote(k common.KeyMap, msg tea.KeyMsg) (note string, done bool, cmd tea.Cmd) {
 	res, cmd := f.Update(k, msg)
 	switch res {
 	case FormCancel:
-		return "", true, Notify("note cleared")
+		return "", true, common.Notify("note cleared")
 	case FormApply:
 		if note = f.Values()[0]; note == "" {
-			return "", true, Notify("note cleared")
+			return "", true, common.Notify("note cleared")
 		}
-		return note, true, Notify("note kept for the next decision")
+		return note, true, common.Notify("note kept for the next decision")
 	}
 	return "", false, cmd
 }

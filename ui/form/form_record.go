@@ -1,4 +1,4 @@
-package common
+package form
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
 )
 
 // The record fields a Form edits, by label, for the edit, narrow and merge
@@ -87,7 +88,7 @@ func (f *RecordForm) check(i int, v string) string {
 // operator applied valid values and nothing is in flight (busy is empty;
 // otherwise it names what is); closed when the form was cancelled. Invalid
 // values and a busy screen show on the form, and it stays open.
-func (f *RecordForm) Key(k KeyMap, msg tea.KeyMsg, busy string) (rec *review.Record, closed bool, cmd tea.Cmd) {
+func (f *RecordForm) Key(k common.KeyMap, msg tea.KeyMsg, busy string) (rec *review.Record, closed bool, cmd tea.Cmd) {
 	if i := f.Focused(); key.Matches(msg, k.Form.KeepExpect) && f.Labels[i] == "checks" {
 		f.toggleDrop()
 		f.Recheck(i)
@@ -130,7 +131,7 @@ func (f *RecordForm) Record() (*review.Record, error) {
 }
 
 // Help adds ctrl+x on the checks field to the form's keys.
-func (f *RecordForm) Help(k KeyMap) []key.Binding {
+func (f *RecordForm) Help(k common.KeyMap) []key.Binding {
 	b := f.Form.Help(k)
 	if f.Labels[f.Focused()] == "checks" {
 		b = append(b, k.Form.KeepExpect)

@@ -1,26 +1,19 @@
-package common
+// Package form holds the forms every screen's overlays are built from: Form,
+// a column of labelled fields (TextField, a one- or multi-line field that
+// wraps, grows and keeps what is pasted printable); RecordForm, the edit,
+// narrow and merge forms over a record, with its checks field and the
+// validation that refuses to save (form_record.go, form_checks.go); and
+// NoteForm, the note the next decision carries (note.go).
+package form
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/memreview/memreview/ui/common"
 )
-
-// NewInput returns a one-line text input holding value, with no prompt and
-// a cursor that does not blink (nothing ticks while a form is open).
-func NewInput(value string) textinput.Model {
-	ti := textinput.New()
-	ti.Prompt = ""
-	ti.Cursor.SetMode(cursor.CursorStatic)
-	ti.SetValue(value)
-	return ti
-}
 
 // Form is a column of labelled fields (TextField), the body of the edit,
 // narrow, merge and note overlays. The keys (KeyMap.Form and the shared
@@ -106,7 +99,7 @@ func NewFormFields(labels, values []string, multi func(label string) bool) *Form
 
 // Update handles a key: field movement, apply, cancel, or an edit of the
 // focused field (which clears the form's error and checks the field).
-func (f *Form) Update(k KeyMap, msg tea.KeyMsg) (FormResult, tea.Cmd) {
+func (f *Form) Update(k common.KeyMap, msg tea.KeyMsg) (FormResult, tea.Cmd) {
 	if len(f.Fields) == 0 {
 		switch {
 		case key.Matches(msg, k.Cancel):
@@ -273,7 +266,7 @@ func (f *Form) layout() {
 	extra := 0
 	add := func(i int, lead, s string, err bool) {
 		w, hang := max(f.width, pad+4), pad+ansi.StringWidth(lead)
-		for _, l := range strings.Split(Indent(strings.Repeat(" ", pad)+lead, Printable(s), w, hang), "\n") {
+		for _, l := range strings.Split(common.Indent(strings.Repeat(" ", pad)+lead, common.Printable(s), w, hang), "\n") {
 			f.below[i] = append(f.below[i], formLine{l, err})
 		}
 	}
@@ -291,7 +284,7 @@ func (f *Form) layout() {
 	}
 	f.errW = nil
 	if f.err != "" {
-		f.errW = append([]string{""}, strings.Split(Wrap(Printable(f.err), max(f.width, 1)), "\n")...)
+		f.errW = append([]string{""}, strings.Split(common.Wrap(common.Printable(f.err), max(f.width, 1)), "\n")...)
 		extra += len(f.errW)
 	}
 	caps := make([]int, len(f.Fields))
@@ -335,7 +328,7 @@ func (f *Form) maxRows(i int) int {
 // View draws each field ("▸ label text" on the focused one, its further
 // rows under the text), the lines under it, then the form's error, if
 // any, after a blank line.
-func (f *Form) View(st *Styles) string {
+func (f *Form) View(st *common.Styles) string {
 	lw := f.labelWidth()
 	lines := make([]string, 0, len(f.Fields)*2+2)
 	pad := strings.Repeat(" ", lw+3)
@@ -367,7 +360,7 @@ func (f *Form) View(st *Styles) string {
 }
 
 // Help lists the form's keys as they apply to the focused field.
-func (f *Form) Help(k KeyMap) []key.Binding {
+func (f *Form) Help(k common.KeyMap) []key.Binding {
 	b := []key.Binding{k.Form.Save}
 	if f.focus < len(f.Fields) && f.Fields[f.focus].Multi() {
 		b = append(b, k.Form.NewLine, k.Form.MoveLine)
@@ -375,27 +368,4 @@ func (f *Form) Help(k KeyMap) []key.Binding {
 		b = append(b, k.Confirm)
 	}
 	return append(b, k.Cancel, k.NextField, k.PrevField)
-}
-
-// ClampPaste cuts a pasted or typed run of runes to the room a one-line
-// input has left (its cap less what it holds) and turns line breaks and
-// tabs into spaces, so a 100 KB paste is absorbed as one short edit. When
-// it cut anything the Cmd says so in the footer, naming field.
-func ClampPaste(msg tea.KeyMsg, room int, field string) (tea.KeyMsg, tea.Cmd) {
-	if msg.Type != tea.KeyRunes || len(msg.Runes) <= 1 {
-		return msg, nil
-	}
-	room = max(room, 0)
-	cut := max(len(msg.Runes)-room, 0)
-	runes := slices.Clone(msg.Runes[:len(msg.Runes)-cut])
-	for i, r := range runes {
-		if r == '\n' || r == '\r' || r == '\t' {
-			runes[i] = ' '
-		}
-	}
-	msg.Runes = runes
-	if cut == 0 {
-		return msg, nil
-	}
-	return msg, Notify(fmt.Sprintf("pasted text cut: %s took %d more characters; %d left out", field, room, cut))
 }

@@ -1,4 +1,4 @@
-package common_test
+package form_test
 
 import (
 	"strings"
@@ -10,6 +10,7 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 	"github.com/memreview/memreview/ui/uitest"
 )
 
@@ -17,7 +18,7 @@ import (
 // grows with it to its cap, then scrolls to the cursor; blurred, it shows
 // its first rows, the last cut with "…".
 func TestTextFieldGrowsThenScrolls(t *testing.T) {
-	f := common.NewTextField("", true, 0)
+	f := form.NewTextField("", true, 0)
 	f.SetSize(20, 4)
 	f.Focus()
 	if f.Rows() != 1 {
@@ -49,14 +50,14 @@ func TestTextFieldGrowsThenScrolls(t *testing.T) {
 // breaks into spaces.
 func TestTextFieldPrintable(t *testing.T) {
 	paste := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("red \x1b[31mX\x1b[0m\tend\r\nnext \u202eevil"), Paste: true}
-	multi := common.NewTextField("", true, 0)
+	multi := form.NewTextField("", true, 0)
 	multi.SetSize(80, 5)
 	multi.Focus()
 	multi.Update(paste, "lemma")
 	if got, want := multi.Value(), `red \x1b[31mX\x1b[0m    end`+"\n"+`next \u202eevil`; got != want {
 		t.Errorf("multi-line field holds %q, want %q", got, want)
 	}
-	one := common.NewTextField("", false, 0)
+	one := form.NewTextField("", false, 0)
 	one.SetSize(80, 3)
 	one.Focus()
 	one.Update(paste, "trigger")
@@ -76,9 +77,9 @@ func TestTextFieldPrintable(t *testing.T) {
 func TestFormMultiLineKeys(t *testing.T) {
 	k := common.DefaultKeyMap()
 	base := review.Record{Lemma: "first", Category: review.Fact, Confidence: 0.5, Steps: []string{"a", "b"}}
-	f := common.NewRecordForm(&base, []string{"lemma", "steps", "trigger"}, nil)
+	f := form.NewRecordForm(&base, []string{"lemma", "steps", "trigger"}, nil)
 	f.SetSize(60, 30)
-	if res, _ := f.Update(k, uitest.Key("enter")); res != common.FormEditing {
+	if res, _ := f.Update(k, uitest.Key("enter")); res != form.FormEditing {
 		t.Fatal("enter in the lemma applied")
 	}
 	f.Update(k, uitest.Key("second"))
@@ -94,11 +95,11 @@ func TestFormMultiLineKeys(t *testing.T) {
 		t.Fatalf("↑ on the second step moved off the field: focus %d", f.Focused())
 	}
 	f.Update(k, uitest.Key("tab"))
-	if res, _ := f.Update(k, uitest.Key("enter")); res != common.FormApply || f.Focused() != 2 {
+	if res, _ := f.Update(k, uitest.Key("enter")); res != form.FormApply || f.Focused() != 2 {
 		t.Fatalf("enter in the one-line trigger: %v, focus %d", res, f.Focused())
 	}
 	f.FocusField(1)
-	if res, _ := f.Update(k, uitest.Key("ctrl+s")); res != common.FormApply {
+	if res, _ := f.Update(k, uitest.Key("ctrl+s")); res != form.FormApply {
 		t.Fatal("ctrl+s in the steps did not apply")
 	}
 	r, err := f.Record()
@@ -113,7 +114,7 @@ func TestRecordFormValidates(t *testing.T) {
 	k := common.DefaultKeyMap()
 	base := review.Record{Lemma: "x", Category: review.Fact, Confidence: 0.5,
 		Checks: []review.Check{{Env: "shop", Input: "SELECT 1", Expect: probe.Result{Text: "1"}}}}
-	f := common.NewRecordForm(&base, []string{"lemma", "checks"}, []string{"shop", "finance"})
+	f := form.NewRecordForm(&base, []string{"lemma", "checks"}, []string{"shop", "finance"})
 	f.SetSize(70, 30)
 	f.Update(k, uitest.Key("backspace"))
 	if got := f.FieldErrs()["lemma"]; got != "the lemma is empty" {
@@ -134,7 +135,7 @@ func TestRecordFormValidates(t *testing.T) {
 	}
 	// A check the record already has passes even when its environment is
 	// no longer declared; a new one naming it does not.
-	old := common.NewRecordForm(&base, []string{"checks"}, []string{"finance"})
+	old := form.NewRecordForm(&base, []string{"checks"}, []string{"finance"})
 	if e := old.FieldErrs()["checks"]; e != "" {
 		t.Errorf("the record's own check on an undeclared env is refused: %q", e)
 	}
@@ -153,7 +154,7 @@ func TestRecordFormChecks(t *testing.T) {
 	exp := probe.Result{Text: "5"}
 	base := review.Record{Lemma: "x", Category: review.Fact, Confidence: 0.5,
 		Checks: []review.Check{{Env: "shop", Input: "SELECT 1", Expect: exp}, {Env: "shop", Input: "SELECT 2", Expect: exp}}}
-	f := common.NewRecordForm(&base, []string{"checks"}, nil)
+	f := form.NewRecordForm(&base, []string{"checks"}, nil)
 	f.SetSize(80, 30)
 	if n := f.Note(0); n != "checks 1, 2 keep their expected output" {
 		t.Errorf("note before editing: %q", n)
@@ -182,7 +183,7 @@ func TestRecordFormChecks(t *testing.T) {
 func TestFormMoveLine(t *testing.T) {
 	k := common.DefaultKeyMap()
 	base := review.Record{Lemma: "x", Category: review.Fact, Confidence: 0.5, Steps: []string{"one", "two", "three"}}
-	f := common.NewRecordForm(&base, []string{"steps"}, nil)
+	f := form.NewRecordForm(&base, []string{"steps"}, nil)
 	f.SetSize(60, 20)
 	altUp, altDown := tea.KeyMsg{Type: tea.KeyUp, Alt: true}, tea.KeyMsg{Type: tea.KeyDown, Alt: true}
 	for _, s := range []struct {

@@ -1,4 +1,4 @@
-package common_test
+package form_test
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
 	"github.com/memreview/memreview/ui/uitest"
 )
 
@@ -19,20 +20,20 @@ import (
 // enter and esc as apply and cancel; typing clears the error.
 func TestFormKeys(t *testing.T) {
 	k := common.DefaultKeyMap()
-	f := common.NewForm([]string{"lemma", "tags"}, []string{"old", "a"})
+	f := form.NewForm([]string{"lemma", "tags"}, []string{"old", "a"})
 	steps := []struct {
 		key   string
-		want  common.FormResult
+		want  form.FormResult
 		focus int
 	}{
-		{"tab", common.FormEditing, 1},
-		{"tab", common.FormEditing, 0}, // wraps around
-		{"shift+tab", common.FormEditing, 1},
-		{",b", common.FormEditing, 1},
-		{"shift+tab", common.FormEditing, 0},
-		{"backspace", common.FormEditing, 0},
-		{"enter", common.FormApply, 0},
-		{"esc", common.FormCancel, 0},
+		{"tab", form.FormEditing, 1},
+		{"tab", form.FormEditing, 0}, // wraps around
+		{"shift+tab", form.FormEditing, 1},
+		{",b", form.FormEditing, 1},
+		{"shift+tab", form.FormEditing, 0},
+		{"backspace", form.FormEditing, 0},
+		{"enter", form.FormApply, 0},
+		{"esc", form.FormCancel, 0},
 	}
 	for _, s := range steps {
 		if got, _ := f.Update(k, uitest.Key(s.key)); got != s.want || f.Focused() != s.focus {
@@ -54,7 +55,7 @@ func TestFormKeys(t *testing.T) {
 // form is narrower than that); a long value wraps under its label.
 func TestFormView(t *testing.T) {
 	st := common.DefaultStyles()
-	f := common.NewForm([]string{"lemma", "confidence"}, []string{strings.Repeat("long lemma ", 20), "0.5"})
+	f := form.NewForm([]string{"lemma", "confidence"}, []string{strings.Repeat("long lemma ", 20), "0.5"})
 	f.SetErr("confidence \"2\" is not a number from 0 to 1")
 	for _, w := range []int{10, 40, 120} {
 		f.SetWidth(w)
@@ -85,10 +86,10 @@ func TestApplyValues(t *testing.T) {
 	base := &review.Record{ID: "mem_1", Lemma: "old", Category: review.Fact, Confidence: 0.5,
 		Scope: review.Scope{Tags: []string{"x"}}, Steps: []string{"s"},
 		Checks: []review.Check{{Env: "shop", Input: "SELECT 1", Expect: probe.Result{Text: "1"}}}}
-	if got := common.RecordValues(base, common.EditLabels); !slices.Equal(got, []string{"old", "", "x", "fact", "0.5", "s", "shop: SELECT 1"}) {
+	if got := form.RecordValues(base, form.EditLabels); !slices.Equal(got, []string{"old", "", "x", "fact", "0.5", "s", "shop: SELECT 1"}) {
 		t.Errorf("RecordValues = %q", got)
 	}
-	r, err := common.ApplyValues(base, common.EditLabels, []string{" new ", "when", "a, b ,", "warning", "0.75", "two\n\n one ", "shop: SELECT 2\nshop:SELECT 1"})
+	r, err := form.ApplyValues(base, form.EditLabels, []string{" new ", "when", "a, b ,", "warning", "0.75", "two\n\n one ", "shop: SELECT 2\nshop:SELECT 1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +115,8 @@ func TestApplyValues(t *testing.T) {
 		{"checks", "shop: SELECT 1\nmy shop: ls", `check 2: environment "my shop": the id`},
 		{"checks", "shop:", "check 1: the input is empty"},
 	} {
-		_, err := common.ApplyValues(base, []string{bad.label}, []string{bad.value})
-		var fe *common.FieldError
+		_, err := form.ApplyValues(base, []string{bad.label}, []string{bad.value})
+		var fe *form.FieldError
 		if !errors.As(err, &fe) || fe.Label != bad.label || !strings.Contains(err.Error(), bad.says) {
 			t.Errorf("%s=%.30q: error %v, want one on %s that says %q", bad.label, bad.value, err, bad.label, bad.says)
 		}
@@ -126,7 +127,7 @@ func TestApplyValues(t *testing.T) {
 // field wraps, and shows its beginning while another field has the focus.
 func TestFormLongValueShowsItsStart(t *testing.T) {
 	lemma := "Money in the finance workbooks is GBP: revenue_by_site.csv in whole pounds, pnl_fy2024.md in thousands."
-	f := common.NewForm([]string{"tags", "lemma"}, []string{"units", lemma})
+	f := form.NewForm([]string{"tags", "lemma"}, []string{"units", lemma})
 	f.SetWidth(60)
 	v := ansi.Strip(f.View(common.NewCommon().Styles))
 	lines := strings.Split(v, "\n")
@@ -145,7 +146,7 @@ func TestFormLongValueShowsItsStart(t *testing.T) {
 func TestRecordKey(t *testing.T) {
 	k := common.DefaultKeyMap()
 	base := review.Record{ID: "mem_1", Lemma: "old lemma", Category: review.Fact, Confidence: 0.5}
-	f := common.NewRecordForm(&base, []string{"confidence", "lemma"}, nil)
+	f := form.NewRecordForm(&base, []string{"confidence", "lemma"}, nil)
 	f.FocusField(1)
 	f.Update(k, uitest.Key("ctrl+u"))
 	f.Update(k, uitest.Key("new lemma"))
@@ -159,7 +160,7 @@ func TestRecordKey(t *testing.T) {
 	if r == nil || closed || r.Lemma != "new lemma" || r.Confidence != 0.9 || base.Lemma != "old lemma" {
 		t.Fatalf("apply: record %+v, closed %v; base %+v", r, closed, base)
 	}
-	bad := common.NewRecordForm(&review.Record{Lemma: "x", Confidence: 1.5}, []string{"confidence"}, nil)
+	bad := form.NewRecordForm(&review.Record{Lemma: "x", Confidence: 1.5}, []string{"confidence"}, nil)
 	if r, closed, _ := bad.Key(k, uitest.Key("enter"), ""); r != nil || closed || !strings.Contains(bad.Err(), "not saved: confidence") {
 		t.Fatalf("invalid confidence: record %v, closed %v, error %q", r, closed, bad.Err())
 	}

@@ -1,0 +1,45 @@
+package bank
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/ui/uitest"
+)
+
+// estimatingSource answers like the index on a large result set: the total
+// of a page request, and the facets of a facets request, are estimates.
+type estimatingSource struct{ fakeSource }
+
+func (e *estimatingSource) Search(req index.Request) (*index.Results, error) {
+	res, err := e.fakeSource.Search(req)
+	if err == nil && strings.TrimSpace(req.Query) != "" {
+		res.Estimated = true
+	}
+	return res, err
+}
+
+// A typed search whose count the index estimated says so in the status
+// line, the title and the list frame, and its sampled facet counts carry
+// "≈" in the picker; the blank list (exact) does not.
+func TestEstimatedCountsAreMarked(t *testing.T) {
+	m := newFakeScreen(t, &estimatingSource{fakeSource{n: 40_800}}, 200, 40)
+	if v := m.View(); strings.Contains(v, "≈") || !strings.Contains(v, "40,800 records") {
+		t.Fatalf("the exact blank list shows an estimate or no count:\n%s", v)
+	}
+	typeQuery(t, m, "join")
+	v := m.View()
+	for _, want := range []string{"≈ 40,800 records", "of ≈ 40,800"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("after a search with an estimated total the screen lacks %q:\n%s", want, v)
+		}
+	}
+	if !strings.Contains(m.Title(), "≈ 40,800 records") {
+		t.Errorf("title %q does not mark the estimate", m.Title())
+	}
+	sendKey(t, m, uitest.Key("f"))
+	if v := m.View(); !strings.Contains(v, "≈ 40,800") || !strings.Contains(v, "scaled from a sample") {
+		t.Errorf("the facet picker does not mark sampled counts:\n%s", v)
+	}
+}

@@ -1,0 +1,26 @@
+package form
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/memreview/memreview/ui/common"
+)
+
+// TestFormKeysDistinct checks that no key means two things in a form's
+// multi-line field: the form's keys and those the textarea answers to
+// itself (enter is the line break there, so it is left out: Confirm
+// applies only from a one-line field).
+func TestFormKeysDistinct(t *testing.T) {
+	k := common.DefaultKeyMap()
+	set := append([]key.Binding{k.Cancel, k.NextField, k.PrevField, k.Form.Save, k.Form.NewLine, k.Form.KeepExpect, k.Form.MoveLine}, textareaKeys()...)
+	seen := map[string]string{}
+	for _, b := range set {
+		for _, s := range b.Keys() {
+			if prev, ok := seen[s]; ok && s != "up" && s != "down" {
+				t.Errorf("key %q is both %q and %q", s, prev, b.Help().Desc)
+			}
+			seen[s] = b.Help().Desc
+		}
+	}
+}
