@@ -562,7 +562,14 @@ func TestTUIInTmux(t *testing.T) {
 		}
 	}
 	tmux("send-keys", "-t", session, "]")
-	waitFor("Review 2/15")
+	second := waitFor("Review 2/15")
+	// r applies once the proposal shown has loaded (before, it says "not
+	// applied"): wait for its candidate pane to name it.
+	m := regexp.MustCompile(`(?m)^ \S+\s+(prop_\w+) ·`).FindStringSubmatch(second)
+	if m == nil {
+		t.Fatalf("no proposal id in the header:\n%s", second)
+	}
+	waitFor("Candidate " + m[1])
 	tmux("send-keys", "-t", session, "r")
 	waitFor("Review 2/14")
 	tmux("send-keys", "-t", session, "q")

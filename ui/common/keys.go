@@ -44,6 +44,18 @@ type KeyMap struct {
 	Console ConsoleKeys
 	Trajs   TrajKeys
 	Queue   QueueKeys
+	Probes  ProbesKeys
+}
+
+// ProbesKeys are the review screen's keys for its focused probes pane
+// (ui/queue/probes.go, probefull.go).
+type ProbesKeys struct {
+	// ←/→ (h/l): scroll the pane's tables sideways (they are laid out at
+	// their content's width); on only when one is wider than the pane.
+	// Left and Right tell the direction.
+	Sideways key.Binding
+	Full     key.Binding // enter: every probe's input, error and rows in full, scrollable
+	Close    key.Binding // esc (or enter): close the full text
 }
 
 // QueueKeys are the review screen's queue list (L) and its keys while it
@@ -95,6 +107,9 @@ type ConsoleKeys struct {
 	Edit     key.Binding // i or /: back to the input
 	Blur     key.Binding // esc: leave the input, keys scroll the result
 	AltAttch key.Binding // alt+a while typing
+	// ctrl+o, typing or not: show the result's rows in full (a "column:
+	// value" line per cell, wrapped) instead of the table, and back.
+	Full key.Binding
 }
 
 // TrajKeys are the keys the trajectories screen adds.
@@ -178,6 +193,7 @@ func DefaultKeyMap() KeyMap {
 			History:  bind("↑/↓", "history", "up", "down"),
 			Edit:     bind("i", "type a probe", "i", "/", "enter"),
 			Blur:     bind("esc", "scroll result", "esc"),
+			Full:     bind("ctrl+o", "rows in full", "ctrl+o"),
 		},
 		Queue: QueueKeys{
 			List:     bind("L", "queue", "L"),
@@ -192,6 +208,11 @@ func DefaultKeyMap() KeyMap {
 			Defer:    bind("s", "defer marked", "s"),
 			Open:     bind("enter", "review it", "enter"),
 			Close:    bind("esc", "back to panes", "esc", "L"),
+		},
+		Probes: ProbesKeys{
+			Sideways: bind("←/→", "sideways", "left", "right", "h", "l"),
+			Full:     bind("enter", "full text", "enter"),
+			Close:    bind("esc", "close", "esc", "enter"),
 		},
 		Trajs: TrajKeys{
 			Outcome: bind("o", "outcome", "o"),

@@ -1,8 +1,6 @@
 package common
 
 import (
-	"strings"
-
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/probe"
@@ -15,48 +13,18 @@ import (
 // cut further until the table fits width w; cut cells end in "…". It says
 // nothing about the row count: the caller adds its own footer.
 func Table(cols []string, rows [][]any, w, maxCol int) []string {
-	cells := make([][]string, 0, len(rows)+1)
-	head := make([]string, len(cols))
-	for j, c := range cols {
-		head[j] = CellText(c)
-	}
-	cells = append(cells, head)
-	for _, r := range rows {
-		line := make([]string, len(cols))
-		for j := range cols {
-			if j < len(r) {
-				line[j] = CellText(r[j])
-			}
-		}
-		cells = append(cells, line)
-	}
-	widths := make([]int, len(cols))
-	for _, line := range cells {
-		for j, c := range line {
-			cw := ansi.StringWidth(c)
-			if maxCol > 0 {
-				cw = min(cw, maxCol)
-			}
-			widths[j] = max(widths[j], cw)
-		}
-	}
+	cells := tableCells(cols, rows)
+	widths := columnWidths(cells, maxCol)
 	fitColumns(widths, w-3*(len(cols)-1))
-	out := make([]string, 0, len(cells)+1)
-	for i, line := range cells {
-		parts := make([]string, len(line))
-		for j, c := range line {
-			parts[j] = FitLine(c, widths[j])
+	lines := tableLines(cells, widths)
+	for i, l := range lines {
+		cut := "…"
+		if i == 1 {
+			cut = "" // the rule
 		}
-		out = append(out, ansi.Truncate(strings.TrimRight(strings.Join(parts, " │ "), " "), w, "…"))
-		if i == 0 {
-			rule := make([]string, len(widths))
-			for j, cw := range widths {
-				rule[j] = strings.Repeat("─", cw)
-			}
-			out = append(out, ansi.Truncate(strings.Join(rule, "─┼─"), w, ""))
-		}
+		lines[i] = ansi.Truncate(l, w, cut)
 	}
-	return out
+	return lines
 }
 
 // fitColumns caps the widest columns so the widths sum to at most avail,

@@ -48,7 +48,8 @@ type Model struct {
 
 	body  []string // the last result rendered at width bodyW
 	bodyW int
-	off   int // first body line on screen
+	off   int  // first body line on screen
+	full  bool // ctrl+o: rows in full, a "column: value" line per cell, not the table
 
 	target    common.Focus // where A attaches: the latest focus; zero when unknown
 	targetWhy string
@@ -131,9 +132,9 @@ func (m *Model) enableKeys() {
 func (m *Model) ShortHelp() []key.Binding {
 	k, c := m.keys, m.Keys
 	if m.typing {
-		return []key.Binding{k.Run, k.NewLine, k.NextEnv, k.History, k.Clear, k.AltAttch, k.Blur}
+		return []key.Binding{k.Run, k.NewLine, k.NextEnv, k.History, k.Clear, k.AltAttch, k.Full, k.Blur}
 	}
-	return []key.Binding{k.Edit, c.Up, c.Down, c.PageUp, c.PageDown, k.NextEnv, k.Attach}
+	return []key.Binding{k.Edit, c.Up, c.Down, c.PageUp, c.PageDown, k.NextEnv, k.Attach, k.Full}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
@@ -141,7 +142,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k, c := m.keys, m.Keys
 	return [][]key.Binding{
 		{k.Run, k.NewLine, k.NextEnv, k.History, k.Clear, k.AltAttch, k.Blur},
-		{k.Edit, c.Up, c.Down, c.PageUp, c.PageDown, c.Top, c.Bottom, k.Attach},
+		{k.Edit, c.Up, c.Down, c.PageUp, c.PageDown, c.Top, c.Bottom, k.Attach, k.Full},
 	}
 }
 

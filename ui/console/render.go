@@ -65,8 +65,15 @@ func (m *Model) renderBody() {
 	case r.Error != "":
 		m.body = strings.Split(m.Styles.Error.Render(ansi.Wrap(common.Printable(r.Error), w, " -")), "\n")
 		m.body = append(m.body, m.Styles.Subtle.Render("Nothing in the environment was changed."))
+	case len(r.Columns) > 0 && m.full:
+		full := strings.TrimRight(common.FullRows(m.Styles, r.Columns, r.Rows, w), "\n")
+		m.body = append(strings.Split(full, "\n"), "("+count(len(r.Rows), "row")+" · ctrl+o: the table)")
 	case len(r.Columns) > 0:
-		m.body = append(common.Table(r.Columns, r.Rows, w, 0), "("+count(len(r.Rows), "row")+")")
+		foot := "(" + count(len(r.Rows), "row") + ")"
+		if wider(r.Columns, r.Rows, w) {
+			foot = "(" + count(len(r.Rows), "row") + " · ctrl+o: every cell in full)"
+		}
+		m.body = append(common.Table(r.Columns, r.Rows, w, 0), foot)
 	default:
 		text := strings.TrimRight(common.Printable(r.Text), "\n")
 		if text == "" {
@@ -175,4 +182,10 @@ func duration(ms float64) string {
 		return fmt.Sprintf("%.1f ms", ms)
 	}
 	return fmt.Sprintf("%.0f ms", ms)
+}
+
+// wider reports whether a table of rows does not fit width w whole, so
+// common.Table cuts some cells.
+func wider(cols []string, rows [][]any, w int) bool {
+	return common.TableWidth(cols, rows) > w
 }

@@ -63,6 +63,11 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if key.Matches(msg, m.keys.Full) { // not a key the input takes
+			m.full = !m.full
+			m.renderBody()
+			return nil
+		}
 		if m.typing {
 			return m.inputKey(msg)
 		}

@@ -63,9 +63,12 @@ type Model struct {
 	curSeq  int              // seq of the context request in flight
 	loadErr error
 
-	probes  []liveProbe // one per item of probeList, after p on this screen
-	spinner spinner.Model
-	busy    string // "deciding…" while a store write is in flight
+	probes []liveProbe // one per item of probeList, after p on this screen
+	// probeX is how far the probes pane's tables are scrolled sideways
+	// (←/→); probeWide the widest of them at the last render (probes.go).
+	probeX, probeWide int
+	spinner           spinner.Model
+	busy              string // "deciding…" while a store write is in flight
 	// settling holds the verbs back from a write's commit until the queue
 	// reload it starts lands: until then the proposal on screen may be the
 	// one just decided, and deciding it again would only conflict.
@@ -206,6 +209,9 @@ func (m *Model) enableKeys() {
 	k.Merge.SetEnabled(writes && hasRecord)
 	k.Delete.SetEnabled(ready && hasTargets)
 	k.Probe.SetEnabled(ready && hasRuns)
+	onProbes := ready && m.panes.Focus() == paneProbes
+	k.Probes.Full.SetEnabled(onProbes && hasRuns)
+	k.Probes.Sideways.SetEnabled(onProbes && m.probeWide > m.panes.Body(paneProbes).Width())
 	k.Raw.SetEnabled(ready && hasSteps)
 	k.Undo.SetEnabled(m.busy == "")
 	k.Next.SetEnabled(m.pos < len(m.queue)-1)
@@ -229,7 +235,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return m.list.help()
 	}
 	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note,
-		k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List}
+		k.Probe, k.Probes.Full, k.Probes.Sideways, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
@@ -241,7 +247,8 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note},
 		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		// Moving in a pane; the probes pane's sideways scroll and full text.
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Probes.Sideways, k.Probes.Full},
 		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, k.Form.KeepExpect},
 	}
 }

@@ -20,6 +20,7 @@ const maxTableRows = 8
 
 func (m *Model) probesContent(w int) string {
 	st := m.Styles
+	m.probeWide = 0
 	var b strings.Builder
 	if m.showsCurator() {
 		b.WriteString(m.deps.Curator.View(st, w, true) + "\n\n")
@@ -47,6 +48,8 @@ func (m *Model) probesContent(w int) string {
 			b.WriteString(m.liveText(savedLive(it), w))
 		}
 	}
+	// A narrower pane (z back, a resize) may show more of the widest line.
+	m.probeX = min(m.probeX, max(m.probeWide-w, 0))
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -65,10 +68,20 @@ func savedLive(it review.LiveItem) liveProbe {
 
 // liveText is the outcome of a live re-run under its recorded run.
 func (m *Model) liveText(lp liveProbe, w int) string {
-	st := m.Styles
 	if !lp.done {
-		return st.Warn.Render(m.spinner.View()+" re-running…") + "\n"
+		return m.Styles.Warn.Render(m.spinner.View()+" re-running…") + "\n"
 	}
+	s := m.liveLabel(lp) + "\n"
+	if lp.verdict == probe.Changed || lp.verdict == probe.FailsNow {
+		s += m.resultText(lp.now, w)
+	}
+	return s
+}
+
+// liveLabel is a done live run's verdict, when it ran, how long it took
+// and whether it was saved, on one line.
+func (m *Model) liveLabel(lp liveProbe) string {
+	st := m.Styles
 	when := "now"
 	if lp.earlier {
 		when = "live " + lp.run + " " + lp.at.UTC().Format("2006-01-02 15:04")
@@ -93,11 +106,7 @@ func (m *Model) liveText(lp liveProbe, w int) string {
 	case !lp.earlier && lp.run != "":
 		tail += " · saved as " + lp.run
 	}
-	s := label + st.Subtle.Render(tail) + "\n"
-	if lp.verdict == probe.Changed || lp.verdict == probe.FailsNow {
-		s += m.resultText(lp.now, w)
-	}
-	return s
+	return label + st.Subtle.Render(tail)
 }
 
 // resultText renders a probe's output: its error, a table or text.
@@ -108,15 +117,24 @@ func (m *Model) resultText(r probe.Result, w int) string {
 	}
 	var b strings.Builder
 	if len(r.Columns) > 0 {
-		b.WriteString(table(r.Columns, r.Rows, w))
+		b.WriteString(m.table(r.Columns, r.Rows, w))
 	} else if r.Text != "" {
+		// A text output's lines scroll sideways with the tables.
+		wide := false
 		lines := strings.Split(strings.TrimRight(common.Printable(r.Text), "\n"), "\n")
 		for i, l := range lines {
 			if i == maxTableRows {
-				fmt.Fprintf(&b, "… %d more lines\n", len(lines)-i)
+				fmt.Fprintf(&b, "… %d more lines (enter shows them)\n", len(lines)-i)
 				break
 			}
-			b.WriteString(ansi.Truncate(l, w, "…") + "\n")
+			lw := ansi.StringWidth(l)
+			m.probeWide = max(m.probeWide, lw)
+			x := min(m.probeX, max(lw-w, 0))
+			b.WriteString(ansi.Truncate(ansi.Cut(l, x, lw), w, "…") + "\n")
+			wide = wide || lw > w
+		}
+		if wide {
+			b.WriteString(st.Subtle.Render("← → scroll sideways") + "\n")
 		}
 	}
 	if r.Truncated {
@@ -125,20 +143,61 @@ func (m *Model) resultText(r probe.Result, w int) string {
 	return b.String()
 }
 
-// table lays out at most maxTableRows of rows, then says how many there are.
-func table(cols []string, rows [][]any, w int) string {
-	// Columns take their content's width; only a table wider than the pane
-	// has its widest columns cut (the console shows any cell in full).
-	lines := common.Table(cols, rows[:min(len(rows), maxTableRows)], w, 0)
+// table lays out at most maxTableRows of rows at their content's width
+// (common.LayOutTable) and shows the window of it that ←/→ scrolled to
+// (probeX; a narrower table stops at its right edge), then says how many
+// rows there are and, when it is wider than the pane, which columns show.
+// enter (probeOutput) shows every row and cell in full.
+func (m *Model) table(cols []string, rows [][]any, w int) string {
+	s, wide := probeTable(m.Styles, cols, rows, w, m.probeX)
+	m.probeWide = max(m.probeWide, wide)
+	return s
+}
+
+// probeTable is table's text with its window from x, and the table's
+// whole width.
+func probeTable(st *common.Styles, cols []string, rows [][]any, w, x int) (string, int) {
+	t := common.LayOutTable(cols, rows[:min(len(rows), maxTableRows)])
+	x = min(x, max(t.Width-w, 0))
+	lines := t.Window(x, w)
+	var foot string
 	switch {
 	case len(rows) > maxTableRows:
-		lines = append(lines, fmt.Sprintf("… %d rows in all", len(rows)))
+		foot = fmt.Sprintf("… %d rows in all (enter shows them)", len(rows))
 	case len(rows) == 1:
-		lines = append(lines, "(1 row)")
+		foot = "(1 row)"
 	default:
-		lines = append(lines, fmt.Sprintf("(%d rows)", len(rows)))
+		foot = fmt.Sprintf("(%d rows)", len(rows))
 	}
-	return strings.Join(lines, "\n") + "\n"
+	lines = append(lines, foot)
+	if t.Overflows(w) {
+		first, last, partly := t.Shown(x, w)
+		hint := fmt.Sprintf("← → scroll · columns %d–%d of %d shown", first+1, last+1, len(cols))
+		if first == last {
+			hint = fmt.Sprintf("← → scroll · column %d of %d shown", first+1, len(cols))
+		}
+		if partly {
+			hint += " (in part)"
+		}
+		lines = append(lines, st.Subtle.Render(hint))
+	}
+	return strings.Join(lines, "\n") + "\n", t.Width
+}
+
+// sideStep is how far one ←/→ scrolls the probes pane's tables: half the
+// pane.
+func sideStep(w int) int { return max(w/2, 4) }
+
+// scrollSideways moves the probes pane's tables half a pane left or
+// right, within the widest of them.
+func (m *Model) scrollSideways(left bool) {
+	w := m.panes.Body(paneProbes).Width()
+	step := sideStep(w)
+	if left {
+		step = -step
+	}
+	m.probeX = min(max(m.probeX+step, 0), max(m.probeWide-w, 0))
+	m.renderPane(paneProbes)
 }
 
 // probeList is what p runs live for the shown proposal

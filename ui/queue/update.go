@@ -2,6 +2,7 @@ package queue
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -60,6 +61,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.cur = msg.ctx
 		if !refresh {
 			m.probes = nil
+			m.probeX = 0
 			// Stacked, a proposal without a trajectory (hygiene's, an
 			// import's) opens on its candidate, not on an empty pane.
 			if msg.ctx != nil && msg.ctx.Traj == nil && m.panes.Focus() == paneTrajectory {
@@ -87,6 +89,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			run: msg.run.ID, at: msg.run.At}
 		m.probes[msg.idx] = lp
 		m.renderPane(paneProbes)
+		if o, ok := m.overlay.(*probeOutput); ok {
+			o.width = 0 // the full text shows the live result too
+		}
 		if msg.err != nil {
 			m.probes[msg.idx].saveErr = msg.err.Error()
 			return common.NotifyErr("the live result was shown but not saved: " + msg.err.Error())
@@ -298,6 +303,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.scrollToCited()
 	case key.Matches(msg, k.Probe):
 		return m.runProbes()
+	case key.Matches(msg, k.Probes.Sideways):
+		m.scrollSideways(key.Matches(msg, k.Left))
+	case key.Matches(msg, k.Probes.Full):
+		m.overlay = newProbeOutput(m)
 	case key.Matches(msg, k.Undo):
 		return m.undo()
 	case key.Matches(msg, k.Filter):
@@ -310,7 +319,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.curate()
 	}
 	if !m.ready() || m.busy != "" || m.settling {
-		return nil
+		return m.heldBack(msg)
 	}
 	id := m.cur.P.ID
 	switch {
@@ -353,6 +362,32 @@ func (m *Model) scrollToCited() {
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	if m.overlay == nil && !m.listOn {
 		m.panes.HandleWheel(msg)
+	}
+	return nil
+}
+
+// heldBack says in the footer why a verb key did nothing: the proposal
+// shown is still loading, a write is in flight, or the queue is reloading
+// after one. A verb pressed then is not applied (the operator may not have
+// seen what it would decide), but it is never dropped without a word.
+func (m *Model) heldBack(msg tea.KeyMsg) tea.Cmd {
+	k := m.Keys
+	p := m.current()
+	if p == nil {
+		return nil
+	}
+	for _, b := range []key.Binding{k.Accept, k.Reject, k.Defer, k.Delete, k.Narrow, k.Edit, k.Merge} {
+		if !slices.Contains(b.Keys(), msg.String()) {
+			continue
+		}
+		why := p.ID + " is still loading"
+		switch {
+		case m.busy != "":
+			why = m.busy
+		case m.settling:
+			why = "the queue is reloading after the last decision"
+		}
+		return common.Notify(fmt.Sprintf("%s not applied: %s; press it again", b.Help().Desc, why))
 	}
 	return nil
 }

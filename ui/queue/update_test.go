@@ -323,8 +323,15 @@ func TestVerbsWaitForTheReload(t *testing.T) {
 			t.Error("the help offers a before the reload")
 		}
 	}
-	if cmd := press(m, "a"); cmd != nil || m.busy != "" {
+	cmd := press(m, "a")
+	if m.busy != "" {
 		t.Fatal("a second a before the reload started another decision")
+	}
+	if cmd == nil {
+		t.Fatal("a second a before the reload vanished without a word")
+	}
+	if st, ok := cmd().(common.Status); !ok || !strings.Contains(st.Text, "accept not applied: the queue is reloading") {
+		t.Fatalf("a second a before the reload said %v, want that it was not applied", st)
 	}
 	settle(t, m, reload)
 	if !m.ready() || m.cur.P.ID == first || !m.Keys.Accept.Enabled() {
@@ -374,12 +381,13 @@ func TestCandidateTextIsPrintable(t *testing.T) {
 }
 
 // TestTableColumnsWiden: the probes pane's table gives a column its
-// content's width, cutting only what does not fit the pane.
+// content's width; a pane narrower shows a window of it (←/→ scroll).
 func TestTableColumnsWiden(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("x", 60)
 	widest := func(w int) int {
-		lines := strings.Split(table([]string{"id", "note"}, [][]any{{1, long}}, w), "\n")
+		text, _ := probeTable(common.DefaultStyles(), []string{"id", "note"}, [][]any{{1, long}}, w, 0)
+		lines := strings.Split(text, "\n")
 		return ansi.StringWidth(lines[2]) // the row: "1  │ xxx…"
 	}
 	lead := ansi.StringWidth("1  │ ")
