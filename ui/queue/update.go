@@ -138,9 +138,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		// another screen's write (an undo there may reopen a proposal)
-		return m.reloadQueue(m.keepOnReload())
+		return m.reloadQueue(keepCurrent)
 	case common.QueueChanged:
-		return m.reloadQueue(m.keepOnReload())
+		return m.reloadQueue(keepCurrent)
 	}
 	return nil
 }
@@ -157,6 +157,11 @@ func (m *Model) keepOnReload() string {
 	}
 	return ""
 }
+
+// keepCurrent asks a reload to stay on the proposal shown when it lands
+// (keepOnReload then): the operator may move on while it runs, and a keep
+// read when it began would take them back.
+const keepCurrent = "\x00current"
 
 // changedFrom names this screen in the common.BankChanged it sends.
 const changedFrom = "review"
@@ -175,6 +180,10 @@ func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
 	if msg.seq != m.queueSeq {
 		return nil
 	}
+	keep := msg.keep // "" after a decision: stay at the same position
+	if keep == keepCurrent {
+		keep = m.keepOnReload() // where the operator is now, not when the reload began
+	}
 	m.loaded = true
 	m.settling = false
 	m.showing = ""
@@ -190,7 +199,6 @@ func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
 	}
 	m.setClaims(msg.claims)
 	m.list.SetRows(m.all, m.claim.holders, msg.now)
-	keep := msg.keep // "" after a decision: stay at the same position
 	m.applyFilter()
 	if keep != "" && !slices.ContainsFunc(m.queue, func(p review.Proposal) bool { return p.ID == keep }) &&
 		slices.ContainsFunc(m.all, func(p review.Proposal) bool { return p.ID == keep }) {
@@ -272,7 +280,7 @@ func (m *Model) decided(msg decided) tea.Cmd {
 	}
 	keep := "" // the decided proposal leaves the queue: stay at its position
 	if p := m.current(); p != nil && p.ID != msg.pid {
-		keep = p.ID // the operator moved on while it committed: stay there
+		keep = keepCurrent // the operator moved on while it committed: stay where they are
 	}
 	m.settling = true // until the reload, the decided proposal may still be shown
 	if m.session == nil {

@@ -1,0 +1,33 @@
+package queue
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/ui/common"
+)
+
+// A reload for a change made elsewhere that lands after the operator moved
+// on keeps them where they are now, not where they were when it began.
+func TestReloadLandingAfterAMoveKeepsThePosition(t *testing.T) {
+	m := loaded(t)
+	first := m.current().ID
+	_, reload := m.Update(common.QueueChanged{})
+	if reload == nil {
+		t.Fatal("a change elsewhere started no reload")
+	}
+	_, show := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")})
+	second := m.current().ID
+	if second == first {
+		t.Fatalf("] did not move on from %s", first)
+	}
+	settle(t, m, reload)
+	settle(t, m, show)
+	if got := m.current().ID; got != second {
+		t.Fatalf("after the reload landed the screen shows %s, want %s (where the operator moved); it was on %s when the reload began", got, second, first)
+	}
+	if !m.ready() || m.cur.P.ID != second {
+		t.Fatalf("the panes show %v, want %s", m.cur, second)
+	}
+}
