@@ -82,6 +82,18 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if c, ok := m.screens[m.active].(common.Capturer); ok && c.Capturing() {
 		return m.forward(m.active, msg)
 	}
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+		// Keys typed faster than the terminal is read (a held j, or ]]]
+		// from a script) arrive as one message. Outside a text field each
+		// is a keystroke of its own: handled in order, each seeing what the
+		// one before changed (a / that opens the search box sends the rest
+		// to the box).
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			cmds = append(cmds, m.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	if m.showErr {
 		if key.Matches(msg, k.Errors, k.Cancel, k.Help) {
 			m.showErr = false
