@@ -62,7 +62,7 @@ func (o *probeOutput) view(m *Model, w, h int) string {
 }
 
 func (o *probeOutput) help(k common.KeyMap) []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Probes.Close}
+	return []key.Binding{k.Probes.Close, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
 }
 
 func (o *probeOutput) capturing() bool { return false }
