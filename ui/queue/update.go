@@ -74,7 +74,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 				m.panes.Body(i).GotoTop()
 			}
 		}
-		if msg.ctx != nil {
+		// A refresh of the proposal shown (a reload for a change elsewhere)
+		// does not announce it again: the operator may be on another
+		// screen, focused on a record there (the root announces this
+		// screen's focus when it is shown again).
+		if msg.ctx != nil && !refresh {
 			return common.FocusOn("proposal", msg.pid)
 		}
 	case probeDone:
