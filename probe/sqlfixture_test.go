@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // The music fixture is a Chinook-shaped database that the tests write
@@ -105,7 +107,7 @@ type sqlDatabase struct{ name, path string }
 func sqlDatabases(t *testing.T) []sqlDatabase {
 	t.Helper()
 	dbs := []sqlDatabase{{"fixture", writeMusicDB(t)}}
-	if chinookPresent() || ciRun {
+	if chinookPresent() || testenv.CI() {
 		dbs = append(dbs, sqlDatabase{"chinook", copyChinook(t)})
 	}
 	return dbs

@@ -3,9 +3,10 @@ package review
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // Issue 11 item 12: a run whose 100,000 messages are one JSON array on one
@@ -16,7 +17,7 @@ import (
 // MEMREVIEW_CI=1 the run has 10,000 messages.
 func TestOneLineArrayLinesAreCountedOnce(t *testing.T) {
 	n := 10_000 // a quadratic count scans thousands of times the file already
-	if os.Getenv("MEMREVIEW_CI") == "1" {
+	if testenv.CI() {
 		n = 100_000
 	}
 	var b bytes.Buffer

@@ -2,11 +2,11 @@ package hygiene
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // score is precision and recall of found pairs against truth pairs.
@@ -78,7 +78,7 @@ func measure(t testing.TB, n int) (dup, contra score) {
 // (0.918 and 0.944; BENCHMARKS.md, issue 17) so that it cannot slip.
 func TestSynthRecall(t *testing.T) {
 	n := 2000
-	if os.Getenv("MEMREVIEW_CI") == "1" {
+	if testenv.CI() {
 		n = 10000
 	}
 	dup, contra := measure(t, n)

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memreview/memreview/review/mcpserver"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // syncBuffer is a log sink safe for the server's goroutines.
@@ -237,7 +237,7 @@ func TestHTTPClientDisconnectsMidCall(t *testing.T) {
 
 func TestHTTPConcurrentClients(t *testing.T) {
 	clients, rounds := 100, 1
-	if os.Getenv("MEMREVIEW_CI") == "1" {
+	if testenv.CI() {
 		rounds = 5
 	}
 	w := newWorld(t, mcpserver.Options{})

@@ -14,12 +14,13 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/pgstore/pgtest"
 	"github.com/memreview/memreview/review/storetest"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // trials is how many races a fault test runs: 100 under MEMREVIEW_CI=1,
 // a short but real 20 otherwise.
 func trials() int {
-	if os.Getenv("MEMREVIEW_CI") == "1" {
+	if testenv.CI() {
 		return 100
 	}
 	return 20

@@ -24,6 +24,7 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 const (
@@ -33,7 +34,7 @@ const (
 )
 
 // ci is set by .ci/run: the stress tests run at full strength.
-var ci = os.Getenv("MEMREVIEW_CI") == "1"
+var ci = testenv.CI()
 
 // bankRecords is the size of the bank the multi-process tests share; the
 // CI run uses the 10,000 records the issue names.
