@@ -3,18 +3,15 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
 	_ "modernc.org/sqlite"
 
+	"github.com/memreview/memreview/curator/llmtest"
 	"github.com/memreview/memreview/review/printable"
 )
 
@@ -139,20 +136,11 @@ func TestCLIEscapesHostileText(t *testing.T) {
 // fakeHostileLLM serves chat completions: a propose_create whose lemma and
 // rationale are hostile, then finish; and again for the next run.
 func fakeHostileLLM(t *testing.T) string {
-	var n atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		call := map[string]any{"id": "c1", "type": "function", "function": map[string]any{"name": "propose_create",
-			"arguments": `{"record":{"lemma":` + jsonQ("model says "+hostileText) + `,"category":"fact","scope":{"env":"db","tags":[],"task_family":""},"trigger":"","steps":[],"confidence":0.5},"rationale":` + jsonQ("why "+hostileText) + `,"evidence":[{"from":1,"to":1}],"probe_runs":[]}`}}
-		if n.Add(1)%2 == 0 {
-			call = map[string]any{"id": "c2", "type": "function", "function": map[string]any{"name": "finish", "arguments": `{"summary":"done"}`}}
-		}
-		json.NewEncoder(w).Encode(map[string]any{"id": "x", "object": "chat.completion", "model": "m",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "tool_calls", "message": map[string]any{"role": "assistant", "tool_calls": []any{call}}}},
-			"usage":   map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/v1"
+	srv := llmtest.New(t,
+		llmtest.Calls(llmtest.Call{Name: "propose_create", Args: `{"record":{"lemma":` + jsonQ("model says "+hostileText) + `,"category":"fact","scope":{"env":"db","tags":[],"task_family":""},"trigger":"","steps":[],"confidence":0.5},"rationale":` + jsonQ("why "+hostileText) + `,"evidence":[{"from":1,"to":1}],"probe_runs":[]}`}),
+		llmtest.Calls(llmtest.Call{Name: "finish", Args: `{"summary":"done"}`}))
+	srv.Cycle()
+	return srv.BaseURL()
 }
 
 func writeDB(t *testing.T, path string) {

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
@@ -14,43 +11,22 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/curator"
+	"github.com/memreview/memreview/curator/llmtest"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 )
 
-// modelServer is a scripted OpenAI-compatible server: POST
-// /v1/chat/completions answers the scripted replies in order, then fails
-// with the fallback status (500 when none is set).
-type modelServer struct {
-	t        *testing.T
-	mu       sync.Mutex
-	replies  []modelReply
-	bodies   []string // every request, in order
-	fallback int
-	srv      *httptest.Server
-}
+// modelServer is the scripted model server (curator/llmtest) with the
+// curator settings these tests use.
+type modelServer struct{ *llmtest.Server }
 
-type modelReply struct {
-	body string
-	gate chan struct{} // when set, the answer waits until it is closed
-}
+type (
+	modelReply = llmtest.Reply
+	toolCall   = llmtest.Call
+)
 
-type toolCall struct{ id, name, args string }
-
-func toolCalls(calls ...toolCall) modelReply {
-	var tcs []map[string]any
-	for _, c := range calls {
-		tcs = append(tcs, map[string]any{"id": c.id, "type": "function", "function": map[string]any{"name": c.name, "arguments": c.args}})
-	}
-	b, _ := json.Marshal(map[string]any{
-		"id": "chatcmpl-1", "object": "chat.completion", "model": "test-model",
-		"choices": []any{map[string]any{"index": 0, "finish_reason": "tool_calls",
-			"message": map[string]any{"role": "assistant", "tool_calls": tcs}}},
-		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-	})
-	return modelReply{body: string(b)}
-}
+func toolCalls(calls ...toolCall) modelReply { return llmtest.Calls(calls...) }
 
 func jsonArgs(v any) string {
 	b, err := json.Marshal(v)
@@ -61,56 +37,14 @@ func jsonArgs(v any) string {
 }
 
 func newModelServer(t *testing.T, replies ...modelReply) *modelServer {
-	f := &modelServer{t: t, replies: replies}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
+	return &modelServer{llmtest.New(t, replies...)}
 }
 
-func (f *modelServer) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		f.t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
-		http.NotFound(w, r)
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	f.mu.Lock()
-	f.bodies = append(f.bodies, string(body))
-	var rp *modelReply
-	if len(f.replies) > 0 {
-		rp = &f.replies[0]
-		f.replies = f.replies[1:]
-	}
-	status := f.fallback
-	f.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	if rp == nil {
-		if status == 0 {
-			status = http.StatusInternalServerError
-		}
-		w.WriteHeader(status)
-		io.WriteString(w, `{"error":{"message":"scripted failure","type":"server_error"}}`)
-		return
-	}
-	if rp.gate != nil {
-		select {
-		case <-rp.gate:
-		case <-r.Context().Done():
-			return
-		}
-	}
-	io.WriteString(w, rp.body)
-}
-
-func (f *modelServer) requests() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.bodies...)
-}
+func (f *modelServer) requests() []string { return f.Requests() }
 
 // settings points the curator at f with short limits.
 func (f *modelServer) settings(retries int) curator.Settings {
-	return curator.Settings{BaseURL: f.srv.URL + "/v1", APIKey: "none", Model: "test-model",
+	return curator.Settings{BaseURL: f.BaseURL(), APIKey: "none", Model: "test-model",
 		HTTPTimeout: 10 * time.Second, RunTimeout: 30 * time.Second, MaxRetries: retries}
 }
 
@@ -125,15 +59,15 @@ func createScript(gate chan struct{}) []modelReply {
 		"scope":   map[string]any{"env": "shop", "tags": []string{"items", "g1"}, "task_family": "counting"},
 		"trigger": "a task asks how many items g1 lists", "steps": []string{countQuery}, "confidence": 0.8,
 	}
-	propose := toolCalls(toolCall{"call_2", "propose_create", jsonArgs(map[string]any{
+	propose := toolCalls(toolCall{ID: "call_2", Name: "propose_create", Args: jsonArgs(map[string]any{
 		"record": record, "rationale": "the probe counted the items",
 		"evidence": []map[string]int{{"from": 1, "to": 1}}, "probe_runs": []string{},
 	})})
-	propose.gate = gate
+	propose.Gate = gate
 	return []modelReply{
-		toolCalls(toolCall{"call_1", "sql_query", jsonArgs(map[string]any{"env": "shop", "sql": countQuery})}),
+		toolCalls(toolCall{ID: "call_1", Name: "sql_query", Args: jsonArgs(map[string]any{"env": "shop", "sql": countQuery})}),
 		propose,
-		toolCalls(toolCall{"call_3", "finish", jsonArgs(map[string]any{"summary": "one create"})}),
+		toolCalls(toolCall{ID: "call_3", Name: "finish", Args: jsonArgs(map[string]any{"summary": "one create"})}),
 	}
 }
 
@@ -248,7 +182,7 @@ func TestCurateFailure(t *testing.T) {
 	s := start(t, w.deps, 200, 60)
 	s.waitFor("Review 1/15", "Candidate "+sample.ProposalIDs[0])
 	s.typ("c")
-	s.waitFor("nothing saved — curator: the model server at "+f.srv.URL+"/v1 answered 500", "twice",
+	s.waitFor("nothing saved — curator: the model server at "+f.BaseURL()+" answered 500", "twice",
 		"✘ failed; nothing was saved")
 	s.quit()
 	if n := len(f.requests()); n != 2 {

@@ -1,15 +1,11 @@
 package hygiene
 
 import (
-	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/memreview/memreview/curator"
+	"github.com/memreview/memreview/curator/llmtest"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 )
@@ -18,18 +14,8 @@ import (
 // stays the union of the members, and the model is told how each member's
 // tasks ended.
 func TestModelWritesMergedLemma(t *testing.T) {
-	var mu sync.Mutex
-	var prompts []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		prompts = append(prompts, string(body))
-		mu.Unlock()
-		json.NewEncoder(w).Encode(map[string]any{"id": "x", "object": "chat.completion",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": "\"Merged by the model.\""}}}})
-	}))
-	defer srv.Close()
+	srv := llmtest.New(t, llmtest.Text(`"Merged by the model."`))
+	srv.Cycle()
 	s := sampleStore(t)
 	llm := curator.NewLLM(curator.Settings{BaseURL: srv.URL, APIKey: "test", Model: "test-model", MaxRetries: 0})
 	rep := runOn(t, s, Options{Only: Duplicates, Lemmas: ModelLemmas{LLM: llm}})
@@ -42,7 +28,7 @@ func TestModelWritesMergedLemma(t *testing.T) {
 		}
 		checkStepsAndTags(t, s, f.Proposal)
 	}
-	joined := strings.Join(prompts, "\n")
+	joined := strings.Join(srv.Requests(), "\n")
 	for _, w := range []string{sample.RecRevenueHeadA, "retrieved by 3 tasks: 2 passed, 1 failed", "prefer the advice of records retrieved by tasks that passed"} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("the model was not told %q", w)

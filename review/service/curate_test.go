@@ -2,50 +2,30 @@ package service_test
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/memreview/memreview/curator"
+	"github.com/memreview/memreview/curator/llmtest"
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/service"
 )
 
-// scriptedLLM is a local OpenAI-compatible chat-completions server that
-// answers with the given tool calls, one turn each, and records what the
-// model was sent.
-func scriptedLLM(t *testing.T, turns ...[][2]string) (*httptest.Server, func() []string) {
-	var mu sync.Mutex
-	var seen []string
-	n := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		defer mu.Unlock()
-		seen = append(seen, string(body))
-		if n >= len(turns) {
-			http.Error(w, `{"error":{"message":"script ended"}}`, 500)
-			return
+// scriptedLLM is a local OpenAI-compatible chat-completions server
+// (llmtest) that answers with the given tool calls, one turn each, and
+// returns what the model was sent.
+func scriptedLLM(t *testing.T, turns ...[][2]string) (*llmtest.Server, func() []string) {
+	var replies []llmtest.Reply
+	for _, turn := range turns {
+		var calls []llmtest.Call
+		for _, c := range turn {
+			calls = append(calls, llmtest.Call{Name: c[0], Args: c[1]})
 		}
-		var calls []map[string]any
-		for i, c := range turns[n] {
-			calls = append(calls, map[string]any{"id": "call_" + string(rune('a'+n)) + string(rune('0'+i)), "type": "function",
-				"function": map[string]any{"name": c[0], "arguments": c[1]}})
-		}
-		n++
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "chatcmpl-1", "object": "chat.completion", "model": "test-model",
-			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "tool_calls": calls}, "finish_reason": "tool_calls"}},
-			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
-		})
-	}))
-	t.Cleanup(srv.Close)
-	return srv, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), seen...) }
+		replies = append(replies, llmtest.Calls(calls...))
+	}
+	srv := llmtest.New(t, replies...)
+	return srv, srv.Requests
 }
 
 // The curator runs through the service: memory_search goes through the
