@@ -43,41 +43,47 @@ const (
 func bigBankDir(b *testing.B) string {
 	b.Helper()
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("memreview-ui-bench-%d-seed%d", bigRecords, bigSeed))
-	done := filepath.Join(dir, ".complete")
-	if _, err := os.Stat(done); err == nil {
-		return dir
-	}
 	start := time.Now()
-	tmp := dir + ".tmp"
-	if err := errors.Join(os.RemoveAll(dir), os.RemoveAll(tmp)); err != nil {
-		b.Fatal(err)
-	}
-	corpus := filepath.Join(os.TempDir(), fmt.Sprintf("memreview-bench-%d-seed%d", bigRecords, bigSeed))
-	if _, err := os.Stat(filepath.Join(corpus, ".complete")); err == nil {
-		if err := copyBank(corpus, tmp); err != nil {
-			b.Fatalf("copy the bank from %s: %v", corpus, err)
+	built, err := sample.BuildOnce(dir, func(tmp string) error {
+		// The index package's search corpus is the same Synth: copy it
+		// when it is there.
+		corpus := filepath.Join(os.TempDir(), fmt.Sprintf("memreview-bench-%d-seed%d", bigRecords, bigSeed))
+		if sample.Built(corpus) {
+			if err := copyBank(corpus, tmp); err != nil {
+				return fmt.Errorf("copy the bank from %s: %w", corpus, err)
+			}
+		} else if err := sample.Synth(tmp, sample.SynthOptions{Records: bigRecords, Trajectories: bigRecords / 100, Seed: bigSeed}); err != nil {
+			return fmt.Errorf("synthesise the bank: %w", err)
 		}
-	} else if err := sample.Synth(tmp, sample.SynthOptions{Records: bigRecords, Trajectories: bigRecords / 100, Seed: bigSeed}); err != nil {
-		b.Fatalf("synthesise the bank: %v", err)
-	}
-	s, err := review.Open(tmp, review.Options{})
+		return finishBigBank(tmp)
+	})
 	if err != nil {
 		b.Fatal(err)
 	}
+	if !built {
+		return dir
+	}
+	b.Logf("built the %d-record bank in %s", bigRecords, time.Since(start).Round(time.Second))
+	return dir
+}
+
+// finishBigBank queues the benchmark's proposals on the bank in tmp and
+// builds its index.
+func finishBigBank(tmp string) error {
+	s, err := review.Open(tmp, review.Options{})
+	if err != nil {
+		return err
+	}
 	if err := addBenchProposals(s); err != nil {
 		s.Close()
-		b.Fatalf("queue proposals: %v", err)
+		return fmt.Errorf("queue proposals: %w", err)
 	}
 	ix, err := index.Open(filepath.Join(tmp, review.IndexDir), s) // catches up, or builds
 	if err != nil {
 		s.Close()
-		b.Fatal(err)
+		return err
 	}
-	if err := errors.Join(ix.Close(), s.Close(), os.Rename(tmp, dir), os.WriteFile(done, nil, 0o644)); err != nil {
-		b.Fatal(err)
-	}
-	b.Logf("built the %d-record bank in %s", bigRecords, time.Since(start).Round(time.Second))
-	return dir
+	return errors.Join(ix.Close(), s.Close())
 }
 
 // copyBank copies bank.db, memreview.toml and the index of a bank.

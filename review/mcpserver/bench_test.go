@@ -42,31 +42,28 @@ func benchBankDir(b *testing.B) string {
 		return dir
 	}
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("memreview-mcp-bench-%d", benchRecords))
-	done := filepath.Join(dir, ".complete")
-	if _, err := os.Stat(done); err == nil {
-		return dir
-	}
 	start := time.Now()
-	tmp := dir + ".tmp"
-	if err := errors.Join(os.RemoveAll(dir), os.RemoveAll(tmp)); err != nil {
-		b.Fatal(err)
-	}
-	if err := sample.Synth(tmp, sample.SynthOptions{Records: benchRecords, Trajectories: 200, Seed: sample.Seed}); err != nil {
-		b.Fatal(err)
-	}
-	s, err := review.Open(tmp, review.Options{})
+	built, err := sample.BuildOnce(dir, func(tmp string) error {
+		if err := sample.Synth(tmp, sample.SynthOptions{Records: benchRecords, Trajectories: 200, Seed: sample.Seed}); err != nil {
+			return err
+		}
+		s, err := review.Open(tmp, review.Options{})
+		if err != nil {
+			return err
+		}
+		ix, err := index.Open(filepath.Join(tmp, review.IndexDir), s)
+		if err != nil {
+			s.Close()
+			return err
+		}
+		return errors.Join(ix.Close(), s.Close())
+	})
 	if err != nil {
 		b.Fatal(err)
 	}
-	ix, err := index.Open(filepath.Join(tmp, review.IndexDir), s)
-	if err != nil {
-		s.Close()
-		b.Fatal(err)
+	if built {
+		b.Logf("built the %d-record bank in %s", benchRecords, time.Since(start).Round(time.Second))
 	}
-	if err := errors.Join(ix.Close(), s.Close(), os.Rename(tmp, dir), os.WriteFile(done, nil, 0o644)); err != nil {
-		b.Fatal(err)
-	}
-	b.Logf("built the %d-record bank in %s", benchRecords, time.Since(start).Round(time.Second))
 	return dir
 }
 
