@@ -31,6 +31,9 @@ type bulkDecided struct {
 func (m *Model) toggleList() {
 	m.listOn = !m.listOn
 	m.list.SetSize(m.Width, m.listHeight())
+	if p := m.current(); m.listOn && p != nil {
+		m.list.Select(p.ID) // the list opens on the proposal under review
+	}
 }
 
 // listHeight is the height the list draws in: the screen less the lines

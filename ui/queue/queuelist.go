@@ -188,6 +188,9 @@ func (l *queueList) filter(keep string) {
 	l.scroll()
 }
 
+// Select puts the cursor on proposal id when the filters show it.
+func (l *queueList) Select(id string) { l.filter(id) }
+
 func (l *queueList) cursorID() string {
 	if l.cursor < 0 || l.cursor >= len(l.shown) {
 		return ""

@@ -31,3 +31,15 @@ func TestReloadLandingAfterAMoveKeepsThePosition(t *testing.T) {
 		t.Fatalf("the panes show %v, want %s", m.cur, second)
 	}
 }
+
+// The queue list opens with its cursor on the proposal under review.
+func TestQueueListOpensOnTheProposalShown(t *testing.T) {
+	m := loaded(t)
+	settle(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")} })
+	settle(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")} })
+	want := m.current().ID
+	settle(t, m, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("L")} })
+	if !m.listOn || m.list.cursorID() != want {
+		t.Fatalf("the list opened (%v) on %q, want %s, the proposal under review", m.listOn, m.list.cursorID(), want)
+	}
+}
