@@ -145,7 +145,8 @@ func TestMappingV3Equivalent(t *testing.T) {
 
 // TestPhraseEdges pins what the phrase requests above find, so that the
 // equivalence is not two versions agreeing on nothing: a phrase holds
-// within one step or one field, never across two.
+// within one step or one field, never across two (the phrase check's
+// positions decide, not only which field holds the terms).
 func TestPhraseEdges(t *testing.T) {
 	t.Parallel()
 	src := newFake()
@@ -162,6 +163,11 @@ func TestPhraseEdges(t *testing.T) {
 		`"is never null"`:     "record/mem_p3",
 		`lemma:"one row per"`: "record/mem_p1",
 		`steps:"row per"`:     "record/mem_p2",
+		// Every term in one field, but over two steps only (mem_p1's
+		// "keep one row", "per item always") or over two fields only
+		// (mem_p2's lemma and trigger): no hit.
+		`"one row per item"`:          "",
+		`"need one row per customer"`: "",
 	} {
 		res, err := ix.Search(Request{Query: q, Sort: []string{"_id"}, Highlight: true})
 		if err != nil {
