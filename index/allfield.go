@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/document"
@@ -71,7 +72,7 @@ func (f *allField) Analyze() {
 	f.length = 0
 	f.freqs = index.TokenFrequencies{}
 	for _, field := range f.doc.Fields {
-		if field == f || !isAllText(field.Name()) {
+		if field == f || !slices.Contains(allTextFields, field.Name()) {
 			continue
 		}
 		tfs := field.AnalyzedTokenFrequencies()
@@ -90,15 +91,6 @@ func (f *allField) Analyze() {
 			f.freqs[term] = sum
 		}
 	}
-}
-
-func isAllText(name string) bool {
-	for _, f := range allTextFields {
-		if f == name {
-			return true
-		}
-	}
-	return false
 }
 
 // queryNorm is what bleve's phrase searcher sets on the conjunction of its

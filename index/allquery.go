@@ -107,6 +107,7 @@ func (q *allPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m ma
 			}
 			ts, err := searcher.NewTermSearcher(ctx, r, t, allFieldName, boost, options)
 			if err != nil {
+				parts = append(parts, alts...)
 				closeAll()
 				return nil, err
 			}
@@ -118,6 +119,7 @@ func (q *allPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m ma
 		case len(alts) > 0:
 			ds, err := searcher.NewDisjunctionSearcher(ctx, r, alts, 1, options)
 			if err != nil {
+				parts = append(parts, alts...)
 				closeAll()
 				return nil, err
 			}
@@ -139,7 +141,7 @@ func (q *allPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m ma
 		return nil, err
 	}
 	accept := func(_ *bsearch.SearchContext, d *bsearch.DocumentMatch) bool { return check.holds(d.IndexInternalID) }
-	return &checkedSearcher{FilteringSearcher: searcher.NewFilteringSearcher(ctx, must, accept), check: check}, nil
+	return &checkedSearcher{FilteringSearcher: searcher.NewFilteringSearcher(ctx, must, accept), checks: []*phraseCheck{check}}, nil
 }
 
 // phraseTerms is bleve's tokenStreamToPhrase: the terms at each position
@@ -163,17 +165,14 @@ func phraseTerms(tokens analysis.TokenStream) [][]string {
 // checks its filter reads.
 type checkedSearcher struct {
 	*searcher.FilteringSearcher
-	check  *phraseCheck
 	checks []*phraseCheck
 }
 
 func (s *checkedSearcher) Close() error {
 	err := s.FilteringSearcher.Close()
-	for _, c := range append(s.checks, s.check) {
-		if c != nil {
-			if e := c.Close(); err == nil {
-				err = e
-			}
+	for _, c := range s.checks {
+		if e := c.Close(); err == nil {
+			err = e
 		}
 	}
 	return err

@@ -35,39 +35,31 @@ func BenchmarkSearchBank(b *testing.B) {
 	defer ix.Close()
 	b.Logf("open %s: %v", dir, time.Since(start))
 	blank := Request{Type: "record", Sort: []string{"_id"}, Size: 100, Highlight: true, Facets: []string{"category", "env", "status"}}
-	for _, name := range []string{"queries", "blank-first-page"} {
-		b.Run(name, func(b *testing.B) {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var l latencies
-			var ds []time.Duration
-			i := 0
-			for b.Loop() {
-				q := cmpQueries[i%len(cmpQueries)]
-				req := bleveRequest(q)
-				if name != "queries" {
-					req = blank
-				}
-				search := func() {
-					if _, err := ix.Search(req); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if name == "queries" {
-					l.timeQuery(q, search)
-				} else {
-					t := time.Now()
-					search()
-					ds = append(ds, time.Since(t))
-				}
-				i++
-			}
-			if name == "queries" {
-				l.report(b)
-			} else {
-				b.ReportMetric(float64(quantile(ds, 0.5)), "p50-ns")
-				b.ReportMetric(float64(quantile(ds, 0.99)), "p99-ns")
-			}
-		})
+	search := func(b *testing.B, req Request) {
+		if _, err := ix.Search(req); err != nil {
+			b.Fatal(err)
+		}
 	}
+	b.Run("queries", func(b *testing.B) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var l latencies
+		for i := 0; b.Loop(); i++ {
+			q := cmpQueries[i%len(cmpQueries)]
+			l.timeQuery(q, func() { search(b, bleveRequest(q)) })
+		}
+		l.report(b)
+	})
+	b.Run("blank-first-page", func(b *testing.B) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var ds []time.Duration
+		for b.Loop() {
+			t := time.Now()
+			search(b, blank)
+			ds = append(ds, time.Since(t))
+		}
+		b.ReportMetric(float64(quantile(ds, 0.5)), "p50-ns")
+		b.ReportMetric(float64(quantile(ds, 0.99)), "p99-ns")
+	})
 }

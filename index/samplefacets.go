@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
@@ -73,16 +74,7 @@ func (ix *Index) countFacets(root query.Query, facets []string, total uint64) (m
 	if err != nil {
 		return nil, false, fmt.Errorf("search: count facets: %w", err)
 	}
-	out := map[string][]FacetCount{}
-	for name, fr := range res.Facets {
-		counts := []FacetCount{}
-		if fr.Terms != nil {
-			for _, t := range fr.Terms.Terms() {
-				counts = append(counts, FacetCount{Term: t.Term, Count: t.Count})
-			}
-		}
-		out[name] = counts
-	}
+	out := facetCounts(res.Facets)
 	if !huge {
 		return out, false, nil
 	}
@@ -101,6 +93,22 @@ func scaleFacets(sample map[string][]FacetCount, total, sampled uint64) map[stri
 			scaled[i] = FacetCount{Term: c.Term, Count: max(1, int(math.Round(float64(c.Count)*k)))}
 		}
 		out[name] = scaled
+	}
+	return out
+}
+
+// facetCounts is bleve's facet results as Results.Facets: every requested
+// field, most frequent term first (an empty list when none).
+func facetCounts(facets bsearch.FacetResults) map[string][]FacetCount {
+	out := make(map[string][]FacetCount, len(facets))
+	for name, fr := range facets {
+		counts := []FacetCount{}
+		if fr.Terms != nil {
+			for _, t := range fr.Terms.Terms() {
+				counts = append(counts, FacetCount{Term: t.Term, Count: t.Count})
+			}
+		}
+		out[name] = counts
 	}
 	return out
 }

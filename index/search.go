@@ -257,16 +257,7 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		}
 	}
 	if len(res.Facets) > 0 {
-		out.Facets = map[string][]FacetCount{}
-		for name, fr := range res.Facets {
-			counts := []FacetCount{}
-			if fr.Terms != nil {
-				for _, t := range fr.Terms.Terms() {
-					counts = append(counts, FacetCount{Term: t.Term, Count: t.Count})
-				}
-			}
-			out.Facets[name] = counts
-		}
+		out.Facets = facetCounts(res.Facets)
 		if key != "" {
 			ix.facets.put(gen, key, out.Facets, false)
 		}

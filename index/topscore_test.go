@@ -11,6 +11,7 @@ import (
 // requests sorted by score then id, on several pages, including ties at
 // the page's edge. TestMappingV3Equivalent runs it on its index.
 func checkTopScores(t *testing.T, ix *Index, all []Request) {
+	t.Helper()
 	var reqs []Request
 	for _, r := range all {
 		if !sortedByScore(r.Sort) {

@@ -190,14 +190,13 @@ func (ix *Index) Close() error {
 	own, ln, stop := ix.own, ix.ln, ix.stop
 	ix.own, ix.ln = nil, nil
 	ix.mu.Unlock()
-	for {
+	for drained := false; !drained; {
 		select {
 		case c := <-ix.pool:
 			c.Close()
-			continue
 		default:
+			drained = true
 		}
-		break
 	}
 	if own == nil {
 		return nil
