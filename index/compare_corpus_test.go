@@ -79,40 +79,29 @@ func corpus(b *testing.B, n int) *benchCorpus {
 }
 
 // ensureBank synthesises the bank of n records into dir and builds its
-// index, unless a complete one is there already.
+// index, unless a complete one is there already (sample.BuildOnce).
 func ensureBank(b *testing.B, dir string, n int) error {
-	done := filepath.Join(dir, ".complete")
-	if _, err := os.Stat(done); err == nil {
-		return nil
-	}
-	tmp := dir + ".tmp"
-	if err := errors.Join(os.RemoveAll(dir), os.RemoveAll(tmp)); err != nil {
-		return err
-	}
-	start := time.Now()
-	if err := sample.Synth(tmp, sample.SynthOptions{Records: n, Trajectories: n / 100, Seed: benchSeed}); err != nil {
-		return err
-	}
-	synth := time.Since(start)
-	st, err := review.Open(tmp, review.Options{})
-	if err != nil {
-		return err
-	}
-	start = time.Now()
-	ix, err := Open(filepath.Join(tmp, review.IndexDir), st)
-	if err != nil {
-		st.Close()
-		return err
-	}
-	took := time.Since(start)
-	b.Logf("corpus %d: synthesised in %v, indexed in %v (%.0f records/s)", n, synth.Round(time.Millisecond), took.Round(time.Millisecond), float64(n)/took.Seconds())
-	if err := errors.Join(ix.Close(), st.Close()); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return err
-	}
-	return os.WriteFile(done, nil, 0o644)
+	_, err := sample.BuildOnce(dir, func(tmp string) error {
+		start := time.Now()
+		if err := sample.Synth(tmp, sample.SynthOptions{Records: n, Trajectories: n / 100, Seed: benchSeed}); err != nil {
+			return err
+		}
+		synth := time.Since(start)
+		st, err := review.Open(tmp, review.Options{})
+		if err != nil {
+			return err
+		}
+		start = time.Now()
+		ix, err := Open(filepath.Join(tmp, review.IndexDir), st)
+		if err != nil {
+			st.Close()
+			return err
+		}
+		took := time.Since(start)
+		b.Logf("corpus %d: synthesised in %v, indexed in %v (%.0f records/s)", n, synth.Round(time.Millisecond), took.Round(time.Millisecond), float64(n)/took.Seconds())
+		return errors.Join(ix.Close(), st.Close())
+	})
+	return err
 }
 
 // index returns the corpus's open bank index, opening it if the open
