@@ -53,12 +53,7 @@ type Model struct {
 	// facetsPending: the counts of the current query are being counted
 	// (loadFacets); facets still holds the previous query's.
 	facetsPending bool
-	// facetsEstimated: the category and env counts are of every record,
-	// retired ones too (estimateFacets); shown with "≈".
-	facetsEstimated bool
-	// facetsSampled: the index counted the facets on a sample of a large
-	// result set and scaled them (index.Results.Estimated); shown with "≈".
-	facetsSampled bool
+	facetsApprox  facetApprox // how the counts in facets were taken
 	// totalEstimated: the index estimated the hit count (a phrase query
 	// with more candidates than it checks); shown as "≈ 12,200 records".
 	totalEstimated bool

@@ -4,7 +4,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/form"
 )
 
@@ -20,25 +19,17 @@ func newNoteForm(m *Model) *noteForm {
 }
 
 func (f *noteForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	note, done, cmd := f.UpdateNote(m.Keys, msg)
+	done, cmd := f.UpdateNote(m.Keys, msg, &m.note)
 	if done {
-		m.note = note
 		return nil, cmd
 	}
 	return f, cmd
 }
 
 func (f *noteForm) view(m *Model, w, h int) string {
-	st := m.Styles
-	inner := w - st.Overlay.GetHorizontalFrameSize()
-	f.SetWidth(inner) // a no-op unless the width changed
-	return box(m, st.Title.Render(common.Wrap(form.NoteTitle, inner))+"\n\n"+f.View(st), w, h)
+	return box(m, f.Body(m.Styles, w-m.Styles.Overlay.GetHorizontalFrameSize()), w, h)
 }
 
-func (f *noteForm) help(m *Model) []key.Binding {
-	k := m.Keys
-	k.Confirm.SetHelp("enter", "apply")
-	return f.Help(k)
-}
+func (f *noteForm) help(m *Model) []key.Binding { return f.Help(m.Keys) } // enter is "apply" by default
 
 func (f *noteForm) capturing() bool { return true }

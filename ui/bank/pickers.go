@@ -114,10 +114,10 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 	st := m.Styles
 	inner := w - st.Overlay.GetHorizontalFrameSize()
 	note := " — space toggles a filter; counts are of the current query"
-	switch {
-	case m.facetsEstimated:
+	switch m.facetsApprox {
+	case facetsWithRetired:
 		note = " — space toggles a filter; ≈ counts include retired records"
-	case m.facetsSampled:
+	case facetsSampled:
 		note = " — space toggles a filter; ≈ counts are scaled from a sample of the hits"
 	}
 	lines := []string{st.Title.Render("Facets") + st.Subtle.Render(note)}
@@ -135,7 +135,7 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 			box = "[x]"
 		}
 		count := thousands(r.count)
-		if m.facetsEstimated && r.field != "status" || m.facetsSampled {
+		if m.facetsApprox == facetsWithRetired && r.field != "status" || m.facetsApprox == facetsSampled {
 			count = "≈ " + count // retired records counted too (estimateFacets), or a sample scaled
 		}
 		if r.count < 0 {

@@ -97,12 +97,25 @@ type pageLoaded struct {
 // facetsLoaded is the facet counts of query seq, asked for after its
 // first page (the counts are over every hit, the page only its first rows).
 type facetsLoaded struct {
-	seq       int
-	facets    map[string][]index.FacetCount
-	estimated bool // counted over every record, not the hits (estimateFacets)
-	sampled   bool // counted on a sample of the hits (index.Results.Estimated)
-	err       error
+	seq    int
+	facets map[string][]index.FacetCount
+	approx facetApprox
+	err    error
 }
+
+// facetApprox says how a query's facet counts were taken; the picker
+// shows the approximate ones with "≈".
+type facetApprox int
+
+const (
+	facetsExact facetApprox = iota // counted over the hits
+	// facetsWithRetired: the category and env counts are of every record,
+	// retired ones too (estimateFacets).
+	facetsWithRetired
+	// facetsSampled: the index counted the facets on a sample of a large
+	// result set and scaled them (index.Results.Estimated).
+	facetsSampled
+)
 
 // recordsLoaded is the detail of some rows, for cache generation gen.
 type recordsLoaded struct {
@@ -208,7 +221,14 @@ func (m *Model) loadFacets() tea.Cmd {
 		if err != nil {
 			return facetsLoaded{seq: seq, err: err}
 		}
-		return facetsLoaded{seq: seq, facets: res.Facets, estimated: estimate, sampled: res.Estimated && !estimate}
+		approx := facetsExact
+		switch {
+		case estimate:
+			approx = facetsWithRetired
+		case res.Estimated:
+			approx = facetsSampled
+		}
+		return facetsLoaded{seq: seq, facets: res.Facets, approx: approx}
 	}
 }
 
@@ -244,7 +264,7 @@ func (m *Model) facetsLoaded(msg facetsLoaded) tea.Cmd {
 	if msg.err != nil {
 		return common.NotifyErr("could not count the facets: " + msg.err.Error())
 	}
-	m.facets, m.facetsEstimated, m.facetsSampled = msg.facets, msg.estimated, msg.sampled
+	m.facets, m.facetsApprox = msg.facets, msg.approx
 	return nil
 }
 

@@ -233,6 +233,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.focus == paneDetail {
 		return m.detailKey(msg)
 	}
+	step, moves := common.MoveStep(k, msg, m.list.height, m.list.total)
 	switch {
 	case key.Matches(msg, m.keys.Mark):
 		if id := m.selected(); id != "" {
@@ -251,18 +252,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			m.focus = paneDetail
 		}
 		return nil
-	case key.Matches(msg, k.Up):
-		m.list.move(m.list.cursor - 1)
-	case key.Matches(msg, k.Down):
-		m.list.move(m.list.cursor + 1)
-	case key.Matches(msg, k.PageUp):
-		m.list.move(m.list.cursor - m.list.height)
-	case key.Matches(msg, k.PageDown):
-		m.list.move(m.list.cursor + m.list.height)
-	case key.Matches(msg, k.Top):
-		m.list.move(0)
-	case key.Matches(msg, k.Bottom):
-		m.list.move(m.list.total - 1)
+	case moves:
+		m.list.move(m.list.cursor + step)
 	default:
 		return nil
 	}

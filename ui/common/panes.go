@@ -47,3 +47,25 @@ func ScrollPane(k KeyMap, vp *viewport.Model, msg tea.KeyMsg) bool {
 	}
 	return true
 }
+
+// MoveStep is how far a movement key (up, down, page up and down, top,
+// bottom) moves a cursor in a list of n rows, page rows on screen, and
+// whether msg is one: top and bottom move by n, which a cursor clamped to
+// the list stops at its first and last row.
+func MoveStep(k KeyMap, msg tea.KeyMsg, page, n int) (int, bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		return -1, true
+	case key.Matches(msg, k.Down):
+		return 1, true
+	case key.Matches(msg, k.PageUp):
+		return -page, true
+	case key.Matches(msg, k.PageDown):
+		return page, true
+	case key.Matches(msg, k.Top):
+		return -n, true
+	case key.Matches(msg, k.Bottom):
+		return n, true
+	}
+	return 0, false
+}

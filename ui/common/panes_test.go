@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -52,5 +53,31 @@ func TestTable(t *testing.T) {
 	}
 	if got := Table([]string{"text", "v"}, wide, 80, 8)[2]; got != "long lo… │ b" {
 		t.Errorf("Table with maxCol 8: %q", got)
+	}
+}
+
+// TestMoveStep maps each movement key to its step in a list of 50 rows,
+// 10 on screen, and reports any other key as none.
+func TestMoveStep(t *testing.T) {
+	k := DefaultKeyMap()
+	runes := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+	cases := []struct {
+		msg  tea.KeyMsg
+		step int
+		ok   bool
+	}{
+		{runes("k"), -1, true},
+		{tea.KeyMsg{Type: tea.KeyDown}, 1, true},
+		{tea.KeyMsg{Type: tea.KeyPgUp}, -10, true},
+		{tea.KeyMsg{Type: tea.KeyCtrlD}, 10, true},
+		{runes("g"), -50, true},
+		{tea.KeyMsg{Type: tea.KeyEnd}, 50, true},
+		{runes("x"), 0, false},
+		{tea.KeyMsg{Type: tea.KeyEnter}, 0, false},
+	}
+	for _, c := range cases {
+		if step, ok := MoveStep(k, c.msg, 10, 50); step != c.step || ok != c.ok {
+			t.Errorf("%s: step %d, %v; want %d, %v", c.msg, step, ok, c.step, c.ok)
+		}
 	}
 }

@@ -187,13 +187,19 @@ func (m *Model) ready() bool {
 }
 
 // enableKeys enables exactly the verbs that apply to the shown proposal.
+// hasRecord reports whether the shown proposal has a record that narrow,
+// edit and merge can work on (m.ready()).
+func (m *Model) hasRecord() bool {
+	op := m.cur.P.Op
+	return m.cur.P.Record != nil && op != review.OpSkip && op != review.OpDelete
+}
+
 func (m *Model) enableKeys() {
 	k := &m.Keys
 	ready := m.ready() && m.busy == "" && !m.settling
 	var hasRecord, hasTargets, hasRuns, hasSteps bool
 	if ready {
-		op := m.cur.P.Op
-		hasRecord = m.cur.P.Record != nil && op != review.OpSkip && op != review.OpDelete
+		hasRecord = m.hasRecord()
 		hasTargets = len(m.cur.P.Targets) > 0
 		hasRuns = len(m.probeList()) > 0 // runs, or checks of the record
 		hasSteps = m.cur.Traj != nil && len(m.cur.Traj.Steps) > 0

@@ -22,18 +22,15 @@ func newNoteForm(m *Model) *noteForm {
 func (f *noteForm) setWidth(inner int) { f.SetWidth(inner) }
 
 func (f *noteForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	note, done, cmd := f.UpdateNote(m.Keys, msg)
+	done, cmd := f.UpdateNote(m.Keys, msg, &m.note)
 	if done {
-		m.note = note
 		return nil, cmd
 	}
 	return f, cmd
 }
 
 func (f *noteForm) view(m *Model, w, h int) string {
-	st := m.Styles
-	inner := w - st.Overlay.GetHorizontalFrameSize()
-	return box(m, st.Title.Render(m.wrapped(form.NoteTitle, inner))+"\n\n"+f.View(st), w, h)
+	return box(m, f.Body(m.Styles, w-m.Styles.Overlay.GetHorizontalFrameSize()), w, h)
 }
 
 func (f *noteForm) help(k common.KeyMap) []key.Binding { return f.Help(k) }

@@ -235,6 +235,7 @@ func (l *queueList) Update(msg tea.KeyMsg) (listAction, tea.Cmd) {
 		l.filter(l.cursorID())
 		return listAction{}, cmd
 	}
+	step, moves := common.MoveStep(k, msg, l.rowsHigh(), len(l.shown))
 	switch {
 	case key.Matches(msg, q.Close):
 		return listAction{kind: listClose}, nil
@@ -242,18 +243,8 @@ func (l *queueList) Update(msg tea.KeyMsg) (listAction, tea.Cmd) {
 		if id := l.cursorID(); id != "" {
 			return listAction{kind: listOpen, id: id}, nil
 		}
-	case key.Matches(msg, k.Up):
-		l.move(-1)
-	case key.Matches(msg, k.Down):
-		l.move(1)
-	case key.Matches(msg, k.PageUp):
-		l.move(-l.rowsHigh())
-	case key.Matches(msg, k.PageDown):
-		l.move(l.rowsHigh())
-	case key.Matches(msg, k.Top):
-		l.move(-len(l.shown))
-	case key.Matches(msg, k.Bottom):
-		l.move(len(l.shown))
+	case moves:
+		l.move(step)
 	case key.Matches(msg, q.Mark):
 		if id := l.cursorID(); id != "" {
 			l.marks[id] = !l.marks[id]

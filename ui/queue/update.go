@@ -356,7 +356,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.overlay = mp
 		return m.searchRecords(mp.pid, mp.seedQuery, mp.exclude)
 	}
-	return nil
+	return m.heldBack(msg) // a verb enableKeys turned off
 }
 
 // scrollToCited scrolls the trajectory pane to the first cited raw step.
@@ -379,27 +379,42 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 // heldBack says in the footer why a verb key did nothing: the proposal
-// shown is still loading, a write is in flight, or the queue is reloading
-// after one. A verb pressed then is not applied (the operator may not have
-// seen what it would decide), but it is never dropped without a word.
+// shown is still loading, a write is in flight, the queue is reloading
+// after one, or (a verb that writes the record) its live re-runs are still
+// running. A verb pressed then is not applied (the operator may not have
+// seen what it would decide), but it is never dropped without a word. A
+// verb that does not apply to the proposal (narrow on a delete) says
+// nothing: the footer's help leaves it out. The bindings are matched by
+// their keys, as enableKeys has turned them off.
 func (m *Model) heldBack(msg tea.KeyMsg) tea.Cmd {
 	k := m.Keys
 	p := m.current()
 	if p == nil {
 		return nil
 	}
-	for _, b := range []key.Binding{k.Accept, k.Reject, k.Defer, k.Delete, k.Narrow, k.Edit, k.Merge} {
-		if !slices.Contains(b.Keys(), msg.String()) {
+	verbs := []struct {
+		b             key.Binding
+		writes, onRec bool // waits for the live runs; needs a record (hasRecord)
+	}{{k.Accept, true, false}, {k.Reject, false, false}, {k.Defer, false, false}, {k.Delete, false, false},
+		{k.Narrow, true, true}, {k.Edit, true, true}, {k.Merge, true, true}}
+	for _, v := range verbs {
+		if !slices.Contains(v.b.Keys(), msg.String()) {
 			continue
 		}
-		why := p.ID + " is still loading"
+		var why string
 		switch {
+		case !m.ready():
+			why = p.ID + " is still loading"
 		case m.busy != "":
 			why = m.busy
 		case m.settling:
 			why = "the queue is reloading after the last decision"
+		case v.writes && m.probing() && (!v.onRec || m.hasRecord()):
+			why = "its live re-runs are still running"
+		default:
+			return nil
 		}
-		return common.Notify(fmt.Sprintf("%s not applied: %s; press it again", b.Help().Desc, why))
+		return common.Notify(fmt.Sprintf("%s not applied: %s; press it again", v.b.Help().Desc, why))
 	}
 	return nil
 }
