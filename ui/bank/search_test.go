@@ -50,13 +50,3 @@ func TestSearchAllTermsAndClear(t *testing.T) {
 		t.Errorf("x left query %q and %d of %d records", m.search.Value(), m.list.total, all)
 	}
 }
-
-// TestEscapeQuery: the query ShowRecord runs keeps any id one term.
-func TestEscapeQuery(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{"mem_0001": "mem_0001", "a-b:c d": `a\-b\:c\ d`, `x"y\`: `x\"y\\`} {
-		if got := escapeQuery(in); got != want {
-			t.Errorf("escapeQuery(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -1,7 +1,6 @@
 package bank
 
 import (
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -287,23 +286,10 @@ func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
 
 // showRecord searches for one record by id and selects it.
 func (m *Model) showRecord(id string) tea.Cmd {
-	m.search.SetValue("id:" + escapeQuery(id))
+	m.search.SetValue("id:" + index.EscapeQuery(id))
 	m.filters = map[string][]string{}
 	m.focus = paneDetail
 	return m.runSearch()
-}
-
-// escapeQuery escapes the characters Bleve's query syntax gives meaning to,
-// so that s is one term whatever it holds (an id with a space or a colon).
-func escapeQuery(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`+-=&|><!(){}[]^"~*?:\/ `, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // handleMouse scrolls the list or the detail with the wheel.

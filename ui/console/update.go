@@ -209,18 +209,9 @@ func (m *Model) scrollKey(msg tea.KeyMsg) tea.Cmd {
 		return m.attach()
 	case key.Matches(msg, k.NextEnv):
 		m.nextEnv()
-	case key.Matches(msg, c.Up):
-		m.scroll(-1)
-	case key.Matches(msg, c.Down):
-		m.scroll(1)
-	case key.Matches(msg, c.PageUp):
-		m.scroll(-m.bodyHeight())
-	case key.Matches(msg, c.PageDown):
-		m.scroll(m.bodyHeight())
-	case key.Matches(msg, c.Top):
-		m.off = 0
-	case key.Matches(msg, c.Bottom):
-		m.scroll(len(m.body))
+	case isMove(c, msg):
+		d, _ := common.MoveStep(c, msg, m.bodyHeight(), len(m.body))
+		m.scroll(d)
 	case msg.Type == tea.KeyRunes && !msg.Alt:
 		// Any other printable key goes back to the input and is typed
 		// there: a keystroke is never dropped.
@@ -284,4 +275,10 @@ func (m *Model) attach() tea.Cmd {
 		deps.Logf("console: attached %s to %s %s", id, target.Kind, target.ID)
 		return attached{run: id, target: target}
 	}
+}
+
+// isMove reports whether msg is a movement key (common.MoveStep).
+func isMove(k common.KeyMap, msg tea.KeyMsg) bool {
+	_, ok := common.MoveStep(k, msg, 0, 0)
+	return ok
 }

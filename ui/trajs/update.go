@@ -342,20 +342,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) moveList(msg tea.KeyMsg) {
-	k := m.Keys
-	switch {
-	case key.Matches(msg, k.Up):
-		m.moveTo(m.cursor - 1)
-	case key.Matches(msg, k.Down):
-		m.moveTo(m.cursor + 1)
-	case key.Matches(msg, k.PageUp):
-		m.moveTo(m.cursor - m.listHeight())
-	case key.Matches(msg, k.PageDown):
-		m.moveTo(m.cursor + m.listHeight())
-	case key.Matches(msg, k.Top):
-		m.moveTo(0)
-	case key.Matches(msg, k.Bottom):
-		m.moveTo(len(m.shown) - 1)
+	if d, ok := common.MoveStep(m.Keys, msg, m.listHeight(), len(m.shown)); ok {
+		m.moveTo(m.cursor + d)
 	}
 }
 
