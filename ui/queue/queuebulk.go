@@ -157,13 +157,11 @@ func (m *Model) bulkDone(msg bulkDecided) tea.Cmd {
 	if len(msg.failed) > 0 {
 		notify = common.NotifyErr(text + " · failed: " + strings.Join(msg.failed, "; "))
 	}
-	keep := ""
-	if p := m.current(); p != nil && !m.session[p.ID] {
-		keep = p.ID
-	}
+	// The reload stays on the proposal shown when it lands (one the bulk
+	// decided has left the queue: then on its position).
 	if len(msg.done) == 0 {
-		return tea.Batch(notify, m.reloadQueue(keep))
+		return tea.Batch(notify, m.reloadQueue(keepCurrent))
 	}
 	m.settling = true
-	return tea.Batch(notify, m.reloadQueue(keep), common.Changed(changedFrom))
+	return tea.Batch(notify, m.reloadQueue(keepCurrent), common.Changed(changedFrom))
 }
