@@ -365,7 +365,9 @@ func (f *Form) Help(k common.KeyMap) []key.Binding {
 	if f.focus < len(f.Fields) && f.Fields[f.focus].Multi() {
 		b = append(b, k.Form.NewLine, k.Form.MoveLine)
 	} else {
-		b = append(b, k.Confirm)
+		apply := k.Confirm // the screen's enter may say "open": in a form it applies
+		apply.SetHelp("enter", "apply")
+		b = append(b, apply)
 	}
 	return append(b, k.Cancel, k.NextField, k.PrevField)
 }

@@ -48,3 +48,15 @@ func TestNoteForm(t *testing.T) {
 		}
 	}
 }
+
+// In a one-line field enter is "apply" in the help, whatever the screen's
+// own enter says (the bank's opens a record).
+func TestFormHelpSaysEnterApplies(t *testing.T) {
+	k := common.DefaultKeyMap()
+	k.Confirm.SetHelp("enter", "open")
+	for _, b := range form.NewNoteForm("", 30).Help(k) {
+		if b.Help().Key == "enter" && b.Help().Desc != "apply" {
+			t.Fatalf("the note form's help says enter %q, want apply", b.Help().Desc)
+		}
+	}
+}
