@@ -213,9 +213,19 @@ func (m *Model) writeRelated(b *strings.Builder, w int) {
 		}
 		head := st.Label.Render(r.Rec.ID) + " " + st.Subtle.Render(kind) + " "
 		b.WriteString(common.Indent(head, markWords(common.Printable(r.Rec.Lemma), r.Its, st.Warn), w, 2) + "\n")
-		if len(r.Ours) > 0 || len(r.Its) > 0 {
-			diff := "it says " + orDash(r.Its) + " · candidate says " + orDash(r.Ours)
-			b.WriteString(common.Indent(st.Warn.Render("  differs: "), common.Printable(diff), w, 4) + "\n")
+		// Names on both sides are a likely contradiction; on one side
+		// only, the other just does not mention them.
+		label, diff := "  differs: ", "it says "+orDash(r.Its)+" · candidate says "+orDash(r.Ours)
+		switch {
+		case len(r.Its) == 0 && len(r.Ours) == 0:
+			label = ""
+		case len(r.Its) == 0:
+			label, diff = "  candidate adds: ", orDash(r.Ours)
+		case len(r.Ours) == 0:
+			label, diff = "  only it says: ", orDash(r.Its)
+		}
+		if label != "" {
+			b.WriteString(common.Indent(st.Warn.Render(label), common.Printable(diff), w, 4) + "\n")
 		}
 	}
 	b.WriteString(st.Subtle.Render(common.Wrap("m merges related records into the candidate", w)) + "\n")
