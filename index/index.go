@@ -76,9 +76,11 @@ type Index struct {
 	facets   facetCache
 	progress atomic.Pointer[func(done, total int)] // SetProgress
 	// estimateOver and sampleTarget replace the consts of those names
-	// when set, and allHits turns searchTopScores off (tests).
+	// when set, and allHits turns searchTopScores off (tests); so does
+	// rankOver for the const rankOver.
 	estimateOver, sampleTarget uint64
 	allHits                    bool
+	rankOver                   int
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it

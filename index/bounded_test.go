@@ -1,0 +1,242 @@
+package index
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/memreview/memreview/sample"
+)
+
+// TestFirstHits checks that a blank query with filters ordered by score
+// alone, answered from its first From+Size hits with the total counted
+// apart (firstHits), gives what bleve's collector gives over every hit:
+// totals, hits in order, scores and facets, on several filters and pages,
+// one past the last hit included.
+func TestFirstHits(t *testing.T) {
+	t.Parallel()
+	src := sampleBank()
+	src.putRecord(sample.SynthRecords(900, benchSeed)...)
+	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	var reqs []Request
+	for _, typ := range []string{"record", ""} {
+		for _, filters := range []map[string][]string{
+			nil,
+			{"env": {"docs"}},
+			{"env": {"shop"}, "category": {"warning", "fact"}},
+			{"status": {"active"}},
+			{"lemma": {"join"}},
+		} {
+			if typ == "" && filters == nil {
+				continue // a plain blank query is not rewritten
+			}
+			for _, sort := range [][]string{nil, {"-_score"}} {
+				for _, page := range [][2]int{{0, 20}, {5, 40}, {113, 7}, {0, 1}, {10_000, 5}} {
+					reqs = append(reqs, Request{Type: typ, Filters: filters, Sort: sort, From: page[0], Size: page[1], Facets: []string{"env"}})
+				}
+			}
+		}
+	}
+	// The first hits must stop early somewhere: totals above the page.
+	partial := 0
+	for _, req := range reqs {
+		name := fmt.Sprintf("type %q filters %v sort %v from %d size %d", req.Type, req.Filters, req.Sort, req.From, req.Size)
+		want := withKnob(t, &useFirstHits, false, ix, req)
+		got := withKnob(t, &useFirstHits, true, ix, req)
+		sameResults(t, name, got, want)
+		if got.Ranked != 0 || got.Estimated != want.Estimated {
+			t.Errorf("%s: ranked %d, estimated %v; want 0 and %v", name, got.Ranked, got.Estimated, want.Estimated)
+		}
+		if want.Total > uint64(req.From+req.Size) && len(want.Hits) > 0 {
+			partial++
+		}
+	}
+	if partial < 20 {
+		t.Errorf("only %d requests have more hits than their page", partial)
+	}
+}
+
+// withKnob runs req with *knob set to on (and sets it back to true).
+func withKnob(t *testing.T, knob *bool, on bool, ix *Index, req Request) *Results {
+	t.Helper()
+	*knob = on
+	defer func() { *knob = true }()
+	res, err := ix.search(req, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestRankBound checks the bounded ranking of huge result sets: with
+// rankOver lowered, a query ordered by score with more hits returns the
+// best of its first rankOver hits in index order (computed here apart,
+// from an unscored search, which keeps that order), marked Ranked and
+// Estimated, with a total near the exact one; Exact, or a query with
+// fewer hits, gives exactly what the unbounded search gives.
+func TestRankBound(t *testing.T) {
+	t.Parallel()
+	src := newFake()
+	src.putRecord(sample.SynthRecords(2000, benchSeed)...)
+	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	const bound = 150
+	unbounded := func(req Request) *Results {
+		t.Helper()
+		ix.rankOver = math.MaxInt
+		defer func() { ix.rankOver = bound }()
+		res, err := ix.search(req, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	ix.rankOver = bound
+	for _, sort := range [][]string{nil, {"-_score"}, {"-_score", "_id"}} {
+		for _, page := range [][2]int{{0, 20}, {10, 30}, {140, 20}} {
+			req := Request{Query: "+join", Sort: sort, From: page[0], Size: page[1]}
+			name := fmt.Sprintf("%q sort %v from %d", req.Query, sort, req.From)
+			exact := unbounded(req)
+			if exact.Total < 3*bound || exact.Ranked != 0 {
+				t.Fatalf("%s: %d hits, ranked %d; want over %d, not ranked", name, exact.Total, exact.Ranked, 3*bound)
+			}
+			got, err := ix.search(req, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Ranked != bound || !got.Estimated {
+				t.Errorf("%s: ranked %d, estimated %v; want %d, estimated", name, got.Ranked, got.Estimated, bound)
+			}
+			if r := float64(got.Total) / float64(exact.Total); r < 0.7 || r > 1.4 {
+				t.Errorf("%s: estimated %d hits, exact %d", name, got.Total, exact.Total)
+			}
+			want := bestOfFirst(t, ix, exact, req, bound)
+			if !slices.Equal(hitKeys(got), want) {
+				t.Errorf("%s: hits %v, want the best of the first %d: %v", name, hitKeys(got), bound, want)
+			}
+			if slices.Equal(hitKeys(got), hitKeys(exact)) && req.From == 0 {
+				t.Errorf("%s: the bounded page is the exact one; the test tells nothing", name)
+			}
+			req.Exact = true
+			sameResults(t, name+" exact", mustSearch(t, ix, req), exact)
+		}
+	}
+	// Under the bound nothing changes.
+	for _, q := range []string{"+coalesce", "+warranty_months", `+"recompute from"`} {
+		req := Request{Query: q, Size: 20}
+		exact := unbounded(req)
+		if exact.Total == 0 || exact.Total > bound {
+			t.Fatalf("%q: %d hits; want 1 to %d", q, exact.Total, bound)
+		}
+		got := mustSearch(t, ix, req)
+		sameResults(t, q, got, exact)
+		if got.Ranked != 0 {
+			t.Errorf("%q: ranked %d under the bound", q, got.Ranked)
+		}
+	}
+	testRankBoundPhrase(t, ix)
+}
+
+// testRankBoundPhrase checks a phrase query over the bound: its hits are
+// phrase hits of the exact search, best first, marked Ranked.
+func testRankBoundPhrase(t *testing.T, ix *Index) {
+	defer func() { ix.estimateOver = 0 }()
+	req := Request{Query: `+"one row per"`, Size: 10}
+	exact := mustSearch(t, ix, Request{Query: req.Query, Size: 10_000, Exact: true})
+	ix.estimateOver, ix.rankOver = 20, 60
+	got := mustSearch(t, ix, req)
+	if got.Ranked != 60 || !got.Estimated || len(got.Hits) == 0 {
+		t.Fatalf("ranked %d, estimated %v, %d hits; want 60, estimated, hits", got.Ranked, got.Estimated, len(got.Hits))
+	}
+	score := map[string]float64{}
+	for _, h := range exact.Hits {
+		score[h.Type+"/"+h.ID] = h.Score
+	}
+	for i, h := range got.Hits {
+		s, ok := score[h.Type+"/"+h.ID]
+		if !ok || !near(s, h.Score) || i > 0 && h.Score > got.Hits[i-1].Score {
+			t.Errorf("hit %d %s %.6f: not an exact hit of that score in order (exact %.6f, %v)", i, h.ID, h.Score, s, ok)
+		}
+	}
+}
+
+func mustSearch(t *testing.T, ix *Index, req Request) *Results {
+	t.Helper()
+	res, err := ix.search(req, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// hitKeys is res's hits as type/id, in order.
+func hitKeys(res *Results) []string {
+	var out []string
+	for _, h := range res.Hits {
+		out = append(out, h.Type+"/"+h.ID)
+	}
+	return out
+}
+
+// bestOfFirst is req's page among the first n hits of req.Query in index
+// order, scored as exact scored them: by score, then by id when req sorts
+// so, else in index order.
+func bestOfFirst(t *testing.T, ix *Index, exact *Results, req Request, n int) []string {
+	t.Helper()
+	all := mustSearch(t, ix, Request{Query: req.Query, Size: int(exact.Total), Exact: true})
+	score := map[string]float64{}
+	for _, h := range all.Hits {
+		score[h.Type+"/"+h.ID] = h.Score
+	}
+	q, err := parseQuery(req.Query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := bleve.NewSearchRequestOptions(query.NewBooleanQuery([]query.Query{allPhrases(q)}, nil, nil), n, 0, false)
+	sr.Score = "none" // every hit scores 0: index order
+	res, err := ix.idx.Search(sr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type hit struct {
+		key   string
+		pos   int
+		score float64
+	}
+	var first []hit
+	for i, h := range res.Hits {
+		s, ok := score[h.ID]
+		if !ok {
+			t.Fatalf("%s: in the unscored search, not in the scored one", h.ID)
+		}
+		first = append(first, hit{h.ID, i, s})
+	}
+	byID := len(req.Sort) > 1
+	slices.SortFunc(first, func(a, b hit) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		if byID {
+			return cmp.Compare(a.key, b.key)
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	var out []string
+	for _, h := range first[min(req.From, len(first)):min(req.From+req.Size, len(first))] {
+		out = append(out, h.key)
+	}
+	return out
+}
