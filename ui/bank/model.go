@@ -57,6 +57,9 @@ type Model struct {
 	// totalEstimated: the index estimated the hit count (a phrase query
 	// with more candidates than it checks); shown as "≈ 12,200 records".
 	totalEstimated bool
+	// ranked: the index ranked only the first ranked hits of a huge
+	// result set (index.Results.Ranked); the status line says so.
+	ranked uint64
 	querySeq       int    // the latest query; every search result carries it
 	searchedAs     string // the latest query as the index reads it (index.RequireAll)
 	searched       bool

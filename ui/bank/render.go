@@ -69,6 +69,9 @@ func (m *Model) statusLine() string {
 	left := st.Subtle.Render("…")
 	if m.searched {
 		left = st.Title.Render(m.count())
+		if m.ranked > 0 {
+			left += st.Subtle.Render(" (best of the first " + thousands(int(m.ranked)) + " ranked)")
+		}
 		if m.took != "" {
 			left += st.Subtle.Render(" in " + m.took)
 		}

@@ -129,6 +129,7 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 		m.searched, m.searchErr = true, ""
 		m.list.total = int(msg.res.Total)
 		m.totalEstimated = msg.res.Estimated // page 0 asks for no facets: only the total can be estimated
+		m.ranked = msg.res.Ranked
 		m.took = msg.res.Took.Round(time.Microsecond).String()
 		if m.toTop {
 			m.list.cursor, m.list.top, m.toTop = 0, 0, false
