@@ -148,6 +148,32 @@ func TestRankBound(t *testing.T) {
 		}
 	}
 	testRankBoundPhrase(t, ix)
+	testWorkBound(t, ix)
+}
+
+// testWorkBound checks the bound on work: with rankOver out of reach, a
+// filtered query (many steps a hit) stops once it passed on rankAfter
+// hits and took rankWork steps, ranking the best of the hits it saw; one
+// with fewer hits than rankAfter is ranked in full however many steps it
+// takes.
+func testWorkBound(t *testing.T, ix *Index) {
+	defer func() { ix.rankOver, ix.rankWork, ix.rankAfter = 0, 0, 0 }()
+	ix.rankOver = math.MaxInt
+	req := Request{Query: "+join", Filters: map[string][]string{"category": {"warning"}}, Size: 15}
+	exact := mustSearch(t, ix, Request{Query: req.Query, Filters: req.Filters, Size: req.Size, Exact: true})
+	ix.rankWork, ix.rankAfter = 300, 20
+	got := mustSearch(t, ix, req)
+	if got.Ranked < 20 || got.Ranked >= exact.Total/2 || !got.Estimated {
+		t.Fatalf("%q on %v: ranked %d of %d, estimated %v; want 20 to %d, estimated", req.Query, req.Filters, got.Ranked, exact.Total, got.Estimated, exact.Total/2)
+	}
+	if r := float64(got.Total) / float64(exact.Total); r < 0.5 || r > 2 {
+		t.Errorf("%q on %v: estimated %d hits, exact %d", req.Query, req.Filters, got.Total, exact.Total)
+	}
+	if want := bestOfFirst(t, ix, exact, req, int(got.Ranked)); !slices.Equal(hitKeys(got), want) {
+		t.Errorf("%q on %v: hits %v, want the best of the first %d: %v", req.Query, req.Filters, hitKeys(got), got.Ranked, want)
+	}
+	ix.rankWork, ix.rankAfter = 1, exact.Total+1
+	sameResults(t, "under rankAfter", mustSearch(t, ix, req), exact)
 }
 
 // testRankBoundPhrase checks a phrase query over the bound: its hits are
@@ -196,7 +222,7 @@ func hitKeys(res *Results) []string {
 // so, else in index order.
 func bestOfFirst(t *testing.T, ix *Index, exact *Results, req Request, n int) []string {
 	t.Helper()
-	all := mustSearch(t, ix, Request{Query: req.Query, Size: int(exact.Total), Exact: true})
+	all := mustSearch(t, ix, Request{Query: req.Query, Filters: req.Filters, Size: int(exact.Total), Exact: true})
 	score := map[string]float64{}
 	for _, h := range all.Hits {
 		score[h.Type+"/"+h.ID] = h.Score
@@ -205,7 +231,13 @@ func bestOfFirst(t *testing.T, ix *Index, exact *Results, req Request, n int) []
 	if err != nil {
 		t.Fatal(err)
 	}
-	sr := bleve.NewSearchRequestOptions(query.NewBooleanQuery([]query.Query{allPhrases(q)}, nil, nil), n, 0, false)
+	bq := query.NewBooleanQuery([]query.Query{allPhrases(q)}, nil, nil)
+	for f, vs := range req.Filters {
+		mq := query.NewMatchQuery(vs[0])
+		mq.SetField(f)
+		bq.AddFilter(mq)
+	}
+	sr := bleve.NewSearchRequestOptions(bq, n, 0, false)
 	sr.Score = "none" // every hit scores 0: index order
 	res, err := ix.idx.Search(sr)
 	if err != nil {

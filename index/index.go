@@ -77,10 +77,11 @@ type Index struct {
 	progress atomic.Pointer[func(done, total int)] // SetProgress
 	// estimateOver and sampleTarget replace the consts of those names
 	// when set, and allHits turns searchTopScores off (tests); so does
-	// rankOver for the const rankOver.
+	// rankOver, rankWork and rankAfter for those consts.
 	estimateOver, sampleTarget uint64
 	allHits                    bool
 	rankOver                   int
+	rankWork, rankAfter        uint64
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it

@@ -44,11 +44,11 @@ func requiredPhrases(q query.Query, out []*allPhraseQuery) []*allPhraseQuery {
 // candidate in tallyEvery during the first search (tallyQuery), at most
 // the candidates and at least the hits found.
 //
-// With bound > 0 each candidate search ranks the first bound candidates
-// only (boundedQuery): when there are more, the hits are the best of
+// With a bound each candidate search ranks the first candidates only
+// (boundedQuery): when there are more, the hits are the best of
 // those that hold the phrases, ranked says how many candidates were
 // ranked, and the total is estimated from the estimated candidates.
-func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuery, limit uint64, bound int) (res *bleve.SearchResult, estimated, ok bool, ranked uint64, err error) {
+func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuery, limit uint64, bound rankBound) (res *bleve.SearchResult, estimated, ok bool, ranked uint64, err error) {
 	start := time.Now()
 	need := sr.From + sr.Size
 	window := max(4*need, 100)

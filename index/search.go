@@ -235,9 +235,12 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	// A query ordered by score ranks at most rankLimit hits (see
 	// Results.Ranked); a blank one with filters, whose hits all score the
 	// same, needs only its first From+Size in index order (firstHits).
-	bound := 0
+	var bound rankBound
 	if !req.Exact && scoreFirst(req.Sort) && len(sr.Facets) == 0 && !onFilters && !ix.allHits {
-		bound = ix.rankLimit()
+		bound.limit = ix.rankLimit()
+		bound.work, bound.after = ix.workLimits()
+		bound.steps = new(uint64)
+		countSteps(bq, bound.steps)
 	}
 	var res *bleve.SearchResult
 	var ranked uint64
