@@ -59,12 +59,12 @@ type Model struct {
 	totalEstimated bool
 	// ranked: the index ranked only the first ranked hits of a huge
 	// result set (index.Results.Ranked); the status line says so.
-	ranked uint64
-	querySeq       int    // the latest query; every search result carries it
-	searchedAs     string // the latest query as the index reads it (index.RequireAll)
-	searched       bool
-	searchErr      string
-	took           string
+	ranked     uint64
+	querySeq   int    // the latest query; every search result carries it
+	searchedAs string // the latest query as the index reads it (index.RequireAll)
+	searched   bool
+	searchErr  string
+	took       string
 
 	list  list
 	toTop bool                      // the next first page is of a new query: cursor to the top
