@@ -225,21 +225,31 @@ func (q *countedQuery) Searcher(ctx context.Context, r index.IndexReader, m mapp
 	if _, none := s.(*searcher.MatchNoneSearcher); none {
 		return s, nil
 	}
-	return &countedSearcher{Searcher: s, steps: q.steps}, nil
+	// A phrase on "_all" steps over the postings of all its terms at
+	// once (a conjunction, then the phrase check): a step counts once a
+	// term.
+	weight := uint64(1)
+	if p, ok := q.inner.(*allPhraseQuery); ok {
+		if terms, err := p.terms(m); err == nil {
+			weight = uint64(max(1, len(terms)))
+		}
+	}
+	return &countedSearcher{Searcher: s, steps: q.steps, weight: weight}, nil
 }
 
 // countedSearcher is the searcher of a countedQuery.
 type countedSearcher struct {
 	bsearch.Searcher
-	steps *uint64
+	steps  *uint64
+	weight uint64 // steps a step counts for
 }
 
 func (s *countedSearcher) Next(ctx *bsearch.SearchContext) (*bsearch.DocumentMatch, error) {
-	*s.steps++
+	*s.steps += s.weight
 	return s.Searcher.Next(ctx)
 }
 
 func (s *countedSearcher) Advance(ctx *bsearch.SearchContext, id index.IndexInternalID) (*bsearch.DocumentMatch, error) {
-	*s.steps++
+	*s.steps += s.weight
 	return s.Searcher.Advance(ctx, id)
 }
