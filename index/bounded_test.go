@@ -272,3 +272,77 @@ func bestOfFirst(t *testing.T, ix *Index, exact *Results, req Request, n int) []
 	}
 	return out
 }
+
+// TestFilterIDPage checks that a blank query with filters sorted by id,
+// answered from the id dictionary and the filters' doc numbers
+// (filterIDPage), gives what bleve's sort of every hit gives, with
+// replaced and deleted documents in the index; and that it does answer
+// the broad filters and leaves a rare one to bleve.
+func TestFilterIDPage(t *testing.T) {
+	t.Parallel()
+	src := sampleBank()
+	recs := sample.SynthRecords(900, benchSeed)
+	src.putRecord(recs...)
+	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for i, r := range recs[:120] {
+		if i%2 == 0 {
+			src.deleteRecord(r.ID)
+		} else {
+			r.Lemma += " (revised)"
+			src.putRecord(r)
+		}
+	}
+	if err := ix.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	var reqs []Request
+	for _, typ := range []string{"record", ""} {
+		for _, filters := range []map[string][]string{
+			{"status": {"active"}},
+			{"env": {"docs"}},
+			{"env": {"shop"}, "category": {"warning", "fact"}},
+			{"lemma": {"join"}},
+		} {
+			for _, sort := range [][]string{{"_id"}, {"-_score", "_id"}} {
+				for _, page := range [][2]int{{0, 20}, {5, 40}, {113, 7}, {0, 1}, {10_000, 5}} {
+					reqs = append(reqs, Request{Type: typ, Filters: filters, Sort: sort, From: page[0], Size: page[1], Facets: []string{"env"}})
+				}
+			}
+		}
+	}
+	for _, req := range reqs {
+		name := fmt.Sprintf("type %q filters %v sort %v from %d size %d", req.Type, req.Filters, req.Sort, req.From, req.Size)
+		want := withKnob(t, &useFilterIDPage, false, ix, req)
+		got := withKnob(t, &useFilterIDPage, true, ix, req)
+		sameResults(t, name, got, want)
+	}
+	rare := map[string][]string{"lemma": {"coalesce"}}
+	if n := mustSearch(t, ix, Request{Type: "record", Filters: rare, Sort: []string{"_id"}}).Total; n == 0 || n > 50 {
+		t.Fatalf("lemma:coalesce has %d hits; want a few", n)
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	answers := func(filters map[string][]string) bool {
+		var fs []query.Query
+		for f, vs := range filters {
+			mq := query.NewMatchQuery(vs[0])
+			mq.SetField(f)
+			fs = append(fs, mq)
+		}
+		res, ok, err := ix.filterIDPage(filterQuery("record", fs), "record", 0, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok && len(res.Hits) == 20
+	}
+	if !answers(map[string][]string{"status": {"active"}}) || !answers(map[string][]string{"env": {"docs"}}) {
+		t.Error("filterIDPage did not answer a broad filter")
+	}
+	if answers(rare) {
+		t.Error("filterIDPage answered a rare filter, which would look up most ids")
+	}
+}

@@ -256,6 +256,11 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		switch {
 		case onFilters && scoreOnly(req.Sort) && len(sr.Facets) == 0 && useFirstHits:
 			res, err = ix.firstHits(sr)
+		case onFilters && idSorted(req.Sort) && len(sr.Facets) == 0 && useFilterIDPage:
+			var ok bool
+			if res, ok, err = ix.filterIDPage(root, req.Type, max(req.From, 0), size); err == nil && !ok {
+				res, err = searchGuarded(ix.idx, sr)
+			}
 		case !ix.allHits && sortedByScore(req.Sort) && len(sr.Facets) == 0 && !onFilters:
 			res, err = ix.searchTopScores(sr)
 		default:
