@@ -234,7 +234,25 @@ func (q *countedQuery) Searcher(ctx context.Context, r index.IndexReader, m mapp
 			weight = uint64(max(1, len(terms)))
 		}
 	}
-	return &countedSearcher{Searcher: s, steps: q.steps, weight: weight}, nil
+	cs := &countedSearcher{Searcher: s, steps: q.steps, weight: weight}
+	if o, ok := s.(index.Optimizable); ok {
+		// bleve's conjunctions and disjunctions optimize term searchers
+		// together (a conjunction intersects its terms' postings first):
+		// the counted searcher takes part as its term searcher would.
+		return &countedOptimizable{countedSearcher: cs, o: o}, nil
+	}
+	return cs, nil
+}
+
+// countedOptimizable is a countedSearcher whose searcher bleve can
+// optimize.
+type countedOptimizable struct {
+	*countedSearcher
+	o index.Optimizable
+}
+
+func (s *countedOptimizable) Optimize(kind string, octx index.OptimizableContext) (index.OptimizableContext, error) {
+	return s.o.Optimize(kind, octx)
 }
 
 // countedSearcher is the searcher of a countedQuery.
