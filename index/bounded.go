@@ -142,10 +142,6 @@ func (s *boundedSearcher) pass(ctx *bsearch.SearchContext, next func() (*bsearch
 	return d, nil
 }
 
-// useFirstHits turns on firstHits for blank queries with filters (off
-// only in the test that compares both ways).
-var useFirstHits = true
-
 // firstHits answers sr, a blank query's filters (filterQuery) ordered by
 // score alone, without scoring and collecting every hit: every hit
 // scores the same, so the page is the hits From to From+Size in index

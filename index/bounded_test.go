@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/memreview/memreview/sample"
@@ -51,8 +52,8 @@ func TestFirstHits(t *testing.T) {
 	partial := 0
 	for _, req := range reqs {
 		name := fmt.Sprintf("type %q filters %v sort %v from %d size %d", req.Type, req.Filters, req.Sort, req.From, req.Size)
-		want := withKnob(t, &useFirstHits, false, ix, req)
-		got := withKnob(t, &useFirstHits, true, ix, req)
+		want := withKnob(t, &ix.noFirstHits, ix, req)
+		got := mustSearch(t, ix, req)
 		sameResults(t, name, got, want)
 		if got.Ranked != 0 || got.Estimated != want.Estimated {
 			t.Errorf("%s: ranked %d, estimated %v; want 0 and %v", name, got.Ranked, got.Estimated, want.Estimated)
@@ -66,11 +67,11 @@ func TestFirstHits(t *testing.T) {
 	}
 }
 
-// withKnob runs req with *knob set to on (and sets it back to true).
-func withKnob(t *testing.T, knob *bool, on bool, ix *Index, req Request) *Results {
+// withKnob runs req with *knob set (and clears it after).
+func withKnob(t *testing.T, knob *bool, ix *Index, req Request) *Results {
 	t.Helper()
-	*knob = on
-	defer func() { *knob = true }()
+	*knob = true
+	defer func() { *knob = false }()
 	res, err := ix.search(req, false)
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +150,80 @@ func TestRankBound(t *testing.T) {
 	}
 	testRankBoundPhrase(t, ix)
 	testWorkBound(t, ix)
+	testBlockSample(t, ix)
+}
+
+// testBlockSample checks the facet sample: about target of a query's
+// hits, all in the runs of doc numbers it samples, and spread over the
+// whole index (runs from its start to its end).
+func testBlockSample(t *testing.T, ix *Index) {
+	q, err := parseQuery("+join")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := query.NewBooleanQuery([]query.Query{allPhrases(q)}, nil, nil)
+	all, err := ix.idx.Search(bleve.NewSearchRequestOptions(root, 0, 0, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const target = 120
+	bs := &blockSampleQuery{inner: root, total: all.Total, target: target}
+	sr := bleve.NewSearchRequestOptions(bs, 10_000, 0, false)
+	sr.Score = "none"
+	res, err := ix.idx.Search(sr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total < target/2 || res.Total > 2*target || all.Total < 4*target {
+		t.Fatalf("sampled %d of %d hits; want about %d", res.Total, all.Total, target)
+	}
+	// The sampled hits are a subset of the query's, in at least half of
+	// the sampleBlocks runs.
+	full, err := ix.idx.Search(bleve.NewSearchRequestOptions(root, int(all.Total), 0, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]bool{}
+	for _, h := range full.Hits {
+		in[h.ID] = true
+	}
+	runs := map[uint64]bool{}
+	for _, h := range res.Hits {
+		if !in[h.ID] {
+			t.Fatalf("sampled %s, not a hit of the query", h.ID)
+		}
+		runs[binaryDoc(h.IndexInternalID)*sampleBlocks/docSpace(t, ix)] = true
+	}
+	if len(runs) < sampleBlocks/2 {
+		t.Errorf("the sample lies in %d of %d runs", len(runs), sampleBlocks)
+	}
+}
+
+func binaryDoc(id []byte) uint64 {
+	var n uint64
+	for _, b := range id {
+		n = n<<8 | uint64(b)
+	}
+	return n
+}
+
+// docSpace is how many doc numbers ix's index spans.
+func docSpace(t *testing.T, ix *Index) uint64 {
+	t.Helper()
+	adv, err := ix.idx.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var space uint64
+	for _, seg := range r.(*scorch.IndexSnapshot).Segments() {
+		space += uint64(seg.FullSize())
+	}
+	return space
 }
 
 // testWorkBound checks the bound on work: with rankOver out of reach, a
@@ -316,8 +391,8 @@ func TestFilterIDPage(t *testing.T) {
 	}
 	for _, req := range reqs {
 		name := fmt.Sprintf("type %q filters %v sort %v from %d size %d", req.Type, req.Filters, req.Sort, req.From, req.Size)
-		want := withKnob(t, &useFilterIDPage, false, ix, req)
-		got := withKnob(t, &useFilterIDPage, true, ix, req)
+		want := withKnob(t, &ix.noFilterIDPage, ix, req)
+		got := mustSearch(t, ix, req)
 		sameResults(t, name, got, want)
 	}
 	rare := map[string][]string{"lemma": {"coalesce"}}

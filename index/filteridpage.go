@@ -11,10 +11,6 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
-// useFilterIDPage turns on filterIDPage (off only in the test that
-// compares both ways).
-var useFilterIDPage = true
-
 // idSorted reports whether sort orders a blank query's hits, which all
 // score the same, by id alone.
 func idSorted(sort []string) bool {

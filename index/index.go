@@ -82,6 +82,10 @@ type Index struct {
 	allHits                    bool
 	rankOver                   int
 	rankWork, rankAfter        uint64
+	// noFirstHits and noFilterIDPage turn firstHits and filterIDPage
+	// off, hashSample has facets sampled by sampleField's hash parts
+	// (tests that compare both ways).
+	noFirstHits, noFilterIDPage, hashSample bool
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it

@@ -254,9 +254,9 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			sr.Query = bq
 		}
 		switch {
-		case onFilters && scoreOnly(req.Sort) && len(sr.Facets) == 0 && useFirstHits:
+		case onFilters && scoreOnly(req.Sort) && len(sr.Facets) == 0 && !ix.noFirstHits:
 			res, err = ix.firstHits(sr)
-		case onFilters && idSorted(req.Sort) && len(sr.Facets) == 0 && useFilterIDPage:
+		case onFilters && idSorted(req.Sort) && len(sr.Facets) == 0 && !ix.noFilterIDPage:
 			var ok bool
 			if res, ok, err = ix.filterIDPage(root, req.Type, max(req.From, 0), size); err == nil && !ok {
 				res, err = searchGuarded(ix.idx, sr)
