@@ -744,7 +744,17 @@ func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, err
 		ix.mu.RUnlock()
 		return nil, errClosed
 	}
-	res, err := searchGuarded(ix.idx, sr)
+	// Only the hits that can still reach the pool get their tie-break
+	// keys read (searchTopScores); the pool is exactly the one bleve's
+	// sort of every hit gives. (Every hit of a blank task ties: there
+	// it would only add work.)
+	var res *bleve.SearchResult
+	var err error
+	if ix.allHits || strings.TrimSpace(task) == "" {
+		res, err = searchGuarded(ix.idx, sr)
+	} else {
+		res, err = ix.searchTopScores(sr)
+	}
 	ix.mu.RUnlock()
 	if err != nil {
 		return nil, fmt.Errorf("retrieve for %q: %w", task, err)
