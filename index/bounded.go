@@ -178,8 +178,9 @@ func (ix *Index) firstHits(sr *bleve.SearchRequest) (*bleve.SearchResult, error)
 // confidence:>0.9, 70,099 hits, stops after 20,846 of them; "null"
 // filtered on category=warning, 51,362 hits, after 32,049). A term alone
 // takes about a step a hit, so it stops at about rankOver hits either
-// way. The most a benchmark query takes at 100,000 records is 42,196
-// steps ("join"), so nothing is bounded there.
+// way. At 100,000 records the benchmark queries take at most 42,196
+// steps ("join"), and no benchmark query nor bank screen request is
+// bounded.
 // Index.rankWork, when set, replaces it (tests).
 const rankWork = 100_000
 
