@@ -72,6 +72,11 @@ func TestRankedSearchIsMarked(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "≈ 393,000 records (") || !strings.Contains(v, mark) {
 		t.Errorf("after a ranked search the status line lacks %q:\n%s", mark, v)
 	}
+	// The list ends at the last hit ranked.
+	sendKey(t, m, uitest.Key("G"))
+	if v := m.View(); !strings.Contains(v, "–100,000 of ≈ 393,000") {
+		t.Errorf("at the bottom the list frame does not end at the 100,000th hit:\n%s", v)
+	}
 	sendKey(t, m, uitest.Key("/"))
 	for range "join" {
 		sendKey(t, m, uitest.Key("backspace"))

@@ -58,8 +58,11 @@ type Model struct {
 	// with more candidates than it checks); shown as "≈ 12,200 records".
 	totalEstimated bool
 	// ranked: the index ranked only the first ranked hits of a huge
-	// result set (index.Results.Ranked); the status line says so.
+	// result set (index.Results.Ranked); the status line says so, and
+	// the list holds those hits while the count shows rankedOf, the
+	// estimated total.
 	ranked     uint64
+	rankedOf   int
 	querySeq   int    // the latest query; every search result carries it
 	searchedAs string // the latest query as the index reads it (index.RequireAll)
 	searched   bool
