@@ -106,38 +106,53 @@ type boundedSearcher struct {
 }
 
 func (s *boundedSearcher) Next(ctx *bsearch.SearchContext) (*bsearch.DocumentMatch, error) {
-	return s.pass(ctx, func() (*bsearch.DocumentMatch, error) { return s.Searcher.Next(ctx) })
+	if s.full() {
+		return s.end(ctx)
+	}
+	d, err := s.Searcher.Next(ctx)
+	return s.count(d, err)
 }
 
 func (s *boundedSearcher) Advance(ctx *bsearch.SearchContext, id index.IndexInternalID) (*bsearch.DocumentMatch, error) {
-	return s.pass(ctx, func() (*bsearch.DocumentMatch, error) { return s.Searcher.Advance(ctx, id) })
+	if s.full() {
+		return s.end(ctx)
+	}
+	d, err := s.Searcher.Advance(ctx, id)
+	return s.count(d, err)
 }
 
-// pass returns next's hit while fewer than the limit were passed on;
-// past it, it looks once whether there was another hit and ends.
-func (s *boundedSearcher) pass(ctx *bsearch.SearchContext, next func() (*bsearch.DocumentMatch, error)) (*bsearch.DocumentMatch, error) {
+// full reports whether the search has ranked all it may: the limit of
+// hits, or the work once past the floor.
+func (s *boundedSearcher) full() bool {
 	q := s.q
-	if q.seen >= uint64(q.limit) || q.work > 0 && q.seen >= q.after && *q.steps >= q.work {
-		if !s.ended {
-			s.ended = true
-			d, err := next()
-			if err != nil {
-				return nil, err
-			}
-			if d != nil {
-				q.more = true
-				ctx.DocumentMatchPool.Put(d)
-			}
-		}
+	return q.seen >= uint64(q.limit) || q.work > 0 && q.seen >= q.after && *q.steps >= q.work
+}
+
+// end ends the search, looking once whether inner had another hit.
+func (s *boundedSearcher) end(ctx *bsearch.SearchContext) (*bsearch.DocumentMatch, error) {
+	if s.ended {
 		return nil, nil
 	}
-	d, err := next()
+	s.ended = true
+	d, err := s.Searcher.Next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if d != nil {
+		s.q.more = true
+		ctx.DocumentMatchPool.Put(d)
+	}
+	return nil, nil
+}
+
+// count counts d, a hit passed on.
+func (s *boundedSearcher) count(d *bsearch.DocumentMatch, err error) (*bsearch.DocumentMatch, error) {
 	if d == nil || err != nil {
 		return d, err
 	}
-	q.seen++
+	s.q.seen++
 	if len(d.IndexInternalID) == 8 {
-		q.last = binary.BigEndian.Uint64(d.IndexInternalID)
+		s.q.last = binary.BigEndian.Uint64(d.IndexInternalID)
 	}
 	return d, nil
 }
