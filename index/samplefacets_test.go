@@ -86,13 +86,20 @@ func testEstimatedFacets(t *testing.T, ix *Index) {
 			}
 		}
 	}
+	// The first request stores its estimate, the next are served it.
+	// (It may differ from got's: a merge of segments in between renumbers
+	// the documents, and the sample is taken by doc numbers.)
+	first, err := ix.Search(req)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range 2 {
 		cached, err := ix.Search(req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !cached.Estimated || !reflect.DeepEqual(cached.Facets, got.Facets) {
-			t.Errorf("cached: estimated %v facets %v, want the estimate %v", cached.Estimated, cached.Facets, got.Facets)
+		if !first.Estimated || !cached.Estimated || !reflect.DeepEqual(cached.Facets, first.Facets) {
+			t.Errorf("cached: estimated %v facets %v, want the estimate %v", cached.Estimated, cached.Facets, first.Facets)
 		}
 	}
 
