@@ -382,7 +382,7 @@ func bestOfFirst(t *testing.T, ix *Index, exact *Results, req Request, n int) []
 }
 
 // TestFilterOnlyPages runs the tests of blank queries with filters on one
-// index with replaced and deleted documents.
+// index, the id page with replaced and deleted documents.
 func TestFilterOnlyPages(t *testing.T) {
 	t.Parallel()
 	src := sampleBank()
@@ -393,6 +393,9 @@ func TestFilterOnlyPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
+	// Hits in index order are compared before the changes below, whose
+	// segment may be merged at any time (renumbering the documents).
+	t.Run("first-hits", func(t *testing.T) { testFirstHits(t, ix) })
 	for i, r := range recs[:120] {
 		if i%2 == 0 {
 			src.deleteRecord(r.ID)
@@ -404,7 +407,6 @@ func TestFilterOnlyPages(t *testing.T) {
 	if err := ix.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("first-hits", func(t *testing.T) { testFirstHits(t, ix) })
 	t.Run("id-page", func(t *testing.T) { testFilterIDPage(t, ix) })
 }
 
