@@ -88,7 +88,7 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	defer svc.Close()
 	query := strings.Join(fs.Args(), " ")
 	req := index.Request{Query: index.RequireAll(query), Type: flagString(fs, "type"), Size: flagInt(fs, "k"),
-		Filters: map[string][]string{}, Highlight: true}
+		Filters: map[string][]string{}, Highlight: true, Exact: flagString(fs, "exact") == "true"}
 	for _, f := range []string{"env", "category", "status"} {
 		if v := flagString(fs, f); v != "" {
 			req.Filters[f] = []string{v}
@@ -107,11 +107,20 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if res.Estimated { // a huge result set: its total is estimated
 		about = "≈ "
 	}
-	fmt.Fprintf(tw, "%s%d hits (%s)\n", about, res.Total, res.Took.Round(1000))
+	fmt.Fprintf(tw, "%s%d hits%s (%s)\n", about, res.Total, rankedNote(res.Ranked), res.Took.Round(1000))
 	for _, h := range res.Hits {
 		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, h.ID, describe(svc, h.Type, h.ID))
 	}
 	return tw.Flush()
+}
+
+// rankedNote says, after the hit count, that only the first ranked hits
+// were ranked (index.Results.Ranked), or nothing when all were.
+func rankedNote(ranked uint64) string {
+	if ranked == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; best of the first %d ranked (--exact ranks all)", ranked)
 }
 
 // describe is the one-line summary of a search hit.

@@ -305,6 +305,7 @@ func commands() map[string]*command {
 				fs.String("category", "", "only this category")
 				fs.String("status", "", "only this status (records: active unless this or a status: term asks for retired)")
 				fs.Int("k", 10, "number of hits")
+				fs.Bool("exact", false, "count and rank every hit (a huge result set is otherwise estimated, and ranked on its first 100,000)")
 			},
 			run: func(a *app, fs *flag.FlagSet) error { return cmdSearch(a, fs, jsonOut) }},
 		{name: "retrieve", args: "TASK_TEXT", help: "Show the records a task agent would be given for a task.",

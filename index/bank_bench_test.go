@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -17,6 +18,8 @@ import (
 // MEMREVIEW_BENCH_BANK names the bank:
 //
 //	MEMREVIEW_BENCH_BANK=/tmp/g1m go test ./index/ -run '^$' -bench SearchBank -benchtime 240x
+//
+// MEMREVIEW_BENCH_RANK=N sets the rank bound (Results.Ranked) to N hits.
 func BenchmarkSearchBank(b *testing.B) {
 	dir := os.Getenv("MEMREVIEW_BENCH_BANK")
 	if dir == "" {
@@ -34,6 +37,12 @@ func BenchmarkSearchBank(b *testing.B) {
 	}
 	defer ix.Close()
 	b.Logf("open %s: %v", dir, time.Since(start))
+	// MEMREVIEW_BENCH_RANK=N ranks at most N hits instead of rankOver
+	// (to compare bounds side by side).
+	if n, err := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_RANK")); err == nil && n > 0 {
+		ix.rankOver = n
+		b.Logf("rank bound %d", n)
+	}
 	blank := Request{Type: "record", Sort: []string{"_id"}, Size: 100, Highlight: true, Facets: []string{"category", "env", "status"}}
 	search := func(b *testing.B, req Request) {
 		if _, err := ix.Search(req); err != nil {

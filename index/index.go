@@ -76,9 +76,16 @@ type Index struct {
 	facets   facetCache
 	progress atomic.Pointer[func(done, total int)] // SetProgress
 	// estimateOver and sampleTarget replace the consts of those names
-	// when set, and allHits turns searchTopScores off (tests).
+	// when set, and allHits turns searchTopScores off (tests); so does
+	// rankOver, rankWork and rankAfter for those consts.
 	estimateOver, sampleTarget uint64
 	allHits                    bool
+	rankOver                   int
+	rankWork, rankAfter        uint64
+	// noFirstHits and noFilterIDPage turn firstHits and filterIDPage
+	// off, hashSample has facets sampled by sampleField's hash parts
+	// (tests that compare both ways).
+	noFirstHits, noFilterIDPage, hashSample bool
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it

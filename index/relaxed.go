@@ -43,12 +43,17 @@ func requiredPhrases(q query.Query, out []*allPhraseQuery) []*allPhraseQuery {
 // was checked; otherwise it is estimated from the phrase checks of one
 // candidate in tallyEvery during the first search (tallyQuery), at most
 // the candidates and at least the hits found.
-func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuery, limit uint64) (res *bleve.SearchResult, estimated, ok bool, err error) {
+//
+// With a bound each candidate search ranks the first candidates only
+// (boundedQuery): when there are more, the hits are the best of
+// those that hold the phrases, ranked says how many candidates were
+// ranked, and the total is estimated from the estimated candidates.
+func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuery, limit uint64, bound rankBound) (res *bleve.SearchResult, estimated, ok bool, ranked uint64, err error) {
 	start := time.Now()
 	need := sr.From + sr.Size
 	window := max(4*need, 100)
 	var passing bsearch.DocumentMatchCollection
-	var candidates uint64
+	var candidates, all uint64 // candidates ranked, and in all
 	checked := 0
 	rate := 1.0
 	for first := true; ; first = false {
@@ -59,22 +64,29 @@ func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuer
 			tally = &passTally{}
 			rs.Query = &tallyQuery{query: sr.Query, phrases: phrases, tally: tally}
 		}
+		bq := bounded(rs.Query, bound)
+		if bq != nil {
+			rs.Query = bq
+		}
 		relax(phrases, true)
 		res, err := searchGuarded(ix.idx, &rs)
 		relax(phrases, false)
 		if err != nil {
-			return nil, false, false, err
+			return nil, false, false, 0, err
 		}
-		candidates = res.Total
-		if first && candidates <= limit {
-			return nil, false, false, nil
+		candidates, all = res.Total, res.Total
+		if bq != nil && bq.more {
+			ranked, all = bq.seen, bq.estimate()
+		}
+		if first && all <= limit {
+			return nil, false, false, 0, nil
 		}
 		if tally != nil {
 			rate = tally.rate()
 		}
 		match, err := ix.matching(sr.Query, res.Hits)
 		if err != nil {
-			return nil, false, false, err
+			return nil, false, false, 0, err
 		}
 		for _, h := range res.Hits {
 			if match[h.ID] {
@@ -89,13 +101,13 @@ func (ix *Index) searchRelaxed(sr *bleve.SearchRequest, phrases []*allPhraseQuer
 	}
 	out := &bleve.SearchResult{Hits: passing[min(sr.From, len(passing)):min(need, len(passing))]}
 	out.Took = time.Since(start)
-	if uint64(checked) >= candidates { // every candidate checked
+	if uint64(checked) >= all { // every candidate checked
 		out.Total = uint64(len(passing))
-		return out, false, true, nil
+		return out, false, true, 0, nil
 	}
-	total := uint64(math.Round(float64(candidates) * rate))
-	out.Total = max(min(candidates, total), uint64(len(passing)))
-	return out, true, true, nil
+	total := uint64(math.Round(float64(all) * rate))
+	out.Total = max(min(all, total), uint64(len(passing)))
+	return out, true, true, ranked, nil
 }
 
 func relax(phrases []*allPhraseQuery, on bool) {

@@ -46,12 +46,24 @@ func samplePart(id string) string {
 }
 
 // countFacets counts the facets of root's total hits: on every hit when
-// they are at most ix.estimateLimit(), else on the hits in the first k
-// sample parts, k enough for about sampleTarget of them, scaled to total
-// (estimated). Callers hold ix.mu.
+// they are at most ix.estimateLimit(), else on a sample of about
+// sampleTarget of them, scaled to total (estimated): the hits in
+// sampleBlocks runs of doc numbers spread evenly over the index
+// (blockSampleQuery), or, with ix.hashSample set, those in the first k
+// sample parts, k enough for about sampleTarget of them. Callers hold
+// ix.mu.
 func (ix *Index) countFacets(root query.Query, facets []string, total uint64) (map[string][]FacetCount, bool, error) {
 	q, huge := root, total > ix.estimateLimit()
 	if huge {
+		target := uint64(sampleTarget)
+		if ix.sampleTarget != 0 {
+			target = ix.sampleTarget
+		}
+		if !ix.hashSample {
+			q = &blockSampleQuery{inner: root, total: total, target: target}
+		}
+	}
+	if huge && ix.hashSample {
 		target := uint64(sampleTarget)
 		if ix.sampleTarget != 0 {
 			target = ix.sampleTarget

@@ -59,6 +59,14 @@ type Results struct {
 	// of one candidate in tallyEvery (searchRelaxed), unless Request.Exact
 	// asks for exact counts. The hits returned are always exact.
 	Estimated bool `json:"estimated,omitempty"`
+	// Ranked, when not 0, says the query had more than rankOver hits and
+	// was ordered by score (no Sort, or "-_score" first), so only the first
+	// Ranked hits in the index's order (for a bank built in one go, about
+	// the order the documents were indexed; merges may shuffle segments)
+	// were scored: Hits are the best of those, not necessarily of all, and
+	// Total is estimated from the share of the index they spanned
+	// (Estimated is set). Request.Exact ranks every hit.
+	Ranked uint64 `json:"ranked,omitempty"`
 }
 
 // Hit is one document found.
@@ -224,22 +232,48 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			return out, nil
 		}
 	}
+	// A query ordered by score ranks at most rankLimit hits (see
+	// Results.Ranked); a blank one with filters, whose hits all score the
+	// same, needs only its first From+Size in index order (firstHits).
+	var bound rankBound
+	if !req.Exact && scoreFirst(req.Sort) && len(sr.Facets) == 0 && !onFilters && !ix.allHits {
+		bound.limit = ix.rankLimit()
+		bound.work, bound.after = ix.workLimits()
+		bound.steps = new(uint64)
+		countSteps(bq, bound.steps)
+	}
 	var res *bleve.SearchResult
+	var ranked uint64
 	totalEstimated, relaxed := false, false
 	if len(phrases) > 0 && !req.Exact {
-		res, totalEstimated, relaxed, err = ix.searchRelaxed(sr, phrases, ix.estimateLimit())
+		res, totalEstimated, relaxed, ranked, err = ix.searchRelaxed(sr, phrases, ix.estimateLimit(), bound)
 	}
 	if err == nil && !relaxed {
-		if !ix.allHits && sortedByScore(req.Sort) && len(sr.Facets) == 0 && !onFilters {
+		bq := bounded(sr.Query, bound)
+		if bq != nil {
+			sr.Query = bq
+		}
+		switch {
+		case onFilters && scoreOnly(req.Sort) && len(sr.Facets) == 0 && !ix.noFirstHits:
+			res, err = ix.firstHits(sr)
+		case onFilters && idSorted(req.Sort) && len(sr.Facets) == 0 && !ix.noFilterIDPage:
+			var ok bool
+			if res, ok, err = ix.filterIDPage(root, req.Type, max(req.From, 0), size); err == nil && !ok {
+				res, err = searchGuarded(ix.idx, sr)
+			}
+		case !ix.allHits && sortedByScore(req.Sort) && len(sr.Facets) == 0 && !onFilters:
 			res, err = ix.searchTopScores(sr)
-		} else {
+		default:
 			res, err = searchGuarded(ix.idx, sr)
+		}
+		if err == nil && bq != nil && bq.more {
+			res.Total, ranked, totalEstimated = bq.estimate(), bq.seen, true
 		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", req.Query, err)
 	}
-	out := &Results{Total: res.Total, Took: res.Took, Estimated: totalEstimated}
+	out := &Results{Total: res.Total, Took: res.Took, Estimated: totalEstimated, Ranked: ranked}
 	if out.Behind, err = ix.Behind(); err != nil {
 		return nil, err
 	}
@@ -710,7 +744,17 @@ func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, err
 		ix.mu.RUnlock()
 		return nil, errClosed
 	}
-	res, err := searchGuarded(ix.idx, sr)
+	// Only the hits that can still reach the pool get their tie-break
+	// keys read (searchTopScores); the pool is exactly the one bleve's
+	// sort of every hit gives. (Every hit of a blank task ties: there
+	// it would only add work.)
+	var res *bleve.SearchResult
+	var err error
+	if ix.allHits || strings.TrimSpace(task) == "" {
+		res, err = searchGuarded(ix.idx, sr)
+	} else {
+		res, err = ix.searchTopScores(sr)
+	}
 	ix.mu.RUnlock()
 	if err != nil {
 		return nil, fmt.Errorf("retrieve for %q: %w", task, err)

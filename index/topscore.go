@@ -33,6 +33,18 @@ func (ix *Index) searchTopScores(sr *bleve.SearchRequest) (*bleve.SearchResult, 
 	return res, nil
 }
 
+// scoreFirst reports whether sort orders by descending score first (no
+// sort is best score first).
+func scoreFirst(sort []string) bool {
+	return len(sort) == 0 || sort[0] == "-_score"
+}
+
+// scoreOnly reports whether sort orders by descending score alone, ties
+// in the index's order.
+func scoreOnly(sort []string) bool {
+	return len(sort) == 0 || len(sort) == 1 && sort[0] == "-_score"
+}
+
 // sortedByScore reports whether sort orders by descending score first and
 // by something else after (with the score alone bleve reads no keys).
 func sortedByScore(sort []string) bool {

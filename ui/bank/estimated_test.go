@@ -44,3 +44,45 @@ func TestEstimatedCountsAreMarked(t *testing.T) {
 		t.Errorf("the facet picker does not mark sampled counts:\n%s", v)
 	}
 }
+
+// rankingSource answers a typed search like the index on a result set
+// over its rank bound: an estimated total, the first 100,000 ranked.
+type rankingSource struct{ fakeSource }
+
+func (r *rankingSource) Search(req index.Request) (*index.Results, error) {
+	res, err := r.fakeSource.Search(req)
+	if err == nil && strings.TrimSpace(req.Query) != "" {
+		res.Estimated, res.Ranked = true, 100_000
+	}
+	return res, err
+}
+
+// A typed search whose hits were ranked on the first 100,000 only says so
+// next to its estimated count; the blank list and a new exact search do
+// not.
+func TestRankedSearchIsMarked(t *testing.T) {
+	t.Parallel()
+	src := &rankingSource{fakeSource{n: 393_000}}
+	m := newFakeScreen(t, src, 200, 40)
+	const mark = "best of the first 100,000 ranked"
+	if v := m.View(); strings.Contains(v, mark) {
+		t.Fatalf("the blank list says it was ranked:\n%s", v)
+	}
+	typeQuery(t, m, "join")
+	if v := m.View(); !strings.Contains(v, "≈ 393,000 records (") || !strings.Contains(v, mark) {
+		t.Errorf("after a ranked search the status line lacks %q:\n%s", mark, v)
+	}
+	// The list ends at the last hit ranked.
+	sendKey(t, m, uitest.Key("G"))
+	if v := m.View(); !strings.Contains(v, "–100,000 of ≈ 393,000") {
+		t.Errorf("at the bottom the list frame does not end at the 100,000th hit:\n%s", v)
+	}
+	sendKey(t, m, uitest.Key("/"))
+	for range "join" {
+		sendKey(t, m, uitest.Key("backspace"))
+	}
+	sendKey(t, m, uitest.Key("enter"))
+	if v := m.View(); strings.Contains(v, mark) {
+		t.Errorf("the blank list after a ranked search still says it was ranked:\n%s", v)
+	}
+}

@@ -57,11 +57,17 @@ type Model struct {
 	// totalEstimated: the index estimated the hit count (a phrase query
 	// with more candidates than it checks); shown as "≈ 12,200 records".
 	totalEstimated bool
-	querySeq       int    // the latest query; every search result carries it
-	searchedAs     string // the latest query as the index reads it (index.RequireAll)
-	searched       bool
-	searchErr      string
-	took           string
+	// ranked: the index ranked only the first ranked hits of a huge
+	// result set (index.Results.Ranked); the status line says so, and
+	// the list holds those hits while the count shows rankedOf, the
+	// estimated total.
+	ranked     uint64
+	rankedOf   int
+	querySeq   int    // the latest query; every search result carries it
+	searchedAs string // the latest query as the index reads it (index.RequireAll)
+	searched   bool
+	searchErr  string
+	took       string
 
 	list  list
 	toTop bool                      // the next first page is of a new query: cursor to the top

@@ -69,6 +69,9 @@ func (m *Model) statusLine() string {
 	left := st.Subtle.Render("…")
 	if m.searched {
 		left = st.Title.Render(m.count())
+		if m.ranked > 0 {
+			left += st.Subtle.Render(" (best of the first " + thousands(int(m.ranked)) + " ranked)")
+		}
 		if m.took != "" {
 			left += st.Subtle.Render(" in " + m.took)
 		}
@@ -101,10 +104,14 @@ func filterText(f map[string][]string) string {
 
 // count is the hit count, "≈ 12,200 records" when the index estimated it.
 func (m *Model) count() string {
-	if m.totalEstimated {
-		return "≈ " + plural(m.list.total, "record")
+	n := m.list.total
+	if m.rankedOf > 0 {
+		n = m.rankedOf
 	}
-	return plural(m.list.total, "record")
+	if m.totalEstimated {
+		return "≈ " + plural(n, "record")
+	}
+	return plural(n, "record")
 }
 
 func plural(n int, what string) string {

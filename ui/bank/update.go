@@ -129,6 +129,10 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 		m.searched, m.searchErr = true, ""
 		m.list.total = int(msg.res.Total)
 		m.totalEstimated = msg.res.Estimated // page 0 asks for no facets: only the total can be estimated
+		m.ranked, m.rankedOf = msg.res.Ranked, 0
+		if m.ranked > 0 && m.ranked < msg.res.Total { // only those can be paged to
+			m.rankedOf, m.list.total = m.list.total, int(m.ranked)
+		}
 		m.took = msg.res.Took.Round(time.Microsecond).String()
 		if m.toTop {
 			m.list.cursor, m.list.top, m.toTop = 0, 0, false
