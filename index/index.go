@@ -20,6 +20,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/memreview/memreview/review"
@@ -354,7 +355,10 @@ func swapIn(dir string) (bleve.Index, error) {
 
 // build writes every item of the bank into a new index at path, recording
 // the bank's sequence as read before the items: changes made while it reads
-// are applied again by the next catch-up, which is harmless.
+// are applied again by the next catch-up, which is harmless. The index is
+// built offline (offlineWriter, build.go): nothing in path is an index
+// until the build's last step, so a build cut short leaves only path
+// behind, which the next build clears; it is removed on an error here.
 func (ix *Index) build(path string) (bleve.Index, error) {
 	if err := os.RemoveAll(path); err != nil {
 		return nil, fmt.Errorf("index: clear %s: %w", path, err)
@@ -363,6 +367,26 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: build mapping: %w", err)
 	}
+	if !buildOffline {
+		return ix.buildOnline(path, m)
+	}
+	w, err := newOfflineWriter(path, m)
+	if err == nil {
+		err = fill(w, ix.src, buildFeeders, ix.report)
+	}
+	if err != nil {
+		_ = os.RemoveAll(path)
+		return nil, err
+	}
+	return openDir(path)
+}
+
+// buildOffline chooses the offline build; false builds through bleve's
+// batches as before it (buildOnline), for side-by-side benchmarks.
+var buildOffline = true
+
+// buildOnline is the build through a live index's batches.
+func (ix *Index) buildOnline(path string, m mapping.IndexMapping) (bleve.Index, error) {
 	// unsafe_batch: a batch returns once it is searchable, not once it is
 	// on disk, so analysis and segment building never wait for a sync;
 	// the last batch (the stored sequence) waits for everything before it
@@ -405,19 +429,36 @@ type chunk struct {
 // fill writes every item of src into the empty idx, feeders goroutines
 // each sending its own batches (report is told the items written after
 // each), and then, in one last batch, the mapping version and the bank
-// sequence read before the items.
+// sequence read before the items. A source whose sequence is known only
+// once its records are read (seqAfterer, a bank being filled) has it, its
+// proposals and its trajectories read after the records.
 func fill(w chunkWriter, src Source, feeders int, report func(done, total int)) error {
-	seq, err := src.LastSeq()
-	if err != nil {
-		return fmt.Errorf("index: read the bank's change sequence: %w", err)
+	late, isLate := src.(seqAfterer)
+	var seq int64
+	var err error
+	if !isLate {
+		if seq, err = src.LastSeq(); err != nil {
+			return fmt.Errorf("index: read the bank's change sequence: %w", err)
+		}
 	}
-	props, err := src.Proposals()
-	if err != nil {
-		return fmt.Errorf("index: read proposals: %w", err)
+	var props []review.Proposal
+	var trajs []review.Trajectory
+	rest := func() ([]review.Proposal, []review.Trajectory, error) {
+		props, err := src.Proposals()
+		if err != nil {
+			return nil, nil, fmt.Errorf("index: read proposals: %w", err)
+		}
+		trajs, err := src.Trajectories()
+		if err != nil {
+			return nil, nil, fmt.Errorf("index: read trajectories: %w", err)
+		}
+		return props, trajs, nil
 	}
-	trajs, err := src.Trajectories()
-	if err != nil {
-		return fmt.Errorf("index: read trajectories: %w", err)
+	if !isLate {
+		if props, trajs, err = rest(); err != nil {
+			return err
+		}
+		rest = func() ([]review.Proposal, []review.Trajectory, error) { return props, trajs, nil }
 	}
 	pager, paged := src.(recordPager)
 	var recs []review.Record
@@ -453,7 +494,7 @@ func fill(w chunkWriter, src Source, feeders int, report func(done, total int)) 
 			errs <- failed
 		}()
 	}
-	errs <- sendChunks(chunks, pager, recs, props, trajs)
+	errs <- sendChunks(chunks, pager, recs, rest)
 	close(chunks)
 	wg.Wait()
 	close(errs)
@@ -462,20 +503,36 @@ func fill(w chunkWriter, src Source, feeders int, report func(done, total int)) 
 			return err
 		}
 	}
+	if isLate {
+		if seq, err = late.seqAfterItems(); err != nil {
+			return err
+		}
+	}
 	return w.finish(seq)
 }
 
-// sendChunks cuts the bank's items into chunks of batchSize, reading the
+// seqAfterer is a Source whose sequence a build reads after its items
+// (followSource).
+type seqAfterer interface {
+	seqAfterItems() (int64, error)
+}
+
+// buildBatch is how many documents a build puts in one chunk (one bleve
+// batch, so one segment, in the online build).
+var buildBatch = batchSize
+
+// sendChunks cuts the bank's items into chunks of buildBatch, reading the
 // records page by page from pager when it is set. A chunk may hold items
 // of several kinds, so that a small bank is one batch and one segment
 // (as one feeder wrote it): BM25's statistics are per segment until a
 // merge, so a bank split into more segments would score differently
 // before and after its first merge.
-func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props []review.Proposal, trajs []review.Trajectory) error {
+// rest gives the proposals and trajectories, once the records are sent.
+func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, rest func() ([]review.Proposal, []review.Trajectory, error)) error {
 	var cur chunk
 	n := 0
 	flush := func(force bool) {
-		if n > 0 && (force || n >= batchSize) {
+		if n > 0 && (force || n >= buildBatch) {
 			out <- cur
 			cur, n = chunk{}, 0
 		}
@@ -483,7 +540,7 @@ func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props
 	if pager != nil {
 		after := ""
 		for {
-			page, err := pager.RecordsAfter(after, batchSize)
+			page, err := pager.RecordsAfter(after, buildBatch)
 			if err != nil {
 				return fmt.Errorf("index: read records after %q: %w", after, err)
 			}
@@ -502,6 +559,10 @@ func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props
 		cur.recs = append(cur.recs, r)
 		n++
 		flush(false)
+	}
+	props, trajs, err := rest()
+	if err != nil {
+		return err
 	}
 	for _, p := range props {
 		cur.props = append(cur.props, p)
