@@ -3,18 +3,12 @@ package index
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
-	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/util"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // eachDoc calls f with the bleve id and document of every item of c.
@@ -119,98 +113,3 @@ func awaitPersisted(idx bleve.Index, persisted <-chan error) error {
 		}
 	}
 }
-
-// offlineWriter builds an index with scorch's offline builder: no
-// introducer, persister or tiered merger runs. Each feeder maps and
-// analyses its chunk's documents itself (in parallel); the builder cuts
-// them into segment files of builderSegment documents, one at a time, and
-// at close merges them all, in one pass while there are at most
-// builderMergeMax, into the single segment the index starts with. A
-// single segment also keeps BM25's statistics those of the whole bank
-// (see sendChunks), at every size.
-type offlineWriter struct {
-	m        mapping.IndexMapping
-	b        *scorch.Builder
-	internal map[string][]byte // written into the index at close
-}
-
-// builderSegment is how many documents the offline builder puts in one
-// segment file before the final merge; builderMergeMax is how many
-// segments one merge takes (the merge of a million records' 100 segments
-// is then one pass).
-var (
-	builderSegment  = 1000
-	builderMergeMax = 1000
-)
-
-// newOfflineWriter prepares an offline build of an index with mapping m
-// at path (which must not exist). bleve writes the index's metadata, as
-// for an index it creates; the builder then writes its store. Its scratch
-// segments live inside path, so a build cut short leaves only path behind.
-func newOfflineWriter(path string, m mapping.IndexMapping) (*offlineWriter, error) {
-	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, map[string]interface{}{"bolt_timeout": lockTimeout})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("create index %s: %w", path, ErrInUse)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("create index %s: %w", path, err)
-	}
-	if err := idx.Close(); err != nil {
-		return nil, fmt.Errorf("create index %s: %w", path, err)
-	}
-	store := filepath.Join(path, "store")
-	if err := os.RemoveAll(store); err != nil {
-		return nil, fmt.Errorf("create index %s: %w", path, err)
-	}
-	mj, err := util.MarshalJSON(m)
-	if err != nil {
-		return nil, fmt.Errorf("create index %s: mapping: %w", path, err)
-	}
-	internal := map[string][]byte{string(util.MappingInternalKey): mj}
-	b, err := scorch.NewBuilder(map[string]interface{}{
-		"path": store, "buildPathPrefix": path, "internal": internal,
-		"batchSize": builderSegment, "mergeMax": builderMergeMax,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("create index %s: %w", path, err)
-	}
-	return &offlineWriter{m: m, b: b, internal: internal}, nil
-}
-
-func (w *offlineWriter) writeChunk(c chunk) error {
-	return eachDoc(c, func(id string, d doc) error {
-		bd, err := mapDoc(w.m, id, d)
-		if err != nil {
-			return err
-		}
-		for i, f := range bd.Fields {
-			if f.Options().IsIndexed() {
-				f.Analyze()
-				bd.Fields[i] = analysed{f}
-			}
-		}
-		if err := w.b.Index(bd); err != nil {
-			return fmt.Errorf("index: build segment: %w", err)
-		}
-		return nil
-	})
-}
-
-// finish stores the mapping version and seq with the builder's own
-// internal data, writes the remaining documents and merges the segments.
-// Nothing in path is an index until the builder's last step writes
-// store/root.bolt.
-func (w *offlineWriter) finish(seq int64) error {
-	w.internal[string(mappingKey)] = []byte(mappingVersion)
-	w.internal[string(seqKey)] = []byte(strconv.FormatInt(seq, 10))
-	if err := w.b.Close(); err != nil {
-		return fmt.Errorf("index: finish build: %w", err)
-	}
-	return nil
-}
-
-// analysed is a field its feeder has analysed already: the builder's own
-// analysis (one goroutine for the whole build) skips it.
-type analysed struct{ document.Field }
-
-func (analysed) Analyze() {}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
-	"github.com/blevesearch/bleve/v2/mapping"
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/memreview/memreview/review"
@@ -355,10 +354,8 @@ func swapIn(dir string) (bleve.Index, error) {
 
 // build writes every item of the bank into a new index at path, recording
 // the bank's sequence as read before the items: changes made while it reads
-// are applied again by the next catch-up, which is harmless. The index is
-// built offline (offlineWriter, build.go): nothing in path is an index
-// until the build's last step, so a build cut short leaves only path
-// behind, which the next build clears; it is removed on an error here.
+// are applied again by the next catch-up, which is harmless. A build that
+// fails removes path.
 func (ix *Index) build(path string) (bleve.Index, error) {
 	if err := os.RemoveAll(path); err != nil {
 		return nil, fmt.Errorf("index: clear %s: %w", path, err)
@@ -367,32 +364,15 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: build mapping: %w", err)
 	}
-	if !buildOffline {
-		return ix.buildOnline(path, m)
-	}
-	w, err := newOfflineWriter(path, m)
-	if err == nil {
-		err = fill(w, ix.src, buildFeeders, ix.report)
-	}
-	if err != nil {
-		_ = os.RemoveAll(path)
-		return nil, err
-	}
-	return openDir(path)
-}
-
-// buildOffline chooses the offline build; false builds through bleve's
-// batches as before it (buildOnline), for side-by-side benchmarks.
-var buildOffline = true
-
-// buildOnline is the build through a live index's batches.
-func (ix *Index) buildOnline(path string, m mapping.IndexMapping) (bleve.Index, error) {
 	// unsafe_batch: a batch returns once it is searchable, not once it is
 	// on disk, so analysis and segment building never wait for a sync;
 	// the last batch (the stored sequence) waits for everything before it
 	// to be persisted. A build cut short leaves only dir+".new" behind.
-	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, map[string]interface{}{
-		"bolt_timeout": lockTimeout, "unsafe_batch": buildUnsafe})
+	cfg := map[string]interface{}{"bolt_timeout": lockTimeout, "unsafe_batch": buildUnsafe}
+	for k, v := range buildScorch {
+		cfg[k] = v
+	}
+	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, cfg)
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("create index %s: %w", path, ErrInUse)
 	}
@@ -401,10 +381,14 @@ func (ix *Index) buildOnline(path string, m mapping.IndexMapping) (bleve.Index, 
 	}
 	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe}, ix.src, buildFeeders, ix.report); err != nil {
 		_ = idx.Close()
+		_ = os.RemoveAll(path) // never trusted (only a finished build is swapped in); its space is freed
 		return nil, err
 	}
 	return idx, nil
 }
+
+// buildScorch is scorch configuration a build adds to its own.
+var buildScorch map[string]interface{}
 
 // buildFeeders is how many goroutines feed batches to bleve during a
 // build: while one batch's segment is being built and introduced, the
