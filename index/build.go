@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
-	index "github.com/blevesearch/bleve_index_api"
 )
 
 // eachDoc calls f with the bleve id and document of every item of c.
@@ -44,7 +42,6 @@ type chunkWriter interface {
 type batchWriter struct {
 	idx    bleve.Index
 	unsafe bool // opened with unsafe_batch: finish waits for persistence
-	memo   bool // analyse repeated values once a batch (analysisMemo)
 }
 
 // buildUnsafe opens a building index with unsafe_batch: safe because the
@@ -54,17 +51,7 @@ var buildUnsafe = true
 
 func (w batchWriter) writeChunk(c chunk) error {
 	b := w.idx.NewBatch()
-	memo := analysisMemo{}
-	if err := eachDoc(c, func(id string, d doc) error {
-		bd, err := mapDoc(w.idx.Mapping(), id, d)
-		if err != nil {
-			return err
-		}
-		if w.memo {
-			memo.apply(bd)
-		}
-		return b.IndexAdvanced(bd)
-	}); err != nil {
+	if err := eachDoc(c, func(id string, d doc) error { return addDoc(w.idx, b, id, d) }); err != nil {
 		return err
 	}
 	if err := w.idx.Batch(b); err != nil {
@@ -124,57 +111,5 @@ func awaitPersisted(idx bleve.Index, persisted <-chan error) error {
 				return errors.New("index: persist build: scorch failed to write the index to disk")
 			}
 		}
-	}
-}
-
-// buildMemo is batchWriter.memo for a build (false: BenchmarkBuildTuned's
-// peer).
-var buildMemo = true
-
-// memoFields are the fields whose values repeat across a bank (a handful
-// of categories, statuses, confidences, days): a build analyses each
-// value once per batch (analysisMemo). Free text and ids are not.
-var memoFields = map[string]bool{
-	"type": true, "category": true, "env": true, "status": true, "op": true, "suspect": true,
-	"passed": true, "scope_env": true, "confidence": true, "priority": true, "reward": true,
-	"created": true, "updated": true, sampleField: true,
-}
-
-// analysisMemo holds the analysis of the memoFields values one batch has
-// met, keyed by field, type and value.
-type analysisMemo map[string]*memoised
-
-// memoised is a field whose analysis was done for an earlier document of
-// the batch with the same value: scorch's own Analyze is then a no-op.
-type memoised struct {
-	document.Field
-	length int
-	freqs  index.TokenFrequencies
-}
-
-func (m *memoised) Analyze()                                         {}
-func (m *memoised) AnalyzedLength() int                              { return m.length }
-func (m *memoised) AnalyzedTokenFrequencies() index.TokenFrequencies { return m.freqs }
-
-// apply analyses bd's memoFields, or takes their analysis from the memo.
-// Only a field that occurs once in bd is shared: zap merges the token
-// frequencies of a field's later values into its first one's.
-func (m analysisMemo) apply(bd *document.Document) {
-	seen := map[string]int{}
-	for _, f := range bd.Fields {
-		seen[f.Name()]++
-	}
-	for i, f := range bd.Fields {
-		if !memoFields[f.Name()] || seen[f.Name()] != 1 || !f.Options().IsIndexed() || len(f.ArrayPositions()) > 0 {
-			continue
-		}
-		key := f.Name() + "\x00" + string(f.EncodedFieldType()) + string(f.Value())
-		a, ok := m[key]
-		if !ok {
-			f.Analyze()
-			a = &memoised{length: f.AnalyzedLength(), freqs: f.AnalyzedTokenFrequencies()}
-			m[key] = a
-		}
-		bd.Fields[i] = &memoised{Field: f, length: a.length, freqs: a.freqs}
 	}
 }

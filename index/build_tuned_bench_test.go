@@ -25,21 +25,19 @@ func BenchmarkBuildTuned(b *testing.B) {
 		name           string
 		batch, feeders int
 		scorch         map[string]interface{}
-		memo           bool
 	}
 	for _, v := range []variant{
-		{"batch=1000/feeders=2/memo=false", 1000, 2, nil, false},
-		{"batch=1000/feeders=2/memo=true", 1000, 2, nil, true},
-		{"batch=1000/feeders=3/memo=false", 1000, 3, nil, false},
-		{"batch=2000/feeders=2/memo=false", 2000, 2, nil, false},
-		{"batch=1000/feeders=2/no-memory-merge/memo=false", 1000, 2, map[string]interface{}{
-			"scorchPersisterOptions": map[string]interface{}{"MemoryPressurePauseThreshold": 0}}, false},
+		{"batch=1000/feeders=2", 1000, 2, nil},
+		{"batch=1000/feeders=3", 1000, 3, nil},
+		{"batch=2000/feeders=2", 2000, 2, nil},
+		{"batch=1000/feeders=2/no-memory-merge", 1000, 2, map[string]interface{}{
+			"scorchPersisterOptions": map[string]interface{}{"MemoryPressurePauseThreshold": 0}}},
 	} {
 		b.Run(fmt.Sprintf("n=%d/%s", n, v.name), func(b *testing.B) {
-			defer func(c, f int, s map[string]interface{}, m bool) {
-				buildBatch, buildFeeders, buildScorch, buildMemo = c, f, s, m
-			}(buildBatch, buildFeeders, buildScorch, buildMemo)
-			buildBatch, buildFeeders, buildScorch, buildMemo = v.batch, v.feeders, v.scorch, v.memo
+			defer func(c, f int, s map[string]interface{}) {
+				buildBatch, buildFeeders, buildScorch = c, f, s
+			}(buildBatch, buildFeeders, buildScorch)
+			buildBatch, buildFeeders, buildScorch = v.batch, v.feeders, v.scorch
 			cpu0 := cpuTime()
 			stop := watchHeap()
 			for b.Loop() {

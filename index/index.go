@@ -379,7 +379,7 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create index %s: %w", path, err)
 	}
-	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe, memo: buildMemo}, ix.src, buildFeeders, ix.report); err != nil {
+	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe}, ix.src, buildFeeders, ix.report); err != nil {
 		_ = idx.Close()
 		_ = os.RemoveAll(path) // never trusted (only a finished build is swapped in); its space is freed
 		return nil, err
