@@ -67,18 +67,18 @@ func (f *Filling) state() (done bool, seq int64, err error, next <-chan struct{}
 // writer has inserted everything and every record is written: a build
 // that fails or is cut short leaves no index that an open trusts. The
 // index stores the sequence of f.Inserted; the next Open catches up what
-// came after. src must read its records page by page (*review.Store does).
+// came after. src must read records by id in bulk (*review.Store does).
 func BuildFilling(dir string, src Source, f *Filling) error {
-	pager, ok := src.(recordPager)
+	byID, ok := src.(recordsByID)
 	if !ok {
-		return fmt.Errorf("index: build %s: the bank cannot be read page by page", dir)
+		return fmt.Errorf("index: build %s: the bank cannot read records by id in bulk", dir)
 	}
 	release, err := buildLock(dir)
 	if err != nil {
 		return err
 	}
 	defer release()
-	ix := &Index{dir: dir, src: &followSource{Source: src, pager: pager, f: f}}
+	ix := &Index{dir: dir, src: &followSource{Source: src, byID: byID, f: f}}
 	idx, err := ix.rebuild()
 	if err != nil {
 		return err
@@ -89,31 +89,75 @@ func BuildFilling(dir string, src Source, f *Filling) error {
 	return nil
 }
 
-// followSource is a bank being filled, as a build reads it: a page of
-// records shorter than asked for waits for the writer's next commit until
-// the writer's inserts are over; the sequence and the other items are read
-// after the records (fill asks seqAfterItems).
+// recordsByID is what a followed bank reads its records with.
+type recordsByID interface {
+	RecordsByID(ids []string) (map[string]*review.Record, error)
+}
+
+// followSource is a bank being filled, as a build reads it: it follows
+// the bank's change feed, not the records' ids (a writer's ids need not
+// sort in the order it writes them: Synth's millionth record, mem_1000000,
+// sorts before mem_100001), handing over the records changed since the
+// last page, and waits for the writer's next commit until its inserts are
+// over. The sequence and the other items are read after the records
+// (fill asks seqAfterItems).
 type followSource struct {
 	Source
-	pager recordPager
-	f     *Filling
+	byID    recordsByID
+	f       *Filling
+	seq     int64    // the change feed is read up to here
+	pending []string // ids of records changed up to seq, not yet handed over
 }
 
-func (s *followSource) RecordsAfter(afterID string, limit int) ([]review.Record, error) {
+// RecordsAfter hands over up to limit records changed since the last
+// page, ignoring afterID (fill reads the pages in turn until one is
+// empty), and an empty page once the writer is done and every record it
+// inserted has been handed over.
+func (s *followSource) RecordsAfter(_ string, limit int) ([]review.Record, error) {
 	for {
-		done, _, err, next := s.f.state()
+		if len(s.pending) == 0 {
+			done, last, err, next := s.f.state()
+			if err != nil {
+				return nil, fmt.Errorf("the bank's writer failed: %w", err)
+			}
+			changes, err := s.ChangesSince(s.seq)
+			if err != nil {
+				return nil, fmt.Errorf("index: read the bank's changes since %d: %w", s.seq, err)
+			}
+			for _, c := range changes {
+				if done && c.Seq > last {
+					continue // an edit after the inserts: the catch-up's
+				}
+				s.seq = max(s.seq, c.Seq)
+				if c.Kind == "record" {
+					s.pending = append(s.pending, c.ID)
+				}
+			}
+			if len(s.pending) == 0 {
+				if done { // done before the read: the read saw every insert
+					return nil, nil
+				}
+				<-next
+				continue
+			}
+		}
+		ids := s.pending[:min(limit, len(s.pending))]
+		s.pending = s.pending[len(ids):]
+		got, err := s.byID.RecordsByID(ids)
 		if err != nil {
-			return nil, fmt.Errorf("the bank's writer failed: %w", err)
+			return nil, fmt.Errorf("index: read records: %w", err)
 		}
-		page, err := s.pager.RecordsAfter(afterID, limit)
-		// Done before the read: the read saw every insert.
-		if err != nil || len(page) >= limit || done {
-			return page, err
+		page := make([]review.Record, 0, len(ids))
+		for _, id := range ids {
+			if r := got[id]; r != nil {
+				page = append(page, *r)
+			}
 		}
-		<-next
+		if len(page) > 0 {
+			return page, nil
+		}
 	}
 }
-
 func (s *followSource) RecordCount() (int, error) { return s.f.expect, nil }
 
 // seqAfterItems is the sequence a build of s stores, known once its records

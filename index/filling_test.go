@@ -49,14 +49,18 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 // TestBuildFilling builds the index of a bank while records are written
 // into it: the build starts on an empty bank and must wait for each
 // commit (returning at a short page would index nothing), index every
-// record, store the sequence of the last insert, and leave the edits made
-// after it to the next open's catch-up, after which the index's sequence
-// is the bank's.
+// record, also one whose id sorts before those written earlier, store
+// the sequence of the last insert, and leave the edits made after it to
+// the next open's catch-up, after which the index's sequence is the
+// bank's.
 func TestBuildFilling(t *testing.T) {
 	t.Parallel()
 	st, dir := fillingBank(t)
 	const n = 3*batchSize + 17
 	all := bulkRecords("fill", n)
+	// The last record's id sorts before every other: a build that followed
+	// the ids would have passed it by when it is written.
+	all[n-1].ID = "a_last"
 	f := NewFilling(n)
 	built := make(chan error, 1)
 	go func() { built <- BuildFilling(dir, st, f) }()
@@ -108,6 +112,9 @@ func TestBuildFilling(t *testing.T) {
 	}
 	if got := docCount(t, ix); got != n+ntraj {
 		t.Errorf("DocCount = %d, want %d", got, n+ntraj)
+	}
+	if got := search(t, ix, "id:a_last", ""); !slices.Equal(got, recs("a_last")) {
+		t.Errorf("id:a_last = %v; want the record written last", got)
 	}
 }
 
@@ -199,5 +206,62 @@ func TestBuildInterrupted(t *testing.T) {
 	}
 	if _, err := os.Stat(dir + ".new"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("index.new is left after the failed rebuild (%v)", err)
+	}
+}
+
+// TestFollowSourceOrder reads a filling bank page by page between its
+// commits: every record comes once, also one written after the pages
+// passed its id, and an edit after the inserts is left to the catch-up.
+func TestFollowSourceOrder(t *testing.T) {
+	t.Parallel()
+	st, _ := fillingBank(t)
+	f := NewFilling(0)
+	src := &followSource{Source: st, byID: st, f: f}
+	seen := map[string]int{}
+	read := func(until bool) {
+		for {
+			page, err := src.RecordsAfter("", 300)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range page {
+				seen[r.ID]++
+			}
+			if len(page) == 0 || !until && len(src.pending) == 0 {
+				return
+			}
+		}
+	}
+	first := bulkRecords("m", 700)
+	if err := st.PutRecords(first, "test", "fill"); err != nil {
+		t.Fatal(err)
+	}
+	f.Committed(700)
+	read(false)
+	if len(seen) != 700 {
+		t.Fatalf("after the first commit %d records were handed over, want 700", len(seen))
+	}
+	late := []review.Record{{ID: "a_late", Lemma: "written last, sorts first", Category: review.Fact}, {ID: "z_late", Lemma: "written last, sorts last", Category: review.Fact}}
+	if err := st.PutRecords(late, "test", "fill"); err != nil {
+		t.Fatal(err)
+	}
+	seq, _ := st.LastSeq()
+	f.Inserted(seq)
+	edited := first[3]
+	edited.Lemma = "edited after the inserts"
+	if _, err := st.DecideRecords(context.Background(), review.RecordRequest{Verb: review.Edit, Record: &edited, Operator: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	read(true)
+	if len(seen) != 702 || seen["a_late"] != 1 || seen["z_late"] != 1 {
+		t.Errorf("%d records handed over (a_late %d, z_late %d), want 702, each once", len(seen), seen["a_late"], seen["z_late"])
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("%s handed over %d times", id, n)
+		}
+	}
+	if got, err := src.seqAfterItems(); err != nil || got != seq {
+		t.Errorf("seqAfterItems = %d, %v; want the last insert's %d", got, err, seq)
 	}
 }
