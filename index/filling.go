@@ -78,8 +78,16 @@ func BuildFilling(dir string, src Source, f *Filling) error {
 		return err
 	}
 	defer release()
-	ix := &Index{dir: dir, src: &followSource{Source: src, byID: byID, f: f}}
-	idx, err := ix.rebuild()
+	// buildFrom itself, not an Index's build: fill must see the
+	// followSource, not a wrapper of it.
+	fresh, err := buildFrom(dir+".new", &followSource{Source: src, byID: byID, f: f}, func(int, int) {})
+	if err != nil {
+		return err
+	}
+	if err := fresh.Close(); err != nil {
+		return fmt.Errorf("index: close the new index: %w", err)
+	}
+	idx, err := swapIn(dir)
 	if err != nil {
 		return err
 	}

@@ -357,6 +357,11 @@ func swapIn(dir string) (bleve.Index, error) {
 // are applied again by the next catch-up, which is harmless. A build that
 // fails removes path.
 func (ix *Index) build(path string) (bleve.Index, error) {
+	return buildFrom(path, ix.src, ix.report)
+}
+
+// buildFrom is build of src's items, report told the progress.
+func buildFrom(path string, src Source, report func(done, total int)) (bleve.Index, error) {
 	if err := os.RemoveAll(path); err != nil {
 		return nil, fmt.Errorf("index: clear %s: %w", path, err)
 	}
@@ -379,7 +384,7 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create index %s: %w", path, err)
 	}
-	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe}, ix.src, buildFeeders, ix.report); err != nil {
+	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe}, src, buildFeeders, report); err != nil {
 		_ = idx.Close()
 		_ = os.RemoveAll(path) // never trusted (only a finished build is swapped in); its space is freed
 		return nil, err
