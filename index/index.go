@@ -361,8 +361,14 @@ func swapIn(dir string) (bleve.Index, error) {
 
 // build writes every item of the bank into a new index at path, recording
 // the bank's sequence as read before the items: changes made while it reads
-// are applied again by the next catch-up, which is harmless.
+// are applied again by the next catch-up, which is harmless. A build that
+// fails removes path.
 func (ix *Index) build(path string) (bleve.Index, error) {
+	return buildFrom(path, ix.src, ix.report)
+}
+
+// buildFrom is build of src's items, report told the progress.
+func buildFrom(path string, src Source, report func(done, total int)) (bleve.Index, error) {
 	if err := os.RemoveAll(path); err != nil {
 		return nil, fmt.Errorf("index: clear %s: %w", path, err)
 	}
@@ -374,20 +380,27 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	// on disk, so analysis and segment building never wait for a sync;
 	// the last batch (the stored sequence) waits for everything before it
 	// to be persisted. A build cut short leaves only dir+".new" behind.
-	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, map[string]interface{}{
-		"bolt_timeout": lockTimeout, "unsafe_batch": buildUnsafe})
+	cfg := map[string]interface{}{"bolt_timeout": lockTimeout, "unsafe_batch": buildUnsafe}
+	for k, v := range buildScorch {
+		cfg[k] = v
+	}
+	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, cfg)
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("create index %s: %w", path, ErrInUse)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("create index %s: %w", path, err)
 	}
-	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe}, ix.src, buildFeeders, ix.report); err != nil {
+	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe}, src, buildFeeders, report); err != nil {
 		_ = idx.Close()
+		_ = os.RemoveAll(path) // never trusted (only a finished build is swapped in); its space is freed
 		return nil, err
 	}
 	return idx, nil
 }
+
+// buildScorch is scorch configuration a build adds to its own.
+var buildScorch map[string]interface{}
 
 // buildFeeders is how many goroutines feed batches to bleve during a
 // build: while one batch's segment is being built and introduced, the
@@ -412,19 +425,36 @@ type chunk struct {
 // fill writes every item of src into the empty idx, feeders goroutines
 // each sending its own batches (report is told the items written after
 // each), and then, in one last batch, the mapping version and the bank
-// sequence read before the items.
+// sequence read before the items. A source whose sequence is known only
+// once its records are read (seqAfterer, a bank being filled) has it, its
+// proposals and its trajectories read after the records.
 func fill(w chunkWriter, src Source, feeders int, report func(done, total int)) error {
-	seq, err := src.LastSeq()
-	if err != nil {
-		return fmt.Errorf("index: read the bank's change sequence: %w", err)
+	late, isLate := src.(seqAfterer)
+	var seq int64
+	var err error
+	if !isLate {
+		if seq, err = src.LastSeq(); err != nil {
+			return fmt.Errorf("index: read the bank's change sequence: %w", err)
+		}
 	}
-	props, err := src.Proposals()
-	if err != nil {
-		return fmt.Errorf("index: read proposals: %w", err)
+	var props []review.Proposal
+	var trajs []review.Trajectory
+	rest := func() ([]review.Proposal, []review.Trajectory, error) {
+		props, err := src.Proposals()
+		if err != nil {
+			return nil, nil, fmt.Errorf("index: read proposals: %w", err)
+		}
+		trajs, err := src.Trajectories()
+		if err != nil {
+			return nil, nil, fmt.Errorf("index: read trajectories: %w", err)
+		}
+		return props, trajs, nil
 	}
-	trajs, err := src.Trajectories()
-	if err != nil {
-		return fmt.Errorf("index: read trajectories: %w", err)
+	if !isLate {
+		if props, trajs, err = rest(); err != nil {
+			return err
+		}
+		rest = func() ([]review.Proposal, []review.Trajectory, error) { return props, trajs, nil }
 	}
 	pager, paged := src.(recordPager)
 	var recs []review.Record
@@ -460,7 +490,7 @@ func fill(w chunkWriter, src Source, feeders int, report func(done, total int)) 
 			errs <- failed
 		}()
 	}
-	errs <- sendChunks(chunks, pager, recs, props, trajs)
+	errs <- sendChunks(chunks, pager, recs, rest)
 	close(chunks)
 	wg.Wait()
 	close(errs)
@@ -469,20 +499,36 @@ func fill(w chunkWriter, src Source, feeders int, report func(done, total int)) 
 			return err
 		}
 	}
+	if isLate {
+		if seq, err = late.seqAfterItems(); err != nil {
+			return err
+		}
+	}
 	return w.finish(seq)
 }
 
-// sendChunks cuts the bank's items into chunks of batchSize, reading the
+// seqAfterer is a Source whose sequence a build reads after its items
+// (followSource).
+type seqAfterer interface {
+	seqAfterItems() (int64, error)
+}
+
+// buildBatch is how many documents a build puts in one chunk (one bleve
+// batch, so one segment, in the online build).
+var buildBatch = batchSize
+
+// sendChunks cuts the bank's items into chunks of buildBatch, reading the
 // records page by page from pager when it is set. A chunk may hold items
 // of several kinds, so that a small bank is one batch and one segment
 // (as one feeder wrote it): BM25's statistics are per segment until a
 // merge, so a bank split into more segments would score differently
 // before and after its first merge.
-func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props []review.Proposal, trajs []review.Trajectory) error {
+// rest gives the proposals and trajectories, once the records are sent.
+func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, rest func() ([]review.Proposal, []review.Trajectory, error)) error {
 	var cur chunk
 	n := 0
 	flush := func(force bool) {
-		if n > 0 && (force || n >= batchSize) {
+		if n > 0 && (force || n >= buildBatch) {
 			out <- cur
 			cur, n = chunk{}, 0
 		}
@@ -490,7 +536,7 @@ func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props
 	if pager != nil {
 		after := ""
 		for {
-			page, err := pager.RecordsAfter(after, batchSize)
+			page, err := pager.RecordsAfter(after, buildBatch)
 			if err != nil {
 				return fmt.Errorf("index: read records after %q: %w", after, err)
 			}
@@ -509,6 +555,10 @@ func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, props
 		cur.recs = append(cur.recs, r)
 		n++
 		flush(false)
+	}
+	props, trajs, err := rest()
+	if err != nil {
+		return err
 	}
 	for _, p := range props {
 		cur.props = append(cur.props, p)

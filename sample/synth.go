@@ -17,6 +17,15 @@ type SynthOptions struct {
 	Records      int   // records to write (ids mem_000001 …)
 	Trajectories int   // trajectories to write (ids traj_000001 …)
 	Seed         int64 // the same seed gives the same bank
+
+	// Committed, when set, is called after each transaction of records
+	// commits, with how many records the bank holds (ids mem_000001 … in
+	// order, so a reader can follow them by id).
+	Committed func(records int)
+	// Inserted, when set, is called once every record is in (also when
+	// there are none), with the bank's change sequence then: what Synth
+	// writes after it are its edits of records already written.
+	Inserted func(seq int64)
 }
 
 // synthBatch is how many records go into one PutRecords transaction.
@@ -42,8 +51,22 @@ const synthStep = 5 * time.Minute
 // The bank has no environments configured: its records carry no checks.
 // The same options give the same bank, byte for byte in its export.
 func Synth(dir string, opt SynthOptions) error {
+	s, err := NewSynthStore(dir, opt)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := SynthInto(s, opt); err != nil {
+		return err
+	}
+	return s.Close()
+}
+
+// NewSynthStore creates the bank Synth writes in dir (which must not hold
+// one), with the clock that dates its edits, for SynthInto.
+func NewSynthStore(dir string, opt SynthOptions) (*review.Store, error) {
 	if opt.Records < 0 || opt.Trajectories < 0 {
-		return fmt.Errorf("sample: synth: negative size (records %d, trajectories %d)", opt.Records, opt.Trajectories)
+		return nil, fmt.Errorf("sample: synth: negative size (records %d, trajectories %d)", opt.Records, opt.Trajectories)
 	}
 	clk := &clock{t: synthStart.Add(time.Duration(opt.Records)*synthStep + time.Hour)}
 	if clk.t.Before(Epoch) {
@@ -51,9 +74,18 @@ func Synth(dir string, opt SynthOptions) error {
 	}
 	s, err := review.Create(dir, review.Options{Now: clk.now})
 	if err != nil {
-		return fmt.Errorf("sample: synth: %w", err)
+		return nil, fmt.Errorf("sample: synth: %w", err)
 	}
-	defer s.Close()
+	return s, nil
+}
+
+// SynthInto writes Synth's bank into s, made by NewSynthStore with the
+// same options, and leaves s open: sample gen reads it while it is
+// written (SynthOptions.Committed).
+func SynthInto(s *review.Store, opt SynthOptions) error {
+	if opt.Records < 0 || opt.Trajectories < 0 {
+		return fmt.Errorf("sample: synth: negative size (records %d, trajectories %d)", opt.Records, opt.Trajectories)
+	}
 	trajs := make([]review.Trajectory, 0, min(opt.Trajectories, synthBatch))
 	for j := range opt.Trajectories {
 		trajs = append(trajs, synthTrajectory(opt.Seed, j, opt.Records))
@@ -72,7 +104,17 @@ func Synth(dir string, opt SynthOptions) error {
 				return fmt.Errorf("sample: synth: records: %w", err)
 			}
 			batch = batch[:0]
+			if opt.Committed != nil {
+				opt.Committed(i + 1)
+			}
 		}
+	}
+	if opt.Inserted != nil {
+		seq, err := s.LastSeq()
+		if err != nil {
+			return fmt.Errorf("sample: synth: %w", err)
+		}
+		opt.Inserted(seq)
 	}
 	for i := synthEditEvery / 2; i < opt.Records; i += synthEditEvery {
 		edits := 1
@@ -85,7 +127,7 @@ func Synth(dir string, opt SynthOptions) error {
 			}
 		}
 	}
-	return s.Close()
+	return nil
 }
 
 // SynthRecords returns the first n records of a synthetic bank with that

@@ -1,0 +1,63 @@
+package index
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memreview/memreview/sample"
+)
+
+// BenchmarkBuildTuned builds the index of a synthetic bank from a source
+// in memory through Index.build, side by side with variants of the
+// build's settings (MEMREVIEW_BENCH_N sets the size, 10,000 by default):
+//
+//	go test ./index/ -run '^$' -bench 'BuildTuned' -benchtime 1x -count 1
+func BenchmarkBuildTuned(b *testing.B) {
+	n := 10_000
+	if os.Getenv("MEMREVIEW_BENCH_N") != "" {
+		fmt.Sscan(os.Getenv("MEMREVIEW_BENCH_N"), &n)
+	}
+	src := newFake()
+	src.putRecord(sample.SynthRecords(n, benchSeed)...)
+	type variant struct {
+		name           string
+		batch, feeders int
+		scorch         map[string]interface{}
+	}
+	for _, v := range []variant{
+		{"batch=1000/feeders=2", 1000, 2, nil},
+		{"batch=1000/feeders=3", 1000, 3, nil},
+		{"batch=2000/feeders=2", 2000, 2, nil},
+		{"batch=1000/feeders=2/no-memory-merge", 1000, 2, map[string]interface{}{
+			"scorchPersisterOptions": map[string]interface{}{"MemoryPressurePauseThreshold": 0}}},
+	} {
+		b.Run(fmt.Sprintf("n=%d/%s", n, v.name), func(b *testing.B) {
+			defer func(c, f int, s map[string]interface{}) {
+				buildBatch, buildFeeders, buildScorch = c, f, s
+			}(buildBatch, buildFeeders, buildScorch)
+			buildBatch, buildFeeders, buildScorch = v.batch, v.feeders, v.scorch
+			cpu0 := cpuTime()
+			stop := watchHeap()
+			for b.Loop() {
+				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src}
+				idx, err := ix.build(ix.dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				if got, err := idx.DocCount(); err != nil || got != uint64(n) {
+					b.Fatalf("DocCount = %d, %v; want %d", got, err, n)
+				}
+				size := dirSize(ix.dir)
+				idx.Close()
+				b.StartTimer()
+				b.ReportMetric(float64(size)/(1<<20), "index-MB")
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
+		})
+	}
+}

@@ -1,0 +1,267 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memreview/memreview/review"
+)
+
+// fillingBank is a new bank with the trajectories of sampleBank (ntraj),
+// as a writer filling it starts.
+func fillingBank(t *testing.T) (*review.Store, string) {
+	t.Helper()
+	bank := t.TempDir()
+	st, err := review.Create(bank, review.Options{Now: func() time.Time { return t0 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	trajs, _ := sampleBank().Trajectories()
+	if err := st.PutTrajectories(trajs); err != nil {
+		t.Fatal(err)
+	}
+	if len(trajs) != ntraj {
+		t.Fatalf("sampleBank has %d trajectories, want %d", len(trajs), ntraj)
+	}
+	return st, filepath.Join(bank, "index")
+}
+
+const ntraj = 2
+
+// waitFor polls until ok holds (the build has started), failing after a
+// generous while.
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+	}
+}
+
+// TestBuildFilling builds the index of a bank while records are written
+// into it: the build starts on an empty bank and must wait for each
+// commit (returning at a short page would index nothing), index every
+// record, also one whose id sorts before those written earlier, store
+// the sequence of the last insert, and leave the edits made after it to
+// the next open's catch-up, after which the index's sequence is the
+// bank's.
+func TestBuildFilling(t *testing.T) {
+	t.Parallel()
+	st, dir := fillingBank(t)
+	const n = 3*batchSize + 17
+	all := bulkRecords("fill", n)
+	// The last record's id sorts before every other: a build that followed
+	// the ids would have passed it by when it is written.
+	all[n-1].ID = "a_last"
+	f := NewFilling(n)
+	built := make(chan error, 1)
+	go func() { built <- BuildFilling(dir, st, f) }()
+	waitFor(t, "the build to start", func() bool { _, err := os.Stat(dir + ".new"); return err == nil })
+	for _, part := range [][]review.Record{all[:700], all[700:2100], all[2100:2101], all[2101:]} {
+		if err := st.PutRecords(part, "test", "fill"); err != nil {
+			t.Fatal(err)
+		}
+		f.Committed(0)
+	}
+	inserted, err := st.LastSeq()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Inserted(inserted)
+	// An edit after the inserts, as Synth's are.
+	edited := all[5]
+	edited.Lemma = "bulk note rewritten about zebras"
+	if _, err := st.DecideRecords(context.Background(), review.RecordRequest{Verb: review.Edit, Record: &edited, Operator: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-built; err != nil {
+		t.Fatalf("BuildFilling: %v", err)
+	}
+	idx, err := openDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := readSeq(idx)
+	count, _ := idx.DocCount()
+	idx.Close()
+	if err != nil || stored != inserted {
+		t.Errorf("stored sequence = %d, %v; want the last insert's, %d", stored, err, inserted)
+	}
+	if count != n+ntraj {
+		t.Errorf("the build holds %d documents, want %d records and %d trajectories", count, n, ntraj)
+	}
+	ix, err := Open(dir, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	last, _ := st.LastSeq()
+	if ix.Seq() != last || last <= inserted {
+		t.Errorf("after open the index is at %d, the bank at %d (last insert %d)", ix.Seq(), last, inserted)
+	}
+	if got := search(t, ix, "zebras", ""); !slices.Equal(got, recs(edited.ID)) {
+		t.Errorf("zebras = %v; want the edit caught up, %s", got, edited.ID)
+	}
+	if got := docCount(t, ix); got != n+ntraj {
+		t.Errorf("DocCount = %d, want %d", got, n+ntraj)
+	}
+	if got := search(t, ix, "id:a_last", ""); !slices.Equal(got, recs("a_last")) {
+		t.Errorf("id:a_last = %v; want the record written last", got)
+	}
+}
+
+// TestBuildFillingWriterFails: when the writer fails, the build stops with
+// its error and leaves no index, and the next open builds one of what the
+// bank holds.
+func TestBuildFillingWriterFails(t *testing.T) {
+	t.Parallel()
+	st, dir := fillingBank(t)
+	f := NewFilling(5000)
+	built := make(chan error, 1)
+	go func() { built <- BuildFilling(dir, st, f) }()
+	if err := st.PutRecords(bulkRecords("half", 1500), "test", "fill"); err != nil {
+		t.Fatal(err)
+	}
+	f.Committed(1500)
+	f.Fail(errors.New("disk full"))
+	err := <-built
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("BuildFilling after the writer failed = %v; want its error", err)
+	}
+	for _, p := range []string{dir, dir + ".new"} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s is left after the failed build (%v)", filepath.Base(p), err)
+		}
+	}
+	ix, err := Open(dir, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if got := docCount(t, ix); got != 1500+ntraj {
+		t.Errorf("DocCount after the next open = %d, want %d", got, 1500+ntraj)
+	}
+}
+
+// failingPager is a bank whose records fail to read after a number of
+// pages, as a disk error midway through a build would.
+type failingPager struct {
+	*review.Store
+	pages int
+}
+
+func (p *failingPager) RecordsAfter(afterID string, limit int) ([]review.Record, error) {
+	if p.pages == 0 {
+		return nil, errors.New("injected read error")
+	}
+	p.pages--
+	return p.Store.RecordsAfter(afterID, limit)
+}
+
+// TestBuildInterrupted: a build that fails midway leaves no index that an
+// open trusts, whether there was none (the failed open leaves nothing)
+// or an old one (Rebuild keeps it serving); the next build is complete.
+func TestBuildInterrupted(t *testing.T) {
+	t.Parallel()
+	st, dir := fillingBank(t)
+	const n = 3*batchSize + 5
+	if err := st.PutRecords(bulkRecords("int", n), "test", "fill"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, &failingPager{Store: st, pages: 2}); err == nil || !strings.Contains(err.Error(), "injected") {
+		t.Fatalf("Open with a failing read = %v; want the injected error", err)
+	}
+	for _, p := range []string{dir, dir + ".new"} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s is left after the failed build (%v)", filepath.Base(p), err)
+		}
+	}
+	ix, err := Open(dir, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := docCount(t, ix); got != n+ntraj {
+		t.Errorf("DocCount after a good build = %d, want %d", got, n+ntraj)
+	}
+	ix.Close()
+	bad := &failingPager{Store: st, pages: 1}
+	ix, err = Open(dir, bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if err := ix.Rebuild(); err == nil || !strings.Contains(err.Error(), "injected") {
+		t.Fatalf("Rebuild with a failing read = %v; want the injected error", err)
+	}
+	if got := docCount(t, ix); got != n+ntraj {
+		t.Errorf("DocCount after a failed rebuild = %d, want the old index's %d", got, n+ntraj)
+	}
+	if _, err := os.Stat(dir + ".new"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("index.new is left after the failed rebuild (%v)", err)
+	}
+}
+
+// TestFollowSourceOrder reads a filling bank page by page between its
+// commits: every record comes once, also one written after the pages
+// passed its id, and an edit after the inserts is left to the catch-up.
+func TestFollowSourceOrder(t *testing.T) {
+	t.Parallel()
+	st, _ := fillingBank(t)
+	f := NewFilling(0)
+	src := &followSource{Source: st, byID: st, f: f}
+	seen := map[string]int{}
+	read := func(until bool) {
+		for {
+			page, err := src.RecordsAfter("", 300)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range page {
+				seen[r.ID]++
+			}
+			if len(page) == 0 || !until && len(src.pending) == 0 {
+				return
+			}
+		}
+	}
+	first := bulkRecords("m", 700)
+	if err := st.PutRecords(first, "test", "fill"); err != nil {
+		t.Fatal(err)
+	}
+	f.Committed(700)
+	read(false)
+	if len(seen) != 700 {
+		t.Fatalf("after the first commit %d records were handed over, want 700", len(seen))
+	}
+	late := []review.Record{{ID: "a_late", Lemma: "written last, sorts first", Category: review.Fact}, {ID: "z_late", Lemma: "written last, sorts last", Category: review.Fact}}
+	if err := st.PutRecords(late, "test", "fill"); err != nil {
+		t.Fatal(err)
+	}
+	seq, _ := st.LastSeq()
+	f.Inserted(seq)
+	edited := first[3]
+	edited.Lemma = "edited after the inserts"
+	if _, err := st.DecideRecords(context.Background(), review.RecordRequest{Verb: review.Edit, Record: &edited, Operator: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	read(true)
+	if len(seen) != 702 || seen["a_late"] != 1 || seen["z_late"] != 1 {
+		t.Errorf("%d records handed over (a_late %d, z_late %d), want 702, each once", len(seen), seen["a_late"], seen["z_late"])
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("%s handed over %d times", id, n)
+		}
+	}
+	if got, err := src.seqAfterItems(); err != nil || got != seq {
+		t.Errorf("seqAfterItems = %d, %v; want the last insert's %d", got, err, seq)
+	}
+}
