@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -31,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 	}{
 		{"RecordsAndVersions", testRecords},
 		{"PutRecordsValidatesFirst", testPutValidates},
+		{"PutRecordsMany", testPutMany},
 		{"AddProposalsValidatesFirst", testAddValidates},
 		{"Accept", testAccept},
 		{"AcceptUpdate", testAcceptUpdate},
@@ -161,6 +163,62 @@ func testPutValidates(t *testing.T, b review.Backend) {
 	}
 	if s, _ := b.LastSeq(); s != seq {
 		t.Fatalf("a rejected batch moved the change sequence %d → %d", seq, s)
+	}
+}
+
+// testPutMany imports more records than one multi-row INSERT holds: each
+// is stored at version 1, the change feed names them once each in the
+// batch's order, and a batch naming an id the bank has, or one id twice,
+// fails naming it and writes nothing.
+func testPutMany(t *testing.T, b review.Backend) {
+	seq, _ := b.LastSeq()
+	var recs []review.Record
+	for i := range 450 {
+		recs = append(recs, review.Record{ID: fmt.Sprintf("mem_%03d", 449-i), Lemma: fmt.Sprintf("lemma %d", i),
+			Category: review.Fact, Confidence: 0.5, Scope: review.Scope{Env: "docs"}})
+	}
+	if err := b.PutRecords(recs, "test", "import"); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 199, 200, 449} {
+		r, err := b.Record(recs[i].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Version != 1 || r.Lemma != recs[i].Lemma || r.Scope.Env != "docs" || r.Status != review.Active {
+			t.Fatalf("%s = v%d %q env %q status %q", r.ID, r.Version, r.Lemma, r.Scope.Env, r.Status)
+		}
+	}
+	changes, err := b.ChangesSince(seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != len(recs) {
+		t.Fatalf("%d changes for %d records", len(changes), len(recs))
+	}
+	for i, c := range changes {
+		if c.Kind != "record" || c.ID != recs[i].ID || (i > 0 && c.Seq <= changes[i-1].Seq) {
+			t.Fatalf("change %d = %+v, want record %s after seq %d", i, c, recs[i].ID, changes[max(i-1, 0)].Seq)
+		}
+	}
+	seq, _ = b.LastSeq()
+	for _, bad := range [][]review.Record{
+		{{ID: "mem_new1", Lemma: "x", Category: review.Fact}, {ID: "mem_300", Lemma: "again", Category: review.Fact}},
+		{{ID: "mem_new2", Lemma: "x", Category: review.Fact}, {ID: "mem_new2", Lemma: "twice", Category: review.Fact}},
+	} {
+		err := b.PutRecords(bad, "test", "import")
+		if err == nil || !strings.Contains(err.Error(), bad[1].ID) {
+			t.Fatalf("PutRecords(%s, %s) = %v, want an error naming %s", bad[0].ID, bad[1].ID, err, bad[1].ID)
+		}
+		if _, err := b.Record(bad[0].ID); !errors.Is(err, review.ErrNotFound) {
+			t.Fatalf("a rejected batch wrote %s: %v", bad[0].ID, err)
+		}
+		if r, _ := b.Record("mem_300"); r == nil || r.Version != 1 || r.Lemma == "again" {
+			t.Fatalf("a rejected batch changed mem_300: %+v", r)
+		}
+	}
+	if s, _ := b.LastSeq(); s != seq {
+		t.Fatalf("rejected batches moved the change sequence %d → %d", seq, s)
 	}
 }
 
