@@ -79,6 +79,17 @@ type Index struct {
 	// when set, and allHits turns searchTopScores off (tests).
 	estimateOver, sampleTarget uint64
 	allHits                    bool
+
+	tailMu  sync.Mutex // guards tailCur
+	tailCur *tail      // the last tail read (currentTail)
+
+	// stop is closed by Close: a catch-up or build in progress stops at
+	// its next batch. bg counts the background catch-ups of
+	// OpenOptions.Background; busy counts catch-ups running (CatchingUp).
+	stop     chan struct{}
+	stopOnce sync.Once
+	bg       sync.WaitGroup
+	busy     atomic.Int32
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it
@@ -90,13 +101,25 @@ type OpenOptions struct {
 	// Progress, when set, is told how far the open's build or catch-up has
 	// come (see SetProgress), so a first open of a large bank can show it.
 	Progress func(done, total int)
+	// Background makes OpenWith return as soon as an index is open, and
+	// catch up or build in a goroutine: an existing usable index opens at
+	// its stored sequence; when there is none, or it is unusable, an empty
+	// in-memory one (sequence 0) serves until the build beside it is
+	// swapped in. Meanwhile searches read the changes it lacks from the
+	// bank (the tail, Results.Direct). Close stops the work at its next
+	// batch; a process killed during it loses nothing (the bank is the
+	// truth, and the next open resumes).
+	Background bool
 }
 
 // OpenWith is Open with options.
 func OpenWith(dir string, src Source, opt OpenOptions) (*Index, error) {
-	ix := &Index{dir: dir, src: src}
+	ix := &Index{dir: dir, src: src, stop: make(chan struct{})}
 	if opt.Progress != nil {
 		ix.SetProgress(opt.Progress)
+	}
+	if opt.Background {
+		return ix.openBackground()
 	}
 	idx, err := openDir(dir)
 	if errors.Is(err, ErrInUse) {
@@ -207,8 +230,11 @@ func readSeq(idx bleve.Index) (int64, error) {
 // Seq returns the sequence number of the last bank change the index holds.
 func (ix *Index) Seq() int64 { return ix.seq.Load() }
 
-// DocCount returns how many documents the index holds.
+// DocCount returns how many documents the index holds, once a background
+// catch-up or build of OpenOptions.Background is done (callers use it to
+// have the index built: IndexDocs, sample gen).
 func (ix *Index) DocCount() (uint64, error) {
+	ix.bg.Wait()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.idx == nil {
@@ -219,8 +245,15 @@ func (ix *Index) DocCount() (uint64, error) {
 
 var errClosed = errors.New("index is closed")
 
-// Close closes the index. It is safe to call more than once.
+// Close closes the index, stopping a catch-up in progress. It is safe to
+// call more than once.
 func (ix *Index) Close() error {
+	ix.stopOnce.Do(func() {
+		if ix.stop != nil {
+			close(ix.stop)
+		}
+	})
+	ix.bg.Wait()
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	ix.mu.Lock()
@@ -375,7 +408,7 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create index %s: %w", path, err)
 	}
-	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe}, ix.src, buildFeeders, ix.report); err != nil {
+	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe}, ix.buildSource(), buildFeeders, ix.report); err != nil {
 		_ = idx.Close()
 		return nil, err
 	}

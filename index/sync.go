@@ -18,6 +18,8 @@ func (ix *Index) Sync() error {
 	if ix.idx == nil {
 		return errClosed
 	}
+	ix.busy.Add(1)
+	defer ix.busy.Add(-1)
 	return ix.catchUp()
 }
 
@@ -49,6 +51,9 @@ func (ix *Index) catchUp() error {
 func (ix *Index) replay(changes []review.Change) error {
 	total := len(changes)
 	for done := 0; done < total; {
+		if ix.stopped() {
+			return errStopped
+		}
 		n := min(total-done, batchSize)
 		if err := ix.apply(changes[done : done+n]); err != nil {
 			return err

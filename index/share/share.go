@@ -129,7 +129,7 @@ func (ix *Index) takeOver() error {
 	if ix.own != nil {
 		return nil
 	}
-	own, err := index.OpenWith(ix.dir, ix.src, index.OpenOptions{Progress: ix.opt.Progress})
+	own, err := index.OpenWith(ix.dir, ix.src, index.OpenOptions{Progress: ix.opt.Progress, Background: true})
 	if err != nil {
 		return err
 	}
@@ -170,8 +170,8 @@ func (ix *Index) follow(own *index.Index, stop chan struct{}) {
 			ix.opt.Logf("index: read the change sequence: %v", err)
 			continue
 		}
-		if last > own.Seq() {
-			if err := own.Sync(); err != nil {
+		if last > own.Seq() && !own.CatchingUp() {
+			if err := own.Sync(); err != nil && !ix.isClosed() {
 				ix.opt.Logf("index: catch up: %v", err)
 			}
 		}
@@ -205,8 +205,11 @@ func (ix *Index) Close() error {
 	if ln != nil {
 		ln.Close() // removes the socket file
 	}
+	// Closing the index first stops a catch-up in progress, which the
+	// loops may be waiting for.
+	err := own.Close()
 	ix.done.Wait()
-	return own.Close()
+	return err
 }
 
 // Seq is the sequence of the last change the index holds (the owner's, as
@@ -343,9 +346,11 @@ func (ix *Index) isClosed() bool {
 	return ix.closed
 }
 
-// ensure catches own up to at least seq.
+// ensure catches own up to at least seq, unless a catch-up is running
+// already: a search meanwhile reads the changes the index lacks from the
+// bank (index.Results.Direct), so it need not wait for all of it.
 func ensure(own *index.Index, seq int64) error {
-	if seq > own.Seq() {
+	if seq > own.Seq() && !own.CatchingUp() {
 		return own.Sync()
 	}
 	return nil

@@ -1,0 +1,243 @@
+package index
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/memreview/memreview/review"
+)
+
+func isNotFound(err error) bool { return errors.Is(err, review.ErrNotFound) }
+
+// searchBehind runs req on the index and on the tail t, and merges them:
+//
+//   - the index is searched without the documents of the items t
+//     changed (their version there is stale, or the bank deleted them),
+//     so an item is counted once, in its newest version;
+//   - the tail's items that can match (the prefilter, then req's type and
+//     filters) are indexed in memory under the same mapping and the same
+//     pipeline runs on them, so phrases, fields, ranges, facets and
+//     fragments mean what they mean on the index;
+//   - totals and facet counts are summed; hits are merged in req's sort
+//     order, each side asked for From+Size.
+//
+// Both sides score by BM25, but each over its own documents (a term's
+// rarity in the tail is not its rarity in the bank), so under a score
+// sort the interleaving of the two sides' hits is not what a caught-up
+// index would give; a field sort merges exactly (ties: the index's hits
+// first). The tail's facets are exact and its estimates none: a merged
+// result is Estimated when the index's part is.
+func (ix *Index) searchBehind(req Request, t *tail) (*Results, error) {
+	start := time.Now()
+	size := req.Size
+	if size <= 0 {
+		size = defaultSize
+	}
+	from := max(req.From, 0)
+	present, err := t.presentIn(ix)
+	if err != nil {
+		return nil, err
+	}
+	main := req
+	main.From, main.Size, main.exclude = 0, from+size, present
+	// Facets cached for the whole index do not hold without the excluded
+	// documents.
+	mres, err := ix.search(main, len(present) == 0)
+	if err != nil {
+		return nil, err
+	}
+	keep, also := ix.requestFilter(req)
+	cands, cut := t.candidates(req.Type, keep, also)
+	tres := &Results{}
+	if len(cands) > 0 {
+		mem, err := ix.memIndex(cands, t.top)
+		if err != nil {
+			return nil, err
+		}
+		side := req
+		side.From, side.Size = 0, from+size
+		tres, err = mem.search(side, false)
+		_ = mem.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := &Results{
+		Total:      mres.Total + tres.Total,
+		Facets:     sumFacets(mres.Facets, tres.Facets),
+		Behind:     mres.Behind,
+		Estimated:  mres.Estimated || tres.Estimated,
+		Direct:     len(t.items) - cut,
+		Unsearched: t.unread() + cut,
+	}
+	out.Hits = mergeHits(req.Sort, mres.Hits, tres.Hits, from, size)
+	out.Took = time.Since(start)
+	return out, nil
+}
+
+// requestFilter is the prefilter of req's query, and a test of its
+// keyword filters on a document.
+func (ix *Index) requestFilter(req Request) (pred, func(doc) bool) {
+	var keep pred
+	if q, err := parseQuery(req.Query); err == nil {
+		m, merr := newMapping()
+		if merr == nil {
+			keep = prefilter(m, q)
+		}
+	}
+	if len(req.Filters) == 0 {
+		return keep, nil
+	}
+	return keep, func(d doc) bool { return keywordFiltersMatch(d, req.Filters) }
+}
+
+// keywordFiltersMatch reports whether d can match filters: for each
+// keyword field named, one of its values (lower-cased, as indexed) is one
+// of d's. Text fields are left to the index.
+func keywordFiltersMatch(d doc, filters map[string][]string) bool {
+	for f, vals := range filters {
+		if !slices.Contains(keywordFields, f) || len(vals) == 0 {
+			continue
+		}
+		var have []string
+		switch v := d[f].(type) {
+		case string:
+			have = []string{v}
+		case []string:
+			have = v
+		}
+		ok := false
+		for _, want := range vals {
+			for _, h := range have {
+				if strings.EqualFold(h, want) {
+					ok = true
+				}
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sumFacets adds the counts of b to those of a, per field and term, most
+// frequent first (ties by term), at most facetSize terms a field.
+func sumFacets(a, b map[string][]FacetCount) map[string][]FacetCount {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := map[string][]FacetCount{}
+	for _, m := range []map[string][]FacetCount{a, b} {
+		for f, counts := range m {
+			byTerm := map[string]int{}
+			for _, c := range out[f] {
+				byTerm[c.Term] = c.Count
+			}
+			for _, c := range counts {
+				byTerm[c.Term] += c.Count
+			}
+			merged := make([]FacetCount, 0, len(byTerm))
+			for t, n := range byTerm {
+				merged = append(merged, FacetCount{Term: t, Count: n})
+			}
+			out[f] = merged
+		}
+	}
+	for f, counts := range out {
+		slices.SortFunc(counts, func(x, y FacetCount) int {
+			if c := cmp.Compare(y.Count, x.Count); c != 0 {
+				return c
+			}
+			return strings.Compare(x.Term, y.Term)
+		})
+		out[f] = counts[:min(len(counts), facetSize)]
+	}
+	return out
+}
+
+// mergeHits merges two pages of hits sorted by sortBy (bleve's sort
+// strings; empty: best score first) and returns [from, from+size) of the
+// merge. On ties the index's hits (a) come first.
+func mergeHits(sortBy []string, a, b []Hit, from, size int) []Hit {
+	if len(sortBy) == 0 {
+		sortBy = []string{"-_score"}
+	}
+	so := bsearch.ParseSortOrderStrings(sortBy)
+	scoring, desc := so.CacheIsScore(), so.CacheDescending()
+	type entry struct {
+		hit Hit
+		dm  *bsearch.DocumentMatch
+	}
+	all := make([]entry, 0, len(a)+len(b))
+	for i, h := range append(slices.Clone(a), b...) {
+		keys := h.sortKeys
+		if len(keys) != len(so) {
+			keys = make([]string, len(so))
+			for x, s := range so {
+				if _, ok := s.(*bsearch.SortDocID); ok {
+					keys[x] = docID(h.Type, h.ID)
+				}
+			}
+		}
+		all = append(all, entry{h, &bsearch.DocumentMatch{ID: docID(h.Type, h.ID), Score: h.Score, Sort: keys, HitNumber: uint64(i)}})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return so.Compare(scoring, desc, all[i].dm, all[j].dm) < 0 })
+	var out []Hit
+	for i := from; i < min(len(all), from+size); i++ {
+		h := all[i].hit
+		h.sortKeys = nil
+		out = append(out, h)
+	}
+	return out
+}
+
+// retrieveBehind is Retrieve while the index is behind: the index without
+// the tail's items, and the tail's active records that can match task,
+// each ranked as Retrieve ranks, merged by final score (the BM25 scores
+// of the two sides are each over their own documents, as in
+// searchBehind).
+func (ix *Index) retrieveBehind(task string, scope review.Scope, k int, t *tail) ([]Scored, error) {
+	present, err := t.presentIn(ix)
+	if err != nil {
+		return nil, err
+	}
+	out, err := ix.retrieve(task, scope, k, present)
+	if err != nil {
+		return nil, err
+	}
+	var keep pred
+	if strings.TrimSpace(task) != "" {
+		if m, err := newMapping(); err == nil {
+			mq := query.NewMatchQuery(task)
+			mq.SetField("_all")
+			keep = prefilter(m, mq)
+		}
+	}
+	cands, _ := t.candidates("record", keep, func(d doc) bool { return d["status"] == string(review.Active) })
+	if len(cands) == 0 {
+		return out, nil
+	}
+	mem, err := ix.memIndex(cands, t.top)
+	if err != nil {
+		return nil, err
+	}
+	more, err := mem.retrieve(task, scope, k, nil)
+	_ = mem.Close()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, more...)
+	sortScored(out)
+	return out[:min(len(out), max(k, 0))], nil
+}
