@@ -82,6 +82,7 @@ type Index struct {
 
 	tailMu  sync.Mutex // guards tailCur
 	tailCur *tail      // the last tail read (currentTail)
+	mems    memCache   // in-memory indexes of tail candidates
 
 	// stop is closed by Close: a catch-up or build in progress stops at
 	// its next batch. bg counts the background catch-ups of
@@ -254,6 +255,7 @@ func (ix *Index) Close() error {
 		}
 	})
 	ix.bg.Wait()
+	ix.mems.clear()
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	ix.mu.Lock()

@@ -205,12 +205,14 @@ func (ix *Index) readItems(changes []review.Change) ([]tailItem, error) {
 		}
 	}
 	items := make([]tailItem, 0, len(changes))
+	seen := make(map[string]bool, len(changes))
 	for i := len(changes) - 1; i >= 0; i-- {
 		c := changes[i]
-		if !slices.Contains(Types, c.Kind) {
+		id := docID(c.Kind, c.ID)
+		if !slices.Contains(Types, c.Kind) || seen[id] {
 			continue
 		}
-		id := docID(c.Kind, c.ID)
+		seen[id] = true
 		d := docs[id]
 		items = append(items, tailItem{id: id, typ: c.Kind, seq: c.Seq, doc: d, text: docText(d)})
 	}

@@ -54,14 +54,23 @@ func prefilter(m mapping.IndexMapping, q query.Query) pred {
 		}
 		return anyOf(any)
 	case *query.MatchQuery:
+		if t.Fuzziness != 0 { // query strings give fuzziness as a number ("jion~1")
+			return nil
+		}
 		words := analyze(m, t.FieldVal, t.Match)
 		if t.Operator == query.MatchQueryOperatorAnd {
 			return containsAll(words)
 		}
 		return containsAny(words)
 	case *query.MatchPhraseQuery:
+		if t.Fuzziness != 0 { // query strings give fuzziness as a number ("jion~1")
+			return nil
+		}
 		return containsAll(analyze(m, t.FieldVal, t.MatchPhrase))
 	case *query.PhraseQuery:
+		if t.Fuzziness != 0 { // query strings give fuzziness as a number ("jion~1")
+			return nil
+		}
 		return containsAll(prefixes(t.Terms))
 	case *query.TermQuery:
 		return containsAll(prefixes([]string{t.Term}))

@@ -57,14 +57,14 @@ func (ix *Index) searchBehind(req Request, t *tail) (*Results, error) {
 	cands, cut := t.candidates(req.Type, keep, also)
 	tres := &Results{}
 	if len(cands) > 0 {
-		mem, err := ix.memIndex(cands, t.top)
+		mem, release, err := ix.mems.acquire(t, cands, func() (*Index, error) { return ix.memIndex(cands, t.top) })
 		if err != nil {
 			return nil, err
 		}
 		side := req
 		side.From, side.Size = 0, from+size
 		tres, err = mem.search(side, false)
-		_ = mem.Close()
+		release()
 		if err != nil {
 			return nil, err
 		}
@@ -228,12 +228,12 @@ func (ix *Index) retrieveBehind(task string, scope review.Scope, k int, t *tail)
 	if len(cands) == 0 {
 		return out, nil
 	}
-	mem, err := ix.memIndex(cands, t.top)
+	mem, release, err := ix.mems.acquire(t, cands, func() (*Index, error) { return ix.memIndex(cands, t.top) })
 	if err != nil {
 		return nil, err
 	}
 	more, err := mem.retrieve(task, scope, k, nil)
-	_ = mem.Close()
+	release()
 	if err != nil {
 		return nil, err
 	}
