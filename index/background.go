@@ -129,6 +129,10 @@ func (ix *Index) buildInBackground() error {
 	return ix.replay(changes)
 }
 
+// WaitCatchUp waits for the catch-up or build of OpenOptions.Background
+// to end.
+func (ix *Index) WaitCatchUp() { ix.bg.Wait() }
+
 // CatchingUp reports whether a catch-up or build is running: a search
 // meanwhile reads what the index lacks from the bank, so a caller that
 // wants its own write found need not wait for it.

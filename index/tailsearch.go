@@ -41,15 +41,16 @@ func (ix *Index) searchBehind(req Request, t *tail) (*Results, error) {
 		size = defaultSize
 	}
 	from := max(req.From, 0)
-	present, err := t.presentIn(ix)
-	if err != nil {
-		return nil, err
-	}
-	main := req
-	main.From, main.Size, main.exclude = 0, from+size, present
-	// Facets cached for the whole index do not hold without the excluded
-	// documents.
-	mres, err := ix.search(main, len(present) == 0)
+	var mres *Results
+	err := ix.withoutTail(t, func(exclude []string) error {
+		main := req
+		main.From, main.Size, main.exclude = 0, from+size, exclude
+		// Facets cached for the whole index do not hold without the
+		// excluded documents.
+		var err error
+		mres, err = ix.search(main, len(exclude) == 0)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +81,32 @@ func (ix *Index) searchBehind(req Request, t *tail) (*Results, error) {
 	out.Hits = mergeHits(req.Sort, mres.Hits, tres.Hits, from, size)
 	out.Took = time.Since(start)
 	return out, nil
+}
+
+// withoutTail runs search on the index without the documents of t's
+// items: exclude names those the index holds. A catch-up may write some
+// of them while the search runs; the index's generation then moves (it
+// is bumped before and after each write), and the search runs again, the
+// third time excluding every item t changed, which holds whatever the
+// index wrote meanwhile.
+func (ix *Index) withoutTail(t *tail, search func(exclude []string) error) error {
+	for attempt := 0; ; attempt++ {
+		gen := ix.gen.Load()
+		var exclude []string
+		if attempt < 2 {
+			var err error
+			if exclude, err = t.presentIn(ix); err != nil {
+				return err
+			}
+		} else {
+			for id := range t.changed {
+				exclude = append(exclude, id)
+			}
+		}
+		if err := search(exclude); err != nil || attempt == 2 || ix.gen.Load() == gen {
+			return err
+		}
+	}
 }
 
 // requestFilter is the prefilter of req's query, and a test of its
@@ -208,11 +235,12 @@ func mergeHits(sortBy []string, a, b []Hit, from, size int) []Hit {
 // of the two sides are each over their own documents, as in
 // searchBehind).
 func (ix *Index) retrieveBehind(task string, scope review.Scope, k int, t *tail) ([]Scored, error) {
-	present, err := t.presentIn(ix)
-	if err != nil {
-		return nil, err
-	}
-	out, err := ix.retrieve(task, scope, k, present)
+	var out []Scored
+	err := ix.withoutTail(t, func(exclude []string) error {
+		var err error
+		out, err = ix.retrieve(task, scope, k, exclude)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -53,6 +53,10 @@ type Options struct {
 	// Progress is told how far a build or catch-up of the index this
 	// process takes over has come (index.OpenOptions.Progress).
 	Progress func(done, total int)
+	// Finish makes Close let a catch-up or build in progress end first
+	// (a one-shot command that took the index over), instead of stopping
+	// it at its next batch.
+	Finish bool
 }
 
 // Index is one process's handle on a bank's shared index. Its methods are
@@ -200,6 +204,9 @@ func (ix *Index) Close() error {
 	}
 	if own == nil {
 		return nil
+	}
+	if ix.opt.Finish {
+		own.WaitCatchUp() // still serving others meanwhile
 	}
 	close(stop)
 	if ln != nil {
