@@ -83,6 +83,11 @@ type Index struct {
 	tailMu  sync.Mutex // guards tailCur
 	tailCur *tail      // the last tail read (currentTail)
 	mems    memCache   // in-memory indexes of tail candidates
+	chunks  tailChunks // the tail, indexed in the background (tailchunks.go)
+	// noChunks turns the background chunks off, and chunkSize replaces
+	// tailChunkSize when set (tests).
+	noChunks  bool
+	chunkSize int
 
 	// stop is closed by Close: a catch-up or build in progress stops at
 	// its next batch. bg counts the background catch-ups of
@@ -256,6 +261,7 @@ func (ix *Index) Close() error {
 	})
 	ix.bg.Wait()
 	ix.mems.clear()
+	ix.closeChunks()
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	ix.mu.Lock()

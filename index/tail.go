@@ -33,7 +33,7 @@ var tailMax = 20_000
 // tailIndexMax caps the items of the tail, newest first, that pass a
 // search's prefilter and are indexed in memory for it; the rest are
 // counted in Results.Unsearched.
-var tailIndexMax = 2_000
+var tailIndexMax = 500
 
 // bulkSource is the bulk read a Source may offer to read the tail in a few
 // queries rather than one per item. *review.Store (SQLite and PostgreSQL)
@@ -79,6 +79,7 @@ func (ix *Index) currentTail() (*tail, error) {
 		return nil, fmt.Errorf("index: read the bank's change sequence: %w", err)
 	}
 	if last <= base {
+		ix.dropChunks()
 		return nil, nil
 	}
 	ix.tailMu.Lock()
@@ -274,11 +275,12 @@ func (t *tail) presentIn(ix *Index) ([]string, error) {
 }
 
 // candidates returns the tail's items, newest first, of type typ (any
-// when ""), that the bank still holds and that keep passes, at most
-// tailIndexMax of them, and how many more passed.
-func (t *tail) candidates(typ string, keep pred, also func(doc) bool) (out []tailItem, cut int) {
+// when ""), that the bank still holds, that no chunk holds in that
+// version (covered), and that keep passes, at most tailIndexMax of them,
+// and how many more passed.
+func (t *tail) candidates(typ string, keep pred, also func(doc) bool, covered map[string]int64) (out []tailItem, cut int) {
 	for _, it := range t.items {
-		if it.doc == nil || (typ != "" && it.typ != typ) || (keep != nil && !keep(it.text)) || (also != nil && !also(it.doc)) {
+		if it.doc == nil || covered[it.id] == it.seq || (typ != "" && it.typ != typ) || (keep != nil && !keep(it.text)) || (also != nil && !also(it.doc)) {
 			continue
 		}
 		if len(out) >= tailIndexMax {

@@ -147,6 +147,40 @@ func scoreSorted(s []string) bool { return len(s) == 0 || strings.TrimPrefix(s[0
 func TestTailSearchEquivalent(t *testing.T) {
 	t.Parallel()
 	behind, caught, src, recs, tailItems := behindAndCaughtUp(t)
+	// Once with every tail item indexed per search, once with all of them
+	// in background chunks (of 50, so that several are searched at once).
+	perSearch := behindView(t, behind, func(v *Index) { v.noChunks = true })
+	inChunks := behindView(t, behind, func(v *Index) { v.chunkSize = 50 })
+	if err := inChunks.waitChunks(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(inChunks.chunks.chunks); n < 3 {
+		t.Fatalf("%d chunks, want the tail in 3 or more", n)
+	}
+	for _, v := range []*Index{perSearch, inChunks} {
+		compareBehind(t, v, caught, src, recs, tailItems)
+	}
+	if n := len(inChunks.chunks.chunks); n < 3 {
+		t.Fatalf("%d chunks after the searches, want them kept", n)
+	}
+}
+
+// behindView is another Index on behind's bleve index, at its sequence,
+// set up by f; its tail, chunks and caches are its own.
+func behindView(t *testing.T, behind *Index, f func(*Index)) *Index {
+	v := &Index{dir: behind.dir, src: behind.src, idx: behind.idx, stop: make(chan struct{})}
+	v.seq.Store(behind.seq.Load())
+	f(v)
+	t.Cleanup(func() {
+		close(v.stop)
+		v.mems.clear()
+		v.closeChunks()
+	})
+	return v
+}
+
+func compareBehind(t *testing.T, behind, caught *Index, src *bulkFake, recs []review.Record, tailItems int) {
+	t.Helper()
 	reqs := append(equivalenceRequests(recs), v3Requests()...)
 	reqs = append(reqs, dateRequests(recs)...)
 	reqs = append(reqs,
@@ -393,4 +427,61 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(f.dir)
 	}
 	os.Exit(code)
+}
+
+// TestTailChunksStale checks the background chunks: an item changed or
+// deleted after its chunk was built is found in its new version only, and
+// the chunks go once the index catches up.
+func TestTailChunksStale(t *testing.T) {
+	t.Parallel()
+	src := &bulkFake{fakeSource: sampleBank()}
+	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ix.chunkSize = 10
+	var rs []review.Record
+	for i := range 30 {
+		rs = append(rs, review.Record{ID: fmt.Sprintf("chunky_%02d", i), Lemma: fmt.Sprintf("a chunky note, number %d", i), Category: review.Fact})
+	}
+	src.putRecord(rs...)
+	if err := ix.waitChunks(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(ix.chunks.chunks); n != 3 {
+		t.Fatalf("%d chunks, want 3", n)
+	}
+	r := rs[5]
+	r.Lemma = "rewritten: a walrus"
+	src.putRecord(r)
+	src.deleteRecord("chunky_07")
+	search := func(q string) *Results {
+		t.Helper()
+		res, err := ix.Search(Request{Query: q, Size: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := search("walrus"); !slices.Equal(ids(res), recs("chunky_05")) {
+		t.Errorf("walrus: %v, want chunky_05 in its new version", ids(res))
+	}
+	before := search("chunky note")
+	if slices.Contains(ids(before), "record/chunky_07") || before.Behind == 0 {
+		t.Errorf("chunky note: hits %v (behind %d) hold the deleted chunky_07", ids(before), before.Behind)
+	}
+	if res := search("id:chunky_07"); res.Total != 0 {
+		t.Errorf("the deleted chunky_07 is found")
+	}
+	if err := ix.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	after := search("chunky note")
+	if after.Behind != 0 || after.Total != before.Total || !slices.Equal(ids(after), ids(before)) || after.Total != 28 {
+		t.Errorf("caught up: total %d, hits %v; behind: total %d, hits %v; want the same, 28 (no chunky_05, rewritten, nor chunky_07, deleted)", after.Total, ids(after), before.Total, ids(before))
+	}
+	if n := len(ix.chunks.chunks); n != 0 {
+		t.Errorf("%d chunks kept after the catch-up", n)
+	}
 }

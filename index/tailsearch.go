@@ -21,17 +21,20 @@ func isNotFound(err error) bool { return errors.Is(err, review.ErrNotFound) }
 //   - the index is searched without the documents of the items t
 //     changed (their version there is stale, or the bank deleted them),
 //     so an item is counted once, in its newest version;
-//   - the tail's items that can match (the prefilter, then req's type and
-//     filters) are indexed in memory under the same mapping and the same
-//     pipeline runs on them, so phrases, fields, ranges, facets and
-//     fragments mean what they mean on the index;
+//   - the tail's items are searched in memory under the same mapping,
+//     by the same pipeline, so phrases, fields, ranges, facets and
+//     fragments mean what they mean on the index: those the background
+//     chunks hold (tailchunks.go) on them, without the versions that
+//     changed since; the rest that can match (the prefilter, then req's
+//     type and keyword filters), at most tailIndexMax, newest first, on
+//     an index of their own;
 //   - totals and facet counts are summed; hits are merged in req's sort
 //     order, each side asked for From+Size.
 //
-// Both sides score by BM25, but each over its own documents (a term's
-// rarity in the tail is not its rarity in the bank), so under a score
-// sort the interleaving of the two sides' hits is not what a caught-up
-// index would give; a field sort merges exactly (ties: the index's hits
+// Every side scores by BM25, but each over its own documents (a term's
+// rarity in the tail is not its rarity in the bank; each chunk is scored
+// over itself), so under a score sort the interleaving of the sides'
+// hits is not what a caught-up index would give; a field sort merges exactly (ties: the index's hits
 // first). The tail's facets are exact and its estimates none: a merged
 // result is Estimated when the index's part is.
 func (ix *Index) searchBehind(req Request, t *tail) (*Results, error) {
@@ -54,8 +57,27 @@ func (ix *Index) searchBehind(req Request, t *tail) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
+	snap, release := ix.chunkSnapshot(t)
+	defer release()
+	cres := &Results{}
+	err = snap.each(t, func(mem *Index, stale []string) error {
+		side := req
+		side.From, side.Size, side.exclude = 0, from+size, stale
+		r, err := mem.search(side, false)
+		if err != nil {
+			return err
+		}
+		cres.Total += r.Total
+		cres.Facets = sumFacets(cres.Facets, r.Facets)
+		cres.Estimated = cres.Estimated || r.Estimated
+		cres.Hits = mergeHits(req.Sort, 0, from+size, cres.Hits, r.Hits)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
 	keep, also := ix.requestFilter(req)
-	cands, cut := t.candidates(req.Type, keep, also)
+	cands, cut := t.candidates(req.Type, keep, also, snap.covered)
 	tres := &Results{}
 	if len(cands) > 0 {
 		mem, release, err := ix.mems.acquire(t, cands, func() (*Index, error) { return ix.memIndex(cands, t.top) })
@@ -71,14 +93,17 @@ func (ix *Index) searchBehind(req Request, t *tail) (*Results, error) {
 		}
 	}
 	out := &Results{
-		Total:      mres.Total + tres.Total,
-		Facets:     sumFacets(mres.Facets, tres.Facets),
+		Total:      mres.Total + cres.Total + tres.Total,
+		Facets:     sumFacets(sumFacets(mres.Facets, cres.Facets), tres.Facets),
 		Behind:     mres.Behind,
-		Estimated:  mres.Estimated || tres.Estimated,
+		Estimated:  mres.Estimated || cres.Estimated || tres.Estimated,
 		Direct:     len(t.items) - cut,
 		Unsearched: t.unread() + cut,
 	}
-	out.Hits = mergeHits(req.Sort, mres.Hits, tres.Hits, from, size)
+	out.Hits = mergeHits(req.Sort, from, size, mres.Hits, cres.Hits, tres.Hits)
+	for i := range out.Hits {
+		out.Hits[i].sortKeys = nil
+	}
 	out.Took = time.Since(start)
 	return out, nil
 }
@@ -193,10 +218,10 @@ func sumFacets(a, b map[string][]FacetCount) map[string][]FacetCount {
 	return out
 }
 
-// mergeHits merges two pages of hits sorted by sortBy (bleve's sort
-// strings; empty: best score first) and returns [from, from+size) of the
-// merge. On ties the index's hits (a) come first.
-func mergeHits(sortBy []string, a, b []Hit, from, size int) []Hit {
+// mergeHits merges pages of hits sorted by sortBy (bleve's sort strings;
+// empty: best score first) and returns [from, from+size) of the merge. On
+// ties the earlier page's hits (the index's) come first.
+func mergeHits(sortBy []string, from, size int, pages ...[]Hit) []Hit {
 	if len(sortBy) == 0 {
 		sortBy = []string{"-_score"}
 	}
@@ -206,8 +231,12 @@ func mergeHits(sortBy []string, a, b []Hit, from, size int) []Hit {
 		hit Hit
 		dm  *bsearch.DocumentMatch
 	}
-	all := make([]entry, 0, len(a)+len(b))
-	for i, h := range append(slices.Clone(a), b...) {
+	var hits []Hit
+	for _, p := range pages {
+		hits = append(hits, p...)
+	}
+	all := make([]entry, 0, len(hits))
+	for i, h := range hits {
 		keys := h.sortKeys
 		if len(keys) != len(so) {
 			keys = make([]string, len(so))
@@ -222,9 +251,7 @@ func mergeHits(sortBy []string, a, b []Hit, from, size int) []Hit {
 	sort.SliceStable(all, func(i, j int) bool { return so.Compare(scoring, desc, all[i].dm, all[j].dm) < 0 })
 	var out []Hit
 	for i := from; i < min(len(all), from+size); i++ {
-		h := all[i].hit
-		h.sortKeys = nil
-		out = append(out, h)
+		out = append(out, all[i].hit)
 	}
 	return out
 }
@@ -252,9 +279,20 @@ func (ix *Index) retrieveBehind(task string, scope review.Scope, k int, t *tail)
 			keep = prefilter(m, mq)
 		}
 	}
-	cands, _ := t.candidates("record", keep, func(d doc) bool { return d["status"] == string(review.Active) })
+	snap, release := ix.chunkSnapshot(t)
+	defer release()
+	err = snap.each(t, func(mem *Index, stale []string) error {
+		more, err := mem.retrieve(task, scope, k, stale)
+		out = append(out, more...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	cands, _ := t.candidates("record", keep, func(d doc) bool { return d["status"] == string(review.Active) }, snap.covered)
 	if len(cands) == 0 {
-		return out, nil
+		sortScored(out)
+		return out[:min(len(out), max(k, 0))], nil
 	}
 	mem, release, err := ix.mems.acquire(t, cands, func() (*Index, error) { return ix.memIndex(cands, t.top) })
 	if err != nil {
