@@ -314,7 +314,17 @@ func (ix *Index) memIndex(items []tailItem, top int64) (*Index, error) {
 		_ = idx.Close()
 		return nil, fmt.Errorf("index: write the tail: %w", err)
 	}
-	mem := &Index{src: ix.src, idx: idx, estimateOver: ix.estimateOver, sampleTarget: ix.sampleTarget, allHits: ix.allHits}
+	mem := &Index{src: atSeq{ix.src, top}, idx: idx, estimateOver: ix.estimateOver, sampleTarget: ix.sampleTarget, allHits: ix.allHits}
 	mem.seq.Store(top)
 	return mem, nil
 }
+
+// atSeq is the Source of an in-memory index of the tail: its bank is at
+// the tail's top, so its searches say nothing of being behind (the
+// merged result does) and ask the bank nothing.
+type atSeq struct {
+	Source
+	seq int64
+}
+
+func (s atSeq) LastSeq() (int64, error) { return s.seq, nil }
