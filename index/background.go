@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -86,11 +87,38 @@ func (ix *Index) background(work func() error) {
 		defer ix.bg.Done()
 		defer ix.writeMu.Unlock()
 		defer ix.busy.Add(-1)
+		ix.yieldIfLong()
 		if ix.stopped() {
 			return
 		}
 		_ = work()
 	}()
+}
+
+// firstAnswerWait is how long the background work of an open waits for
+// the first request to answer before it starts anyway.
+const firstAnswerWait = 2 * time.Second
+
+// yieldIfLong lets the request that opened the index answer before the
+// open's catch-up or build starts, when that is long (more than
+// rebuildMin changes to go): a first search at 100,000 records then has
+// both cores.
+func (ix *Index) yieldIfLong() {
+	if last, err := ix.src.LastSeq(); err != nil || last-ix.seq.Load() <= int64(rebuildMin) {
+		return
+	}
+	select {
+	case <-ix.answered:
+	case <-time.After(firstAnswerWait):
+	case <-ix.stop:
+	}
+}
+
+// answer marks that a request has been answered (Search, Retrieve).
+func (ix *Index) answer() {
+	if ix.answered != nil {
+		ix.answeredOnce.Do(func() { close(ix.answered) })
+	}
 }
 
 // buildInBackground builds the index beside the empty one serving now,
@@ -131,7 +159,10 @@ func (ix *Index) buildInBackground() error {
 
 // WaitCatchUp waits for the catch-up or build of OpenOptions.Background
 // to end.
-func (ix *Index) WaitCatchUp() { ix.bg.Wait() }
+func (ix *Index) WaitCatchUp() {
+	ix.answer()
+	ix.bg.Wait()
+}
 
 // CatchingUp reports whether a catch-up or build is running: a search
 // meanwhile reads what the index lacks from the bank, so a caller that

@@ -94,6 +94,12 @@ type Index struct {
 	// OpenOptions.Background; busy counts catch-ups running (CatchingUp).
 	stop     chan struct{}
 	stopOnce sync.Once
+	// answered is closed once the first Search or Retrieve has answered:
+	// the background work of OpenOptions.Background waits for it (or for
+	// firstAnswerWait), so that the first request, which opened the
+	// index, does not share the cores with a build.
+	answered     chan struct{}
+	answeredOnce sync.Once
 	bg       sync.WaitGroup
 	busy     atomic.Int32
 }
@@ -120,7 +126,7 @@ type OpenOptions struct {
 
 // OpenWith is Open with options.
 func OpenWith(dir string, src Source, opt OpenOptions) (*Index, error) {
-	ix := &Index{dir: dir, src: src, stop: make(chan struct{})}
+	ix := &Index{dir: dir, src: src, stop: make(chan struct{}), answered: make(chan struct{})}
 	if opt.Progress != nil {
 		ix.SetProgress(opt.Progress)
 	}
@@ -240,6 +246,7 @@ func (ix *Index) Seq() int64 { return ix.seq.Load() }
 // catch-up or build of OpenOptions.Background is done (callers use it to
 // have the index built: IndexDocs, sample gen).
 func (ix *Index) DocCount() (uint64, error) {
+	ix.answer() // the caller waits for the work: it need not wait for a request
 	ix.bg.Wait()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()

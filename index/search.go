@@ -111,6 +111,7 @@ const facetSize = 100
 // sequence are searched directly from the bank as well (searchBehind),
 // and Results says how many were and were not.
 func (ix *Index) Search(req Request) (*Results, error) {
+	defer ix.answer()
 	t, err := ix.currentTail()
 	if err != nil {
 		return nil, err
@@ -706,6 +707,7 @@ func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, err
 	if k <= 0 {
 		k = 5
 	}
+	defer ix.answer()
 	t, err := ix.currentTail()
 	if err != nil {
 		return nil, err

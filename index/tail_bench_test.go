@@ -157,23 +157,32 @@ func buildBinary(b *testing.B) string {
 // from the bank (the newest tailMax of them) and excluded from the index
 // (each is there in an older version: the costliest case, where every
 // tail item is excluded by id); build=100000 as during a first build in
-// the background, an empty index and the whole bank behind.
+// the background, an empty index and the whole bank behind. chunks=none:
+// before the background chunks exist, every tail candidate is indexed per
+// search (at most tailIndexMax); chunks=built: after they hold the tail.
 //
 //	go test ./index/ -run '^$' -bench 'SearchBehind' -benchtime 100x -count 1 -timeout 30m
 func BenchmarkSearchBehind(b *testing.B) {
 	const n = 100_000
 	cases := []struct {
-		name   string
-		behind int64
-		empty  bool
-	}{{"behind=0", 0, false}, {"behind=20000", 20_000, false}, {"behind=100000", 100_000, false}, {"build=100000", 0, true}}
+		name     string
+		behind   int64
+		empty    bool
+		noChunks bool
+	}{
+		{"behind=0", 0, false, false},
+		{"behind=20000/chunks=none", 20_000, false, true}, {"behind=20000/chunks=built", 20_000, false, false},
+		{"behind=100000/chunks=built", 100_000, false, false},
+		{"build=100000/chunks=none", 0, true, true}, {"build=100000/chunks=built", 0, true, false},
+	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			c := corpus(b, n)
 			main := c.index(b)
 			ix := main
 			if tc.behind > 0 || tc.empty {
-				ix = &Index{dir: main.dir, src: c.st, idx: main.idx, stop: make(chan struct{})}
+				ix = &Index{dir: main.dir, src: c.st, idx: main.idx, stop: make(chan struct{}), noChunks: tc.noChunks}
+				defer func() { close(ix.stop); ix.mems.clear(); ix.closeChunks() }()
 				last, err := c.st.LastSeq()
 				if err != nil {
 					b.Fatal(err)
@@ -196,6 +205,13 @@ func BenchmarkSearchBehind(b *testing.B) {
 				}
 			}
 			b.Logf("%s: first pass over %d queries (reads the tail) %s", tc.name, len(reqs), time.Since(start).Round(time.Millisecond))
+			if !tc.noChunks && ix != main {
+				start = time.Now()
+				if err := ix.waitChunks(); err != nil {
+					b.Fatal(err)
+				}
+				b.Logf("%s: %d chunks built in %s", tc.name, len(ix.chunks.chunks), time.Since(start).Round(time.Millisecond))
+			}
 			res, _ := ix.Search(Request{Type: "record"})
 			b.Logf("%s: behind %d, direct %d, unsearched %d", tc.name, res.Behind, res.Direct, res.Unsearched)
 			runtime.LockOSThread()

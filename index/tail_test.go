@@ -94,7 +94,7 @@ func makeBehindAndCaughtUp() (dir string, behind, caught *Index, src *bulkFake, 
 		return
 	}
 	src = &bulkFake{fakeSource: sampleBank()}
-	n := 600 // indexed; a quarter more written after (CI: 1200)
+	n := 400 // indexed; a quarter more written after (CI: 1200)
 	if testenv.CI() {
 		n = 1200
 	}
@@ -148,9 +148,9 @@ func TestTailSearchEquivalent(t *testing.T) {
 	t.Parallel()
 	behind, caught, src, recs, tailItems := behindAndCaughtUp(t)
 	// Once with every tail item indexed per search, once with all of them
-	// in background chunks (of 50, so that several are searched at once).
+	// in background chunks (of 40, so that several are searched at once).
 	perSearch := behindView(t, behind, func(v *Index) { v.noChunks = true })
-	inChunks := behindView(t, behind, func(v *Index) { v.chunkSize = 50 })
+	inChunks := behindView(t, behind, func(v *Index) { v.chunkSize = 40 })
 	if err := inChunks.waitChunks(); err != nil {
 		t.Fatal(err)
 	}

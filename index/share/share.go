@@ -15,6 +15,13 @@
 //
 // A request may name the sequence it must see ("at least seq N"): the
 // owner catches up first, so a process always finds its own writes.
+//
+// A new owner opens the index without waiting for its catch-up (or, when
+// there is none, its first build): that runs in the background
+// (index.OpenOptions.Background) while the owner serves, and searches
+// meanwhile read what the index lacks from the bank (index.Results.Direct).
+// A request's "at least seq N" does not wait for a catch-up that is
+// running already: the tail holds that write.
 package share
 
 import (
