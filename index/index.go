@@ -100,8 +100,8 @@ type Index struct {
 	// index, does not share the cores with a build.
 	answered     chan struct{}
 	answeredOnce sync.Once
-	bg       sync.WaitGroup
-	busy     atomic.Int32
+	bg           sync.WaitGroup
+	busy         atomic.Int32
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it
