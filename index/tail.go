@@ -253,7 +253,10 @@ func (t *tail) presentIn(ix *Index) ([]string, error) {
 		ids = append(ids, id)
 	}
 	var present []string
-	if len(ids) > 0 {
+	ix.mu.RLock()
+	empty := ix.idx != nil && bleveDocs(ix.idx) == 0 // a first build: nothing to leave out
+	ix.mu.RUnlock()
+	if len(ids) > 0 && !empty {
 		sr := bleve.NewSearchRequestOptions(query.NewDocIDQuery(ids), len(ids), 0, false)
 		sr.Score = "none"
 		ix.mu.RLock()
@@ -272,6 +275,14 @@ func (t *tail) presentIn(ix *Index) ([]string, error) {
 	}
 	t.present, t.presentGen, t.presentOK = present, gen, true
 	return present, nil
+}
+
+func bleveDocs(idx interface{ DocCount() (uint64, error) }) uint64 {
+	n, err := idx.DocCount()
+	if err != nil {
+		return 1
+	}
+	return n
 }
 
 // candidates returns the tail's items, newest first, of type typ (any
