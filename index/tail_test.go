@@ -485,3 +485,45 @@ func TestTailChunksStale(t *testing.T) {
 		t.Errorf("%d chunks kept after the catch-up", n)
 	}
 }
+
+// TestBackgroundOpen opens a missing index with OpenOptions.Background on
+// a bank long enough to build: the open returns at once, a search finds
+// the last item from the bank while the build waits for that answer, a
+// Close during the build stops it (leaving only index.new), and the next
+// open builds again and catches up with everything.
+func TestBackgroundOpen(t *testing.T) {
+	t.Parallel()
+	src := sampleBank()
+	src.putRecord(bulkRecords("bg", rebuildMin+500)...)
+	dir := filepath.Join(t.TempDir(), "index")
+	ix, err := OpenWith(dir, src, OpenOptions{Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Search(Request{Query: fmt.Sprintf("id:bg_%05d", rebuildMin+499)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != 1 || res.Behind == 0 || res.Direct == 0 {
+		t.Fatalf("first search: total %d, behind %d, direct %d; want 1 from the bank while behind", res.Total, res.Behind, res.Direct)
+	}
+	if err := ix.Close(); err != nil { // stops the build at its next batch
+		t.Fatal(err)
+	}
+	if !ix.stopped() || ix.CatchingUp() {
+		t.Fatal("the build still runs after Close")
+	}
+	ix, err = OpenWith(dir, src, OpenOptions{Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ix.WaitCatchUp()
+	res, err = ix.Search(Request{Query: "bulk", Type: "record", Size: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Behind != 0 || res.Direct != 0 || res.Total != uint64(rebuildMin+500) {
+		t.Fatalf("after the catch-up: total %d, behind %d, direct %d; want %d, 0, 0", res.Total, res.Behind, res.Direct, rebuildMin+500)
+	}
+}
