@@ -60,6 +60,11 @@ type tail struct {
 	base, top int64
 	items     []tailItem       // newest first, at most tailMax
 	changed   map[string]int64 // document id → seq of every item changed in (base, top]
+	// partial: changed holds the newest tailMax items only (read while
+	// the index is empty, which has no stale versions to leave out), and
+	// total is how many items changed in all.
+	partial bool
+	total   int
 
 	mu         sync.Mutex
 	presentGen uint64
@@ -68,7 +73,19 @@ type tail struct {
 }
 
 // unread is how many changed items the tail did not read (over tailMax).
-func (t *tail) unread() int { return len(t.changed) - len(t.items) }
+func (t *tail) unread() int {
+	if t.partial {
+		return max(t.total-len(t.items), 0)
+	}
+	return len(t.changed) - len(t.items)
+}
+
+// newestSource is what a Source may offer to read only the newest items
+// of a long feed (*review.Store has it): a first build at a million
+// records then never holds every change in memory.
+type newestSource interface {
+	NewestChanges(seq int64, limit int) ([]review.Change, int, error)
+}
 
 // currentTail returns the tail of the bank's changes after the index's
 // sequence, or nil when the index is caught up.
@@ -85,7 +102,7 @@ func (ix *Index) currentTail() (*tail, error) {
 	ix.tailMu.Lock()
 	defer ix.tailMu.Unlock()
 	t := ix.tailCur
-	if t == nil || t.base > base {
+	if t == nil || t.base > base || (t.partial && base > t.base) {
 		t, err = ix.readTail(base)
 	} else {
 		if last > t.top {
@@ -105,6 +122,21 @@ func (ix *Index) currentTail() (*tail, error) {
 // readTail reads the changes after base and the newest tailMax items they
 // name.
 func (ix *Index) readTail(base int64) (*tail, error) {
+	if ns, ok := ix.src.(newestSource); ok && ix.empty() {
+		changes, total, err := ns.NewestChanges(base, tailMax)
+		if err != nil {
+			return nil, fmt.Errorf("index: read the bank's newest changes since %d: %w", base, err)
+		}
+		t := &tail{base: base, top: base, changed: make(map[string]int64, len(changes)), partial: true, total: total}
+		for _, c := range changes {
+			t.changed[docID(c.Kind, c.ID)] = c.Seq
+			t.top = max(t.top, c.Seq)
+		}
+		if t.items, err = ix.readItems(changes); err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
 	changes, err := ix.src.ChangesSince(base)
 	if err != nil {
 		return nil, fmt.Errorf("index: read the bank's changes since %d: %w", base, err)
@@ -131,9 +163,13 @@ func (ix *Index) extendTail(t *tail) (*tail, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &tail{base: t.base, top: t.top, changed: maps.Clone(t.changed)}
+	n := &tail{base: t.base, top: t.top, changed: maps.Clone(t.changed), partial: t.partial, total: t.total}
 	for _, c := range changes {
-		n.changed[docID(c.Kind, c.ID)] = c.Seq
+		id := docID(c.Kind, c.ID)
+		if _, seen := n.changed[id]; !seen {
+			n.total++ // of a partial tail: an item beyond it changed again counts twice
+		}
+		n.changed[id] = c.Seq
 		n.top = max(n.top, c.Seq)
 	}
 	n.items = fresh
@@ -253,10 +289,7 @@ func (t *tail) presentIn(ix *Index) ([]string, error) {
 		ids = append(ids, id)
 	}
 	var present []string
-	ix.mu.RLock()
-	empty := ix.idx != nil && bleveDocs(ix.idx) == 0 // a first build: nothing to leave out
-	ix.mu.RUnlock()
-	if len(ids) > 0 && !empty {
+	if len(ids) > 0 && !ix.empty() { // a first build: nothing to leave out
 		sr := bleve.NewSearchRequestOptions(query.NewDocIDQuery(ids), len(ids), 0, false)
 		sr.Score = "none"
 		ix.mu.RLock()
@@ -277,12 +310,16 @@ func (t *tail) presentIn(ix *Index) ([]string, error) {
 	return present, nil
 }
 
-func bleveDocs(idx interface{ DocCount() (uint64, error) }) uint64 {
-	n, err := idx.DocCount()
-	if err != nil {
-		return 1
+// empty reports whether the index holds no document (a first build
+// serves an empty one).
+func (ix *Index) empty() bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.idx == nil {
+		return false
 	}
-	return n
+	n, err := ix.idx.DocCount()
+	return err == nil && n == 0
 }
 
 // candidates returns the tail's items, newest first, of type typ (any

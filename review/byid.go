@@ -1,6 +1,10 @@
 package review
 
-import "strings"
+import (
+	"database/sql"
+	"slices"
+	"strings"
+)
 
 // byIDChunk is how many ids one IN (...) query names.
 const byIDChunk = 500
@@ -54,4 +58,27 @@ func (s *Store) TrajectoriesByID(ids []string) (map[string]*Trajectory, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// NewestChanges is ChangesSince for the newest limit objects only: the
+// latest change of each of the limit objects changed last after seq,
+// oldest first, and how many objects changed after seq in all. The index
+// reads the tail of a long feed with it (a first build at a million
+// records) without holding every change in memory.
+func (s *Store) NewestChanges(seq int64, limit int) ([]Change, int, error) {
+	var total int
+	if err := s.db.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM changes WHERE seq > ? GROUP BY kind, id) AS objs`, seq).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	cs, err := queryRows(s.db, `SELECT max(seq) AS newest, kind, id FROM changes WHERE seq > ? GROUP BY kind, id ORDER BY newest DESC LIMIT ?`, []any{seq, limit},
+		func(rows *sql.Rows) (Change, error) {
+			var c Change
+			err := rows.Scan(&c.Seq, &c.Kind, &c.ID)
+			return c, err
+		})
+	if err != nil {
+		return nil, 0, err
+	}
+	slices.Reverse(cs)
+	return cs, total, nil
 }

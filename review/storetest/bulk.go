@@ -13,6 +13,7 @@ type bulkReader interface {
 	RecordsByID(ids []string) (map[string]*review.Record, error)
 	ProposalsByID(ids []string) (map[string]*review.Proposal, error)
 	TrajectoriesByID(ids []string) (map[string]*review.Trajectory, error)
+	NewestChanges(seq int64, limit int) ([]review.Change, int, error)
 }
 
 // testBulkReads reads records, proposals and trajectories by id in bulk,
@@ -55,5 +56,19 @@ func testBulkReads(t *testing.T, b review.Backend) {
 	}
 	if none, err := br.ProposalsByID(nil); err != nil || len(none) != 0 {
 		t.Fatalf("ProposalsByID(nil) = %v, %v", none, err)
+	}
+	// The newest changes: mem_z, written last, comes last.
+	all2, err := b.ChangesSince(0)
+	must(t, err)
+	must(t, b.PutRecords([]review.Record{{ID: "mem_z", Lemma: "written last", Category: review.Fact, Confidence: 0.9}}, "test", "last"))
+	newest, total, err := br.NewestChanges(0, 3)
+	must(t, err)
+	if total != len(all2)+1 || len(newest) != 3 || newest[2].ID != "mem_z" || newest[2].Kind != "record" ||
+		newest[0].Seq >= newest[1].Seq || newest[1].Seq >= newest[2].Seq || newest[1] != all2[len(all2)-1] {
+		t.Fatalf("NewestChanges(0, 3) = %v, %d; the feed ends %v (%d objects)", newest, total, all2[len(all2)-2:], len(all2))
+	}
+	last := newest[2].Seq
+	if after, total, err := br.NewestChanges(last-1, 10); err != nil || total != 1 || len(after) != 1 || after[0].Seq != last {
+		t.Fatalf("NewestChanges(%d, 10) = %v, %d, %v", last-1, after, total, err)
 	}
 }
