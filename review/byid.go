@@ -2,6 +2,7 @@ package review
 
 import (
 	"database/sql"
+	"math"
 	"slices"
 	"strings"
 )
@@ -62,23 +63,47 @@ func (s *Store) TrajectoriesByID(ids []string) (map[string]*Trajectory, error) {
 
 // NewestChanges is ChangesSince for the newest limit objects only: the
 // latest change of each of the limit objects changed last after seq,
-// oldest first, and how many objects changed after seq in all. The index
-// reads the tail of a long feed with it (a first build at a million
-// records) without holding every change in memory.
+// oldest first, read newest first along the sequence (a first page reads
+// about limit rows however long the feed), and how many objects changed
+// after seq: the changes after seq less the repeats among those read, so
+// exact unless an object older than those changed twice. The index reads
+// the tail of a long feed with it (a first build at a million records)
+// without holding every change in memory.
 func (s *Store) NewestChanges(seq int64, limit int) ([]Change, int, error) {
-	var total int
-	if err := s.db.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM changes WHERE seq > ? GROUP BY kind, id) AS objs`, seq).Scan(&total); err != nil {
+	var rows int
+	if err := s.db.QueryRow(`SELECT count(*) FROM changes WHERE seq > ?`, seq).Scan(&rows); err != nil {
 		return nil, 0, err
 	}
-	cs, err := queryRows(s.db, `SELECT max(seq) AS newest, kind, id FROM changes WHERE seq > ? GROUP BY kind, id ORDER BY newest DESC LIMIT ?`, []any{seq, limit},
-		func(rows *sql.Rows) (Change, error) {
-			var c Change
-			err := rows.Scan(&c.Seq, &c.Kind, &c.ID)
-			return c, err
-		})
-	if err != nil {
-		return nil, 0, err
+	var out []Change
+	seen := map[[2]string]bool{}
+	repeats := 0
+	hi := int64(math.MaxInt64)
+	for len(out) < limit {
+		page, err := queryRows(s.db, `SELECT seq, kind, id FROM changes WHERE seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+			[]any{seq, hi, max(limit-len(out), 1000)}, func(rows *sql.Rows) (Change, error) {
+				var c Change
+				err := rows.Scan(&c.Seq, &c.Kind, &c.ID)
+				return c, err
+			})
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, c := range page {
+			k := [2]string{c.Kind, c.ID}
+			if seen[k] {
+				repeats++
+				continue
+			}
+			if len(out) < limit {
+				seen[k] = true
+				out = append(out, c)
+			}
+		}
+		if len(page) == 0 {
+			break
+		}
+		hi = page[len(page)-1].Seq
 	}
-	slices.Reverse(cs)
-	return cs, total, nil
+	slices.Reverse(out)
+	return out, rows - repeats, nil
 }
