@@ -24,7 +24,7 @@ func (ix *Index) openBackground() (*Index, error) {
 	if err == nil {
 		if ok, uerr := ix.usable(idx); ok && uerr == nil {
 			ix.idx = idx
-			ix.background(ix.catchUp)
+			ix.background(ix.catchUp, nil)
 			return ix, nil
 		}
 		_ = idx.Close()
@@ -44,7 +44,7 @@ func (ix *Index) openBackground() (*Index, error) {
 			if ok, uerr := ix.usable(idx); ok && uerr == nil {
 				release()
 				ix.idx = idx
-				ix.background(ix.catchUp)
+				ix.background(ix.catchUp, nil)
 				return ix, nil
 			}
 			_ = idx.Close()
@@ -57,10 +57,7 @@ func (ix *Index) openBackground() (*Index, error) {
 	}
 	ix.idx = empty
 	ix.seq.Store(0)
-	ix.background(func() error {
-		defer release()
-		return ix.buildInBackground()
-	})
+	ix.background(ix.buildInBackground, release)
 	return ix, nil
 }
 
@@ -78,8 +75,9 @@ func emptyIndex() (bleve.Index, error) {
 }
 
 // background runs work holding writeMu in a goroutine that Close waits
-// for. A failed catch-up is tried again by the next Sync.
-func (ix *Index) background(work func() error) {
+// for, then done (when set) whether work ran or Close stopped it first. A
+// failed catch-up is tried again by the next Sync.
+func (ix *Index) background(work func() error, done func()) {
 	ix.bg.Add(1)
 	ix.writeMu.Lock() // before returning: a Sync or Close right after Open waits for the work
 	ix.busy.Add(1)
@@ -87,6 +85,9 @@ func (ix *Index) background(work func() error) {
 		defer ix.bg.Done()
 		defer ix.writeMu.Unlock()
 		defer ix.busy.Add(-1)
+		if done != nil {
+			defer done()
+		}
 		ix.yieldIfLong()
 		if ix.stopped() {
 			return
