@@ -139,7 +139,7 @@ func (ix *Index) buildInBackground() error {
 	ix.mu.Lock()
 	_ = ix.idx.Close()
 	ix.idx, err = swapIn(ix.dir)
-	ix.gen.Add(1)
+	ix.gen.Add(2) // even: no write in progress (withoutTail)
 	if err != nil {
 		// Searches fail with errClosed until the next open builds again.
 		ix.idx = nil

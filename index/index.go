@@ -317,7 +317,7 @@ func (ix *Index) rebuildLocked() error {
 	if err == nil {
 		ix.idx, err = swapIn(ix.dir)
 	}
-	ix.gen.Add(1)
+	ix.gen.Add(2) // even: no write in progress (withoutTail)
 	ix.mu.Unlock()
 	if err != nil {
 		return err

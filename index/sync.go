@@ -121,7 +121,7 @@ func (ix *Index) apply(changes []review.Change) error {
 		}
 	}
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(last, 10)))
-	ix.gen.Add(1) // before the write too: a search that sees one generation before and after it saw none of it (withoutTail)
+	ix.gen.Add(1) // before the write too, making it odd while the write runs: a search that sees one even generation before and after it saw none of it (withoutTail)
 	err := ix.write(b)
 	ix.gen.Add(1) // after the write, even a failed one: searches that read the old generation may have seen part of it
 	if err != nil {

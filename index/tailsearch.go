@@ -110,10 +110,11 @@ func (ix *Index) searchBehind(req Request, t *tail) (*Results, error) {
 
 // withoutTail runs search on the index without the documents of t's
 // items: exclude names those the index holds. A catch-up may write some
-// of them while the search runs; the index's generation then moves (it
-// is bumped before and after each write), and the search runs again, the
-// third time excluding every item t changed, which holds whatever the
-// index wrote meanwhile.
+// of them while the search runs; the index's generation is odd while a
+// write runs and moves with each (bumped before and after it), so unless
+// the generation was the same even number before and after, the search
+// runs again, the third time excluding every item t changed, which holds
+// whatever the index wrote meanwhile.
 func (ix *Index) withoutTail(t *tail, search func(exclude []string) error) error {
 	for attempt := 0; ; attempt++ {
 		gen := ix.gen.Load()
@@ -128,7 +129,7 @@ func (ix *Index) withoutTail(t *tail, search func(exclude []string) error) error
 				exclude = append(exclude, id)
 			}
 		}
-		if err := search(exclude); err != nil || attempt == 2 || ix.gen.Load() == gen {
+		if err := search(exclude); err != nil || attempt == 2 || (gen%2 == 0 && ix.gen.Load() == gen) {
 			return err
 		}
 	}
