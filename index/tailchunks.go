@@ -56,7 +56,10 @@ func (ix *Index) chunkSnapshot(t *tail) (chunkSnap, func()) {
 		ch.refs++
 	}
 	c.want = t
-	if !c.running && !c.closed && !ix.noChunks && !ix.stopped() && ix.stop != nil {
+	// A tail the per-search candidates hold whole (at most tailIndexMax
+	// items) needs no chunks: its index is built once per candidate set
+	// and cached (memCache).
+	if !c.running && !c.closed && !ix.noChunks && !ix.stopped() && ix.stop != nil && (len(t.items) > tailIndexMax || ix.chunkSize > 0) {
 		c.running = true
 		c.wg.Add(1)
 		go ix.growChunks()
