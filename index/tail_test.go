@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
@@ -486,32 +487,47 @@ func TestTailChunksStale(t *testing.T) {
 	}
 }
 
-// TestBackgroundOpen opens a missing index with OpenOptions.Background on
-// a bank long enough to build: the open returns at once, a search finds
-// the last item from the bank while the build waits for that answer, a
-// Close during the build stops it (leaving only index.new), and the next
-// open builds again and catches up with everything.
+// TestBackgroundOpen opens a missing index with OpenOptions.Background:
+// the open returns at once, a search finds the last item from the bank
+// while the build is held at its first batch, a Close during the build
+// stops it (leaving only index.new), and the next open builds again and
+// catches up with everything.
 func TestBackgroundOpen(t *testing.T) {
 	t.Parallel()
 	src := sampleBank()
-	src.putRecord(bulkRecords("bg", rebuildMin+500)...)
+	const n = batchSize + 100 // two batches
+	src.putRecord(bulkRecords("bg", n)...)
 	dir := filepath.Join(t.TempDir(), "index")
-	ix, err := OpenWith(dir, src, OpenOptions{Background: true})
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	ix, err := OpenWith(dir, src, OpenOptions{Background: true, Progress: func(done, total int) {
+		once.Do(func() { close(held); <-release })
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ix.Search(Request{Query: fmt.Sprintf("id:bg_%05d", rebuildMin+499)})
+	<-held // the build has written its first batch, and waits
+	res, err := ix.Search(Request{Query: fmt.Sprintf("id:bg_%05d", n-1)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Total != 1 || res.Behind == 0 || res.Direct == 0 {
-		t.Fatalf("first search: total %d, behind %d, direct %d; want 1 from the bank while behind", res.Total, res.Behind, res.Direct)
+	if res.Total != 1 || res.Behind == 0 || res.Direct == 0 || !ix.CatchingUp() {
+		t.Fatalf("during the build: total %d, behind %d, direct %d; want 1 from the bank while behind", res.Total, res.Behind, res.Direct)
 	}
-	if err := ix.Close(); err != nil { // stops the build at its next batch
+	closed := make(chan error)
+	go func() { closed <- ix.Close() }()
+	for !ix.stopped() {
+		time.Sleep(time.Millisecond)
+	}
+	close(release) // the build goes on to its next batch, and stops there
+	if err := <-closed; err != nil {
 		t.Fatal(err)
 	}
-	if !ix.stopped() || ix.CatchingUp() {
+	if ix.CatchingUp() {
 		t.Fatal("the build still runs after Close")
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("the stopped build swapped in an index: %v", err)
 	}
 	ix, err = OpenWith(dir, src, OpenOptions{Background: true})
 	if err != nil {
@@ -523,7 +539,7 @@ func TestBackgroundOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Behind != 0 || res.Direct != 0 || res.Total != uint64(rebuildMin+500) {
-		t.Fatalf("after the catch-up: total %d, behind %d, direct %d; want %d, 0, 0", res.Total, res.Behind, res.Direct, rebuildMin+500)
+	if res.Behind != 0 || res.Direct != 0 || res.Total != n {
+		t.Fatalf("after the catch-up: total %d, behind %d, direct %d; want %d, 0, 0", res.Total, res.Behind, res.Direct, n)
 	}
 }

@@ -27,7 +27,7 @@ func testBulkReads(t *testing.T, b review.Backend) {
 	var ps []review.Proposal
 	var trs []review.Trajectory
 	var pids, tids []string
-	for i := range 520 {
+	for i := range 501 {
 		ps = append(ps, review.Proposal{Op: review.OpCreate, Rationale: fmt.Sprintf("bulk %d", i), Record: newRec(fmt.Sprintf("bulk fact %d", i))})
 		trs = append(trs, review.Trajectory{ID: fmt.Sprintf("traj_b%03d", i), Task: fmt.Sprintf("task %d", i)})
 		tids = append(tids, trs[i].ID)
@@ -46,13 +46,13 @@ func testBulkReads(t *testing.T, b review.Backend) {
 	}
 	props, err := br.ProposalsByID(append(pids, "prop_none"))
 	must(t, err)
-	if len(props) != 520 || props[pids[519]] == nil || props[pids[519]].Status != review.Pending || props[pids[519]].Record == nil {
-		t.Fatalf("ProposalsByID: %d of 520 (last: %+v)", len(props), props[pids[519]])
+	if len(props) != 501 || props[pids[500]] == nil || props[pids[500]].Status != review.Pending || props[pids[500]].Record == nil {
+		t.Fatalf("ProposalsByID: %d of 501 (last: %+v)", len(props), props[pids[500]])
 	}
 	tr, err := br.TrajectoriesByID(append(tids, "traj_none"))
 	must(t, err)
-	if len(tr) != 520 || tr["traj_b519"] == nil || tr["traj_b519"].Task != "task 519" {
-		t.Fatalf("TrajectoriesByID: %d of 520", len(tr))
+	if len(tr) != 501 || tr["traj_b500"] == nil || tr["traj_b500"].Task != "task 500" {
+		t.Fatalf("TrajectoriesByID: %d of 501", len(tr))
 	}
 	if none, err := br.ProposalsByID(nil); err != nil || len(none) != 0 {
 		t.Fatalf("ProposalsByID(nil) = %v, %v", none, err)
