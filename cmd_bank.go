@@ -108,6 +108,9 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		about = "≈ "
 	}
 	fmt.Fprintf(tw, "%s%d hits%s (%s)\n", about, res.Total, rankedNote(res.Ranked), res.Took.Round(1000))
+	if res.Behind > 0 {
+		fmt.Fprintf(a.stderr, "memreview: %s\n", behindNote(res))
+	}
 	for _, h := range res.Hits {
 		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", h.Score, h.ID, describe(svc, h.Type, h.ID))
 	}
@@ -421,4 +424,16 @@ func cmdUndo(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	return a.decide(jsonOut, func(s *service.Service) (*review.Decision, error) {
 		return s.Undo(a.ctx, fs.Arg(0), a.operator, flagString(fs, "note"))
 	})
+}
+
+// behindNote says how far behind the bank the index was for a search, and
+// what was searched directly meanwhile: "index 80,000 changes behind: the
+// newest 20,000 changed items searched directly, 60,000 not yet
+// searchable".
+func behindNote(res *index.Results) string {
+	s := fmt.Sprintf("index %s changes behind: ", thousands(int(res.Behind)))
+	if res.Unsearched == 0 {
+		return s + fmt.Sprintf("the %s changed items searched directly", thousands(res.Direct))
+	}
+	return s + fmt.Sprintf("the newest %s changed items searched directly, %s not yet searchable", thousands(res.Direct), thousands(res.Unsearched))
 }

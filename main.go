@@ -242,10 +242,12 @@ func printCommandHelp(w io.Writer, c *command) {
 // another process (the TUI) holds the index asks that process.
 func (a *app) open() (*service.Service, error) {
 	if isPGBank(a.bank) {
-		svc, _, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator, Warnf: a.warnf, IndexProgress: a.indexProgress()})
+		svc, _, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator, Warnf: a.warnf, IndexProgress: a.indexProgress(), FinishIndex: true})
 		return svc, err
 	}
-	return service.Open(a.bank, service.Options{Operator: a.operator, Warnf: a.warnf, IndexProgress: a.indexProgress()})
+	// A command answers while the index catches up, and then lets the
+	// catch-up it started end before it exits (FinishIndex).
+	return service.Open(a.bank, service.Options{Operator: a.operator, Warnf: a.warnf, IndexProgress: a.indexProgress(), FinishIndex: true})
 }
 
 // warnf prints a warning on stderr: something went wrong after a write

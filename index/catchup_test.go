@@ -73,8 +73,18 @@ func TestSearchSaysBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Behind != 4 || res.Total != 0 {
-		t.Errorf("before Sync: Behind %d, Total %d; want 4 and 0", res.Behind, res.Total)
+	// The tail (the changes the index lacks, read from the bank) finds the
+	// new records, and says so.
+	if res.Behind != 4 || !slices.Equal(ids(res), recs("late_00000", "late_00001", "late_00002")) || res.Direct != 4 || res.Unsearched != 0 {
+		t.Errorf("before Sync: Behind %d, hits %v, direct %d, unsearched %d; want 4, the 3 late records, 4, 0",
+			res.Behind, ids(res), res.Direct, res.Unsearched)
+	}
+	res, err = ix.Search(Request{Query: "id:mem_1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != 0 {
+		t.Errorf("before Sync: the deleted mem_1 is found: %v", ids(res))
 	}
 	if err := ix.Sync(); err != nil {
 		t.Fatal(err)

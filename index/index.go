@@ -86,6 +86,29 @@ type Index struct {
 	// off, hashSample has facets sampled by sampleField's hash parts
 	// (tests that compare both ways).
 	noFirstHits, noFilterIDPage, hashSample bool
+
+	tailMu  sync.Mutex // guards tailCur
+	tailCur *tail      // the last tail read (currentTail)
+	mems    memCache   // in-memory indexes of tail candidates
+	chunks  tailChunks // the tail, indexed in the background (tailchunks.go)
+	// noChunks turns the background chunks off, and chunkSize replaces
+	// tailChunkSize when set (tests).
+	noChunks  bool
+	chunkSize int
+
+	// stop is closed by Close: a catch-up or build in progress stops at
+	// its next batch. bg counts the background catch-ups of
+	// OpenOptions.Background; busy counts catch-ups running (CatchingUp).
+	stop     chan struct{}
+	stopOnce sync.Once
+	// answered is closed once the first Search or Retrieve has answered:
+	// the background work of OpenOptions.Background waits for it (or for
+	// firstAnswerWait), so that the first request, which opened the
+	// index, does not share the cores with a build.
+	answered     chan struct{}
+	answeredOnce sync.Once
+	bg           sync.WaitGroup
+	busy         atomic.Int32
 }
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it
@@ -97,13 +120,25 @@ type OpenOptions struct {
 	// Progress, when set, is told how far the open's build or catch-up has
 	// come (see SetProgress), so a first open of a large bank can show it.
 	Progress func(done, total int)
+	// Background makes OpenWith return as soon as an index is open, and
+	// catch up or build in a goroutine: an existing usable index opens at
+	// its stored sequence; when there is none, or it is unusable, an empty
+	// in-memory one (sequence 0) serves until the build beside it is
+	// swapped in. Meanwhile searches read the changes it lacks from the
+	// bank (the tail, Results.Direct). Close stops the work at its next
+	// batch; a process killed during it loses nothing (the bank is the
+	// truth, and the next open resumes).
+	Background bool
 }
 
 // OpenWith is Open with options.
 func OpenWith(dir string, src Source, opt OpenOptions) (*Index, error) {
-	ix := &Index{dir: dir, src: src}
+	ix := &Index{dir: dir, src: src, stop: make(chan struct{}), answered: make(chan struct{})}
 	if opt.Progress != nil {
 		ix.SetProgress(opt.Progress)
+	}
+	if opt.Background {
+		return ix.openBackground()
 	}
 	idx, err := openDir(dir)
 	if errors.Is(err, ErrInUse) {
@@ -214,8 +249,12 @@ func readSeq(idx bleve.Index) (int64, error) {
 // Seq returns the sequence number of the last bank change the index holds.
 func (ix *Index) Seq() int64 { return ix.seq.Load() }
 
-// DocCount returns how many documents the index holds.
+// DocCount returns how many documents the index holds, once a background
+// catch-up or build of OpenOptions.Background is done (callers use it to
+// have the index built: IndexDocs, sample gen).
 func (ix *Index) DocCount() (uint64, error) {
+	ix.answer() // the caller waits for the work: it need not wait for a request
+	ix.bg.Wait()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.idx == nil {
@@ -226,8 +265,17 @@ func (ix *Index) DocCount() (uint64, error) {
 
 var errClosed = errors.New("index is closed")
 
-// Close closes the index. It is safe to call more than once.
+// Close closes the index, stopping a catch-up in progress. It is safe to
+// call more than once.
 func (ix *Index) Close() error {
+	ix.stopOnce.Do(func() {
+		if ix.stop != nil {
+			close(ix.stop)
+		}
+	})
+	ix.bg.Wait()
+	ix.mems.clear()
+	ix.closeChunks()
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	ix.mu.Lock()
@@ -276,7 +324,7 @@ func (ix *Index) rebuildLocked() error {
 	if err == nil {
 		ix.idx, err = swapIn(ix.dir)
 	}
-	ix.gen.Add(1)
+	ix.gen.Add(2) // even: no write in progress (withoutTail)
 	ix.mu.Unlock()
 	if err != nil {
 		return err
@@ -364,7 +412,7 @@ func swapIn(dir string) (bleve.Index, error) {
 // are applied again by the next catch-up, which is harmless. A build that
 // fails removes path.
 func (ix *Index) build(path string) (bleve.Index, error) {
-	return buildFrom(path, ix.src, ix.report)
+	return buildFrom(path, ix.buildSource(), ix.report)
 }
 
 // buildFrom is build of src's items, report told the progress.

@@ -39,6 +39,9 @@ type Request struct {
 	// Exact counts the total and the facets over every hit even when there
 	// are more than estimateOver of them (see Results.Estimated).
 	Exact bool
+	// exclude lists document ids left out of the hits, totals and facets
+	// (searchBehind: the items the tail holds a newer version of).
+	exclude []string
 }
 
 // Results is what a search found.
@@ -67,6 +70,13 @@ type Results struct {
 	// Total is estimated from the share of the index they spanned
 	// (Estimated is set). Request.Exact ranks every hit.
 	Ranked uint64 `json:"ranked,omitempty"`
+	// Direct and Unsearched are set while the index is Behind: Direct items
+	// changed after the index's sequence (the newest ones) were read from
+	// the bank and searched directly, so the hits, totals and facets hold
+	// them; Unsearched changed items were not (over the tail's caps) and
+	// are not searchable until the index catches up (searchBehind).
+	Direct     int `json:"direct,omitempty"`
+	Unsearched int `json:"unsearched,omitempty"`
 }
 
 // Hit is one document found.
@@ -77,6 +87,7 @@ type Hit struct {
 	// Fragments holds, per field that matched, snippets of the stored text
 	// with each match wrapped in MarkStart and MarkEnd (not HTML-escaped).
 	Fragments map[string][]string `json:"fragments,omitempty"`
+	sortKeys  []string            // bleve's sort values (mergeHits)
 }
 
 // FacetCount is how many hits have one term of a facet field.
@@ -103,7 +114,19 @@ const facetSize = 100
 // same query typed again) skips bleve's per-hit facet counting, which at
 // 100,000 records is most of the cost. The first request of each kind
 // still counts every hit.
+//
+// While the index is behind the bank, the items changed since its
+// sequence are searched directly from the bank as well (searchBehind),
+// and Results says how many were and were not.
 func (ix *Index) Search(req Request) (*Results, error) {
+	defer ix.answer()
+	t, err := ix.currentTail()
+	if err != nil {
+		return nil, err
+	}
+	if t != nil {
+		return ix.searchBehind(req, t)
+	}
 	return ix.search(req, true)
 }
 
@@ -156,6 +179,9 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 	if onFilters {
 		root = filterQuery(req.Type, filters)
 	}
+	if len(req.exclude) > 0 {
+		root = query.NewBooleanQuery([]query.Query{root}, nil, []query.Query{query.NewDocIDQuery(req.exclude)})
+	}
 
 	size := req.Size
 	if size <= 0 {
@@ -199,7 +225,7 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			key = facetKey(req)
 			cached, estimated = ix.facets.get(gen, key)
 		}
-		if cached == nil && blank && len(req.Filters) == 0 && useDict {
+		if cached == nil && blank && len(req.Filters) == 0 && useDict && len(req.exclude) == 0 {
 			if f, ok := ix.dictFacets(req.Type, req.Facets); ok {
 				cached = f
 				if key != "" {
@@ -217,7 +243,7 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 			sr.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
 		}
 	}
-	if blank && useIDPage && req.Type != "" && len(req.Filters) == 0 && slices.Equal(req.Sort, []string{"_id"}) &&
+	if blank && useIDPage && req.Type != "" && len(req.Filters) == 0 && len(req.exclude) == 0 && slices.Equal(req.Sort, []string{"_id"}) &&
 		(len(req.Facets) == 0 || cached != nil) {
 		start := time.Now()
 		if hits, ok := ix.idPage(req.Type, max(req.From, 0), size); ok {
@@ -283,7 +309,7 @@ func (ix *Index) search(req Request, useCache bool) (*Results, error) {
 		if onFilters {
 			score = matchAllScore
 		}
-		out.Hits = append(out.Hits, Hit{ID: id, Type: kind, Score: score, Fragments: h.Fragments})
+		out.Hits = append(out.Hits, Hit{ID: id, Type: kind, Score: score, Fragments: h.Fragments, sortKeys: h.Sort})
 	}
 	if highlight && len(res.Hits) > 0 {
 		if err := ix.fragments(req.Query, res.Hits, out.Hits); err != nil {
@@ -708,10 +734,27 @@ const (
 // Suspect records (a check failed at the last verify) are kept but halved.
 // The weighting re-ranks the best max(4k, 50) BM25 candidates (BM25 ties
 // to the higher priority, then the smaller id); ties go to the smaller id.
+//
+// While the index is behind the bank, the records changed since its
+// sequence are ranked from the bank as well (retrieveBehind).
 func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, error) {
 	if k <= 0 {
 		k = 5
 	}
+	defer ix.answer()
+	t, err := ix.currentTail()
+	if err != nil {
+		return nil, err
+	}
+	if t != nil {
+		return ix.retrieveBehind(task, scope, k, t)
+	}
+	return ix.retrieve(task, scope, k, nil)
+}
+
+// retrieve is Retrieve on the index alone, without the documents exclude
+// names.
+func (ix *Index) retrieve(task string, scope review.Scope, k int, exclude []string) ([]Scored, error) {
 	var q query.Query = query.NewMatchAllQuery()
 	if strings.TrimSpace(task) != "" {
 		mq := query.NewMatchQuery(task)
@@ -730,7 +773,11 @@ func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, err
 		}
 		filters = append(filters, query.NewDisjunctionQuery(any))
 	}
-	bq := query.NewBooleanQuery([]query.Query{q}, nil, nil)
+	var not []query.Query
+	if len(exclude) > 0 {
+		not = []query.Query{query.NewDocIDQuery(exclude)}
+	}
+	bq := query.NewBooleanQuery([]query.Query{q}, nil, not)
 	bq.AddFilter(query.NewConjunctionQuery(filters))
 	sr := bleve.NewSearchRequestOptions(bq, max(4*k, retrievePool), 0, false)
 	sr.Fields = []string{"priority", "suspect"}
@@ -769,14 +816,19 @@ func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, err
 		}
 		out = append(out, Scored{ID: id, Score: h.Score * w})
 	}
+	sortScored(out)
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out, nil
+}
+
+// sortScored orders retrieved records best first, ties to the smaller id.
+func sortScored(out []Scored) {
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
 			return out[i].Score > out[j].Score
 		}
 		return out[i].ID < out[j].ID
 	})
-	if len(out) > k {
-		out = out[:k]
-	}
-	return out, nil
 }

@@ -18,6 +18,8 @@ func (ix *Index) Sync() error {
 	if ix.idx == nil {
 		return errClosed
 	}
+	ix.busy.Add(1)
+	defer ix.busy.Add(-1)
 	return ix.catchUp()
 }
 
@@ -49,6 +51,9 @@ func (ix *Index) catchUp() error {
 func (ix *Index) replay(changes []review.Change) error {
 	total := len(changes)
 	for done := 0; done < total; {
+		if ix.stopped() {
+			return errStopped
+		}
 		n := min(total-done, batchSize)
 		if err := ix.apply(changes[done : done+n]); err != nil {
 			return err
@@ -116,6 +121,7 @@ func (ix *Index) apply(changes []review.Change) error {
 		}
 	}
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(last, 10)))
+	ix.gen.Add(1) // before the write too, making it odd while the write runs: a search that sees one even generation before and after it saw none of it (withoutTail)
 	err := ix.write(b)
 	ix.gen.Add(1) // after the write, even a failed one: searches that read the old generation may have seen part of it
 	if err != nil {

@@ -65,7 +65,7 @@ func (m indexState) opening() bool {
 // line is the footer's progress line.
 func (m indexState) line() string {
 	p := m.progress
-	return fmt.Sprintf("building the search index: %s of %s (%d%%); searches wait for it",
+	return fmt.Sprintf("building the search index: %s of %s (%d%%); searches read the rest from the bank",
 		commas(p.Done), commas(p.Total), min(p.Done*100/max(p.Total, 1), 100))
 }
 

@@ -15,6 +15,13 @@
 //
 // A request may name the sequence it must see ("at least seq N"): the
 // owner catches up first, so a process always finds its own writes.
+//
+// A new owner opens the index without waiting for its catch-up (or, when
+// there is none, its first build): that runs in the background
+// (index.OpenOptions.Background) while the owner serves, and searches
+// meanwhile read what the index lacks from the bank (index.Results.Direct).
+// A request's "at least seq N" does not wait for a catch-up that is
+// running already: the tail holds that write.
 package share
 
 import (
@@ -53,6 +60,10 @@ type Options struct {
 	// Progress is told how far a build or catch-up of the index this
 	// process takes over has come (index.OpenOptions.Progress).
 	Progress func(done, total int)
+	// Finish makes Close let a catch-up or build in progress end first
+	// (a one-shot command that took the index over), instead of stopping
+	// it at its next batch.
+	Finish bool
 }
 
 // Index is one process's handle on a bank's shared index. Its methods are
@@ -129,7 +140,7 @@ func (ix *Index) takeOver() error {
 	if ix.own != nil {
 		return nil
 	}
-	own, err := index.OpenWith(ix.dir, ix.src, index.OpenOptions{Progress: ix.opt.Progress})
+	own, err := index.OpenWith(ix.dir, ix.src, index.OpenOptions{Progress: ix.opt.Progress, Background: true})
 	if err != nil {
 		return err
 	}
@@ -170,8 +181,8 @@ func (ix *Index) follow(own *index.Index, stop chan struct{}) {
 			ix.opt.Logf("index: read the change sequence: %v", err)
 			continue
 		}
-		if last > own.Seq() {
-			if err := own.Sync(); err != nil {
+		if last > own.Seq() && !own.CatchingUp() {
+			if err := own.Sync(); err != nil && !ix.isClosed() {
 				ix.opt.Logf("index: catch up: %v", err)
 			}
 		}
@@ -201,12 +212,18 @@ func (ix *Index) Close() error {
 	if own == nil {
 		return nil
 	}
+	if ix.opt.Finish {
+		own.WaitCatchUp() // still serving others meanwhile
+	}
 	close(stop)
 	if ln != nil {
 		ln.Close() // removes the socket file
 	}
+	// Closing the index first stops a catch-up in progress, which the
+	// loops may be waiting for.
+	err := own.Close()
 	ix.done.Wait()
-	return own.Close()
+	return err
 }
 
 // Seq is the sequence of the last change the index holds (the owner's, as
@@ -343,9 +360,11 @@ func (ix *Index) isClosed() bool {
 	return ix.closed
 }
 
-// ensure catches own up to at least seq.
+// ensure catches own up to at least seq, unless a catch-up is running
+// already: a search meanwhile reads the changes the index lacks from the
+// bank (index.Results.Direct), so it need not wait for all of it.
 func ensure(own *index.Index, seq int64) error {
-	if seq > own.Seq() {
+	if seq > own.Seq() && !own.CatchingUp() {
 		return own.Sync()
 	}
 	return nil

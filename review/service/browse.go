@@ -29,7 +29,7 @@ func (s *Service) BrowseRecords(status review.Status, from, size int) (res *inde
 	if err != nil {
 		return nil, true, err
 	}
-	out := &index.Results{Behind: counts.Behind}
+	out := &index.Results{Behind: counts.Behind, Direct: counts.Direct, Unsearched: counts.Unsearched}
 	for _, c := range counts.Facets["status"] {
 		if c.Term == string(status) {
 			out.Total = uint64(c.Count)

@@ -32,9 +32,9 @@ func OpenPG(ctx context.Context, url string, opt Options) (*Service, *pgstore.St
 		opt.EnvDir = st.Dir()
 	}
 	if opt.OpenIndex == nil {
-		logf, progress := opt.Logf, opt.IndexProgress
+		logf, progress, finish := opt.Logf, opt.IndexProgress, opt.FinishIndex
 		opt.OpenIndex = func() (Index, error) {
-			return share.Open(dir, st, share.Options{Logf: logf, Progress: progress})
+			return share.Open(dir, st, share.Options{Logf: logf, Progress: progress, Finish: finish})
 		}
 	}
 	return New(st, opt), st, nil

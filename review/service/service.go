@@ -58,6 +58,13 @@ type Options struct {
 	// index has come when this process opens it (a first open of a large
 	// bank builds it: minutes at 100,000 records).
 	IndexProgress func(done, total int)
+	// FinishIndex makes Close let a catch-up or build of the index that
+	// this process took over end first (one-shot commands): a search
+	// answers while the index catches up (index.Results.Direct), and the
+	// catch-up it started is not thrown away when the command ends. The
+	// TUI leaves it unset: quitting stops the work, which the next open
+	// starts again.
+	FinishIndex bool
 }
 
 // ErrNoIndex is returned by searches on a service built without an index.
@@ -124,9 +131,9 @@ func newSQLite(st *review.Store, opt Options) *Service {
 		opt.EnvDir = st.Dir()
 	}
 	if opt.OpenIndex == nil {
-		logf, progress := opt.Logf, opt.IndexProgress
+		logf, progress, finish := opt.Logf, opt.IndexProgress, opt.FinishIndex
 		opt.OpenIndex = func() (Index, error) {
-			return share.Open(filepath.Join(st.Dir(), review.IndexDir), st, share.Options{Logf: logf, Progress: progress})
+			return share.Open(filepath.Join(st.Dir(), review.IndexDir), st, share.Options{Logf: logf, Progress: progress, Finish: finish})
 		}
 	}
 	s := New(st, opt)

@@ -51,6 +51,7 @@ func Run(t *testing.T, open Opener) {
 		{"CheckResults", testCheckResults},
 		{"TrajectoriesAndRetrievals", testTrajectories},
 		{"Config", testConfig},
+		{"BulkReads", testBulkReads},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

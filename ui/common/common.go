@@ -58,7 +58,8 @@ type Deps struct {
 	// search index (a build or a long catch-up), or a later catch-up, has
 	// come; a report of Total 0 (or the channel closing) says it is done.
 	// The program draws its first frame without waiting for the index,
-	// shows this in the footer, and searches wait for it.
+	// shows this in the footer; searches meanwhile read what the index
+	// lacks from the bank (index.Results.Direct).
 	IndexProgress <-chan IndexProgress
 }
 

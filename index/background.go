@@ -1,0 +1,205 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+
+	"github.com/memreview/memreview/review"
+)
+
+// errStopped is what a catch-up or build returns when Close stopped it.
+var errStopped = errors.New("index: catch-up stopped (the index is closing)")
+
+// openBackground is OpenWith with Background: it opens what it can at
+// once and leaves the catch-up or build to a goroutine.
+func (ix *Index) openBackground() (*Index, error) {
+	idx, err := openDir(ix.dir)
+	if errors.Is(err, ErrInUse) {
+		return nil, err
+	}
+	if err == nil {
+		if ok, uerr := ix.usable(idx); ok && uerr == nil {
+			ix.idx = idx
+			ix.background(ix.catchUp, nil)
+			return ix, nil
+		}
+		_ = idx.Close()
+	}
+	// None, or unusable: the build lock is taken now, so that another
+	// process building it makes this open fail with ErrInUse, as it does
+	// a blocking open.
+	release, err := buildLock(ix.dir)
+	if err != nil {
+		return nil, err
+	}
+	// A missing or half-written index may be another process's build,
+	// done by the time the lock is ours; a damaged one is not looked at
+	// again (a panicked open can leave its lock held).
+	if err != nil && !errors.Is(err, ErrCorrupt) {
+		if idx, err := openDir(ix.dir); err == nil {
+			if ok, uerr := ix.usable(idx); ok && uerr == nil {
+				release()
+				ix.idx = idx
+				ix.background(ix.catchUp, nil)
+				return ix, nil
+			}
+			_ = idx.Close()
+		}
+	}
+	empty, err := emptyIndex()
+	if err != nil {
+		release()
+		return nil, err
+	}
+	ix.idx = empty
+	ix.seq.Store(0)
+	ix.background(ix.buildInBackground, release)
+	return ix, nil
+}
+
+// emptyIndex is an in-memory index with no documents, under the mapping.
+func emptyIndex() (bleve.Index, error) {
+	m, err := newMapping()
+	if err != nil {
+		return nil, fmt.Errorf("index: build mapping: %w", err)
+	}
+	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return nil, fmt.Errorf("index: open an in-memory index: %w", err)
+	}
+	return idx, nil
+}
+
+// background runs work holding writeMu in a goroutine that Close waits
+// for, then done (when set) whether work ran or Close stopped it first. A
+// failed catch-up is tried again by the next Sync.
+func (ix *Index) background(work func() error, done func()) {
+	ix.bg.Add(1)
+	ix.writeMu.Lock() // before returning: a Sync or Close right after Open waits for the work
+	ix.busy.Add(1)
+	go func() {
+		defer ix.bg.Done()
+		defer ix.writeMu.Unlock()
+		defer ix.busy.Add(-1)
+		if done != nil {
+			defer done()
+		}
+		ix.yieldIfLong()
+		if ix.stopped() {
+			return
+		}
+		_ = work()
+	}()
+}
+
+// firstAnswerWait is how long the background work of an open waits for
+// the first request to answer before it starts anyway.
+const firstAnswerWait = 2 * time.Second
+
+// yieldIfLong lets the request that opened the index answer before the
+// open's catch-up or build starts, when that is long (more than
+// rebuildMin changes to go): a first search at 100,000 records then has
+// both cores.
+func (ix *Index) yieldIfLong() {
+	if last, err := ix.src.LastSeq(); err != nil || last-ix.seq.Load() <= int64(rebuildMin) {
+		return
+	}
+	select {
+	case <-ix.answered:
+	case <-time.After(firstAnswerWait):
+	case <-ix.stop:
+	}
+}
+
+// answer marks that a request has been answered (Search, Retrieve).
+func (ix *Index) answer() {
+	if ix.answered != nil {
+		ix.answeredOnce.Do(func() { close(ix.answered) })
+	}
+}
+
+// buildInBackground builds the index beside the empty one serving now,
+// swaps it in and replays the changes made meanwhile. Callers hold
+// writeMu and the build lock.
+func (ix *Index) buildInBackground() error {
+	fresh, err := ix.build(ix.dir + ".new")
+	if err != nil {
+		return err
+	}
+	if err := fresh.Close(); err != nil {
+		return fmt.Errorf("index: close built index: %w", err)
+	}
+	if ix.stopped() {
+		return errStopped // the next open finds index.new half-way and builds again
+	}
+	ix.mu.Lock()
+	_ = ix.idx.Close()
+	ix.idx, err = swapIn(ix.dir)
+	ix.gen.Add(2) // even: no write in progress (withoutTail)
+	if err != nil {
+		// Searches fail with errClosed until the next open builds again.
+		ix.idx = nil
+	}
+	ix.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if err := ix.readStoredSeq(); err != nil {
+		return err
+	}
+	changes, err := ix.src.ChangesSince(ix.seq.Load())
+	if err != nil {
+		return fmt.Errorf("index: read the bank's changes since %d: %w", ix.seq.Load(), err)
+	}
+	return ix.replay(changes)
+}
+
+// WaitCatchUp waits for the catch-up or build of OpenOptions.Background
+// to end.
+func (ix *Index) WaitCatchUp() {
+	ix.answer()
+	ix.bg.Wait()
+}
+
+// CatchingUp reports whether a catch-up or build is running: a search
+// meanwhile reads what the index lacks from the bank, so a caller that
+// wants its own write found need not wait for it.
+func (ix *Index) CatchingUp() bool { return ix.busy.Load() > 0 }
+
+func (ix *Index) stopped() bool {
+	select {
+	case <-ix.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// buildSource is the Source a build reads: ix.src, whose record pages
+// fail with errStopped once Close is called.
+func (ix *Index) buildSource() Source {
+	p, ok := ix.src.(recordPager)
+	if !ok {
+		return ix.src
+	}
+	return stopPager{Source: ix.src, p: p, stopped: ix.stopped}
+}
+
+type stopPager struct {
+	Source
+	p       recordPager
+	stopped func() bool
+}
+
+func (s stopPager) RecordsAfter(afterID string, limit int) ([]review.Record, error) {
+	if s.stopped() {
+		return nil, errStopped
+	}
+	return s.p.RecordsAfter(afterID, limit)
+}
+
+func (s stopPager) RecordCount() (int, error) { return s.p.RecordCount() }
