@@ -18,12 +18,12 @@ import (
 func TestSampleGenIndexed(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "gen")
-	r := mr(t, "", "sample", "gen", "--records", "2345", "--trajectories", "9", "--seed", "3", dir)
-	if r.code != 0 || !strings.Contains(r.stdout, "wrote 2345 records and 9 trajectories") || !strings.Contains(r.stdout, "searchable after") {
+	r := mr(t, "", "sample", "gen", "--records", "1234", "--trajectories", "9", "--seed", "3", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "wrote 1234 records and 9 trajectories") || !strings.Contains(r.stdout, "searchable after") {
 		t.Fatalf("sample gen: %+v", r)
 	}
 	other := filepath.Join(t.TempDir(), "plain")
-	if err := sample.Synth(other, sample.SynthOptions{Records: 2345, Trajectories: 9, Seed: 3}); err != nil {
+	if err := sample.Synth(other, sample.SynthOptions{Records: 1234, Trajectories: 9, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := review.Open(dir, review.Options{})
@@ -40,7 +40,7 @@ func TestSampleGenIndexed(t *testing.T) {
 	want, _ := plain.Records(review.RecordFilter{})
 	gj, _ := json.Marshal(got)
 	wj, _ := json.Marshal(want)
-	if len(got) != 2345 || string(gj) != string(wj) {
+	if len(got) != 1234 || string(gj) != string(wj) {
 		t.Errorf("sample gen's bank (%d records) differs from sample.Synth's (%d)", len(got), len(want))
 	}
 	ix, err := index.Open(filepath.Join(dir, review.IndexDir), st)
@@ -64,7 +64,7 @@ func TestSampleGenIndexed(t *testing.T) {
 	for _, c := range []struct {
 		q, typ string
 		want   int
-	}{{"", "record", 2345}, {"", "trajectory", 9}, {"env:" + sample.EnvDocs, "record", docs}, {"status:retired", "record", retired}} {
+	}{{"", "record", 1234}, {"", "trajectory", 9}, {"env:" + sample.EnvDocs, "record", docs}, {"status:retired", "record", retired}} {
 		res, err := ix.Search(index.Request{Query: c.q, Type: c.typ, Exact: true})
 		if err != nil {
 			t.Fatal(err)

@@ -172,7 +172,7 @@ func (p *failingPager) RecordsAfter(afterID string, limit int) ([]review.Record,
 func TestBuildInterrupted(t *testing.T) {
 	t.Parallel()
 	st, dir := fillingBank(t)
-	const n = 3*batchSize + 5
+	const n = 2*batchSize + 5 // three pages: the first open fails on the third
 	if err := st.PutRecords(bulkRecords("int", n), "test", "fill"); err != nil {
 		t.Fatal(err)
 	}

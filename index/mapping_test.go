@@ -19,6 +19,7 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // legacyMapping is the part every past mapping version shares: BM25,
@@ -200,10 +201,19 @@ func dateRequests(recs []review.Record) []Request {
 // fewer doc values and stored values) answers the comparison queries with
 // the same totals, hits in the same order, the same scores, facets and
 // highlight fragments as version 1, and that Retrieve ranks alike.
+// equivalenceN is the corpus of the mapping equivalence tests: 1,000
+// records under CI, 500 otherwise (the test suite's time).
+func equivalenceN() int {
+	if testenv.CI() {
+		return 1000
+	}
+	return 500
+}
+
 func TestMappingV2Equivalent(t *testing.T) {
 	t.Parallel()
 	src := sampleBank()
-	recs := sample.SynthRecords(1000, benchSeed)
+	recs := sample.SynthRecords(equivalenceN(), benchSeed)
 	src.putRecord(recs...)
 	v1 := buildV1(t, src)
 	v2, err := Open(filepath.Join(t.TempDir(), "v2"), src)

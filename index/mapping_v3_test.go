@@ -125,7 +125,7 @@ func v3Requests() []Request {
 func TestMappingV3Equivalent(t *testing.T) {
 	t.Parallel()
 	src := sampleBank()
-	recs := sample.SynthRecords(1000, benchSeed)
+	recs := sample.SynthRecords(equivalenceN(), benchSeed)
 	src.putRecord(recs...)
 	src.putRecord(phraseRecords...)
 	v2 := buildV2(t, src)

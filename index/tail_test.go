@@ -95,7 +95,7 @@ func makeBehindAndCaughtUp() (dir string, behind, caught *Index, src *bulkFake, 
 		return
 	}
 	src = &bulkFake{fakeSource: sampleBank()}
-	n := 400 // indexed; a quarter more written after (CI: 1200)
+	n := 240 // indexed; a quarter more written after (CI: 1200)
 	if testenv.CI() {
 		n = 1200
 	}
@@ -149,9 +149,9 @@ func TestTailSearchEquivalent(t *testing.T) {
 	t.Parallel()
 	behind, caught, src, recs, tailItems := behindAndCaughtUp(t)
 	// Once with every tail item indexed per search, once with all of them
-	// in background chunks (of 40, so that several are searched at once).
+	// in background chunks (of 20, so that several are searched at once).
 	perSearch := behindView(t, behind, func(v *Index) { v.noChunks = true })
-	inChunks := behindView(t, behind, func(v *Index) { v.chunkSize = 40 })
+	inChunks := behindView(t, behind, func(v *Index) { v.chunkSize = 20 })
 	if err := inChunks.waitChunks(); err != nil {
 		t.Fatal(err)
 	}

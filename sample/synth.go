@@ -26,6 +26,8 @@ type SynthOptions struct {
 	// there are none), with the bank's change sequence then: what Synth
 	// writes after it are its edits of records already written.
 	Inserted func(seq int64)
+
+	batch int // records a transaction; 0: synthBatch (tests set less)
 }
 
 // synthBatch is how many records go into one PutRecords transaction.
@@ -96,7 +98,11 @@ func SynthInto(s *review.Store, opt SynthOptions) error {
 			trajs = trajs[:0]
 		}
 	}
-	batch := make([]review.Record, 0, min(opt.Records, synthBatch))
+	per := synthBatch
+	if opt.batch > 0 {
+		per = opt.batch
+	}
+	batch := make([]review.Record, 0, min(opt.Records, per))
 	for i := range opt.Records {
 		batch = append(batch, synthRecordAt(opt.Seed, i, opt.Trajectories)) // synth_planted.go
 		if len(batch) == cap(batch) || i == opt.Records-1 {

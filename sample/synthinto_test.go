@@ -12,7 +12,7 @@ import (
 // Inserted once, before the edits, with the sequence of the last insert.
 func TestSynthIntoHooks(t *testing.T) {
 	t.Parallel()
-	opt := SynthOptions{Records: 2*synthBatch + 300, Trajectories: 7, Seed: 5}
+	opt := SynthOptions{Records: 2*600 + 300, Trajectories: 7, Seed: 5, batch: 600}
 	plain, hooked := filepath.Join(t.TempDir(), "plain"), filepath.Join(t.TempDir(), "hooked")
 	if err := Synth(plain, opt); err != nil {
 		t.Fatal(err)
@@ -42,7 +42,7 @@ func TestSynthIntoHooks(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want := []int{synthBatch, 2 * synthBatch, opt.Records}
+	want := []int{opt.batch, 2 * opt.batch, opt.Records}
 	if len(commits) != len(want) || commits[0] != want[0] || commits[1] != want[1] || commits[2] != want[2] {
 		t.Errorf("Committed was told %v, want %v", commits, want)
 	}
