@@ -54,10 +54,10 @@ func (f *Filling) update(change func()) {
 
 // state is what the writer has said so far, with the channel closed at
 // its next call.
-func (f *Filling) state() (done bool, seq int64, err error, next <-chan struct{}) {
+func (f *Filling) state() (done bool, seq int64, next <-chan struct{}, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.done, f.seq, f.err, f.changed
+	return f.done, f.seq, f.changed, f.err
 }
 
 // BuildFilling builds the index in dir (BANK/index) of the bank src that
@@ -124,7 +124,7 @@ type followSource struct {
 func (s *followSource) RecordsAfter(_ string, limit int) ([]review.Record, error) {
 	for {
 		if len(s.pending) == 0 {
-			done, last, err, next := s.f.state()
+			done, last, next, err := s.f.state()
 			if err != nil {
 				return nil, fmt.Errorf("the bank's writer failed: %w", err)
 			}
@@ -171,7 +171,7 @@ func (s *followSource) RecordCount() (int, error) { return s.f.expect, nil }
 // seqAfterItems is the sequence a build of s stores, known once its records
 // are read (the writer's inserts are over by then).
 func (s *followSource) seqAfterItems() (int64, error) {
-	done, seq, err, _ := s.f.state()
+	done, seq, _, err := s.f.state()
 	if err != nil {
 		return 0, fmt.Errorf("the bank's writer failed: %w", err)
 	}

@@ -73,7 +73,12 @@ func checkText(s string) string {
 // checkRecordLimits checks a record's ids, text fields and encoded size
 // and returns the offending field and a message, or "", "". The record's
 // own id is checked when not empty (proposals may leave it to the store).
-func checkRecordLimits(r *Record) (field, msg string) {
+func checkRecordLimits(r *Record) (field, msg string) { return checkRecordLimitsUpTo(r, -1) }
+
+// checkRecordLimitsUpTo is checkRecordLimits given upper, a size the
+// record's content is known not to exceed as JSON (-1: unknown): when it
+// is within MaxRecordBytes the record is not encoded again to measure it.
+func checkRecordLimitsUpTo(r *Record, upper int) (field, msg string) {
 	if r.ID != "" {
 		if err := CheckID(r.ID); err != nil {
 			return "id", err.Error()
@@ -104,6 +109,9 @@ func checkRecordLimits(r *Record) (field, msg string) {
 	}
 	if f, m := checkIDList("provenance.merged_from", r.Provenance.MergedFrom); m != "" {
 		return f, m
+	}
+	if upper >= 0 && upper <= MaxRecordBytes {
+		return "", ""
 	}
 	if n := contentSize(r); n > MaxRecordBytes {
 		return "", fmt.Sprintf("the record is %d bytes as JSON, over the %d a record may hold (shorten its text or drop large check results)", n, MaxRecordBytes)

@@ -205,3 +205,29 @@ func TestTrajectoryIDsRefused(t *testing.T) {
 		wantInputErr(t, err, "t.jsonl", 1, "retrieved[0]", "")
 	}
 }
+
+// TestNewVersionSizeBound: NewVersion measures the content only when the
+// body is near the limit. A record at the limit whose provenance makes the
+// body longer than MaxRecordBytes is still taken (the content is what the
+// limit bounds), and one byte more of content is refused.
+func TestNewVersionSizeBound(t *testing.T) {
+	r := atLimit(t, 1)
+	r.Provenance = Provenance{Trajectory: "traj_1", ProbeRuns: []string{"run_1", "run_2"}}
+	body, err := NewVersion(&r, 0, fixedClock()())
+	if err != nil {
+		t.Fatalf("a record at the limit: %v", err)
+	}
+	if len(body) <= MaxRecordBytes {
+		t.Fatalf("the body is %d bytes; the fixture should take it over %d", len(body), MaxRecordBytes)
+	}
+	over := atLimit(t, 2)
+	over.Steps[len(over.Steps)-1] += "s"
+	if _, err := NewVersion(&over, 0, fixedClock()()); err == nil || !strings.Contains(err.Error(), "bytes as JSON") {
+		t.Fatalf("a record a byte over the limit: %v", err)
+	}
+	nan := Record{ID: "mem_nan", Lemma: "x", Category: Fact}
+	nan.Confidence = nan.Confidence / nan.Confidence // NaN, refused before the body is encoded
+	if _, err := NewVersion(&nan, 0, fixedClock()()); err == nil || !strings.Contains(err.Error(), "confidence") {
+		t.Fatalf("a NaN confidence: %v", err)
+	}
+}

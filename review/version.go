@@ -17,10 +17,21 @@ func NewVersion(r *Record, cur int, now time.Time) (string, error) {
 		r.Status = Active
 	}
 	r.Suspect = false
-	if err := validateRecord(r); err != nil {
+	// The size MaxRecordBytes bounds is r's without its provenance,
+	// status and suspect flag: never more than a byte over the body's
+	// (false is a byte longer than true), so a body within the limit is
+	// not encoded a second time to measure it. Everything else is checked
+	// before the body is encoded (a NaN confidence would not encode).
+	if err := validateRecordUpTo(r, 0); err != nil {
 		return "", err
 	}
-	return marshal(r), nil
+	body := marshal(r)
+	if len(body)+1 > MaxRecordBytes {
+		if err := validateRecord(r); err != nil {
+			return "", err
+		}
+	}
+	return body, nil
 }
 
 // Timestamp is how stores write a time in their text columns (RFC 3339

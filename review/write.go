@@ -18,8 +18,12 @@ func parseTS(s string) time.Time {
 }
 
 // validateRecord checks what every stored record must satisfy.
-func validateRecord(r *Record) error {
-	if field, msg := checkRecordLimits(r); msg != "" {
+func validateRecord(r *Record) error { return validateRecordUpTo(r, -1) }
+
+// validateRecordUpTo is validateRecord given an upper bound of the
+// record's content size as JSON (checkRecordLimitsUpTo).
+func validateRecordUpTo(r *Record, upper int) error {
+	if field, msg := checkRecordLimitsUpTo(r, upper); msg != "" {
 		if field == "" {
 			return fmt.Errorf("record %s: %s", printable.Line(r.ID), msg)
 		}
