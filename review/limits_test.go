@@ -231,3 +231,33 @@ func TestNewVersionSizeBound(t *testing.T) {
 		t.Fatalf("a NaN confidence: %v", err)
 	}
 }
+
+// TestLineBound: a record read from a line never encodes to more than
+// lineBound of the line's length, on lines built to expand the most
+// (characters JSON escapes, checks that leave out their expected result, numbers written short),
+// and a line whose record is over the limit is still refused with its
+// file and line.
+func TestLineBound(t *testing.T) {
+	lines := []string{
+		`{"id":"m1","lemma":"x","category":"fact"}`,
+		`{"id":"m2","lemma":"` + strings.Repeat("<>&", 300) + `","category":"fact","checks":[` + strings.Repeat(`{"env":"e","input":"<"},`, 200) + `{"env":"e","input":"i"}]}`,
+		`{"id":"m3","lemma":"\u2028x","category":"fact","confidence":1e-7,"steps":[` + strings.Repeat(`"<",`, 99) + `"&"],"checks":[{"env":"e","input":"i","expect":{"rows":[[1e300,"<",{"a":"&"}]]}}]}`,
+	}
+	for _, line := range lines {
+		recs, err := ReadRecords(strings.NewReader(line+"\n"), "b.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, bound := contentSize(&recs[0]), lineBound(len(line)); n > bound {
+			t.Errorf("%s: %d bytes as JSON from a %d-byte line, over the bound %d", recs[0].ID, n, len(line), bound)
+		}
+	}
+	over := atLimit(t, 3)
+	over.Steps[len(over.Steps)-1] += "s"
+	b, err := json.Marshal(over)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadRecords(strings.NewReader("\n"+string(b)+"\n"), "big.jsonl")
+	wantInputErr(t, err, "big.jsonl", 2, "", "a record may hold")
+}
