@@ -57,7 +57,7 @@ func (ix *Index) openBackground() (*Index, error) {
 	}
 	ix.idx = empty
 	ix.seq.Store(0)
-	ix.background(ix.buildInBackground, release)
+	ix.background(ix.buildAndSwap, release)
 	return ix, nil
 }
 
@@ -120,42 +120,6 @@ func (ix *Index) answer() {
 	if ix.answered != nil {
 		ix.answeredOnce.Do(func() { close(ix.answered) })
 	}
-}
-
-// buildInBackground builds the index beside the empty one serving now,
-// swaps it in and replays the changes made meanwhile. Callers hold
-// writeMu and the build lock.
-func (ix *Index) buildInBackground() error {
-	fresh, err := ix.build(ix.dir + ".new")
-	if err != nil {
-		return err
-	}
-	if err := fresh.Close(); err != nil {
-		return fmt.Errorf("index: close built index: %w", err)
-	}
-	if ix.stopped() {
-		return errStopped // the next open finds index.new half-way and builds again
-	}
-	ix.mu.Lock()
-	_ = ix.idx.Close()
-	ix.idx, err = swapIn(ix.dir)
-	ix.gen.Add(2) // even: no write in progress (withoutTail)
-	if err != nil {
-		// Searches fail with errClosed until the next open builds again.
-		ix.idx = nil
-	}
-	ix.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	if err := ix.readStoredSeq(); err != nil {
-		return err
-	}
-	changes, err := ix.src.ChangesSince(ix.seq.Load())
-	if err != nil {
-		return fmt.Errorf("index: read the bank's changes since %d: %w", ix.seq.Load(), err)
-	}
-	return ix.replay(changes)
 }
 
 // WaitCatchUp waits for the catch-up or build of OpenOptions.Background

@@ -311,12 +311,23 @@ func (ix *Index) rebuildLocked() error {
 		return err
 	}
 	defer release()
+	return ix.buildAndSwap()
+}
+
+// buildAndSwap builds the index beside the open one, swaps it in and
+// replays the changes made while it built. Callers hold writeMu and the
+// build lock. A Close meanwhile stops it before the swap (the next open
+// finds index.new half-way and builds again).
+func (ix *Index) buildAndSwap() error {
 	fresh, err := ix.build(ix.dir + ".new")
 	if err != nil {
 		return err
 	}
 	if err := fresh.Close(); err != nil {
 		return fmt.Errorf("index: close rebuilt index: %w", err)
+	}
+	if ix.stopped() {
+		return errStopped
 	}
 	ix.mu.Lock()
 	err = ix.idx.Close()
