@@ -149,22 +149,9 @@ const putChunk = 200
 // checkNewIDs fails naming the first of ids (list is them as a JSON
 // array) that is already a record, or that appears twice.
 func checkNewIDs(q querier, ids []string, list string) error {
-	rows, err := q.Query(`SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))`, list)
+	exists, err := existingIDs(q, list)
 	if err != nil {
-		return fmt.Errorf("check which records exist: %w", err)
-	}
-	exists := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		exists[id] = true
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("check which records exist: %w", err)
+		return err
 	}
 	seen := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -187,15 +174,19 @@ func valueRows(n, cols int, lead ...string) string {
 // query however many ids there are (import checks a whole file with it
 // instead of reading each record).
 func (s *Store) ExistingRecordIDs(ids []string) (map[string]bool, error) {
-	found := map[string]bool{}
 	if len(ids) == 0 {
-		return found, nil
+		return map[string]bool{}, nil
 	}
 	list, err := json.Marshal(ids)
 	if err != nil {
 		return nil, err
 	}
-	got, err := queryRows(s.db, `SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))`, []any{string(list)},
+	return existingIDs(s.db, string(list))
+}
+
+// existingIDs is which ids of list (a JSON array) are records.
+func existingIDs(q querier, list string) (map[string]bool, error) {
+	got, err := queryRows(q, `SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))`, []any{list},
 		func(rows *sql.Rows) (string, error) {
 			var id string
 			err := rows.Scan(&id)
@@ -204,6 +195,7 @@ func (s *Store) ExistingRecordIDs(ids []string) (map[string]bool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("check which records exist: %w", err)
 	}
+	found := make(map[string]bool, len(got))
 	for _, id := range got {
 		found[id] = true
 	}
