@@ -12,6 +12,26 @@ import (
 	"github.com/memreview/memreview/sample"
 )
 
+// buildBenchSource is the build benchmarks' bank in memory: MEMREVIEW_BENCH_N
+// synthetic records (10,000 when unset).
+func buildBenchSource() (*fakeSource, int) {
+	n := 10_000
+	if v := os.Getenv("MEMREVIEW_BENCH_N"); v != "" {
+		fmt.Sscan(v, &n)
+	}
+	src := newFake()
+	src.putRecord(sample.SynthRecords(n, benchSeed)...)
+	return src, n
+}
+
+// reportBuild reports a build benchmark's records/s, CPU seconds per
+// build since cpu0 and peak heap (stop, from watchHeap).
+func reportBuild(b *testing.B, n int, cpu0 time.Duration, stop func() uint64) {
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
+}
+
 // BenchmarkBuild builds the index of a synthetic bank from a source in
 // memory (so only the index's work is timed): the version-1 mapping with
 // one feeding goroutine (before issue 16) and the version-2 mapping with
@@ -21,12 +41,7 @@ import (
 //
 //	go test ./index/ -run '^$' -bench 'Build$' -benchtime 1x -count 1
 func BenchmarkBuild(b *testing.B) {
-	n := 10_000
-	if os.Getenv("MEMREVIEW_BENCH_N") != "" {
-		fmt.Sscan(os.Getenv("MEMREVIEW_BENCH_N"), &n)
-	}
-	src := newFake()
-	src.putRecord(sample.SynthRecords(n, benchSeed)...)
+	src, n := buildBenchSource()
 	// The version-1 mapping with one feeder: the build before issue 16.
 	b.Run(fmt.Sprintf("n=%d/mapping=v1/feeders=1", n), func(b *testing.B) {
 		for b.Loop() {
@@ -67,9 +82,7 @@ func BenchmarkBuild(b *testing.B) {
 				b.StartTimer()
 				b.ReportMetric(float64(size)/(1<<20), "index-MB")
 			}
-			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
-			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
-			b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
+			reportBuild(b, n, cpu0, stop)
 		})
 	}
 }

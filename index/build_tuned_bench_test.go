@@ -2,11 +2,8 @@ package index
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/memreview/memreview/sample"
 )
 
 // BenchmarkBuildTuned builds the index of a synthetic bank from a source
@@ -15,12 +12,7 @@ import (
 //
 //	go test ./index/ -run '^$' -bench 'BuildTuned' -benchtime 1x -count 1
 func BenchmarkBuildTuned(b *testing.B) {
-	n := 10_000
-	if os.Getenv("MEMREVIEW_BENCH_N") != "" {
-		fmt.Sscan(os.Getenv("MEMREVIEW_BENCH_N"), &n)
-	}
-	src := newFake()
-	src.putRecord(sample.SynthRecords(n, benchSeed)...)
+	src, n := buildBenchSource()
 	type variant struct {
 		name           string
 		batch, feeders int
@@ -55,9 +47,7 @@ func BenchmarkBuildTuned(b *testing.B) {
 				b.StartTimer()
 				b.ReportMetric(float64(size)/(1<<20), "index-MB")
 			}
-			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
-			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
-			b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
+			reportBuild(b, n, cpu0, stop)
 		})
 	}
 }

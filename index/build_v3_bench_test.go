@@ -2,14 +2,11 @@ package index
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
-
-	"github.com/memreview/memreview/sample"
 )
 
 // v2Writer writes a build as mapping version 2 did: bleve's own mapping of
@@ -31,12 +28,7 @@ func (w v2Writer) writeChunk(c chunk) error {
 //
 //	go test ./index/ -run '^$' -bench 'BuildV3' -benchtime 1x -count 1
 func BenchmarkBuildV3(b *testing.B) {
-	n := 10_000
-	if os.Getenv("MEMREVIEW_BENCH_N") != "" {
-		fmt.Sscan(os.Getenv("MEMREVIEW_BENCH_N"), &n)
-	}
-	src := newFake()
-	src.putRecord(sample.SynthRecords(n, benchSeed)...)
+	src, n := buildBenchSource()
 	for _, v := range []string{"v2", "v3"} {
 		b.Run(fmt.Sprintf("n=%d/mapping=%s", n, v), func(b *testing.B) {
 			cpu0 := cpuTime()
@@ -72,9 +64,7 @@ func BenchmarkBuildV3(b *testing.B) {
 				b.ReportMetric(float64(dirSize(dir))/(1<<20), "index-MB")
 				b.StartTimer()
 			}
-			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
-			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
-			b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
+			reportBuild(b, n, cpu0, stop)
 		})
 	}
 }
