@@ -238,8 +238,8 @@ func binaryDoc(id []byte) uint64 {
 	return n
 }
 
-// docSpace is how many doc numbers ix's index spans.
-func docSpace(t *testing.T, ix *Index) uint64 {
+// eachSegment calls f with each segment of ix's index now.
+func eachSegment(t *testing.T, ix *Index, f func(*scorch.SegmentSnapshot)) {
 	t.Helper()
 	adv, err := ix.idx.Advanced()
 	if err != nil {
@@ -250,10 +250,16 @@ func docSpace(t *testing.T, ix *Index) uint64 {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	var space uint64
 	for _, seg := range r.(*scorch.IndexSnapshot).Segments() {
-		space += uint64(seg.FullSize())
+		f(seg)
 	}
+}
+
+// docSpace is how many doc numbers ix's index spans.
+func docSpace(t *testing.T, ix *Index) uint64 {
+	t.Helper()
+	var space uint64
+	eachSegment(t, ix, func(seg *scorch.SegmentSnapshot) { space += uint64(seg.FullSize()) })
 	return space
 }
 
@@ -498,18 +504,7 @@ func onOneSnapshot(t *testing.T, ix *Index, compute func()) {
 // segmentIDs names the segments of ix's index now.
 func segmentIDs(t *testing.T, ix *Index) string {
 	t.Helper()
-	adv, err := ix.idx.Advanced()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
 	var ids []string
-	for _, seg := range r.(*scorch.IndexSnapshot).Segments() {
-		ids = append(ids, fmt.Sprint(seg.Id()))
-	}
+	eachSegment(t, ix, func(seg *scorch.SegmentSnapshot) { ids = append(ids, fmt.Sprint(seg.Id())) })
 	return fmt.Sprint(ids)
 }
