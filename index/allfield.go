@@ -47,7 +47,6 @@ func addDoc(idx bleve.Index, b *bleve.Batch, id string, d doc) error {
 
 // mapDoc maps d as bleve's Batch.Index would and adds the "_all" field.
 func mapDoc(m mapping.IndexMapping, id string, d doc) (*document.Document, error) {
-	d[sampleField] = samplePart(id)
 	bd := document.NewDocument(id)
 	if err := m.MapDocument(bd, d); err != nil {
 		return nil, fmt.Errorf("map document %s: %w", id, err)

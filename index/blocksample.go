@@ -14,7 +14,7 @@ import (
 // sampleBlocks is how many runs of doc numbers a facet sample takes.
 // Facets are read from doc values, which zap stores in compressed chunks
 // of consecutive documents: a sample spread document by document over the
-// index (the hash parts of sampleField) decompresses nearly every chunk
+// index (as version 3's hash parts of the ids were) decompresses nearly every chunk
 // of every field counted (at 1,000,000 records, 2,000 hits cost 60–90 ms
 // that way), while a few dozen runs of consecutive documents decompress
 // a few chunks each. Runs spread evenly over the index keep the sample

@@ -83,9 +83,8 @@ type Index struct {
 	rankOver                   int
 	rankWork, rankAfter        uint64
 	// noFirstHits and noFilterIDPage turn firstHits and filterIDPage
-	// off, hashSample has facets sampled by sampleField's hash parts
-	// (tests that compare both ways).
-	noFirstHits, noFilterIDPage, hashSample bool
+	// off (tests that compare both ways).
+	noFirstHits, noFilterIDPage bool
 
 	tailMu  sync.Mutex // guards tailCur
 	tailCur *tail      // the last tail read (currentTail)

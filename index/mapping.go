@@ -28,9 +28,12 @@ import (
 //
 // Version 3: "_all" holds term frequencies only, no positions (allField);
 // phrases on it are checked on the text fields (allPhraseQuery) and
-// highlights are taken from them (Index.fragments); a "sample" field
-// parts the documents for estimated facets (sampleFacets).
-const mappingVersion = "3"
+// highlights are taken from them (Index.fragments).
+//
+// Version 4: no "sample" field (version 3 parted the documents by a hash
+// of their id for estimated facets; runs of doc numbers do it now,
+// blockSampleQuery).
+const mappingVersion = "4"
 
 // keywordAnalyzer indexes a whole value as one lower-cased term, so that
 // category:Fact and category:fact find the same records: query-string field
@@ -163,10 +166,6 @@ func newMapping() (mapping.IndexMapping, error) {
 		fm.Store = false
 		dm.AddFieldMappingsAt(f, fm)
 	}
-	sample := bleve.NewTextFieldMapping()
-	sample.Analyzer = keywordAnalyzer
-	sample.IncludeInAll, sample.IncludeTermVectors, sample.DocValues, sample.Store = false, false, false, false
-	dm.AddFieldMappingsAt(sampleField, sample)
 	// bleve's composite "_all" would copy every text field's positions.
 	dm.AddSubDocumentMapping(allFieldName, bleve.NewDocumentDisabledMapping())
 	im.DefaultMapping = dm

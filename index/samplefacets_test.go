@@ -31,14 +31,6 @@ func TestEstimates(t *testing.T) {
 	}
 	defer ix.Close()
 	t.Run("facets", func(t *testing.T) { testEstimatedFacets(t, ix) })
-	t.Run("facets-hash-parts", func(t *testing.T) {
-		ix.hashSample = true
-		defer func() { ix.hashSample = false }()
-		ix.facets.mu.Lock()
-		ix.facets.entries = nil // the other sampler's estimates
-		ix.facets.mu.Unlock()
-		testEstimatedFacets(t, ix)
-	})
 	t.Run("phrase-total", func(t *testing.T) { testEstimatedPhraseTotal(t, ix) })
 }
 
