@@ -86,3 +86,46 @@ func TestRankedSearchIsMarked(t *testing.T) {
 		t.Errorf("the blank list after a ranked search still says it was ranked:\n%s", v)
 	}
 }
+
+// laggingSource answers like an index behind the bank while lagging is
+// set: 5,000 changes behind, 1,500 changed items not searched.
+type laggingSource struct {
+	fakeSource
+	lagging bool
+}
+
+func (l *laggingSource) Search(req index.Request) (*index.Results, error) {
+	res, err := l.fakeSource.Search(req)
+	if err == nil && l.lagging {
+		res.Behind, res.Direct, res.Unsearched = 5000, 3500, 1500
+	}
+	return res, err
+}
+
+// A search answered while the index is behind says how many changed
+// items it did not search, and runs again (recheckBehind) until the
+// index has caught up, when the note goes.
+func TestBehindSearchSaysSoAndRunsAgain(t *testing.T) {
+	t.Parallel()
+	src := &laggingSource{fakeSource: fakeSource{n: 300}, lagging: true}
+	m := newFakeScreen(t, src, 200, 40)
+	const note = "index catching up: 1,500 changed items not searched yet"
+	typeQuery(t, m, "join")
+	if v := m.View(); !strings.Contains(v, note) {
+		t.Fatalf("a search while behind lacks %q:\n%s", note, v)
+	}
+	src.lagging = false
+	if v := m.View(); !strings.Contains(v, note) {
+		t.Fatalf("the note went before the query ran again:\n%s", v)
+	}
+	_, cmd := m.Update(recheckBehind{seq: m.querySeq - 1}) // an older query's: ignored
+	uitest.Drain(t, m, cmd)
+	if v := m.View(); !strings.Contains(v, note) {
+		t.Fatalf("an old query's recheck ran the search again:\n%s", v)
+	}
+	_, cmd = m.Update(recheckBehind{seq: m.querySeq})
+	uitest.Drain(t, m, cmd)
+	if v := m.View(); strings.Contains(v, "catching up") {
+		t.Errorf("after the recheck, with the index caught up, the note stays:\n%s", v)
+	}
+}

@@ -63,6 +63,11 @@ type Model struct {
 	// estimated total.
 	ranked     uint64
 	rankedOf   int
+	// unsearched: the index was behind the bank when it answered and
+	// this many changed items were not searched (index.Results.Unsearched);
+	// the status line says so, and the query runs again every
+	// behindRecheck while the index is behind.
+	unsearched int
 	querySeq   int    // the latest query; every search result carries it
 	searchedAs string // the latest query as the index reads it (index.RequireAll)
 	searched   bool

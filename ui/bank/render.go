@@ -72,6 +72,9 @@ func (m *Model) statusLine() string {
 		if m.ranked > 0 {
 			left += st.Subtle.Render(" (best of the first " + thousands(int(m.ranked)) + " ranked)")
 		}
+		if m.unsearched > 0 {
+			left += st.Subtle.Render(" (index catching up: " + plural(m.unsearched, "changed item") + " not searched yet)")
+		}
 		if m.took != "" {
 			left += st.Subtle.Render(" in " + m.took)
 		}

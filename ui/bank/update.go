@@ -99,6 +99,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case common.ShowRecord:
 		return m.showRecord(msg.ID)
+	case recheckBehind:
+		if msg.seq == m.querySeq && m.search.Current(msg.seq) {
+			return m.research() // the index has caught up further since
+		}
 	case common.BankChanged:
 		if msg.From != changedFrom && m.src != nil {
 			// another screen's write: the rows and the detail may be old
@@ -108,6 +112,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
+
+// recheckBehind asks for the query of sequence seq again: its results
+// came while the index was behind the bank.
+type recheckBehind struct{ seq int }
+
+// behindRecheckEvery is how often a query answered while the index was
+// behind runs again, until an answer comes from an index caught up.
+const behindRecheckEvery = time.Second
 
 // pageLoaded stores a page of hits of the current query.
 func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
@@ -147,7 +159,12 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 	m.list.pages[msg.page] = msg.res.Hits
 	if msg.page == 0 {
 		m.countsDue = true // once the rows on screen are in (counts)
-		return tea.Batch(m.fill(), m.counts())
+		m.unsearched = msg.res.Unsearched
+		var again tea.Cmd
+		if msg.res.Behind > 0 {
+			again = common.Heartbeat(behindRecheckEvery, recheckBehind{seq: msg.seq})
+		}
+		return tea.Batch(m.fill(), m.counts(), again)
 	}
 	return m.fill()
 }
