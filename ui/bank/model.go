@@ -61,8 +61,8 @@ type Model struct {
 	// result set (index.Results.Ranked); the status line says so, and
 	// the list holds those hits while the count shows rankedOf, the
 	// estimated total.
-	ranked     uint64
-	rankedOf   int
+	ranked   uint64
+	rankedOf int
 	// unsearched: the index was behind the bank when it answered and
 	// this many changed items were not searched (index.Results.Unsearched);
 	// the status line says so, and the query runs again every
