@@ -13,11 +13,11 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 )
 
 // openInput opens a named file, or stdin for "-".
-func (a *app) openInput(name string) (io.ReadCloser, string, error) {
+func (a *cmdline) openInput(name string) (io.ReadCloser, string, error) {
 	if name == "-" {
 		return io.NopCloser(a.stdin), "<stdin>", nil
 	}
@@ -25,7 +25,7 @@ func (a *app) openInput(name string) (io.ReadCloser, string, error) {
 	return f, name, err
 }
 
-func cmdImport(a *app, fs *flag.FlagSet) error {
+func cmdImport(a *cmdline, fs *flag.FlagSet) error {
 	if err := needArgs(fs, 2, "what to import and a FILE"); err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func cmdImport(a *app, fs *flag.FlagSet) error {
 	}
 	kind, files := fs.Arg(0), fs.Args()[1:]
 	switch kind {
-	case service.KindRecords, service.KindProposals, service.KindTrajectories:
+	case app.KindRecords, app.KindProposals, app.KindTrajectories:
 	default:
 		return usagef("import: %q is not records, proposals, trajectories or memories", kind)
 	}
@@ -43,14 +43,14 @@ func cmdImport(a *app, fs *flag.FlagSet) error {
 		return err
 	}
 	defer svc.Close()
-	var inputs []service.Input
+	var inputs []app.Input
 	for _, name := range files {
 		r, file, err := a.openInput(name)
 		if err != nil {
 			return err
 		}
 		defer r.Close()
-		inputs = append(inputs, service.Input{Name: file, R: r})
+		inputs = append(inputs, app.Input{Name: file, R: r})
 	}
 	n, err := svc.Import(kind, inputs, a.operator)
 	if err != nil {
@@ -60,12 +60,12 @@ func cmdImport(a *app, fs *flag.FlagSet) error {
 	return nil
 }
 
-func cmdExport(a *app, fs *flag.FlagSet) error {
+func cmdExport(a *cmdline, fs *flag.FlagSet) error {
 	if err := needArgs(fs, 1, "what to export"); err != nil {
 		return err
 	}
 	switch fs.Arg(0) {
-	case service.KindRecords, service.KindProposals, service.KindDecisions, service.KindTrajectories:
+	case app.KindRecords, app.KindProposals, app.KindDecisions, app.KindTrajectories:
 	default:
 		return usagef("export: %q is not records, proposals, decisions or trajectories", fs.Arg(0))
 	}
@@ -77,7 +77,7 @@ func cmdExport(a *app, fs *flag.FlagSet) error {
 	return svc.Export(fs.Arg(0), a.stdout)
 }
 
-func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdSearch(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "QUERY"); err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func cmdSearch(a *app, fs *flag.FlagSet, jsonOut bool) error {
 			req.Filters[f] = []string{v}
 		}
 	}
-	service.HideRetired(&req)
+	app.HideRetired(&req)
 	res, err := svc.Search(req)
 	if err != nil {
 		return err
@@ -127,7 +127,7 @@ func rankedNote(ranked uint64) string {
 }
 
 // describe is the one-line summary of a search hit.
-func describe(s *service.Service, typ, id string) string {
+func describe(s *app.Service, typ, id string) string {
 	switch typ {
 	case "trajectory":
 		if t, err := s.Trajectory(id); err == nil {
@@ -153,7 +153,7 @@ func describe(s *service.Service, typ, id string) string {
 	return typ
 }
 
-func cmdRetrieve(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdRetrieve(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "TASK_TEXT"); err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func cmdRetrieve(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	}
 	defer svc.Close()
 	scope := review.Scope{Env: flagString(fs, "env"), Tags: splitList(flagString(fs, "tags"))}
-	out, err := svc.Retrieve(service.RetrieveRequest{Task: strings.Join(fs.Args(), " "), Scope: scope, K: flagInt(fs, "k"),
+	out, err := svc.Retrieve(app.RetrieveRequest{Task: strings.Join(fs.Args(), " "), Scope: scope, K: flagInt(fs, "k"),
 		Client: "cli", TaskID: flagString(fs, "task-id")})
 	if err != nil {
 		return err
@@ -177,7 +177,7 @@ func cmdRetrieve(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	return nil
 }
 
-func cmdShow(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdShow(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "ID"); err != nil {
 		return err
 	}
@@ -249,7 +249,7 @@ func writeRecord(w io.Writer, r *review.Record) {
 	fmt.Fprintf(w, "updated      %s\n", r.Updated.Format("2006-01-02 15:04:05"))
 }
 
-func cmdHistory(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdHistory(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "RECORD_ID"); err != nil {
 		return err
 	}
@@ -272,7 +272,7 @@ func cmdHistory(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	return nil
 }
 
-func cmdQueue(a *app, jsonOut bool) error {
+func cmdQueue(a *cmdline, jsonOut bool) error {
 	svc, err := a.open()
 	if err != nil {
 		return err
@@ -304,7 +304,7 @@ func cmdQueue(a *app, jsonOut bool) error {
 // decide opens the bank, commits one decision made by fn (the service
 // brings the index up to date, or warns that it will catch up) and
 // reports it.
-func (a *app) decide(jsonOut bool, fn func(*service.Service) (*review.Decision, error)) error {
+func (a *cmdline) decide(jsonOut bool, fn func(*app.Service) (*review.Decision, error)) error {
 	svc, err := a.open()
 	if err != nil {
 		return err
@@ -334,7 +334,7 @@ func (a *app) decide(jsonOut bool, fn func(*service.Service) (*review.Decision, 
 
 // proposedRecord returns a copy of a proposal's record, for the operator
 // to change before deciding.
-func proposedRecord(s *service.Service, id string, verb review.Verb) (review.Record, error) {
+func proposedRecord(s *app.Service, id string, verb review.Verb) (review.Record, error) {
 	p, err := s.Proposal(id)
 	if err != nil {
 		return review.Record{}, err
@@ -345,7 +345,7 @@ func proposedRecord(s *service.Service, id string, verb review.Verb) (review.Rec
 	return *p.Record, nil
 }
 
-func cmdDecide(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdDecide(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 2, "PROPOSAL_ID and a verb"); err != nil {
 		return err
 	}
@@ -359,7 +359,7 @@ func cmdDecide(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	if (verb == review.Narrow || verb == review.Edit) && tags == "" && trigger == "" && lemma == "" {
 		return usagef("decide %s: give the changed fields with --scope-tags, --trigger or --lemma", verb)
 	}
-	return a.decide(jsonOut, func(s *service.Service) (*review.Decision, error) {
+	return a.decide(jsonOut, func(s *app.Service) (*review.Decision, error) {
 		req := review.DecideRequest{Proposal: fs.Arg(0), Verb: verb, Operator: a.operator, Note: flagString(fs, "note")}
 		if verb == review.Narrow || verb == review.Edit {
 			rec, err := proposedRecord(s, req.Proposal, verb)
@@ -381,11 +381,11 @@ func cmdDecide(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	})
 }
 
-func cmdMerge(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdMerge(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "PROPOSAL_ID"); err != nil {
 		return err
 	}
-	return a.decide(jsonOut, func(s *service.Service) (*review.Decision, error) {
+	return a.decide(jsonOut, func(s *app.Service) (*review.Decision, error) {
 		req := review.DecideRequest{Proposal: fs.Arg(0), Verb: review.Merge, With: splitList(flagString(fs, "with")),
 			Operator: a.operator, Note: flagString(fs, "note")}
 		l := flagString(fs, "lemma")
@@ -420,8 +420,8 @@ func cmdMerge(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	})
 }
 
-func cmdUndo(a *app, fs *flag.FlagSet, jsonOut bool) error {
-	return a.decide(jsonOut, func(s *service.Service) (*review.Decision, error) {
+func cmdUndo(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
+	return a.decide(jsonOut, func(s *app.Service) (*review.Decision, error) {
 		return s.Undo(a.ctx, fs.Arg(0), a.operator, flagString(fs, "note"))
 	})
 }

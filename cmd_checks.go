@@ -11,14 +11,14 @@ import (
 	"strings"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 )
 
 func checkCommands(jsonOut *bool) []*command {
 	return []*command{
 		{name: "live", args: "PROPOSAL_ID", help: "Run a proposal's probe runs and its record's checks live, as p does on the review screen,\nand save each result as a probe run on the proposal: accepting it then takes the latest live run\nof each check as that check's expected result.",
 			flags: func(fs *flag.FlagSet) { fs.BoolVar(jsonOut, "json", false, "print JSON") },
-			run:   func(a *app, fs *flag.FlagSet) error { return cmdLive(a, fs, *jsonOut) }},
+			run:   func(a *cmdline, fs *flag.FlagSet) error { return cmdLive(a, fs, *jsonOut) }},
 		{name: "rebaseline", args: "RECORD_ID", help: "Take the last verify output of a suspect record's failing checks as their expected results,\nin a new version written as your edit (after you have looked at them: 'memreview show ID').",
 			flags: func(fs *flag.FlagSet) {
 				fs.BoolVar(jsonOut, "json", false, "print JSON")
@@ -26,11 +26,11 @@ func checkCommands(jsonOut *bool) []*command {
 				fs.Int("version", 0, "the version you looked at (a record changed since is a conflict)")
 				fs.String("note", "", "why (kept in the history)")
 			},
-			run: func(a *app, fs *flag.FlagSet) error { return cmdRebaseline(a, fs, *jsonOut) }},
+			run: func(a *cmdline, fs *flag.FlagSet) error { return cmdRebaseline(a, fs, *jsonOut) }},
 	}
 }
 
-func cmdLive(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdLive(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "PROPOSAL_ID"); err != nil {
 		return err
 	}
@@ -50,14 +50,14 @@ func cmdLive(a *app, fs *flag.FlagSet, jsonOut bool) error {
 }
 
 // liveWhat names what a live run repeated: "run_0003" or "check 1".
-func liveWhat(l service.Lived) string {
+func liveWhat(l app.Lived) string {
 	if l.Item.Check > 0 {
 		return fmt.Sprintf("check %d", l.Item.Check)
 	}
 	return l.Item.Run
 }
 
-func cmdRebaseline(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdRebaseline(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "RECORD_ID"); err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func cmdRebaseline(a *app, fs *flag.FlagSet, jsonOut bool) error {
 		}
 	}
 	version, _ := strconv.Atoi(flagString(fs, "version"))
-	return a.decide(jsonOut, func(s *service.Service) (*review.Decision, error) {
+	return a.decide(jsonOut, func(s *app.Service) (*review.Decision, error) {
 		return s.Rebaseline(a.ctx, fs.Arg(0), version, checks, a.operator, flagString(fs, "note"))
 	})
 }

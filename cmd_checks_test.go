@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -32,7 +32,7 @@ func TestCLILiveAndRebaseline(t *testing.T) {
 	}
 
 	// A record whose check expects what the shop no longer gives.
-	svc, err := service.Open(bank, service.Options{Operator: "tester"})
+	svc, err := app.Open(bank, app.Options{Operator: "tester"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 )
 
 // claimCommand claims a proposal for the operator, or releases the claim:
@@ -19,7 +19,7 @@ func claimCommand() *command {
 			fs.Duration("ttl", review.ClaimTTL, "how long the claim lasts")
 			fs.Bool("release", false, "release your claim instead")
 		},
-		run: func(a *app, fs *flag.FlagSet) error {
+		run: func(a *cmdline, fs *flag.FlagSet) error {
 			if err := needArgs(fs, 1, "PROPOSAL_ID"); err != nil {
 				return err
 			}
@@ -46,7 +46,7 @@ func claimCommand() *command {
 }
 
 // claimedBy maps each claimed open proposal to the note the queue shows.
-func claimedBy(svc *service.Service) (map[string]string, error) {
+func claimedBy(svc *app.Service) (map[string]string, error) {
 	claims, err := svc.Backend().Claims()
 	if err != nil {
 		return nil, err

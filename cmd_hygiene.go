@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/memreview/memreview/curator/hygiene"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 )
 
 // hygieneCommand is `memreview hygiene`: queue proposals for near-duplicate,
@@ -20,7 +20,7 @@ func hygieneCommand(jsonOut *bool) *command {
 			fs.Bool("llm", false, "let the curator model write merged lemmas ([curator] settings, OPENAI_* variables)")
 			fs.Bool("dry-run", false, "show the findings, queue nothing")
 		},
-		run: func(a *app, fs *flag.FlagSet) error {
+		run: func(a *cmdline, fs *flag.FlagSet) error {
 			kind, err := hygiene.ParseKind(flagString(fs, "only"))
 			if err != nil {
 				return usageError{err.Error()}
@@ -31,7 +31,7 @@ func hygieneCommand(jsonOut *bool) *command {
 			}
 			defer svc.Close()
 			dry := flagString(fs, "dry-run") == "true"
-			rep, saved, err := svc.Hygiene(a.ctx, service.HygieneOptions{Env: flagString(fs, "env"), Only: kind,
+			rep, saved, err := svc.Hygiene(a.ctx, app.HygieneOptions{Env: flagString(fs, "env"), Only: kind,
 				LLM: flagString(fs, "llm") == "true", DryRun: dry})
 			if err != nil {
 				return err

@@ -1,5 +1,5 @@
 // The import of other tools' files: `memreview formats`, `import
-// trajectories` through the format adapters (review/adapt), `import
+// trajectories` through the format adapters (review/formats), `import
 // memories` (existing banks as pending create proposals, or records with
 // --accept) and `import --dry-run`.
 
@@ -14,7 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/adapt"
+	"github.com/memreview/memreview/review/formats"
 )
 
 // importFlags declares import's flags.
@@ -27,11 +27,11 @@ func importFlags(fs *flag.FlagSet) {
 
 func formatsCommand() *command {
 	return &command{name: "formats", args: "", help: "List the trajectory and memory-bank formats import reads, with what each reads.",
-		run: func(a *app, fs *flag.FlagSet) error {
+		run: func(a *cmdline, fs *flag.FlagSet) error {
 			tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
-			for _, k := range []adapt.Kind{adapt.Trajectories, adapt.Memories} {
+			for _, k := range []formats.Kind{formats.Trajectories, formats.Memories} {
 				fmt.Fprintf(tw, "%s (import %s):\n", k, k)
-				for _, f := range adapt.Formats(k) {
+				for _, f := range formats.Formats(k) {
 					fmt.Fprintf(tw, "  %s\t%s\n", f.Name, f.About)
 				}
 			}
@@ -44,7 +44,7 @@ func formatsCommand() *command {
 // importAdapted runs `import trajectories` and `import memories` (and
 // refuses the adapter flags on records and proposals); done is false when
 // cmdImport should go on with its own kinds.
-func importAdapted(a *app, fs *flag.FlagSet) (done bool, err error) {
+func importAdapted(a *cmdline, fs *flag.FlagSet) (done bool, err error) {
 	kind := fs.Arg(0)
 	if kind == "trajectories" || kind == "memories" {
 		// Flags may follow the kind (import memories --accept FILE), not the files.
@@ -71,18 +71,18 @@ func importAdapted(a *app, fs *flag.FlagSet) (done bool, err error) {
 	if len(args) < 2 {
 		return true, usagef("import %s: missing a FILE", kind)
 	}
-	var forced *adapt.Format
+	var forced *formats.Format
 	if format != "" {
-		f, ok := adapt.Lookup(format)
+		f, ok := formats.Lookup(format)
 		if !ok || string(f.Kind) != kind {
-			return true, usagef("import %s: no format %q (formats for %s: %s)", kind, format, kind, adapt.Names(adapt.Kind(kind)))
+			return true, usagef("import %s: no format %q (formats for %s: %s)", kind, format, kind, formats.Names(formats.Kind(kind)))
 		}
 		forced = f
 	}
 	if kind == "trajectories" && (flagString(fs, "env") != "" || flagString(fs, "accept") == "true") {
 		return true, usagef("import trajectories: --env and --accept are for memories")
 	}
-	var inputs []*adapt.Input
+	var inputs []*formats.Input
 	for _, name := range args[1:] {
 		r, file, err := a.openInput(name)
 		if err != nil {
@@ -96,7 +96,7 @@ func importAdapted(a *app, fs *flag.FlagSet) (done bool, err error) {
 		if len(data) > review.MaxTrajectoryLineBytes {
 			return true, fmt.Errorf("%s: over %d MiB; nothing was imported", file, review.MaxTrajectoryLineBytes>>20)
 		}
-		inputs = append(inputs, adapt.NewInput(file, data))
+		inputs = append(inputs, formats.NewInput(file, data))
 	}
 	if kind == "trajectories" {
 		return true, importTrajectories(a, inputs, forced, dry)
@@ -104,12 +104,12 @@ func importAdapted(a *app, fs *flag.FlagSet) (done bool, err error) {
 	return true, importMemories(a, inputs, forced, flagString(fs, "env"), flagString(fs, "accept") == "true", dry)
 }
 
-func importTrajectories(a *app, inputs []*adapt.Input, forced *adapt.Format, dry bool) error {
+func importTrajectories(a *cmdline, inputs []*formats.Input, forced *formats.Format, dry bool) error {
 	var all []review.Trajectory
-	var reps []*adapt.Report
+	var reps []*formats.Report
 	from := map[string]origin{}
 	for _, in := range inputs {
-		ts, rep, err := adapt.ReadTrajectories(in, forced)
+		ts, rep, err := formats.ReadTrajectories(in, forced)
 		if err != nil {
 			return fmt.Errorf("%w; nothing was imported", err)
 		}
@@ -189,11 +189,11 @@ func firstField(f string) string {
 	return f
 }
 
-func importMemories(a *app, inputs []*adapt.Input, forced *adapt.Format, env string, accept, dry bool) error {
+func importMemories(a *cmdline, inputs []*formats.Input, forced *formats.Format, env string, accept, dry bool) error {
 	var props []review.Proposal
-	var reps []*adapt.Report
+	var reps []*formats.Report
 	for _, in := range inputs {
-		ms, rep, err := adapt.ReadMemories(in, forced, env)
+		ms, rep, err := formats.ReadMemories(in, forced, env)
 		if err != nil {
 			return fmt.Errorf("%w; nothing was imported", err)
 		}
@@ -235,7 +235,7 @@ func importMemories(a *app, inputs []*adapt.Input, forced *adapt.Format, env str
 	return nil
 }
 
-func printReports(w io.Writer, reps []*adapt.Report) {
+func printReports(w io.Writer, reps []*formats.Report) {
 	for _, r := range reps {
 		if r.Memories > 0 || r.Runs == 0 {
 			fmt.Fprintf(w, "%s (%s): %d memories\n", escapeText(r.File), r.Format, r.Memories)

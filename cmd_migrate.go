@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/pgstore"
+	"github.com/memreview/memreview/review/store/pg"
 )
 
 // migrateCommand copies a SQLite bank into a PostgreSQL database whole.
@@ -27,9 +27,9 @@ func migrateCommand() *command {
 		run: cmdMigrate}
 }
 
-func cmdMigrate(a *app, fs *flag.FlagSet) error {
+func cmdMigrate(a *cmdline, fs *flag.FlagSet) error {
 	from, to := flagString(fs, "from"), flagString(fs, "to")
-	if from == "" || !pgstore.IsURL(to) {
+	if from == "" || !pg.IsURL(to) {
 		return usagef("migrate: need --from DIR and --to postgres://USER@HOST/DB")
 	}
 	// Opening migrates the source's schema forward, so both sides agree.
@@ -58,7 +58,7 @@ func cmdMigrate(a *app, fs *flag.FlagSet) error {
 	if err := knownTables(ctx, snap); err != nil {
 		return err
 	}
-	dst, err := pgstore.Open(ctx, to, pgstore.Options{})
+	dst, err := pg.Open(ctx, to, pg.Options{})
 	if err != nil {
 		return err
 	}
@@ -87,19 +87,19 @@ func knownTables(ctx context.Context, q *sql.Tx) error {
 		names = append(names, n)
 	}
 	rows.Close()
-	if unknown := pgstore.UnknownTables(names); len(unknown) > 0 {
+	if unknown := pg.UnknownTables(names); len(unknown) > 0 {
 		return fmt.Errorf("migrate: the bank has tables this memreview cannot copy (%v); upgrade memreview", unknown)
 	}
 	return nil
 }
 
 // checkCopy compares row counts and content hashes of every table.
-func checkCopy(ctx context.Context, a *app, snap *sql.Tx, dst *pgstore.Store) error {
-	want, err := pgstore.Digests(ctx, snap)
+func checkCopy(ctx context.Context, a *cmdline, snap *sql.Tx, dst *pg.Store) error {
+	want, err := pg.Digests(ctx, snap)
 	if err != nil {
 		return err
 	}
-	got, err := pgstore.Digests(ctx, dst.DB())
+	got, err := pg.Digests(ctx, dst.DB())
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func checkCopy(ctx context.Context, a *app, snap *sql.Tx, dst *pgstore.Store) er
 
 // migrateEnvs writes the source's environments, with absolute paths, into
 // the operator's own memreview.toml when it declares none yet.
-func migrateEnvs(a *app, cfg review.Config, dir string, dst *pgstore.Store) error {
+func migrateEnvs(a *cmdline, cfg review.Config, dir string, dst *pg.Store) error {
 	if len(cfg.Envs) == 0 {
 		return nil
 	}

@@ -9,18 +9,18 @@ import (
 	"strings"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/pgstore"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store/pg"
 )
 
 // isPGBank reports whether --bank (or $MEMREVIEW_BANK) names a PostgreSQL
 // bank rather than a directory.
-func isPGBank(bank string) bool { return pgstore.IsURL(bank) }
+func isPGBank(bank string) bool { return pg.IsURL(bank) }
 
 // initPG makes an empty database a bank (schema and bank id) and builds
 // this machine's index of it.
-func (a *app) initPG() error {
-	svc, st, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator})
+func (a *cmdline) initPG() error {
+	svc, st, err := app.OpenPG(a.ctx, a.bank, app.Options{Operator: a.operator})
 	if err != nil {
 		return err
 	}
@@ -36,11 +36,11 @@ func (a *app) initPG() error {
 
 // openTUIBankPG is openTUIBank for a PostgreSQL bank: the log goes beside
 // the local index.
-func (a *app) openTUIBankPG() (*review.Store, *service.Service, *log.Logger, func(), error) {
+func (a *cmdline) openTUIBankPG() (*review.Store, *app.Service, *log.Logger, func(), error) {
 	var lg *log.Logger
 	logw := &lazyLog{}
 	lg = log.New(logw, "", log.LstdFlags)
-	svc, st, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator, Logf: lg.Printf, IndexProgress: a.indexProgress()})
+	svc, st, err := app.OpenPG(a.ctx, a.bank, app.Options{Operator: a.operator, Logf: lg.Printf, IndexProgress: a.indexProgress()})
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

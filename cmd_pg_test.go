@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memreview/memreview/review/pgstore/pgtest"
+	"github.com/memreview/memreview/review/store/pg/pgtest"
 	"github.com/memreview/memreview/sample"
 )
 

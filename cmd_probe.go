@@ -22,24 +22,24 @@ func probeCommands(jsonOut *bool) []*command {
 			flags: func(fs *flag.FlagSet) {
 				fs.BoolVar(jsonOut, "json", false, "print JSON (list)")
 			},
-			run: func(a *app, fs *flag.FlagSet) error { return cmdEnv(a, fs, *jsonOut) }},
+			run: func(a *cmdline, fs *flag.FlagSet) error { return cmdEnv(a, fs, *jsonOut) }},
 		{name: "probe", args: "ENV INPUT...", help: "Run a read-only probe: SQL on a sql env; ls, read, grep, stat or csv on a files env.\nEverything after ENV is the probe's input.",
 			flags: func(fs *flag.FlagSet) {
 				fs.BoolVar(jsonOut, "json", false, "print the result as JSON")
 				fs.Duration("timeout", probe.DefaultLimits().Timeout, "time limit")
 				fs.Int("max-rows", probe.DefaultLimits().MaxRows, "row cap")
 			},
-			run: func(a *app, fs *flag.FlagSet) error { return cmdProbe(a, fs, *jsonOut) }},
+			run: func(a *cmdline, fs *flag.FlagSet) error { return cmdProbe(a, fs, *jsonOut) }},
 		{name: "verify", args: "", help: "Re-run every active record's checks; flag records whose checks no longer hold.\nExits 1 when any check fails.",
 			flags: func(fs *flag.FlagSet) {
 				fs.BoolVar(jsonOut, "json", false, "print JSON")
 				fs.String("env", "", "only checks on this environment")
 			},
-			run: func(a *app, fs *flag.FlagSet) error { return cmdVerify(a, fs, *jsonOut) }},
+			run: func(a *cmdline, fs *flag.FlagSet) error { return cmdVerify(a, fs, *jsonOut) }},
 	}
 }
 
-func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdEnv(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 1, "add, list or rm"); err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func cmdEnv(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	return usagef("env: %q is not add, list or rm", fs.Arg(0))
 }
 
-func cmdProbe(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdProbe(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	if err := needArgs(fs, 2, "ENV and INPUT"); err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func cmdProbe(a *app, fs *flag.FlagSet, jsonOut bool) error {
 	return nil
 }
 
-func cmdVerify(a *app, fs *flag.FlagSet, jsonOut bool) error {
+func cmdVerify(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 	svc, err := a.open()
 	if err != nil {
 		return err

@@ -42,7 +42,7 @@ func indexProgress(w io.Writer, interval time.Duration, mute *atomic.Bool) func(
 // indexProgress is indexProgress on the command's stderr, once a second,
 // until the TUI mutes it; once the TUI follows the progress (tuiProgress),
 // it goes there instead.
-func (a *app) indexProgress() func(done, total int) {
+func (a *cmdline) indexProgress() func(done, total int) {
 	line := indexProgress(a.stderr, time.Second, &a.muteProgress)
 	return func(done, total int) {
 		if f := a.tuiProgress.Load(); f != nil {

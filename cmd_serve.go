@@ -1,4 +1,4 @@
-// The serve command: the bank as an MCP server (review/mcpserver) for task
+// The serve command: the bank as an MCP server (ui/mcpserver) for task
 // agents and outside curators, over stdio or streamable HTTP.
 
 package main
@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memreview/memreview/review/mcpserver"
+	"github.com/memreview/memreview/ui/mcpserver"
 )
 
 var serveCommand = &command{name: "serve", args: "", help: `Serve the bank to agents over MCP (stdio by default; --http for streamable HTTP at http://ADDR/mcp).
@@ -28,7 +28,7 @@ An agent never writes a record: memory_propose queues a pending proposal for a p
 	},
 	run: cmdServe}
 
-func cmdServe(a *app, fs *flag.FlagSet) error {
+func cmdServe(a *cmdline, fs *flag.FlagSet) error {
 	if fs.NArg() > 0 {
 		return usagef("serve takes no arguments (got %q)", fs.Arg(0))
 	}
@@ -60,7 +60,7 @@ func cmdServe(a *app, fs *flag.FlagSet) error {
 	return serveHTTP(a, srv, addr, token)
 }
 
-func serveHTTP(a *app, srv *mcpserver.Server, addr, token string) error {
+func serveHTTP(a *cmdline, srv *mcpserver.Server, addr, token string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

@@ -8,7 +8,7 @@ import (
 // import proposals and memory_propose share review.CheckProposalsInBank:
 // a proposal citing steps outside its trajectory, or changing a retired
 // record, is refused by import with the file, line and field, and nothing
-// is imported. (The MCP side is tested in review/mcpserver.)
+// is imported. (The MCP side is tested in ui/mcpserver.)
 func TestImportProposalsChecksTrajectoryStepsAndRetiredTargets(t *testing.T) {
 	bank := newCLIBank(t)
 	must(t, mr(t, `{"id":"traj_a","task":"t","steps":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}`,

@@ -12,7 +12,7 @@ import (
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -21,7 +21,7 @@ func worldCommands(jsonOut *bool) []*command {
 		{name: "sample", args: "DIR  |  gen [--records N] [--trajectories M] [--seed S] DIR",
 			help:  "Write the sample world (a bank with its environments) to DIR,\nor, with gen, a synthetic bank of N records for trying memreview at scale.",
 			flags: func(fs *flag.FlagSet) { fs.Int64("seed", sample.Seed, "generation seed") },
-			run: func(a *app, fs *flag.FlagSet) error {
+			run: func(a *cmdline, fs *flag.FlagSet) error {
 				if err := needArgs(fs, 1, "DIR"); err != nil {
 					return err
 				}
@@ -37,7 +37,7 @@ func worldCommands(jsonOut *bool) []*command {
 			}},
 		{name: "demo", args: "", help: "Open the TUI on the sample world in your data directory.",
 			flags: func(fs *flag.FlagSet) { fs.Bool("reset", false, "recreate the sample world first") },
-			run: func(a *app, fs *flag.FlagSet) error {
+			run: func(a *cmdline, fs *flag.FlagSet) error {
 				reset := fs.Lookup("reset").Value.String() == "true"
 				dir, err := sample.MaterialiseDefault(reset)
 				if err != nil {
@@ -50,7 +50,7 @@ func worldCommands(jsonOut *bool) []*command {
 	}
 }
 
-func cmdSampleGen(a *app, args []string) error {
+func cmdSampleGen(a *cmdline, args []string) error {
 	fs := flag.NewFlagSet("memreview sample gen", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
 	opt := sample.SynthOptions{}
@@ -70,7 +70,7 @@ func cmdSampleGen(a *app, args []string) error {
 	}
 	// The build stored the sequence of the last insert: opening the bank
 	// catches the index up with Synth's edits after it.
-	svc, err := service.Open(fs.Arg(0), service.Options{Operator: a.operator})
+	svc, err := app.Open(fs.Arg(0), app.Options{Operator: a.operator})
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func curateCommand(jsonOut *bool) *command {
 			fs.Bool("redistill", false, "distil again even when a trajectory has a packet")
 			fs.Bool("all-new", false, "every trajectory that no proposal cites yet")
 		},
-		run: func(a *app, fs *flag.FlagSet) error {
+		run: func(a *cmdline, fs *flag.FlagSet) error {
 			svc, err := a.open()
 			if err != nil {
 				return err

@@ -26,8 +26,8 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/review/printable"
-	"github.com/memreview/memreview/review/service"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui"
 	"github.com/memreview/memreview/ui/common"
@@ -41,7 +41,7 @@ func (e usageError) Error() string { return e.msg }
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
 // app is what every command gets: global flags and the output streams.
-type app struct {
+type cmdline struct {
 	bank     string // --bank, $MEMREVIEW_BANK or ./.memreview
 	explicit bool   // bank named by flag or environment
 	operator string
@@ -62,7 +62,7 @@ type command struct {
 	args  string
 	help  string
 	flags func(fs *flag.FlagSet) // declares the command's own flags
-	run   func(a *app, fs *flag.FlagSet) error
+	run   func(a *cmdline, fs *flag.FlagSet) error
 }
 
 func main() {
@@ -80,7 +80,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer safeOut.Flush()
 	defer safeErr.Flush()
 	stdout, stderr = safeOut, safeErr
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx}
+	a := &cmdline{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx}
 	global := flag.NewFlagSet("memreview", flag.ContinueOnError)
 	global.SetOutput(stderr)
 	global.StringVar(&a.bank, "bank", "", "bank directory or postgres://USER@HOST/DB (default $MEMREVIEW_BANK, else ./.memreview)")
@@ -240,19 +240,19 @@ func printCommandHelp(w io.Writer, c *command) {
 // open opens the bank as a service. Its index opens on first use: a
 // command that only writes never waits for it, and one that searches while
 // another process (the TUI) holds the index asks that process.
-func (a *app) open() (*service.Service, error) {
+func (a *cmdline) open() (*app.Service, error) {
 	if isPGBank(a.bank) {
-		svc, _, err := service.OpenPG(a.ctx, a.bank, service.Options{Operator: a.operator, Warnf: a.warnf, IndexProgress: a.indexProgress(), FinishIndex: true})
+		svc, _, err := app.OpenPG(a.ctx, a.bank, app.Options{Operator: a.operator, Warnf: a.warnf, IndexProgress: a.indexProgress(), FinishIndex: true})
 		return svc, err
 	}
 	// A command answers while the index catches up, and then lets the
 	// catch-up it started end before it exits (FinishIndex).
-	return service.Open(a.bank, service.Options{Operator: a.operator, Warnf: a.warnf, IndexProgress: a.indexProgress(), FinishIndex: true})
+	return app.Open(a.bank, app.Options{Operator: a.operator, Warnf: a.warnf, IndexProgress: a.indexProgress(), FinishIndex: true})
 }
 
 // warnf prints a warning on stderr: something went wrong after a write
 // committed (the command still succeeds).
-func (a *app) warnf(format string, args ...any) {
+func (a *cmdline) warnf(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "memreview: warning: "+format+"\n", args...)
 }
 
@@ -283,11 +283,11 @@ func commands() map[string]*command {
 	jsonFlag := func(fs *flag.FlagSet) { fs.BoolVar(&jsonOut, "json", false, "print JSON") }
 	cs := []*command{
 		{name: "init", args: "", help: "Create an empty bank in the --bank directory.",
-			run: func(a *app, fs *flag.FlagSet) error {
+			run: func(a *cmdline, fs *flag.FlagSet) error {
 				if isPGBank(a.bank) {
 					return a.initPG()
 				}
-				svc, err := service.Create(a.bank, service.Options{Operator: a.operator})
+				svc, err := app.Create(a.bank, app.Options{Operator: a.operator})
 				if err != nil {
 					return err
 				}
@@ -309,7 +309,7 @@ func commands() map[string]*command {
 				fs.Int("k", 10, "number of hits")
 				fs.Bool("exact", false, "count and rank every hit (a huge result set is otherwise estimated, and ranked on its first 100,000)")
 			},
-			run: func(a *app, fs *flag.FlagSet) error { return cmdSearch(a, fs, jsonOut) }},
+			run: func(a *cmdline, fs *flag.FlagSet) error { return cmdSearch(a, fs, jsonOut) }},
 		{name: "retrieve", args: "TASK_TEXT", help: "Show the records a task agent would be given for a task.",
 			flags: func(fs *flag.FlagSet) {
 				jsonFlag(fs)
@@ -318,13 +318,13 @@ func commands() map[string]*command {
 				fs.Int("k", 5, "number of records")
 				fs.String("task-id", "", "the task's id (a trajectory id links the retrieval to how it ended), for the retrieval log")
 			},
-			run: func(a *app, fs *flag.FlagSet) error { return cmdRetrieve(a, fs, jsonOut) }},
+			run: func(a *cmdline, fs *flag.FlagSet) error { return cmdRetrieve(a, fs, jsonOut) }},
 		{name: "show", args: "ID", help: "Show a record, proposal, decision, trajectory or probe run.",
-			flags: jsonFlag, run: func(a *app, fs *flag.FlagSet) error { return cmdShow(a, fs, jsonOut) }},
+			flags: jsonFlag, run: func(a *cmdline, fs *flag.FlagSet) error { return cmdShow(a, fs, jsonOut) }},
 		{name: "history", args: "RECORD_ID", help: "Show every version of a record with who wrote it and why.",
-			flags: jsonFlag, run: func(a *app, fs *flag.FlagSet) error { return cmdHistory(a, fs, jsonOut) }},
+			flags: jsonFlag, run: func(a *cmdline, fs *flag.FlagSet) error { return cmdHistory(a, fs, jsonOut) }},
 		{name: "queue", args: "", help: "List the open proposals.",
-			flags: jsonFlag, run: func(a *app, fs *flag.FlagSet) error { return cmdQueue(a, jsonOut) }},
+			flags: jsonFlag, run: func(a *cmdline, fs *flag.FlagSet) error { return cmdQueue(a, jsonOut) }},
 		{name: "decide", args: "PROPOSAL_ID accept|narrow|edit|reject|delete|defer", help: "Decide a proposal. narrow and edit take the changed fields from the flags.",
 			flags: func(fs *flag.FlagSet) {
 				jsonFlag(fs)
@@ -333,7 +333,7 @@ func commands() map[string]*command {
 				fs.String("trigger", "", "narrow/edit: new trigger")
 				fs.String("lemma", "", "narrow/edit: new lemma")
 			},
-			run: func(a *app, fs *flag.FlagSet) error { return cmdDecide(a, fs, jsonOut) }},
+			run: func(a *cmdline, fs *flag.FlagSet) error { return cmdDecide(a, fs, jsonOut) }},
 		{name: "merge", args: "--with ID,ID PROPOSAL_ID", help: "Fold a proposal's record and the given records into one; sources are retired.",
 			flags: func(fs *flag.FlagSet) {
 				jsonFlag(fs)
@@ -341,12 +341,12 @@ func commands() map[string]*command {
 				fs.String("lemma", "", "the merged record's lemma (default: every lemma's sentences, the proposal's first)")
 				fs.String("note", "", "why")
 			},
-			run: func(a *app, fs *flag.FlagSet) error { return cmdMerge(a, fs, jsonOut) }},
+			run: func(a *cmdline, fs *flag.FlagSet) error { return cmdMerge(a, fs, jsonOut) }},
 		{name: "undo", args: "[DECISION_ID]", help: "Undo a decision (default: the last one not yet undone).",
 			flags: func(fs *flag.FlagSet) { jsonFlag(fs); fs.String("note", "", "why") },
-			run:   func(a *app, fs *flag.FlagSet) error { return cmdUndo(a, fs, jsonOut) }},
+			run:   func(a *cmdline, fs *flag.FlagSet) error { return cmdUndo(a, fs, jsonOut) }},
 		{name: "reindex", args: "", help: "Rebuild the search index from bank.db.",
-			run: func(a *app, fs *flag.FlagSet) error {
+			run: func(a *cmdline, fs *flag.FlagSet) error {
 				svc, err := a.open()
 				if err != nil {
 					return err
@@ -401,7 +401,7 @@ func splitList(s string) []string {
 // openTUIBank opens the bank for the TUI: its store (for the header's
 // bank name only), its service, and a log file beside it
 // (BANK/memreview.log; a PostgreSQL bank's beside its local index).
-func (a *app) openTUIBank() (*review.Store, *service.Service, *log.Logger, func(), error) {
+func (a *cmdline) openTUIBank() (*review.Store, *app.Service, *log.Logger, func(), error) {
 	if isPGBank(a.bank) {
 		return a.openTUIBankPG()
 	}
@@ -417,13 +417,13 @@ func (a *app) openTUIBank() (*review.Store, *service.Service, *log.Logger, func(
 	lg := log.New(logf, "", log.LstdFlags)
 	// The TUI takes the index before its screen opens: a first build of a
 	// large bank shows its progress on the terminal meanwhile.
-	svc := service.OpenStore(st, service.Options{Operator: a.operator, Logf: lg.Printf, IndexProgress: a.indexProgress()})
+	svc := app.OpenStore(st, app.Options{Operator: a.operator, Logf: lg.Printf, IndexProgress: a.indexProgress()})
 	return st, svc, lg, func() { logf.Close() }, nil
 }
 
 // runTUI opens the TUI on a.bank, or on the sample world when no bank was
 // named and ./.memreview does not exist.
-func runTUI(a *app, isSample bool) error {
+func runTUI(a *cmdline, isSample bool) error {
 	if !isSample && !a.explicit {
 		if _, err := os.Stat(filepath.Join(a.bank, review.DBFile)); err != nil {
 			dir, err := sample.MaterialiseDefault(false)
@@ -476,7 +476,7 @@ func runTUI(a *app, isSample bool) error {
 // and later (the owner catches up other processes' writes), the latest
 // report only (older ones unread are dropped); held closes once the index
 // is open.
-func (a *app) holdIndexInBackground(svc *service.Service, lg *log.Logger) (<-chan common.IndexProgress, <-chan struct{}) {
+func (a *cmdline) holdIndexInBackground(svc *app.Service, lg *log.Logger) (<-chan common.IndexProgress, <-chan struct{}) {
 	progress := make(chan common.IndexProgress, 1)
 	held := make(chan struct{})
 	var mu sync.Mutex

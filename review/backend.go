@@ -6,9 +6,9 @@ import (
 )
 
 // Backend is the system of record behind a bank: what the application
-// service (review/service) needs of a store. *Store (SQLite, one bank
+// service (review/app) needs of a store. *Store (SQLite, one bank
 // directory) implements it; a shared PostgreSQL store implements it too.
-// Every implementation must pass the conformance suite in review/storetest.
+// Every implementation must pass the conformance suite in review/store/storetest.
 //
 // Writes are transactional: a decision and everything it changes commit
 // together or not at all, and target versions are checked inside that

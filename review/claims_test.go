@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/storetest"
+	"github.com/memreview/memreview/review/store/storetest"
 )
 
 func TestSQLiteClaims(t *testing.T) { storetest.RunClaims(t, newSQLite) }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/storetest"
+	"github.com/memreview/memreview/review/store/storetest"
 )
 
 // newSQLite gives a fresh SQLite store, closed when t ends: the backend

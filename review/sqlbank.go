@@ -8,7 +8,7 @@ import (
 )
 
 // SQLBank is a bank kept in a SQL database other than a bank directory's
-// SQLite file: the shared PostgreSQL store (review/pgstore) runs this
+// SQLite file: the shared PostgreSQL store (review/store/pg) runs this
 // package's queries, decisions and validation on its own connections
 // through OpenSQL, so both stores share one implementation of every rule.
 // The queries are portable SQL with '?' placeholders; the database's

@@ -6,7 +6,7 @@ import "time"
 // at now — version number, timestamps, default status, validation — and
 // returns the JSON body a store keeps. Every store writes records through
 // it: the SQLite store row by row, the PostgreSQL store's bulk import
-// (review/pgstore) with COPY.
+// (review/store/pg) with COPY.
 func NewVersion(r *Record, cur int, now time.Time) (string, error) {
 	r.Version = cur + 1
 	r.Updated = now

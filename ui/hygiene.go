@@ -12,12 +12,12 @@ import (
 
 	"github.com/memreview/memreview/curator/hygiene"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
 // H, on every screen that is not taking typed text: run hygiene
-// (service.Hygiene: near-duplicates, contradictions, stale and unused
+// (app.Hygiene: near-duplicates, contradictions, stale and unused
 // records) in the background. While it runs the footer's status line
 // shows a spinner; when it ends the footer says how many proposals it
 // queued, the screens reload (common.QueueChanged) and the review screen
@@ -86,7 +86,7 @@ func (m *Model) startHygiene() tea.Cmd {
 	m.status = common.Status{} // the footer shows the run's progress
 	own := &m.own
 	run := func() tea.Msg {
-		rep, saved, err := svc.Hygiene(context.Background(), service.HygieneOptions{})
+		rep, saved, err := svc.Hygiene(context.Background(), app.HygieneOptions{})
 		own.add(saved)
 		return hygieneDone{seq: seq, rep: rep, saved: saved, err: err}
 	}

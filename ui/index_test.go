@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -63,7 +63,7 @@ func TestFirstFrameDoesNotWaitForTheIndex(t *testing.T) {
 		}
 		progress <- common.IndexProgress{Done: done, Total: total}
 	}
-	svc := service.OpenStore(st, service.Options{Operator: "tester", IndexProgress: func(done, total int) {
+	svc := app.OpenStore(st, app.Options{Operator: "tester", IndexProgress: func(done, total int) {
 		report(done, total)
 	}})
 	held := make(chan struct{})

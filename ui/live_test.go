@@ -15,7 +15,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -35,7 +35,7 @@ func TestLiveChangesFromAnotherProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := service.OpenStore(st, service.Options{Operator: "tester"})
+	svc := app.OpenStore(st, app.Options{Operator: "tester"})
 	t.Cleanup(func() { svc.Close() })
 	if _, err := svc.HoldIndex(3 * time.Second); err != nil {
 		t.Fatalf("hold the index: %v", err)
@@ -98,7 +98,7 @@ const otherProcessEnv = "MEMREVIEW_UI_OTHER_PROCESS"
 // otherProcess opens the bank as operator "shell" and makes the service
 // calls the memreview command of that name makes, printing what it found.
 func otherProcess(args []string) int {
-	svc, err := service.Open(args[0], service.Options{Operator: "shell"})
+	svc, err := app.Open(args[0], app.Options{Operator: "shell"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -115,7 +115,7 @@ func otherProcess(args []string) int {
 				fmt.Println(h.ID)
 			}
 		case "retrieve":
-			got, err := svc.Retrieve(service.RetrieveRequest{Task: args[2], Client: "cli"})
+			got, err := svc.Retrieve(app.RetrieveRequest{Task: args[2], Client: "cli"})
 			if err != nil {
 				return err
 			}
@@ -128,7 +128,7 @@ func otherProcess(args []string) int {
 				return err
 			}
 			defer f.Close()
-			n, err := svc.Import(args[2], []service.Input{{Name: args[3], R: f}}, "shell")
+			n, err := svc.Import(args[2], []app.Input{{Name: args[3], R: f}}, "shell")
 			fmt.Println("imported", n, args[2])
 			return err
 		case "decide": // decide --note NOTE ID VERB

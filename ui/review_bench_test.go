@@ -17,7 +17,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -140,13 +140,13 @@ func addBenchProposals(s *review.Store) error {
 
 // openBig opens the benchmark bank as the program does: a service that
 // holds the shared index (caught up).
-func openBig(b *testing.B, dir string) (*service.Service, common.Deps) {
+func openBig(b *testing.B, dir string) (*app.Service, common.Deps) {
 	b.Helper()
 	s, err := review.Open(dir, review.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := service.OpenStore(s, service.Options{Operator: "bench"})
+	svc := app.OpenStore(s, app.Options{Operator: "bench"})
 	if _, err := svc.HoldIndex(3 * time.Second); err != nil {
 		svc.Close()
 		b.Fatal(err)

@@ -21,7 +21,7 @@ import (
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -151,13 +151,13 @@ func BenchmarkSession(b *testing.B) {
 // and the service at once, the index held in a goroutine (its progress on
 // Deps.IndexProgress). held closes once the index is open; *took is then
 // how long that took.
-func openAsProgram(b *testing.B, dir string) (svc *service.Service, deps common.Deps, held chan struct{}, took *time.Duration) {
+func openAsProgram(b *testing.B, dir string) (svc *app.Service, deps common.Deps, held chan struct{}, took *time.Duration) {
 	b.Helper()
 	st, err := review.Open(dir, review.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc = service.OpenStore(st, service.Options{Operator: "bench"})
+	svc = app.OpenStore(st, app.Options{Operator: "bench"})
 	progress := make(chan common.IndexProgress)
 	held, took = make(chan struct{}), new(time.Duration)
 	go func() {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -22,13 +22,13 @@ import (
 func TestDepsHoldOnlyTheService(t *testing.T) {
 	t.Parallel()
 	banned := map[reflect.Type]bool{
-		reflect.TypeOf((*review.Store)(nil)):           true,
-		reflect.TypeOf((*index.Index)(nil)):            true,
-		reflect.TypeOf((*review.Backend)(nil)).Elem():  true,
-		reflect.TypeOf((*service.Index)(nil)).Elem():   true,
-		reflect.TypeOf((*review.Store)(nil)).Elem():    true,
-		reflect.TypeOf((*index.Index)(nil)).Elem():     true,
-		reflect.TypeOf((*service.Service)(nil)).Elem(): true, // by value would copy it
+		reflect.TypeOf((*review.Store)(nil)):          true,
+		reflect.TypeOf((*index.Index)(nil)):           true,
+		reflect.TypeOf((*review.Backend)(nil)).Elem(): true,
+		reflect.TypeOf((*app.Index)(nil)).Elem():      true,
+		reflect.TypeOf((*review.Store)(nil)).Elem():   true,
+		reflect.TypeOf((*index.Index)(nil)).Elem():    true,
+		reflect.TypeOf((*app.Service)(nil)).Elem():    true, // by value would copy it
 	}
 	d := reflect.TypeOf(common.Deps{})
 	var svc int
@@ -37,19 +37,19 @@ func TestDepsHoldOnlyTheService(t *testing.T) {
 		if banned[f.Type] {
 			t.Errorf("common.Deps.%s is a %s: screens must go through Deps.Service", f.Name, f.Type)
 		}
-		if f.Type == reflect.TypeOf((*service.Service)(nil)) {
+		if f.Type == reflect.TypeOf((*app.Service)(nil)) {
 			svc++
 		}
 	}
 	if svc != 1 {
-		t.Errorf("common.Deps has %d *service.Service fields, want 1", svc)
+		t.Errorf("common.Deps has %d *app.Service fields, want 1", svc)
 	}
 }
 
 // TestScreensDoNotOpenTheBank reads the screens' source (every non-test
 // file under ui but the test helpers in ui/uitest): none names the store
 // or the index types, nor opens a bank or an index, so every read and write
-// goes through review/service.
+// goes through review/app.
 func TestScreensDoNotOpenTheBank(t *testing.T) {
 	t.Parallel()
 	banned := map[string]bool{

@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -101,7 +101,7 @@ func (m *Model) seen(msg changesSeen) tea.Cmd {
 
 // describe says what a change set did to the queue; proposals this
 // program queued itself (own: hygiene's) are not news.
-func describe(svc *service.Service, cs service.ChangeSet, operator string, own *ownProposals) string {
+func describe(svc *app.Service, cs app.ChangeSet, operator string, own *ownProposals) string {
 	var joined int
 	var left []string
 	for _, c := range cs.Changes {
@@ -141,7 +141,7 @@ func describe(svc *service.Service, cs service.ChangeSet, operator string, own *
 }
 
 // onlyClaims reports whether every change in cs is a claim's.
-func onlyClaims(cs service.ChangeSet) bool {
+func onlyClaims(cs app.ChangeSet) bool {
 	for _, c := range cs.Changes {
 		if c.Kind != "claim" {
 			return false
@@ -152,7 +152,7 @@ func onlyClaims(cs service.ChangeSet) bool {
 
 // othersClaims is a signature of the live claims of operators other than
 // operator ("-" for none, so that it is never empty).
-func othersClaims(svc *service.Service, operator string) string {
+func othersClaims(svc *app.Service, operator string) string {
 	claims, err := svc.Claims()
 	if err != nil {
 		return "?" + err.Error()

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -71,7 +71,7 @@ func buildBigBank() (string, common.Deps, error) {
 			return dir, common.Deps{}, err
 		}
 	}
-	svc := service.OpenStore(s, service.Options{Operator: "bench"})
+	svc := app.OpenStore(s, app.Options{Operator: "bench"})
 	if _, err := svc.HoldIndex(3 * time.Second); err != nil { // builds the index
 		svc.Close()
 		return dir, common.Deps{}, err

@@ -14,7 +14,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui"
 	"github.com/memreview/memreview/ui/bank"
 	"github.com/memreview/memreview/ui/common"
@@ -44,7 +44,7 @@ func startBank(t *testing.T, deps common.Deps, texts ...string) *teatest.TestMod
 	return tm
 }
 
-func search(t *testing.T, ix *service.Service, req index.Request) *index.Results {
+func search(t *testing.T, ix *app.Service, req index.Request) *index.Results {
 	t.Helper()
 	req.Type = "record"
 	req.Sort = bank.SortFor(req.Query)
@@ -59,7 +59,7 @@ func search(t *testing.T, ix *service.Service, req index.Request) *index.Results
 // the detail of their first hit, where the cursor goes. (The count alone
 // could be the end of the count shown before, "3 records" of "33
 // records", and keys sent then would act on the old rows.)
-func typeQuery(t *testing.T, tm *teatest.TestModel, s *service.Service, query string, want *index.Results) {
+func typeQuery(t *testing.T, tm *teatest.TestModel, s *app.Service, query string, want *index.Results) {
 	t.Helper()
 	if first := search(t, s, index.Request{Size: 1}).Hits[0].ID; want.Hits[0].ID == first {
 		t.Fatalf("%q finds %s first, the record selected before the search; the wait would not tell them apart", query, first)
@@ -68,7 +68,7 @@ func typeQuery(t *testing.T, tm *teatest.TestModel, s *service.Service, query st
 	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", want.Total), "Detail "+want.Hits[0].ID+" v")
 }
 
-func record(t *testing.T, s *service.Service, id string) *review.Record {
+func record(t *testing.T, s *app.Service, id string) *review.Record {
 	t.Helper()
 	r, err := s.Record(id)
 	if err != nil {
@@ -77,7 +77,7 @@ func record(t *testing.T, s *service.Service, id string) *review.Record {
 	return r
 }
 
-func lemma(t *testing.T, s *service.Service, id string) string {
+func lemma(t *testing.T, s *app.Service, id string) string {
 	t.Helper()
 	return record(t, s, id).Lemma
 }
@@ -202,7 +202,7 @@ func TestRetrievalPreview(t *testing.T) {
 	t.Parallel()
 	deps := uitest.OpenSample(t)
 	task := "average price of electronics in dollars"
-	want, err := deps.Service.Retrieve(service.RetrieveRequest{Task: task, Scope: review.Scope{Env: "shop"}, K: 3, Preview: true})
+	want, err := deps.Service.Retrieve(app.RetrieveRequest{Task: task, Scope: review.Scope{Env: "shop"}, K: 3, Preview: true})
 	if err != nil || len(want) == 0 {
 		t.Fatalf("retrieve: %v, %v", want, err)
 	}

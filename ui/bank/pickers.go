@@ -12,7 +12,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/form"
 )
@@ -226,7 +226,7 @@ func (rp *retrievePreview) run(m *Model) tea.Cmd {
 	task, scope := vs[0], review.Scope{Env: vs[1]}
 	return func() tea.Msg {
 		// A preview: a person looking, so the retrieval is not logged.
-		got, err := svc.Retrieve(service.RetrieveRequest{Task: task, Scope: scope, K: kk, Preview: true})
+		got, err := svc.Retrieve(app.RetrieveRequest{Task: task, Scope: scope, K: kk, Preview: true})
 		out := make([]scored, len(got))
 		for i, g := range got {
 			out[i] = scored{Scored: index.Scored{ID: g.Record.ID, Score: g.Score}, rec: &g.Record}

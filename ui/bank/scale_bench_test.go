@@ -8,7 +8,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 )
 
 // BenchmarkBankRequests compares, side by side on one large bank, what the
@@ -33,7 +33,7 @@ func BenchmarkBankRequests(b *testing.B) {
 	if dir == "" {
 		b.Skip("set MEMREVIEW_BENCH_BANK to a bank that `memreview sample gen` wrote")
 	}
-	svc, err := service.Open(dir, service.Options{})
+	svc, err := app.Open(dir, app.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

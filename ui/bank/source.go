@@ -9,7 +9,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -33,7 +33,7 @@ type Detail struct {
 
 // StoreSource is the program's Source: the bank's service.
 type StoreSource struct {
-	Service *service.Service
+	Service *app.Service
 }
 
 // Search runs req on the bank's index, except the blank list of one
@@ -183,7 +183,7 @@ func (m *Model) request(page int) index.Request {
 	q := m.search.Value()
 	req := index.Request{Query: index.RequireAll(q), Type: "record", Filters: filters, Sort: sortFor(q),
 		From: page * pageSize, Size: pageSize, Highlight: strings.TrimSpace(q) != ""}
-	service.HideRetired(&req) // retired only when the facet or the query asks
+	app.HideRetired(&req) // retired only when the facet or the query asks
 	return req
 }
 

@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -56,7 +56,7 @@ func editBehind(t *testing.T, s *review.Store, id string) {
 	}
 }
 
-func record(t *testing.T, s *service.Service, id string) *review.Record {
+func record(t *testing.T, s *app.Service, id string) *review.Record {
 	t.Helper()
 	r, err := s.Record(id)
 	if err != nil {

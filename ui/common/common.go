@@ -18,7 +18,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 )
 
 // Common is embedded by every screen: the space it may draw in and the
@@ -41,11 +41,11 @@ func NewCommon() Common {
 // Deps are the long-lived things screens work on. Screens only read the
 // fields; the root owns them. Slow calls on Service belong in tea.Cmds.
 type Deps struct {
-	// Service offers every use case on the bank (review/service): the one
+	// Service offers every use case on the bank (review/app): the one
 	// way screens read and write the store and search the index. nil: no
 	// bank is open (tests of layout only), and screens offer nothing that
 	// needs one.
-	Service  *service.Service
+	Service  *app.Service
 	BankName string      // shown in the header
 	IsSample bool        // the bank is the generated sample world
 	Operator string      // recorded on every decision

@@ -10,7 +10,7 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -35,7 +35,7 @@ func startConsole(t *testing.T, deps common.Deps, w, h int) (*teatest.TestModel,
 // attachedRun fails the test unless the probe runs attached to kind id
 // hold one of input by the tester that matches want (when want is not
 // nil).
-func attachedRun(t *testing.T, s *service.Service, kind, id, input string, want *probe.Result) {
+func attachedRun(t *testing.T, s *app.Service, kind, id, input string, want *probe.Result) {
 	t.Helper()
 	runs, err := s.ProbeRunsFor(kind, id)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -224,7 +224,7 @@ func parseChecks(v string, base *review.Record, drop map[string]bool) ([]parsedC
 type EnvNames struct{ Names []string }
 
 // LoadEnvNames reads the declared environments in a Cmd.
-func LoadEnvNames(svc *service.Service) tea.Cmd {
+func LoadEnvNames(svc *app.Service) tea.Cmd {
 	if svc == nil {
 		return nil
 	}

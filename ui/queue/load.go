@@ -11,7 +11,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/form"
 )
@@ -92,7 +92,7 @@ func (m *Model) readContextCmd(id string, refresh bool) tea.Cmd {
 	}
 }
 
-func readContext(store *service.Service, id string) (*proposalContext, error) {
+func readContext(store *app.Service, id string) (*proposalContext, error) {
 	p, err := store.Proposal(id)
 	if err != nil {
 		return nil, fmt.Errorf("load proposal %s: %w", id, err)
@@ -192,7 +192,7 @@ func (m *Model) searchRecords(pid, query string, exclude []string) tea.Cmd {
 	}
 }
 
-func findRecords(svc *service.Service, query string, exclude []string) ([]review.Record, error) {
+func findRecords(svc *app.Service, query string, exclude []string) ([]review.Record, error) {
 	res, err := svc.Search(index.Request{
 		Query:   query,
 		Type:    "record",

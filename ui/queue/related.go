@@ -11,7 +11,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -55,7 +55,7 @@ type relatedRecord struct {
 
 // findRelated reads the records related to p's candidate. A bank without
 // an index has none to show (not an error).
-func findRelated(svc *service.Service, p *review.Proposal) ([]relatedRecord, error) {
+func findRelated(svc *app.Service, p *review.Proposal) ([]relatedRecord, error) {
 	if p.Record == nil || p.Op == review.OpSkip || p.Op == review.OpDelete {
 		return nil, nil
 	}
@@ -70,7 +70,7 @@ func findRelated(svc *service.Service, p *review.Proposal) ([]relatedRecord, err
 	}
 	skip := append(p.TargetIDs(), c.ID)
 	res, err := svc.Search(index.Request{Query: query, Type: "record", Filters: filters, Size: relatedSize + len(skip)})
-	if errors.Is(err, service.ErrNoIndex) {
+	if errors.Is(err, app.ErrNoIndex) {
 		return nil, nil
 	}
 	if err != nil {

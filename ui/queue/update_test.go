@@ -12,7 +12,7 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -27,8 +27,8 @@ func loaded(t *testing.T) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := service.OpenStore(s, service.Options{Operator: "tester",
-		OpenIndex: func() (service.Index, error) { return nil, service.ErrNoIndex }})
+	svc := app.OpenStore(s, app.Options{Operator: "tester",
+		OpenIndex: func() (app.Index, error) { return nil, app.ErrNoIndex }})
 	t.Cleanup(func() { svc.Close() })
 	deps := common.Deps{Service: svc, Operator: "tester", Log: log.New(io.Discard, "", 0)}
 	m := New(common.NewCommon(), deps).(*Model)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/service"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 )
@@ -120,7 +120,7 @@ func OpenBank(tb testing.TB, dir string, opts ...review.Options) common.Deps {
 	if err != nil {
 		tb.Fatalf("open the bank: %v", err)
 	}
-	svc := service.OpenStore(s, service.Options{Operator: "tester"})
+	svc := app.OpenStore(s, app.Options{Operator: "tester"})
 	tb.Cleanup(func() { svc.Close() })
 	if _, err := svc.HoldIndex(3 * time.Second); err != nil {
 		tb.Fatalf("open the index: %v", err)

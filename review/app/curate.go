@@ -1,0 +1,90 @@
+package app
+
+import (
+	"context"
+
+	"github.com/memreview/memreview/curator"
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+)
+
+// CuratorDeps is what a curator run over this bank needs: the store, the
+// model client for set, memory search through the shared index, and the
+// environments for its probes. An empty set.Operator takes the service's.
+func (s *Service) CuratorDeps(set curator.Settings) curator.Deps {
+	if set.Operator == "" {
+		set.Operator = s.opt.Operator
+	}
+	return curator.Deps{Store: s.b, LLM: curator.NewLLM(set), Search: recordSearcher{s}, ResolveEnv: s.ResolveEnv}
+}
+
+// CuratorSettings are the curator settings of the bank's config, overridden
+// by the environment (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL) and a
+// non-empty model, with the service's operator.
+func (s *Service) CuratorSettings(model string) (curator.Settings, error) {
+	cfg, err := s.b.Config()
+	if err != nil {
+		return curator.Settings{}, err
+	}
+	set := curator.SettingsFromEnv(cfg.Curator, model)
+	set.Operator = s.opt.Operator
+	return set, nil
+}
+
+// Curate runs the LLM curator over trajectories; its proposals join the
+// queue (unless opt.DryRun) and the index catches up. opt.RunID "" gets
+// curator.NewRunID.
+func (s *Service) Curate(ctx context.Context, set curator.Settings, trajIDs []string, opt curator.Options) (*curator.Run, error) {
+	run, err := curator.Curate(ctx, s.CuratorDeps(set), trajIDs, opt)
+	if err != nil {
+		return run, err
+	}
+	if !opt.DryRun {
+		s.afterWrite("curator run " + run.ID)
+	}
+	return run, nil
+}
+
+// Uncurated lists the trajectories no proposal cites yet.
+func (s *Service) Uncurated() ([]string, error) {
+	ps, err := s.b.Proposals()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, p := range ps {
+		seen[p.Trajectory] = true
+	}
+	ts, err := s.b.Trajectories()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, t := range ts {
+		if !seen[t.ID] {
+			out = append(out, t.ID)
+		}
+	}
+	return out, nil
+}
+
+// recordSearcher is the curator's memory_search: active records only, best
+// first; a query the query-string syntax rejects (a model's stray colon or
+// quote) is retried as its literal words.
+type recordSearcher struct{ s *Service }
+
+func (r recordSearcher) SearchRecords(query string, k int) ([]string, error) {
+	req := index.Request{Query: query, Type: "record", Filters: map[string][]string{"status": {string(review.Active)}}, Size: k}
+	res, err := r.s.Search(req)
+	if err != nil {
+		req.Query = index.LiteralWords(query)
+		if res, err = r.s.Search(req); err != nil {
+			return nil, err
+		}
+	}
+	ids := make([]string, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		ids = append(ids, h.ID)
+	}
+	return ids, nil
+}

@@ -1,0 +1,28 @@
+package app
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/memreview/memreview/index"
+)
+
+func TestHideRetired(t *testing.T) {
+	for _, c := range []struct {
+		req  index.Request
+		want []string // the status filter after
+	}{
+		{index.Request{Type: "record", Query: "+prices"}, []string{"active"}},
+		{index.Request{Type: "record"}, []string{"active"}},
+		{index.Request{Type: "record", Filters: map[string][]string{"status": {"retired"}}}, []string{"retired"}},
+		{index.Request{Type: "record", Query: "+status:retired"}, nil},
+		{index.Request{Type: "proposal", Query: "prices"}, nil},
+		{index.Request{Type: "", Query: "prices"}, nil},
+	} {
+		req := c.req
+		HideRetired(&req)
+		if got := req.Filters["status"]; !slices.Equal(got, c.want) {
+			t.Errorf("HideRetired(%+v): status filter %v, want %v", c.req, got, c.want)
+		}
+	}
+}

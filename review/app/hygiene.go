@@ -1,0 +1,57 @@
+package app
+
+import (
+	"context"
+
+	"github.com/memreview/memreview/curator"
+	"github.com/memreview/memreview/curator/hygiene"
+	"github.com/memreview/memreview/review"
+)
+
+// HygieneOptions say what a hygiene run looks for.
+type HygieneOptions struct {
+	Env    string       // only this environment ("" = all)
+	Only   hygiene.Kind // "" = every kind
+	LLM    bool         // a curator model writes merged lemmas (settings as Curate)
+	Model  string       // with LLM: overrides the configured model
+	DryRun bool         // find, queue nothing
+}
+
+// Hygiene finds near-duplicate, contradicting, stale and unused records and
+// queues a proposal (source "hygiene") for each finding not already open,
+// all or nothing; the index catches up. The report lists every finding,
+// with Open set on those proposed before.
+func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*hygiene.Report, []review.Proposal, error) {
+	cfg, err := s.b.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := hygiene.Load(s.b, opt.Env)
+	if err != nil {
+		return nil, nil, err
+	}
+	hopt := hygiene.Options{Env: opt.Env, Only: opt.Only, MaxUnusedDays: cfg.Hygiene.UnusedDays()}
+	if opt.LLM {
+		set, err := s.CuratorSettings(opt.Model)
+		if err != nil {
+			return nil, nil, err
+		}
+		hopt.Lemmas = hygiene.ModelLemmas{LLM: curator.NewLLM(set)}
+	}
+	rep, err := hygiene.Run(ctx, in, hopt)
+	if err != nil || opt.DryRun {
+		return rep, nil, err
+	}
+	saved, err := hygiene.Save(s.b, rep)
+	if err != nil {
+		return rep, nil, err
+	}
+	if len(saved) > 0 {
+		s.afterWrite("hygiene proposals")
+	}
+	return rep, saved, nil
+}
+
+// Worth is what a record is worth: the tasks that retrieved it and how they
+// ended, against the bank's tasks over the same period.
+func (s *Service) Worth(recordID string) (review.Worth, error) { return s.b.Worth(recordID) }

@@ -1,0 +1,228 @@
+// Package service is memreview's application layer: the one place that
+// holds a bank's store (a review.Backend), its search index and its
+// environments, and offers every use case a front end needs — decide,
+// decide records and undo (commit, then bring the index up to date),
+// re-probe a proposal, verify records, attach a probe run, search,
+// retrieve (and log the retrieval), import, export, run the curator, and
+// a cheap change watcher for live updates. The CLI, the TUI and the MCP
+// server call only this package; none of them touches the store or the
+// index directly.
+//
+// Several processes may hold one bank at once. Writes go straight to the
+// store, which serialises them and reports conflicts; the index is shared
+// through index/share (one owner process serves the others), so no read
+// waits for another process, and each process sees its own writes at once
+// and everyone else's within a second.
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/index/share"
+	"github.com/memreview/memreview/review"
+)
+
+// Index is what the service needs of a search index shared between
+// processes; *share.Index implements it. minSeq is the change sequence the
+// answer must include (the caller's own last write), 0 for any.
+type Index interface {
+	Search(req index.Request, minSeq int64) (*index.Results, error)
+	Retrieve(task string, scope review.Scope, k int, minSeq int64) ([]index.Scored, error)
+	CatchUp(seq int64) error
+	Rebuild() error
+	DocCount() (uint64, error)
+	Close() error
+}
+
+// Options configure a Service.
+type Options struct {
+	// Operator is recorded on decisions and imports when a request names
+	// none.
+	Operator string
+	// EnvDir is the folder relative environment paths in the config are
+	// resolved against (Open sets it to the bank directory).
+	EnvDir string
+	// Warnf reports something that went wrong after a write committed (the
+	// index could not be updated; it catches up later). nil: Logf.
+	Warnf func(format string, args ...any)
+	// Logf is the service's log; nil discards it.
+	Logf func(format string, args ...any)
+	// OpenIndex opens the shared index on first use; nil: no index, and
+	// searches fail with ErrNoIndex.
+	OpenIndex func() (Index, error)
+	// IndexProgress is told how far building or catching up the shared
+	// index has come when this process opens it (a first open of a large
+	// bank builds it: minutes at 100,000 records).
+	IndexProgress func(done, total int)
+	// FinishIndex makes Close let a catch-up or build of the index that
+	// this process took over end first (one-shot commands): a search
+	// answers while the index catches up (index.Results.Direct), and the
+	// catch-up it started is not thrown away when the command ends. The
+	// TUI leaves it unset: quitting stops the work, which the next open
+	// starts again.
+	FinishIndex bool
+}
+
+// ErrNoIndex is returned by searches on a service built without an index.
+var ErrNoIndex = fmt.Errorf("service: this bank has no search index")
+
+// Service is one process's handle on a bank. Its methods are safe for
+// concurrent use.
+type Service struct {
+	b   review.Backend
+	opt Options
+
+	ixOnce sync.Once
+	ix     Index
+	ixErr  error
+
+	// wrote is the change sequence of this process's latest write: reads
+	// ask the index for at least that much, so a process sees its writes.
+	wrote atomic.Int64
+	store *review.Store // set by Open and Create; nil for other backends
+	rlog  retrievalLog
+}
+
+// New returns a service over backend b.
+func New(b review.Backend, opt Options) *Service {
+	if opt.Logf == nil {
+		opt.Logf = func(string, ...any) {}
+	}
+	if opt.Warnf == nil {
+		opt.Warnf = opt.Logf
+	}
+	return &Service{b: b, opt: opt}
+}
+
+// Open opens the SQLite bank in dir with its shared index (BANK/index,
+// opened on first use; a process that finds another holding it becomes
+// that owner's client).
+func Open(dir string, opt Options) (*Service, error) {
+	st, err := review.Open(dir, review.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return newSQLite(st, opt), nil
+}
+
+// Create makes a new SQLite bank in dir and builds its (empty) index.
+func Create(dir string, opt Options) (*Service, error) {
+	st, err := review.Create(dir, review.Options{})
+	if err != nil {
+		return nil, err
+	}
+	s := newSQLite(st, opt)
+	if _, err := s.index(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenStore wraps an open SQLite store (tests, sample generation).
+func OpenStore(st *review.Store, opt Options) *Service { return newSQLite(st, opt) }
+
+func newSQLite(st *review.Store, opt Options) *Service {
+	if opt.EnvDir == "" {
+		opt.EnvDir = st.Dir()
+	}
+	if opt.OpenIndex == nil {
+		logf, progress, finish := opt.Logf, opt.IndexProgress, opt.FinishIndex
+		opt.OpenIndex = func() (Index, error) {
+			return share.Open(filepath.Join(st.Dir(), review.IndexDir), st, share.Options{Logf: logf, Progress: progress, Finish: finish})
+		}
+	}
+	s := New(st, opt)
+	s.store = st
+	return s
+}
+
+// Backend is the store behind the service, for front ends' reads that the
+// service does not wrap. Writes through it bypass the index catch-up (the
+// index owner still catches up within its poll).
+func (s *Service) Backend() review.Backend { return s.b }
+
+// Dir is the bank directory of a SQLite bank, "" for other backends.
+func (s *Service) Dir() string {
+	if s.store != nil {
+		return s.store.Dir()
+	}
+	return ""
+}
+
+// Operator is the default operator.
+func (s *Service) Operator() string { return s.opt.Operator }
+
+// index opens the index on first use.
+func (s *Service) index() (Index, error) {
+	s.ixOnce.Do(func() {
+		if s.opt.OpenIndex == nil {
+			s.ixErr = ErrNoIndex
+			return
+		}
+		s.ix, s.ixErr = s.opt.OpenIndex()
+	})
+	return s.ix, s.ixErr
+}
+
+// Close releases the index (another process takes it over) and the store.
+func (s *Service) Close() error {
+	var err error
+	s.ixOnce.Do(func() { s.ixErr = fmt.Errorf("service: closed") }) // no index opens after Close
+	if s.ix != nil {
+		err = s.ix.Close()
+	}
+	if cerr := s.b.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// afterWrite records that this process wrote up to the bank's current
+// sequence and asks the index to catch up. The write has committed, so a
+// failure here is a warning, not an error: the index catches up later.
+func (s *Service) afterWrite(what string) {
+	seq, ok := s.noteWrite(what)
+	if !ok {
+		return
+	}
+	ix, err := s.index()
+	if err == nil {
+		err = ix.CatchUp(seq)
+	}
+	if err != nil && err != ErrNoIndex {
+		s.opt.Warnf("%s committed, but the search index was not updated (%v); it will catch up on the next search", what, err)
+	}
+}
+
+// afterBulkWrite is afterWrite for an import: the command returns at the
+// commit and does not wait for the index. This process's own searches
+// still see the import (they ask for at least its sequence and wait for
+// it); an index owner that is running (the TUI, serve) catches up within
+// its poll, in the background; when none runs, whichever process next
+// needs the index catches up then (a long backlog is rebuilt, not
+// replayed), and a search made meanwhile says how far behind it is.
+func (s *Service) afterBulkWrite(what string) { s.noteWrite(what) }
+
+// noteWrite raises the sequence this process's reads wait for to the
+// bank's current one and returns it; false when it could not be read.
+func (s *Service) noteWrite(what string) (int64, bool) {
+	seq, err := s.b.LastSeq()
+	if err != nil {
+		s.opt.Warnf("%s committed, but reading the change sequence failed (%v); the search index will catch up", what, err)
+		return 0, false
+	}
+	for {
+		cur := s.wrote.Load()
+		if seq <= cur || s.wrote.CompareAndSwap(cur, seq) {
+			return seq, true
+		}
+	}
+}
+
+// Wrote is the change sequence of this process's latest write.
+func (s *Service) Wrote() int64 { return s.wrote.Load() }

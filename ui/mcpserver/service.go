@@ -1,0 +1,50 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
+)
+
+// FromService is the Bank of an application service: the server's calls,
+// each one service use case.
+func FromService(s *app.Service) Bank { return serviceBank{s} }
+
+type serviceBank struct{ s *app.Service }
+
+func (b serviceBank) Retrieve(_ context.Context, req RetrieveRequest) ([]Retrieved, error) {
+	hits, err := b.s.Retrieve(app.RetrieveRequest{Task: req.Query, Scope: review.Scope{Env: req.Env, Tags: req.Tags},
+		K: req.K, Client: "mcp:" + req.Client, TaskID: req.TaskID})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Retrieved, len(hits))
+	for i, h := range hits {
+		out[i] = Retrieved{Record: h.Record, Score: h.Score}
+	}
+	return out, nil
+}
+
+func (b serviceBank) Record(_ context.Context, id string) (*review.Record, error) {
+	return b.s.Record(id)
+}
+
+func (b serviceBank) Propose(_ context.Context, p review.Proposal) (*review.Proposal, error) {
+	return b.s.ProposeChecked(p, ToolPropose)
+}
+
+func (b serviceBank) ProposalStatus(_ context.Context, id string) (*review.Proposal, *review.Decision, error) {
+	return b.s.ProposalDecision(id)
+}
+
+func (b serviceBank) SubmitTrajectory(_ context.Context, data []byte, name string) (*review.Trajectory, error) {
+	return b.s.SubmitTrajectory(data, name)
+}
+
+func (b serviceBank) LastSeq(context.Context) (int64, error) { return b.s.LastSeq() }
+
+func (b serviceBank) ChangesSince(_ context.Context, seq int64) ([]review.Change, error) {
+	cs, err := b.s.ChangesSince(seq)
+	return cs.Changes, err
+}
