@@ -11,12 +11,6 @@ import (
 // ErrNotFound is returned (wrapped) when an id names nothing in the bank.
 var ErrNotFound = errors.New("not found")
 
-// Options tune a Store. Zero values mean: real clock, OS-derived operator.
-type Options struct {
-	Now      func() time.Time // clock for timestamps (sample generation fixes it)
-	ReadOnly bool             // open for reading only (Open); writes fail with ErrReadOnly
-}
-
 // Config is the bank's memreview.toml.
 type Config struct {
 	Envs    []probe.Env   `toml:"env,omitempty"`

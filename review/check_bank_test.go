@@ -7,7 +7,7 @@ import (
 )
 
 func TestCheckProposalsInBank(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	retired := Record{ID: "mem_old", Lemma: "gone", Category: Fact, Status: Retired}
 	if err := s.PutRecords([]Record{retired}, "test", "fixture"); err != nil {
 		t.Fatal(err)

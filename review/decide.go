@@ -121,11 +121,11 @@ func (dc *decision) save(verb Verb) error {
 	dc.d.Verb = verb
 	dc.d.At = dc.s.Now()
 	for _, t := range []struct{ f, s string }{{"note", dc.d.Note}, {"operator", dc.d.Operator}} {
-		if m := checkText(t.s); m != "" {
+		if m := CheckText(t.s); m != "" {
 			return fmt.Errorf("decision: field %q: %s", t.f, m)
 		}
 	}
-	if n := encodedSize(dc.d); n > MaxLineBytes {
+	if n := EncodedSize(dc.d); n > MaxLineBytes {
 		return fmt.Errorf("decision: it would be %d bytes as JSON, over the %d a decision may hold (it carries every record it changes: merge fewer records at once)", n, MaxLineBytes)
 	}
 	_, err := dc.q.Exec(`INSERT INTO decisions(id, proposal, verb, body) VALUES(?,?,?,?)`,

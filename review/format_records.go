@@ -71,16 +71,12 @@ func readRecords(r io.Reader, file string) ([]Record, []int, error) {
 		if rec.Status == "" {
 			rec.Status = Active
 		}
-		if field, msg := checkRecordUpTo(rec, lineBound(len(l.data))); msg != "" {
+		if field, msg := CheckRecordUpTo(rec, LineBound(len(l.data))); msg != "" {
 			return nil, nil, inputErr(file, l.n, field, "%s", msg)
 		}
 	}
 	return recs, at, nil
 }
-
-// checkRecord validates a record's content (not its id) and returns the
-// offending field and a message, or "", "".
-func checkRecord(rec *Record) (field, msg string) { return checkRecordUpTo(rec, -1) }
 
 // lineBound bounds the JSON size of a record decoded from a line of n
 // bytes, so that most records are not encoded again to measure them
@@ -90,72 +86,7 @@ func checkRecord(rec *Record) (field, msg string) { return checkRecordUpTo(rec, 
 // 78 for a check (written "{}", 2 bytes). The store measures a record
 // exactly again whenever its body comes near the limit, so a looser bound
 // would only move the error from the file's line to the write.
-func lineBound(n int) int { return 64*n + 256 }
-
-// checkRecordUpTo is checkRecord given an upper bound of the record's
-// content size as JSON (-1: unknown).
-func checkRecordUpTo(rec *Record, upper int) (field, msg string) {
-	if field, msg := checkRecordLimitsUpTo(rec, upper); msg != "" {
-		return field, msg
-	}
-	if strings.TrimSpace(rec.Lemma) == "" {
-		return "lemma", "missing lemma"
-	}
-	if rec.Category == "" {
-		return "category", "missing category (want one of " + categoryList() + ")"
-	}
-	if !rec.Category.Valid() {
-		return "category", fmt.Sprintf("unknown category %q (want one of %s)", rec.Category, categoryList())
-	}
-	if !(rec.Confidence >= 0 && rec.Confidence <= 1) { // NaN too
-		return "confidence", fmt.Sprintf("confidence %g is outside 0..1", rec.Confidence)
-	}
-	switch rec.Status {
-	case "", Active, Retired:
-	default:
-		return "status", fmt.Sprintf("unknown status %q (want active or retired)", rec.Status)
-	}
-	if rec.Version < 0 {
-		return "version", fmt.Sprintf("version %d is negative", rec.Version)
-	}
-	if s := rec.Provenance.Steps; s != nil {
-		if m := checkRange(*s); m != "" {
-			return "provenance.steps", m
-		}
-	}
-	for i, c := range rec.Checks {
-		if strings.TrimSpace(c.Env) == "" {
-			return fmt.Sprintf("checks[%d].env", i), "missing env"
-		}
-		if strings.TrimSpace(c.Input) == "" {
-			return fmt.Sprintf("checks[%d].input", i), "missing input"
-		}
-	}
-	return "", ""
-}
-
-func checkRange(s StepRange) string {
-	if s.From < 1 || s.To < s.From {
-		return fmt.Sprintf("bad step range %d..%d (want 1 <= from <= to)", s.From, s.To)
-	}
-	return ""
-}
-
-func categoryList() string {
-	names := make([]string, len(Categories))
-	for i, c := range Categories {
-		names[i] = string(c)
-	}
-	return strings.Join(names, ", ")
-}
-
-func opList() string {
-	names := make([]string, len(Ops))
-	for i, o := range Ops {
-		names[i] = string(o)
-	}
-	return strings.Join(names, ", ")
-}
+func LineBound(n int) int { return 64*n + 256 }
 
 // proposalStatuses are the statuses a proposal line may carry.
 var proposalStatuses = []ProposalStatus{Pending, Deferred, Accepted, Narrowed, Merged, Deleted, Rejected, Edited}
@@ -179,7 +110,7 @@ func ReadProposals(r io.Reader, file string) ([]Proposal, []int, error) {
 		if err := decodeLine(file, l.n, l.data, p, true); err != nil {
 			return nil, nil, err
 		}
-		if f, m := checkIDs("id", p.ID, "trajectory", p.Trajectory, "curator_run", p.CuratorRun); m != "" {
+		if f, m := CheckIDs("id", p.ID, "trajectory", p.Trajectory, "curator_run", p.CuratorRun); m != "" {
 			return nil, nil, inputErr(file, l.n, f, "%s", m)
 		}
 		if p.ID != "" {
@@ -201,10 +132,10 @@ func ReadProposals(r io.Reader, file string) ([]Proposal, []int, error) {
 // nothing. A record it carries must be valid (its id may be empty).
 func checkProposalShape(file string, line int, p *Proposal) error {
 	if p.Op == "" {
-		return inputErr(file, line, "op", "missing op (want one of %s)", opList())
+		return inputErr(file, line, "op", "missing op (want one of %s)", OpList())
 	}
 	if !p.Op.Valid() {
-		return inputErr(file, line, "op", "unknown op %q (want one of %s)", p.Op, opList())
+		return inputErr(file, line, "op", "unknown op %q (want one of %s)", p.Op, OpList())
 	}
 	if p.Status != "" && !validProposalStatus(p.Status) {
 		return inputErr(file, line, "status", "unknown status %q", p.Status)
@@ -242,18 +173,18 @@ func checkProposalShape(file string, line int, p *Proposal) error {
 		return inputErr(file, line, "record", "op %s needs a record", p.Op)
 	}
 	if p.Record != nil {
-		if field, msg := checkRecord(p.Record); msg != "" {
+		if field, msg := CheckRecord(p.Record); msg != "" {
 			return inputErr(file, line, joinField("record", field), "%s", msg)
 		}
 	}
-	if m := checkText(p.Rationale); m != "" {
+	if m := CheckText(p.Rationale); m != "" {
 		return inputErr(file, line, "rationale", "%s", m)
 	}
-	if f, m := checkIDList("evidence.probe_runs", p.Evidence.ProbeRuns); m != "" {
+	if f, m := CheckIDList("evidence.probe_runs", p.Evidence.ProbeRuns); m != "" {
 		return inputErr(file, line, f, "%s", m)
 	}
 	for i, s := range p.Evidence.Steps {
-		if m := checkRange(s); m != "" {
+		if m := CheckRange(s); m != "" {
 			return inputErr(file, line, fmt.Sprintf("evidence.steps[%d]", i), "%s", m)
 		}
 	}
@@ -317,14 +248,14 @@ func ReadDecisions(r io.Reader, file string) ([]Decision, error) {
 		if first, ok := seen[d.ID]; ok {
 			return nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", d.ID, first)
 		}
-		if f, m := checkIDs("id", d.ID, "proposal", d.Proposal, "undoes", d.Undoes, "undone_by", d.UndoneBy); m != "" {
+		if f, m := CheckIDs("id", d.ID, "proposal", d.Proposal, "undoes", d.Undoes, "undone_by", d.UndoneBy); m != "" {
 			return nil, inputErr(file, l.n, f, "%s", m)
 		}
-		if f, m := checkIDList("evidence", d.Evidence); m != "" {
+		if f, m := CheckIDList("evidence", d.Evidence); m != "" {
 			return nil, inputErr(file, l.n, f, "%s", m)
 		}
 		for _, t := range []struct{ f, s string }{{"note", d.Note}, {"operator", d.Operator}} {
-			if m := checkText(t.s); m != "" {
+			if m := CheckText(t.s); m != "" {
 				return nil, inputErr(file, l.n, t.f, "%s", m)
 			}
 		}
@@ -350,7 +281,7 @@ func checkDecision(file string, line int, d *Decision) error {
 		return inputErr(file, line, "operator", "missing operator")
 	}
 	if d.Record != nil {
-		if field, msg := checkRecord(d.Record); msg != "" {
+		if field, msg := CheckRecord(d.Record); msg != "" {
 			return inputErr(file, line, joinField("record", field), "%s", msg)
 		}
 	}

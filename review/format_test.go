@@ -13,7 +13,7 @@ import (
 
 // wantInputErr fails unless err is an *InputError at file:line, field,
 // with msg in its message.
-func wantInputErr(t *testing.T, err error, file string, line int, field, msg string) {
+func WantInputErr(t *testing.T, err error, file string, line int, field, msg string) {
 	t.Helper()
 	var ie *InputError
 	if !errors.As(err, &ie) {
@@ -81,7 +81,7 @@ func TestReadRecordsErrors(t *testing.T) {
 			if recs != nil {
 				t.Errorf("got %d records with the error, want none", len(recs))
 			}
-			wantInputErr(t, err, "records.jsonl", c.line, c.field, c.msg)
+			WantInputErr(t, err, "records.jsonl", c.line, c.field, c.msg)
 		})
 	}
 }
@@ -106,11 +106,11 @@ func TestReadRecordsDefaultsAndBlankLines(t *testing.T) {
 func TestReadRecordsLongLine(t *testing.T) {
 	long := `{"id":"m2","lemma":"` + strings.Repeat("x", MaxLineBytes) + `","category":"fact"}`
 	_, err := ReadRecords(strings.NewReader(goodRec+"\n"+long+"\n"), "big.jsonl")
-	wantInputErr(t, err, "big.jsonl", 2, "", "line is longer than 16 MiB")
+	WantInputErr(t, err, "big.jsonl", 2, "", "line is longer than 16 MiB")
 	// A line under the cap is read, and its lemma held to the field limit.
 	near := `{"id":"m2","lemma":"` + strings.Repeat("x", 2*MaxTextBytes) + `","category":"fact"}`
 	_, err = ReadRecords(strings.NewReader(goodRec+"\n"+near), "big.jsonl")
-	wantInputErr(t, err, "big.jsonl", 2, "lemma", "over the 65536 a text field may hold")
+	WantInputErr(t, err, "big.jsonl", 2, "lemma", "over the 65536 a text field may hold")
 	ok := `{"id":"m2","lemma":"` + strings.Repeat("x", MaxTextBytes) + `","category":"fact"}`
 	recs, err := ReadRecords(strings.NewReader(goodRec+"\n"+ok), "big.jsonl")
 	if err != nil || len(recs) != 2 || len(recs[1].Lemma) != MaxTextBytes {
@@ -153,7 +153,7 @@ func TestReadProposalsErrors(t *testing.T) {
 			if ps != nil || lines != nil {
 				t.Errorf("got %d proposals with the error, want none", len(ps))
 			}
-			wantInputErr(t, err, "proposals.jsonl", c.line, c.field, c.msg)
+			WantInputErr(t, err, "proposals.jsonl", c.line, c.field, c.msg)
 		})
 	}
 }
@@ -170,7 +170,7 @@ func TestReadProposalsLinesAndTargets(t *testing.T) {
 		t.Errorf("got lines %v, want [1 3 4]", lines)
 	}
 	exists := func(id string) bool { return id == "m1" }
-	wantInputErr(t, CheckProposalTargets("p.jsonl", ps, lines, exists), "p.jsonl", 4, "targets[1].id", `no record "m9" in the bank`)
+	WantInputErr(t, CheckProposalTargets("p.jsonl", ps, lines, exists), "p.jsonl", 4, "targets[1].id", `no record "m9" in the bank`)
 	if err := CheckProposalTargets("p.jsonl", ps[:2], lines, exists); err != nil {
 		t.Errorf("proposals without unknown targets: %v", err)
 	}
@@ -180,7 +180,7 @@ func TestReadProposalsLinesAndTargets(t *testing.T) {
 	}
 	// The shape is checked for proposals made in code too.
 	bad := []Proposal{{Op: OpDelete}}
-	wantInputErr(t, CheckProposalTargets("api", bad, nil, all), "api", 0, "targets", "needs at least one target")
+	WantInputErr(t, CheckProposalTargets("api", bad, nil, all), "api", 0, "targets", "needs at least one target")
 }
 
 func TestReadDecisionsErrors(t *testing.T) {
@@ -201,7 +201,7 @@ func TestReadDecisionsErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ReadDecisions(strings.NewReader(c.in), "decisions.jsonl")
-			wantInputErr(t, err, "decisions.jsonl", c.line, c.field, c.msg)
+			WantInputErr(t, err, "decisions.jsonl", c.line, c.field, c.msg)
 		})
 	}
 }

@@ -19,7 +19,7 @@ import (
 // (and -1e999): verify, the stored check results, the record's export and
 // its decoded copy all work, and the check holds.
 func TestNonFiniteCheckVerifies(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	db := filepath.Join(s.Dir(), "n.db")
 	w, err := sql.Open("sqlite", db)
 	if err != nil {
@@ -89,7 +89,7 @@ func TestNonFiniteCheckVerifies(t *testing.T) {
 // TestNaNConfidenceIsRefused: NaN passes "< 0 || > 1"; it must not reach
 // the store (where it could not even be encoded).
 func TestNaNConfidenceIsRefused(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	for _, c := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		err := s.PutRecords([]Record{{ID: "mem_nan", Lemma: "x", Category: Fact, Confidence: c}}, "t", "t")
 		if err == nil || !strings.Contains(err.Error(), "confidence") {
@@ -99,7 +99,7 @@ func TestNaNConfidenceIsRefused(t *testing.T) {
 		if err == nil {
 			t.Errorf("proposal with confidence %v accepted", c)
 		}
-		if _, msg := checkRecord(&Record{Lemma: "x", Category: Fact, Confidence: c}); msg == "" {
+		if _, msg := CheckRecord(&Record{Lemma: "x", Category: Fact, Confidence: c}); msg == "" {
 			t.Errorf("checkRecord accepted confidence %v", c)
 		}
 	}
@@ -109,7 +109,7 @@ func TestNaNConfidenceIsRefused(t *testing.T) {
 // an error before any check runs, and no check result or suspect flag is
 // written.
 func TestVerifyStopsOnConfigError(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	db := filepath.Join(s.Dir(), "n.db")
 	w, _ := sql.Open("sqlite", db)
 	w.Exec(`CREATE TABLE t(x)`)
@@ -184,7 +184,7 @@ func TestOpenRefusesWhatIsNotABank(t *testing.T) {
 // TestReadOnlyBank: a bank opened read-only reads (queue, records, export)
 // and refuses every write with ErrReadOnly, creating no file.
 func TestReadOnlyBank(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	propose(t, s, Proposal{Op: OpCreate, Record: &Record{Lemma: "x", Category: Fact}})
 	dir := s.Dir()
 	s.Close()
@@ -241,19 +241,19 @@ func TestBadTimeNamesItsField(t *testing.T) {
 		{`{"id":"m1","lemma":"x","category":"fact","updated":"10000-01-01T00:00:00Z"}`, "updated"},
 	} {
 		_, err := ReadRecords(strings.NewReader(c.in), "r.jsonl")
-		wantInputErr(t, err, "r.jsonl", 1, c.field, "is not a time")
+		WantInputErr(t, err, "r.jsonl", 1, c.field, "is not a time")
 	}
 	_, _, err := ReadProposals(strings.NewReader(`{"op":"create","record":{"lemma":"x","category":"fact","created":"soon"}}`), "p.jsonl")
-	wantInputErr(t, err, "p.jsonl", 1, "record.created", `"soon" is not a time`)
+	WantInputErr(t, err, "p.jsonl", 1, "record.created", `"soon" is not a time`)
 	_, err = ReadDecisions(strings.NewReader(`{"id":"d","verb":"accept","operator":"o","at":"1/2/2026"}`), "d.jsonl")
-	wantInputErr(t, err, "d.jsonl", 1, "at", "is not a time")
+	WantInputErr(t, err, "d.jsonl", 1, "at", "is not a time")
 }
 
 // TestDuplicateRecordNamesLineAndField: a record already in the bank, or
 // in an earlier file of the same import, is refused naming file, line and
 // field.
 func TestDuplicateRecordNamesLineAndField(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	exists := func(id string) bool { _, err := s.Record(id); return err == nil }
 	from := map[string]string{}
 	recs, lines, err := ReadRecordsAt(strings.NewReader("\n"+`{"id":"mem_new","lemma":"x","category":"fact"}`), "a.jsonl")
@@ -265,17 +265,17 @@ func TestDuplicateRecordNamesLineAndField(t *testing.T) {
 	}
 	recs, lines, _ = ReadRecordsAt(strings.NewReader(`{"id":"mem_x","lemma":"x","category":"fact"}`+"\n"+`{"id":"mem_new","lemma":"x","category":"fact"}`), "b.jsonl")
 	err = CheckNewRecords("b.jsonl", recs, lines, exists, from)
-	wantInputErr(t, err, "b.jsonl", 2, "id", "also in a.jsonl:2")
+	WantInputErr(t, err, "b.jsonl", 2, "id", "also in a.jsonl:2")
 	recs, lines, _ = ReadRecordsAt(strings.NewReader(`{"id":"mem_b","lemma":"x","category":"fact"}`), "c.jsonl")
 	err = CheckNewRecords("c.jsonl", recs, lines, exists, map[string]string{})
-	wantInputErr(t, err, "c.jsonl", 1, "id", "already in the bank")
+	WantInputErr(t, err, "c.jsonl", 1, "id", "already in the bank")
 }
 
 // TestProposalTrajectoryReachesProvenance: a proposal with a trajectory
 // and a record without provenance is accepted into a record whose
 // provenance names the trajectory, the cited steps and the probe runs.
 func TestProposalTrajectoryReachesProvenance(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	if err := s.PutTrajectories([]Trajectory{{ID: "traj_9", Task: "t"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -60,10 +60,7 @@ func CheckID(id string) error {
 func CheckRecordLimits(r *Record) (field, msg string) { return checkRecordLimits(r) }
 
 // CheckText says what is wrong with a text field (too long), or "".
-func CheckText(s string) string { return checkText(s) }
-
-// checkText says what is wrong with a text field, or "".
-func checkText(s string) string {
+func CheckText(s string) string {
 	if len(s) > MaxTextBytes {
 		return fmt.Sprintf("%d bytes, over the %d a text field may hold", len(s), MaxTextBytes)
 	}
@@ -97,36 +94,36 @@ func checkRecordLimitsUpTo(r *Record, upper int) (field, msg string) {
 		texts = append(texts, struct{ field, s string }{fmt.Sprintf("checks[%d].input", i), c.Input}, struct{ field, s string }{fmt.Sprintf("checks[%d].env", i), c.Env})
 	}
 	for _, t := range texts {
-		if m := checkText(t.s); m != "" {
+		if m := CheckText(t.s); m != "" {
 			return t.field, m
 		}
 	}
-	if f, m := checkIDs("provenance.trajectory", r.Provenance.Trajectory, "provenance.merged_into", r.Provenance.MergedInto); m != "" {
+	if f, m := CheckIDs("provenance.trajectory", r.Provenance.Trajectory, "provenance.merged_into", r.Provenance.MergedInto); m != "" {
 		return f, m
 	}
-	if f, m := checkIDList("provenance.probe_runs", r.Provenance.ProbeRuns); m != "" {
+	if f, m := CheckIDList("provenance.probe_runs", r.Provenance.ProbeRuns); m != "" {
 		return f, m
 	}
-	if f, m := checkIDList("provenance.merged_from", r.Provenance.MergedFrom); m != "" {
+	if f, m := CheckIDList("provenance.merged_from", r.Provenance.MergedFrom); m != "" {
 		return f, m
 	}
 	if upper >= 0 && upper <= MaxRecordBytes {
 		return "", ""
 	}
-	if n := contentSize(r); n > MaxRecordBytes {
+	if n := ContentSize(r); n > MaxRecordBytes {
 		return "", fmt.Sprintf("the record is %d bytes as JSON, over the %d a record may hold (shorten its text or drop large check results)", n, MaxRecordBytes)
 	}
 	return "", ""
 }
 
 // contentSize is the size MaxRecordBytes bounds.
-func contentSize(r *Record) int {
+func ContentSize(r *Record) int {
 	c := *r
 	c.Provenance, c.Status, c.Suspect = Provenance{}, "", false
-	return encodedSize(&c)
+	return EncodedSize(&c)
 }
 
-func encodedSize(v any) int {
+func EncodedSize(v any) int {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return 0
@@ -135,7 +132,7 @@ func encodedSize(v any) int {
 }
 
 // checkIDs checks optional ids given as field, id pairs.
-func checkIDs(pairs ...string) (field, msg string) {
+func CheckIDs(pairs ...string) (field, msg string) {
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if pairs[i+1] == "" {
 			continue
@@ -148,7 +145,7 @@ func checkIDs(pairs ...string) (field, msg string) {
 }
 
 // checkIDList checks a list of ids (none may be empty).
-func checkIDList(field string, ids []string) (string, string) {
+func CheckIDList(field string, ids []string) (string, string) {
 	for i, id := range ids {
 		if err := CheckID(id); err != nil {
 			return fmt.Sprintf("%s[%d]", field, i), err.Error()

@@ -17,12 +17,12 @@ func atLimit(t *testing.T, n int) Record {
 	id += strings.Repeat("i", MaxIDBytes-len(id))
 	r := Record{ID: id, Lemma: strings.Repeat("l", MaxTextBytes), Trigger: strings.Repeat("t", MaxTextBytes),
 		Category: Fact, Confidence: 1, Status: Active, Version: 1, Scope: Scope{Tags: []string{strings.Repeat("g", MaxTextBytes)}}}
-	for contentSize(&r)+MaxTextBytes+3 <= MaxRecordBytes {
+	for ContentSize(&r)+MaxTextBytes+3 <= MaxRecordBytes {
 		r.Steps = append(r.Steps, strings.Repeat("s", MaxTextBytes))
 	}
 	r.Steps = append(r.Steps, "")
-	r.Steps[len(r.Steps)-1] = strings.Repeat("s", MaxRecordBytes-contentSize(&r))
-	if got := contentSize(&r); got != MaxRecordBytes {
+	r.Steps[len(r.Steps)-1] = strings.Repeat("s", MaxRecordBytes-ContentSize(&r))
+	if got := ContentSize(&r); got != MaxRecordBytes {
 		t.Fatalf("fixture is %d bytes, want %d", got, MaxRecordBytes)
 	}
 	return r
@@ -60,7 +60,7 @@ func TestLimitsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := encodedSize(d); n < 4<<20 {
+	if n := EncodedSize(d); n < 4<<20 {
 		t.Fatalf("the merge decision is only %d bytes; the fixture does not reach the limits", n)
 	}
 
@@ -105,7 +105,7 @@ func TestLimitsRoundTrip(t *testing.T) {
 // store (any source) and by the readers (naming file, line and field), and
 // nothing is written.
 func TestLimitsRefuseAtEveryEntry(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	big := atLimit(t, 1)
 	big.Steps[len(big.Steps)-1] += "s"
 	long := strings.Repeat("x", MaxTextBytes+1)
@@ -136,11 +136,11 @@ func TestLimitsRefuseAtEveryEntry(t *testing.T) {
 	}
 	line := func(id, v string) string { return `{"id":"` + id + `","lemma":"` + v + `","category":"fact"}` + "\n" }
 	_, err = ReadRecords(strings.NewReader(line("mem_x", "ok")+line("mem_y", long)), "r.jsonl")
-	wantInputErr(t, err, "r.jsonl", 2, "lemma", "a text field may hold")
+	WantInputErr(t, err, "r.jsonl", 2, "lemma", "a text field may hold")
 	_, _, err = ReadProposals(strings.NewReader(`{"op":"create","record":{"lemma":"`+long+`","category":"fact"}}`), "p.jsonl")
-	wantInputErr(t, err, "p.jsonl", 1, "record.lemma", "a text field may hold")
+	WantInputErr(t, err, "p.jsonl", 1, "record.lemma", "a text field may hold")
 	_, _, err = ReadProposals(strings.NewReader(`{"op":"create","rationale":"`+long+`","record":{"lemma":"x","category":"fact"}}`), "p.jsonl")
-	wantInputErr(t, err, "p.jsonl", 1, "rationale", "a text field may hold")
+	WantInputErr(t, err, "p.jsonl", 1, "rationale", "a text field may hold")
 }
 
 // TestIDsRefused: ids with path separators, dot names, NUL, newlines,
@@ -154,22 +154,22 @@ func TestIDsRefused(t *testing.T) {
 			t.Errorf("CheckID(%q) = %v", id, err)
 		}
 	}
-	s := newBank(t)
+	s := NewBank(t)
 	for _, id := range bad {
 		if CheckID(id) == nil {
 			t.Errorf("CheckID(%q) accepted it", id)
 		}
 		q := jsonString(id)
 		_, err := ReadRecords(strings.NewReader(`{"id":"mem_ok","lemma":"x","category":"fact"}`+"\n"+`{"id":`+q+`,"lemma":"x","category":"fact"}`), "r.jsonl")
-		wantInputErr(t, err, "r.jsonl", 2, "id", "")
+		WantInputErr(t, err, "r.jsonl", 2, "id", "")
 		_, _, err = ReadProposals(strings.NewReader(`{"id":`+q+`,"op":"create","record":{"lemma":"x","category":"fact"}}`), "p.jsonl")
-		wantInputErr(t, err, "p.jsonl", 1, "id", "")
+		WantInputErr(t, err, "p.jsonl", 1, "id", "")
 		_, _, err = ReadProposals(strings.NewReader(`{"op":"delete","targets":[{"id":`+q+`}]}`), "p.jsonl")
-		wantInputErr(t, err, "p.jsonl", 1, "targets[0].id", "")
+		WantInputErr(t, err, "p.jsonl", 1, "targets[0].id", "")
 		_, _, err = ReadProposals(strings.NewReader(`{"op":"create","trajectory":`+q+`,"record":{"lemma":"x","category":"fact"}}`), "p.jsonl")
-		wantInputErr(t, err, "p.jsonl", 1, "trajectory", "")
+		WantInputErr(t, err, "p.jsonl", 1, "trajectory", "")
 		_, err = ReadDecisions(strings.NewReader(`{"id":`+q+`,"verb":"accept","operator":"o"}`), "d.jsonl")
-		wantInputErr(t, err, "d.jsonl", 1, "id", "")
+		WantInputErr(t, err, "d.jsonl", 1, "id", "")
 		if err := s.PutRecords([]Record{{ID: id, Lemma: "x", Category: Fact}}, "t", "t"); err == nil {
 			t.Errorf("PutRecords(%q) accepted it", id)
 		}
@@ -199,10 +199,10 @@ func TestTrajectoryIDsRefused(t *testing.T) {
 	for _, id := range []string{"../x", "a\x1bb", "a b"} {
 		in := `{"id":` + jsonString(id) + `,"steps":[{"role":"user","content":"x"}]}`
 		_, err := ReadTrajectories(strings.NewReader(in), "t.jsonl")
-		wantInputErr(t, err, "t.jsonl", 1, "id", "")
+		WantInputErr(t, err, "t.jsonl", 1, "id", "")
 		in = `{"id":"traj_ok","steps":[{"role":"user","content":"x"}],"retrieved":[` + jsonString(id) + `]}`
 		_, err = ReadTrajectories(strings.NewReader(in), "t.jsonl")
-		wantInputErr(t, err, "t.jsonl", 1, "retrieved[0]", "")
+		WantInputErr(t, err, "t.jsonl", 1, "retrieved[0]", "")
 	}
 }
 
@@ -248,7 +248,7 @@ func TestLineBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n, bound := contentSize(&recs[0]), lineBound(len(line)); n > bound {
+		if n, bound := ContentSize(&recs[0]), LineBound(len(line)); n > bound {
 			t.Errorf("%s: %d bytes as JSON from a %d-byte line, over the bound %d", recs[0].ID, n, len(line), bound)
 		}
 	}
@@ -259,5 +259,5 @@ func TestLineBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ReadRecords(strings.NewReader("\n"+string(b)+"\n"), "big.jsonl")
-	wantInputErr(t, err, "big.jsonl", 2, "", "a record may hold")
+	WantInputErr(t, err, "big.jsonl", 2, "", "a record may hold")
 }

@@ -126,7 +126,7 @@ func (tr *trajReader) add(t Trajectory, line int, idField string) error {
 	if err := CheckID(t.ID); err != nil {
 		return inputErr(tr.file, line, idField, "%v", err)
 	}
-	if f, m := checkIDList("retrieved", t.Retrieved); m != "" {
+	if f, m := CheckIDList("retrieved", t.Retrieved); m != "" {
 		return inputErr(tr.file, line, f, "%s", m)
 	}
 	if first, ok := tr.seen[t.ID]; ok {

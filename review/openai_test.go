@@ -176,7 +176,7 @@ func TestReadTrajectoriesErrors(t *testing.T) {
 			if ts != nil {
 				t.Errorf("got %d trajectories with the error, want none", len(ts))
 			}
-			wantInputErr(t, err, "t.json", c.line, c.field, c.msg)
+			WantInputErr(t, err, "t.json", c.line, c.field, c.msg)
 		})
 	}
 }
@@ -184,9 +184,9 @@ func TestReadTrajectoriesErrors(t *testing.T) {
 func TestReadTrajectoriesLongLine(t *testing.T) {
 	line := `{"traj":[{"role":"user","content":"` + strings.Repeat("x", 2000) + `"}]}`
 	_, _, err := readTrajectories(strings.NewReader("[\n"+line+"\n]"), "t.json", 1024)
-	wantInputErr(t, err, "t.json", 2, "", "line is longer than 1024 bytes")
+	WantInputErr(t, err, "t.json", 2, "", "line is longer than 1024 bytes")
 	_, _, err = readTrajectories(strings.NewReader(`{"traj":[{"role":"user","content":"a"}]}`+"\n"+line), "t.jsonl", 1024)
-	wantInputErr(t, err, "t.jsonl", 2, "", "line is longer than 1024 bytes")
+	WantInputErr(t, err, "t.jsonl", 2, "", "line is longer than 1024 bytes")
 	if ts, _, err := readTrajectories(strings.NewReader(line), "t.jsonl", 4096); err != nil || len(ts) != 1 {
 		t.Errorf("under the cap: %d trajectories, %v", len(ts), err)
 	}
@@ -198,7 +198,7 @@ func TestTauBench(t *testing.T) {
 	path := filepath.Join("..", "..", "shared", "realdata", "trajectories", "tau-bench-gpt-4o-airline.json")
 	raw, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		noRealData(t, err)
+		NoRealData(t, err)
 	}
 	if err != nil {
 		t.Fatal(err)

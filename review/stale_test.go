@@ -11,7 +11,7 @@ import (
 // A record folded in by merge that changed after the operator read it is a
 // conflict, and nothing of the merge is written.
 func TestMergeWithChangedRecordConflicts(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	ctx := context.Background()
 	propose(t, s, Proposal{ID: "p1", Op: OpCreate, Record: &Record{Lemma: "prices are cents", Category: Convention, Confidence: 0.5}})
 	// The operator reads mem_b at v1; another process edits it.
@@ -40,7 +40,7 @@ func TestMergeWithChangedRecordConflicts(t *testing.T) {
 
 // The bank browser's verbs act on the version the operator read.
 func TestDecideRecordsOnStaleRecordConflicts(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	ctx := context.Background()
 	read, _ := s.Record("mem_a") // v1, as the browser shows it
 	other := *read
@@ -76,7 +76,7 @@ func TestDecideRecordsOnStaleRecordConflicts(t *testing.T) {
 // Undoing an older decision on a proposal decided again since would reopen
 // a proposal whose later decision still stands.
 func TestUndoOlderDecisionOfRedecidedProposalRefused(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	ctx := context.Background()
 	propose(t, s, Proposal{ID: "p1", Op: OpCreate, Record: &Record{Lemma: "ratings are 1-5", Category: Fact}})
 	deferred, err := s.Decide(ctx, DecideRequest{Proposal: "p1", Verb: Defer, Operator: "ana"})
@@ -108,7 +108,7 @@ func TestUndoOlderDecisionOfRedecidedProposalRefused(t *testing.T) {
 
 // Verify results for a version the record has left are not stored.
 func TestCheckResultsOfOldVersionDropped(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	ctx := context.Background()
 	r, _ := s.Record("mem_b")
 	r.Lemma = "prices are stored in integer cents"
@@ -136,7 +136,7 @@ func TestCheckResultsOfOldVersionDropped(t *testing.T) {
 // verify --env with a name the bank does not declare is an error, not a
 // verify of nothing that reports success.
 func TestVerifyUnknownEnvIsAnError(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	if _, err := s.Verify(context.Background(), "shpo"); err == nil || !strings.Contains(err.Error(), `"shpo" is not declared`) {
 		t.Fatalf("verify of an undeclared env: %v", err)
 	}
@@ -148,7 +148,7 @@ func TestVerifyUnknownEnvIsAnError(t *testing.T) {
 // An undo refused because a record changed after the decision says which
 // decision changed it, and to undo that one first.
 func TestUndoConflictNamesTheLaterDecision(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	ctx := context.Background()
 	propose(t, s, Proposal{ID: "p1", Op: OpDelete, Targets: []Target{{ID: "mem_c"}}})
 	first, err := s.Decide(ctx, DecideRequest{Proposal: "p1", Verb: Accept, Operator: "ana"})

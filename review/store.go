@@ -301,10 +301,11 @@ func notFound(kind, id string) error {
 	return fmt.Errorf("%s %q: %w", kind, id, ErrNotFound)
 }
 
-// ts is how a time is stored in a column: UTC, always nine fractional
-// digits, so that the text sorts and compares as the times do (RFC 3339
-// with trailing zeros cut does not: "…:05Z" > "…:05.1Z" as text). A
-// stored time from an older bank, in the short form, still parses.
-func ts(t time.Time) string { return t.UTC().Format(tsLayout) }
+// ts is how a time is stored in a column (review.Timestamp).
+func ts(t time.Time) string { return Timestamp(t) }
 
-const tsLayout = "2006-01-02T15:04:05.000000000Z07:00"
+// Options tune a Store. Zero values mean: real clock, OS-derived operator.
+type Options struct {
+	Now      func() time.Time // clock for timestamps (sample generation fixes it)
+	ReadOnly bool             // open for reading only (Open); writes fail with ErrReadOnly
+}

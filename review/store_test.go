@@ -21,7 +21,7 @@ func fixedClock() func() time.Time {
 	}
 }
 
-func newBank(t *testing.T) *Store {
+func NewBank(t *testing.T) *Store {
 	t.Helper()
 	s, err := Create(t.TempDir(), Options{Now: fixedClock()})
 	if err != nil {
@@ -47,7 +47,7 @@ func propose(t *testing.T, s *Store, ps ...Proposal) {
 }
 
 func TestCreateOpenRoundTrip(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	dir := s.Dir()
 	s.Close()
 	if _, err := Create(dir, Options{}); err == nil {
@@ -71,7 +71,7 @@ func TestCreateOpenRoundTrip(t *testing.T) {
 }
 
 func TestAcceptCreateThenUndo(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	ctx := context.Background()
 	propose(t, s, Proposal{ID: "p1", Op: OpCreate, Rationale: "seen twice",
 		Record: &Record{Lemma: "ratings are 1-5 integers", Category: Fact, Confidence: 0.6}})
@@ -124,7 +124,7 @@ func isConflict(err error) bool {
 }
 
 func TestNarrowAndConflict(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	ctx := context.Background()
 	rec := Record{Lemma: "reviews join items on ref_id (g1 only)", Category: Relation, Scope: Scope{Env: "shop", Tags: []string{"g1"}}, Confidence: 0.9}
 	propose(t, s,
@@ -159,7 +159,7 @@ func TestNarrowAndConflict(t *testing.T) {
 }
 
 func TestMergeRetiresSourcesBothWays(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	ctx := context.Background()
 	propose(t, s, Proposal{ID: "p1", Op: OpCreate, Record: &Record{Lemma: "prices are cents", Category: Convention, Confidence: 0.5}})
 	d, err := s.Decide(ctx, DecideRequest{Proposal: "p1", Verb: Merge, With: []string{"mem_b", "mem_c"}, Operator: "ana",
@@ -192,7 +192,7 @@ func TestMergeRetiresSourcesBothWays(t *testing.T) {
 }
 
 func TestDeleteRejectDefer(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	ctx := context.Background()
 	propose(t, s,
 		Proposal{ID: "p1", Op: OpDelete, Targets: []Target{{ID: "mem_c"}}},
@@ -232,7 +232,7 @@ func ids(ps []Proposal) []string {
 }
 
 func TestAddProposalsAtomic(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	err := s.AddProposals([]Proposal{
 		{ID: "ok", Op: OpSkip},
 		{ID: "bad", Op: OpDelete, Targets: []Target{{ID: "mem_missing"}}},
@@ -250,7 +250,7 @@ func TestAddProposalsAtomic(t *testing.T) {
 }
 
 func TestConcurrentDecideOneWins(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	propose(t, s, Proposal{ID: "p1", Op: OpUpdate, Targets: []Target{{ID: "mem_b"}},
 		Record: &Record{Lemma: "prices are integer cents", Category: Convention, Confidence: 0.9}})
 	other, err := Open(s.Dir(), Options{})
@@ -288,7 +288,7 @@ func TestConcurrentDecideOneWins(t *testing.T) {
 }
 
 func TestChangeFeed(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	seq, _ := s.LastSeq()
 	propose(t, s, Proposal{ID: "p1", Op: OpDelete, Targets: []Target{{ID: "mem_a"}}})
 	if _, err := s.Decide(context.Background(), DecideRequest{Proposal: "p1", Verb: Accept}); err != nil {
@@ -305,7 +305,7 @@ func TestChangeFeed(t *testing.T) {
 }
 
 func TestNewVersionClearsVerifyResults(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	if err := s.SetCheckResults([]CheckResult{{RecordID: "mem_b", Index: 0, Verdict: "fails-now"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestNewVersionClearsVerifyResults(t *testing.T) {
 }
 
 func TestExistingRecordIDs(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	got, err := s.ExistingRecordIDs([]string{"mem_b", "mem_x", "mem_a", "mem_b", "", `mem_"q`})
 	if err != nil {
 		t.Fatal(err)
@@ -338,7 +338,7 @@ func TestExistingRecordIDs(t *testing.T) {
 }
 
 func TestRecordsAfter(t *testing.T) {
-	s := newBank(t)
+	s := NewBank(t)
 	var got []string
 	after := ""
 	for {

@@ -10,7 +10,7 @@ import (
 // with the steps they cite (the zero range for none); records from no
 // trajectory are left out.
 func TestRecordRefsByTrajectory(t *testing.T) {
-	s := newBank(t) // mem_a, mem_b, mem_c: no provenance
+	s := NewBank(t) // mem_a, mem_b, mem_c: no provenance
 	recs := []Record{
 		{ID: "mem_z", Lemma: "z", Category: Fact, Provenance: Provenance{Trajectory: "traj_1", Steps: &StepRange{From: 4, To: 6}}},
 		{ID: "mem_d", Lemma: "d", Category: Fact, Provenance: Provenance{Trajectory: "traj_1", Steps: &StepRange{From: 2, To: 2}}},

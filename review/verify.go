@@ -2,7 +2,6 @@ package review
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/memreview/memreview/probe"
@@ -11,36 +10,6 @@ import (
 // CheckTimeout bounds one live probe run started by a person or a check
 // (re-probe, verify, the probe console).
 const CheckTimeout = 30 * time.Second
-
-// Verify re-runs the checks of every active record (only those on env when
-// env is not empty), stores the results, and returns them. A record whose
-// checks no longer hold becomes suspect; one whose checks hold again stops
-// being suspect.
-//
-// The config is read once, first: an unreadable or invalid memreview.toml
-// is an error before anything runs or is written, not a failed check on
-// every record.
-func (s *Store) Verify(ctx context.Context, env string) ([]CheckResult, error) {
-	cfg, err := s.Config()
-	if err != nil {
-		return nil, fmt.Errorf("verify: %w", err)
-	}
-	if env != "" {
-		// A misspelt name would otherwise verify nothing and report success.
-		if _, err := s.resolveIn(cfg, env); err != nil {
-			return nil, fmt.Errorf("verify: %w", err)
-		}
-	}
-	recs, err := s.Records(RecordFilter{Status: Active})
-	if err != nil {
-		return nil, err
-	}
-	out := RunChecks(ctx, recs, env, func(name string) (probe.Env, error) { return s.resolveIn(cfg, name) }, s.Now)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return out, s.SetCheckResults(out)
-}
 
 // RunChecks runs the checks of recs (only those on env when env is not
 // empty) against the environments resolve names, each within CheckTimeout,

@@ -16,7 +16,7 @@ import (
 
 // noRealData skips t because the real data is missing, saying how to get
 // it; under MEMREVIEW_CI=1 (which CI sets) it fails instead.
-func noRealData(t *testing.T, why any) {
+func NoRealData(t *testing.T, why any) {
 	t.Helper()
 	testenv.Missing(t, fmt.Sprintf("real data not present (%v): to run this test put the shared realdata folder at ../shared/realdata beside the repo", why))
 }
@@ -27,7 +27,7 @@ func copyChinook(t *testing.T, dir string) string {
 	src := filepath.Join("..", "..", "shared", "realdata", "sqlite", "Chinook_Sqlite.sqlite")
 	in, err := os.Open(src)
 	if err != nil {
-		noRealData(t, err)
+		NoRealData(t, err)
 	}
 	defer in.Close()
 	dst := filepath.Join(dir, "chinook.db")

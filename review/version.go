@@ -1,6 +1,9 @@
 package review
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // NewVersion turns r into the version after cur (0: a new record) written
 // at now — version number, timestamps, default status, validation — and
@@ -25,15 +28,29 @@ func NewVersion(r *Record, cur int, now time.Time) (string, error) {
 	if err := validateRecordUpTo(r, 0); err != nil {
 		return "", err
 	}
-	body := marshal(r)
+	body := encode(r)
 	if len(body)+1 > MaxRecordBytes {
-		if err := validateRecord(r); err != nil {
+		if err := ValidateRecord(r); err != nil {
 			return "", err
 		}
 	}
 	return body, nil
 }
 
-// Timestamp is how stores write a time in their text columns (RFC 3339
-// with nanoseconds, UTC).
-func Timestamp(t time.Time) string { return ts(t) }
+// Timestamp is how stores write a time in their text columns: UTC, always
+// nine fractional digits, so that the text sorts and compares as the times
+// do (RFC 3339 with trailing zeros cut does not: "…:05Z" > "…:05.1Z" as
+// text). A stored time from an older bank, in the short form, still parses.
+func Timestamp(t time.Time) string { return t.UTC().Format(TimestampLayout) }
+
+// TimestampLayout is Timestamp's layout.
+const TimestampLayout = "2006-01-02T15:04:05.000000000Z07:00"
+
+// encode is a record's JSON body; the domain's own types always encode.
+func encode(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}

@@ -17,32 +17,6 @@ func parseTS(s string) time.Time {
 	return t
 }
 
-// validateRecord checks what every stored record must satisfy.
-func validateRecord(r *Record) error { return validateRecordUpTo(r, -1) }
-
-// validateRecordUpTo is validateRecord given an upper bound of the
-// record's content size as JSON (checkRecordLimitsUpTo).
-func validateRecordUpTo(r *Record, upper int) error {
-	if field, msg := checkRecordLimitsUpTo(r, upper); msg != "" {
-		if field == "" {
-			return fmt.Errorf("record %s: %s", printable.Line(r.ID), msg)
-		}
-		return fmt.Errorf("record %s: field %q: %s", printable.Line(r.ID), field, msg)
-	}
-	switch {
-	case strings.TrimSpace(r.Lemma) == "":
-		return fmt.Errorf("record %s: field \"lemma\" is empty", r.ID)
-	case !r.Category.Valid():
-		return fmt.Errorf("record %s: field \"category\": unknown category %q", r.ID, r.Category)
-	case !(r.Confidence >= 0 && r.Confidence <= 1): // NaN too
-
-		return fmt.Errorf("record %s: field \"confidence\": %v is outside 0..1", r.ID, r.Confidence)
-	case r.Status != Active && r.Status != Retired:
-		return fmt.Errorf("record %s: field \"status\": unknown status %q", r.ID, r.Status)
-	}
-	return nil
-}
-
 // writeRecord stores r as the next version of its record (version 1 for a
 // new one), with who wrote it and why, and appends to the change feed.
 func (s *Store) writeRecord(q querier, r *Record, op, actor, reason, decision string) error {
@@ -244,10 +218,10 @@ func (s *Store) AddProposals(ps []Proposal, runs []ProbeRun) error {
 			if !p.Op.Valid() {
 				return fmt.Errorf("proposal %s: field \"op\": unknown op %q", p.ID, p.Op)
 			}
-			if f, m := checkIDs("id", p.ID, "trajectory", p.Trajectory, "curator_run", p.CuratorRun); m != "" {
+			if f, m := CheckIDs("id", p.ID, "trajectory", p.Trajectory, "curator_run", p.CuratorRun); m != "" {
 				return fmt.Errorf("proposal %s: field %q: %s", printable.Line(p.ID), f, m)
 			}
-			if m := checkText(p.Rationale); m != "" {
+			if m := CheckText(p.Rationale); m != "" {
 				return fmt.Errorf("proposal %s: field \"rationale\": %s", printable.Line(p.ID), m)
 			}
 			if p.ID == "" {
@@ -278,7 +252,7 @@ func (s *Store) AddProposals(ps []Proposal, runs []ProbeRun) error {
 				if rec.Status == "" {
 					rec.Status = Active
 				}
-				if err := validateRecord(&rec); err != nil {
+				if err := ValidateRecord(&rec); err != nil {
 					return fmt.Errorf("proposal %s: %w", p.ID, err)
 				}
 			}

@@ -1,0 +1,17 @@
+package review
+
+import (
+	"fmt"
+	"slices"
+)
+
+// liveRunsOf reads the live runs attached to a proposal, inside a decision's
+// transaction.
+func liveRunsOf(q querier, proposal string) ([]ProbeRun, error) {
+	runs, err := queryRows(q, `SELECT r.body FROM attachments a JOIN probe_runs r ON r.id = a.run_id
+		WHERE a.kind = 'proposal' AND a.target = ?`, []any{proposal}, scanBody[ProbeRun])
+	if err != nil {
+		return nil, fmt.Errorf("read the live runs of %s: %w", proposal, err)
+	}
+	return slices.DeleteFunc(runs, func(r ProbeRun) bool { return !r.Live() }), nil
+}

@@ -1,0 +1,38 @@
+package review
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/memreview/memreview/probe"
+)
+
+// Verify re-runs the checks of every active record (only those on env when
+// env is not empty), stores the results, and returns them. A record whose
+// checks no longer hold becomes suspect; one whose checks hold again stops
+// being suspect.
+//
+// The config is read once, first: an unreadable or invalid memreview.toml
+// is an error before anything runs or is written, not a failed check on
+// every record.
+func (s *Store) Verify(ctx context.Context, env string) ([]CheckResult, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	if env != "" {
+		// A misspelt name would otherwise verify nothing and report success.
+		if _, err := s.resolveIn(cfg, env); err != nil {
+			return nil, fmt.Errorf("verify: %w", err)
+		}
+	}
+	recs, err := s.Records(RecordFilter{Status: Active})
+	if err != nil {
+		return nil, err
+	}
+	out := RunChecks(ctx, recs, env, func(name string) (probe.Env, error) { return s.resolveIn(cfg, name) }, s.Now)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, s.SetCheckResults(out)
+}
