@@ -114,7 +114,7 @@ func importTrajectories(a *cmdline, inputs []*formats.Input, forced *formats.For
 			return fmt.Errorf("%w; nothing was imported", err)
 		}
 		for i, t := range ts {
-			var pl review.Place
+			var pl formats.Place
 			if i < len(rep.Places) {
 				pl = rep.Places[i]
 			}
@@ -156,7 +156,7 @@ func importTrajectories(a *cmdline, inputs []*formats.Input, forced *formats.For
 // reader knows them, else the run's number in the file.
 type origin struct {
 	file   string
-	place  review.Place
+	place  formats.Place
 	run    int
 	format string
 }

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/review/store/pg"
 )
 
@@ -33,7 +34,7 @@ func cmdMigrate(a *cmdline, fs *flag.FlagSet) error {
 		return usagef("migrate: need --from DIR and --to postgres://USER@HOST/DB")
 	}
 	// Opening migrates the source's schema forward, so both sides agree.
-	src, err := review.Open(from, review.Options{})
+	src, err := store.Open(from, store.Options{})
 	if err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func cmdMigrate(a *cmdline, fs *flag.FlagSet) error {
 	if err != nil {
 		return err
 	}
-	u := url.URL{Scheme: "file", Path: filepath.Join(dir, review.DBFile), OmitHost: true}
+	u := url.URL{Scheme: "file", Path: filepath.Join(dir, store.DBFile), OmitHost: true}
 	raw, err := sql.Open("sqlite", "file:"+u.EscapedPath()+"?mode=ro&_pragma=busy_timeout(15000)")
 	if err != nil {
 		return err
@@ -133,7 +134,7 @@ func migrateEnvs(a *cmdline, cfg review.Config, dir string, dst *pg.Store) error
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dst.Dir(), review.ConfigFile)
+	path := filepath.Join(dst.Dir(), store.ConfigFile)
 	if len(mine.Envs) > 0 {
 		fmt.Fprintf(a.stdout, "%s already declares environments; add the bank's %d by hand ('memreview env add')\n", path, len(cfg.Envs))
 		return nil

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/review/store/pg"
 )
 
@@ -30,13 +30,13 @@ func (a *cmdline) initPG() error {
 	}
 	dir, _ := st.IndexDir()
 	fmt.Fprintf(a.stdout, "bank %s ready on %s (this machine's index: %s; your environments: %s)\n",
-		st.BankID(), st.Where(), dir, filepath.Join(st.Dir(), review.ConfigFile))
+		st.BankID(), st.Where(), dir, filepath.Join(st.Dir(), store.ConfigFile))
 	return nil
 }
 
 // openTUIBankPG is openTUIBank for a PostgreSQL bank: the log goes beside
 // the local index.
-func (a *cmdline) openTUIBankPG() (*review.Store, *app.Service, *log.Logger, func(), error) {
+func (a *cmdline) openTUIBankPG() (*store.Store, *app.Service, *log.Logger, func(), error) {
 	var lg *log.Logger
 	logw := &lazyLog{}
 	lg = log.New(logw, "", log.LstdFlags)
@@ -67,7 +67,7 @@ func (l *lazyLog) Write(p []byte) (int, error) {
 
 // bankName is what the TUI calls the bank: the directory's name, or the
 // PostgreSQL database's.
-func bankName(bank string, st *review.Store) string {
+func bankName(bank string, st *store.Store) string {
 	if isPGBank(bank) {
 		if u, err := url.Parse(bank); err == nil {
 			return "postgres:" + strings.TrimPrefix(u.Path, "/")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 func probeCommands(jsonOut *bool) []*command {
@@ -80,7 +81,7 @@ func cmdEnv(a *cmdline, fs *flag.FlagSet, jsonOut bool) error {
 			}
 		}
 		for _, p := range problems {
-			fmt.Fprintf(a.stderr, "memreview: warning: %s: %v (remove it with 'memreview env rm NAME')\n", review.ConfigFile, p)
+			fmt.Fprintf(a.stderr, "memreview: warning: %s: %v (remove it with 'memreview env rm NAME')\n", store.ConfigFile, p)
 		}
 		return nil
 	case "rm":

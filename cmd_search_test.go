@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/index"
-	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // TestSearchSaysItIsBehind imports a batch long enough to be rebuilt into
@@ -44,7 +44,7 @@ func TestSearchSaysItIsBehind(t *testing.T) {
 	if !strings.Contains(r.stdout, "mem_2099") || strings.Contains(r.stderr, "behind") {
 		t.Fatalf("after the catch-up: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
-	st, err := review.Open(bank, review.Options{})
+	st, err := store.Open(bank, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

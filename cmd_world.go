@@ -11,8 +11,8 @@ import (
 
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/index"
-	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -99,7 +99,7 @@ func synthIndexed(dir string, opt sample.SynthOptions) (time.Duration, error) {
 	filling := index.NewFilling(opt.Records)
 	opt.Committed, opt.Inserted = filling.Committed, filling.Inserted
 	built := make(chan error, 1)
-	go func() { built <- index.BuildFilling(filepath.Join(dir, review.IndexDir), st, filling) }()
+	go func() { built <- index.BuildFilling(filepath.Join(dir, store.IndexDir), st, filling) }()
 	err = sample.SynthInto(st, opt)
 	if err != nil {
 		filling.Fail(err)

@@ -25,9 +25,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/review/printable"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui"
 	"github.com/memreview/memreview/ui/common"
@@ -100,7 +100,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			a.bank = ".memreview"
 		}
 	}
-	a.operator = review.OperatorName(a.operator)
+	a.operator = store.OperatorName(a.operator)
 	rest := global.Args()
 	if len(rest) == 0 {
 		return exit(stderr, runTUI(a, false))
@@ -401,11 +401,11 @@ func splitList(s string) []string {
 // openTUIBank opens the bank for the TUI: its store (for the header's
 // bank name only), its service, and a log file beside it
 // (BANK/memreview.log; a PostgreSQL bank's beside its local index).
-func (a *cmdline) openTUIBank() (*review.Store, *app.Service, *log.Logger, func(), error) {
+func (a *cmdline) openTUIBank() (*store.Store, *app.Service, *log.Logger, func(), error) {
 	if isPGBank(a.bank) {
 		return a.openTUIBankPG()
 	}
-	st, err := review.Open(a.bank, review.Options{})
+	st, err := store.Open(a.bank, store.Options{})
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -425,7 +425,7 @@ func (a *cmdline) openTUIBank() (*review.Store, *app.Service, *log.Logger, func(
 // named and ./.memreview does not exist.
 func runTUI(a *cmdline, isSample bool) error {
 	if !isSample && !a.explicit {
-		if _, err := os.Stat(filepath.Join(a.bank, review.DBFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(a.bank, store.DBFile)); err != nil {
 			dir, err := sample.MaterialiseDefault(false)
 			if err != nil {
 				return err

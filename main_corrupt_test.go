@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // copyTree copies the directory src to dst (regular files only).
@@ -45,15 +45,15 @@ func TestDamagedIndexFilesRebuild(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "base")
 	must(t, mr(t, "", "sample", base))
 	must(t, mr(t, "", "--bank", base, "search", "prices")) // the index exists and is caught up
-	store := filepath.Join(base, review.IndexDir, "store")
-	ents, err := os.ReadDir(store)
+	dir := filepath.Join(base, store.IndexDir, "store")
+	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	targets := []string{filepath.Join(review.IndexDir, "index_meta.json")}
+	targets := []string{filepath.Join(store.IndexDir, "index_meta.json")}
 	for _, e := range ents {
 		if e.Name() == "root.bolt" || strings.HasSuffix(e.Name(), ".zap") {
-			targets = append(targets, filepath.Join(review.IndexDir, "store", e.Name()))
+			targets = append(targets, filepath.Join(store.IndexDir, "store", e.Name()))
 		}
 	}
 	if len(targets) < 3 {

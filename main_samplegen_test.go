@@ -8,6 +8,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -26,12 +27,12 @@ func TestSampleGenIndexed(t *testing.T) {
 	if err := sample.Synth(other, sample.SynthOptions{Records: 1234, Trajectories: 9, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := review.Open(dir, review.Options{})
+	st, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	plain, err := review.Open(other, review.Options{})
+	plain, err := store.Open(other, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestSampleGenIndexed(t *testing.T) {
 	if len(got) != 1234 || string(gj) != string(wj) {
 		t.Errorf("sample gen's bank (%d records) differs from sample.Synth's (%d)", len(got), len(want))
 	}
-	ix, err := index.Open(filepath.Join(dir, review.IndexDir), st)
+	ix, err := index.Open(filepath.Join(dir, store.IndexDir), st)
 	if err != nil {
 		t.Fatal(err)
 	}

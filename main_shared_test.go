@@ -12,6 +12,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // TestTUIAndCLIShareTheBank opens the TUI on a bank in a real terminal
@@ -54,7 +55,7 @@ func TestTUIAndCLIShareTheBank(t *testing.T) {
 	// race of its own (one fails "persist build"), so the shell starts
 	// once the TUI's build is in place.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(bank, review.IndexDir)); err == nil {
+		if _, err := os.Stat(filepath.Join(bank, store.IndexDir)); err == nil {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -95,12 +96,12 @@ func TestCommittedWriteWithIndexFailureWarns(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
 	must(t, mr(t, "", "sample", bank))
-	st, err := review.Open(bank, review.Options{})
+	st, err := store.Open(bank, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	ix, err := index.Open(filepath.Join(bank, review.IndexDir), st)
+	ix, err := index.Open(filepath.Join(bank, store.IndexDir), st)
 	if err != nil {
 		t.Fatal(err)
 	}

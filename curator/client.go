@@ -29,6 +29,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // Defaults used when neither the environment, the flags nor memreview.toml
@@ -71,7 +72,7 @@ func SettingsFromEnv(cfg review.CuratorConfig, model string) Settings {
 		APIKey:     os.Getenv("OPENAI_API_KEY"),
 		Model:      firstNonEmpty(model, os.Getenv("OPENAI_MODEL"), cfg.Model, DefaultModel),
 		MaxSteps:   cfg.MaxSteps,
-		Operator:   review.OperatorName(""),
+		Operator:   store.OperatorName(""),
 		MaxRetries: DefaultMaxRetries,
 	}
 	if d, err := time.ParseDuration(cfg.Timeout); err == nil && d > 0 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 var skipThenFinish = []reply{
@@ -16,7 +17,7 @@ var skipThenFinish = []reply{
 	toolReply(call{"c2", "finish", `{"summary":"s"}`}),
 }
 
-func curateOnce(t *testing.T, st *review.Store, llm LLM) (*Run, error) {
+func curateOnce(t *testing.T, st *store.Store, llm LLM) (*Run, error) {
 	t.Helper()
 	return Curate(context.Background(), Deps{Store: st, LLM: llm}, []string{"traj_1"}, Options{})
 }

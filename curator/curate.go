@@ -13,6 +13,7 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // Searcher finds records for memory_search. IndexSearcher adapts the Bleve
@@ -23,9 +24,9 @@ type Searcher interface {
 
 // Deps is what a curator run talks to.
 type Deps struct {
-	Store review.Backend
+	Store store.Backend
 	// ResolveEnv finds an environment by name with its path made absolute;
-	// nil: Store's own ResolveEnv (*review.Store has one).
+	// nil: Store's own ResolveEnv (*store.Store has one).
 	ResolveEnv func(name string) (probe.Env, error)
 	Search     Searcher // nil: scan the bank's active records
 	LLM        LLM

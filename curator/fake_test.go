@@ -19,6 +19,7 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // wireReq is a chat-completions request as the fake server decodes it.
@@ -215,10 +216,10 @@ var clock = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 // newBank creates a bank with a SQLite env "shop" (items: widget, gadget),
 // a files env "docs", records mem_1 (active) and mem_2 (retired), and a
 // four-step trajectory traj_1 that already has a packet.
-func newBank(t *testing.T) *review.Store {
+func newBank(t *testing.T) *store.Store {
 	t.Helper()
 	dir := t.TempDir()
-	st, err := review.Create(dir, review.Options{Now: func() time.Time { return clock }})
+	st, err := store.Create(dir, store.Options{Now: func() time.Time { return clock }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +280,7 @@ func testTrajectory(withPacket bool) review.Trajectory {
 	return tr
 }
 
-func queueLen(t *testing.T, st *review.Store) int {
+func queueLen(t *testing.T, st *store.Store) int {
 	t.Helper()
 	q, err := st.Queue()
 	if err != nil {

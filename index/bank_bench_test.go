@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // BenchmarkSearchBank runs the comparison queries and the bank browser's
@@ -25,13 +25,13 @@ func BenchmarkSearchBank(b *testing.B) {
 	if dir == "" {
 		b.Skip("set MEMREVIEW_BENCH_BANK to a bank directory")
 	}
-	st, err := review.Open(dir, review.Options{})
+	st, err := store.Open(dir, store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
 	start := time.Now()
-	ix, err := Open(filepath.Join(dir, review.IndexDir), st)
+	ix, err := Open(filepath.Join(dir, store.IndexDir), st)
 	if err != nil {
 		b.Fatal(err)
 	}

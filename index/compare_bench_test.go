@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -516,12 +517,12 @@ func BenchmarkOpenBank(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	open := func() (*review.Store, *Index) {
-		st, err := review.Open(dir, review.Options{})
+	open := func() (*store.Store, *Index) {
+		st, err := store.Open(dir, store.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		ix, err := Open(filepath.Join(dir, review.IndexDir), st)
+		ix, err := Open(filepath.Join(dir, store.IndexDir), st)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -33,7 +34,7 @@ type benchCorpus struct {
 	fts  *sql.DB
 
 	mu sync.Mutex // guards st and ix, which the open benchmark closes
-	st *review.Store
+	st *store.Store
 	ix *Index
 }
 
@@ -62,7 +63,7 @@ func corpus(b *testing.B, n int) *benchCorpus {
 		b.Fatalf("corpus of %d records: %v", n, err)
 	}
 	c := &benchCorpus{n: n, dir: dir}
-	st, err := review.Open(dir, review.Options{})
+	st, err := store.Open(dir, store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -87,12 +88,12 @@ func ensureBank(b *testing.B, dir string, n int) error {
 			return err
 		}
 		synth := time.Since(start)
-		st, err := review.Open(tmp, review.Options{})
+		st, err := store.Open(tmp, store.Options{})
 		if err != nil {
 			return err
 		}
 		start = time.Now()
-		ix, err := Open(filepath.Join(tmp, review.IndexDir), st)
+		ix, err := Open(filepath.Join(tmp, store.IndexDir), st)
 		if err != nil {
 			st.Close()
 			return err
@@ -111,11 +112,11 @@ func (c *benchCorpus) index(b *testing.B) *Index {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ix == nil {
-		st, err := review.Open(c.dir, review.Options{})
+		st, err := store.Open(c.dir, store.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		ix, err := Open(filepath.Join(c.dir, review.IndexDir), st)
+		ix, err := Open(filepath.Join(c.dir, store.IndexDir), st)
 		if err != nil {
 			st.Close()
 			b.Fatal(err)

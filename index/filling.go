@@ -67,7 +67,7 @@ func (f *Filling) state() (done bool, seq int64, next <-chan struct{}, err error
 // writer has inserted everything and every record is written: a build
 // that fails or is cut short leaves no index that an open trusts. The
 // index stores the sequence of f.Inserted; the next Open catches up what
-// came after. src must read records by id in bulk (*review.Store does).
+// came after. src must read records by id in bulk (*store.Store does).
 func BuildFilling(dir string, src Source, f *Filling) error {
 	byID, ok := src.(recordsByID)
 	if !ok {

@@ -11,14 +11,15 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // fillingBank is a new bank with the trajectories of sampleBank (ntraj),
 // as a writer filling it starts.
-func fillingBank(t *testing.T) (*review.Store, string) {
+func fillingBank(t *testing.T) (*store.Store, string) {
 	t.Helper()
 	bank := t.TempDir()
-	st, err := review.Create(bank, review.Options{Now: func() time.Time { return t0 }})
+	st, err := store.Create(bank, store.Options{Now: func() time.Time { return t0 }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestBuildFillingWriterFails(t *testing.T) {
 // failingPager is a bank whose records fail to read after a number of
 // pages, as a disk error midway through a build would.
 type failingPager struct {
-	*review.Store
+	*store.Store
 	pages int
 }
 

@@ -26,7 +26,7 @@ import (
 )
 
 // Source is what the index reads: the bank's change feed and its items.
-// *review.Store satisfies it.
+// *store.Store satisfies it.
 type Source interface {
 	LastSeq() (int64, error)
 	ChangesSince(seq int64) ([]review.Change, error) // ascending seq
@@ -467,7 +467,7 @@ var buildFeeders = 2
 
 // recordPager is what a Source may offer to be read page by page during a
 // build, so that a bank of a million records is never in memory at once.
-// *review.Store has it.
+// *store.Store has it.
 type recordPager interface {
 	RecordsAfter(afterID string, limit int) ([]review.Record, error)
 	RecordCount() (int, error)

@@ -7,15 +7,16 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // The bank store is the index's Source.
-var _ Source = (*review.Store)(nil)
+var _ Source = (*store.Store)(nil)
 
 // TestWithStore follows a real bank: import, then a trajectory, then reopen.
 func TestWithStore(t *testing.T) {
 	bank := t.TempDir()
-	st, err := review.Create(bank, review.Options{Now: func() time.Time { return t0 }})
+	st, err := store.Create(bank, store.Options{Now: func() time.Time { return t0 }})
 	if err != nil {
 		t.Fatalf("create bank: %v", err)
 	}

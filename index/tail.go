@@ -36,7 +36,7 @@ var tailMax = 20_000
 var tailIndexMax = 500
 
 // bulkSource is the bulk read a Source may offer to read the tail in a few
-// queries rather than one per item. *review.Store (SQLite and PostgreSQL)
+// queries rather than one per item. *store.Store (SQLite and PostgreSQL)
 // has it.
 type bulkSource interface {
 	RecordsByID(ids []string) (map[string]*review.Record, error)
@@ -81,7 +81,7 @@ func (t *tail) unread() int {
 }
 
 // newestSource is what a Source may offer to read only the newest items
-// of a long feed (*review.Store has it): a first build at a million
+// of a long feed (*store.Store has it): a first build at a million
 // records then never holds every change in memory.
 type newestSource interface {
 	NewestChanges(seq int64, limit int) ([]review.Change, int, error)

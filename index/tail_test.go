@@ -16,7 +16,7 @@ import (
 	"github.com/memreview/memreview/sample/testenv"
 )
 
-// bulkFake is a fakeSource with the bulk reads of review.Store, counting
+// bulkFake is a fakeSource with the bulk reads of store.Store, counting
 // its calls.
 type bulkFake struct {
 	*fakeSource

@@ -153,3 +153,12 @@ func CheckIDList(field string, ids []string) (string, string) {
 	}
 	return "", ""
 }
+
+// Line caps. A record, proposal or decision line longer than MaxLineBytes is
+// refused; everything the bank can hold fits in one (see limits.go).
+// Trajectory files (whose runs are often one long line, or a whole
+// document) allow MaxTrajectoryLineBytes.
+const (
+	MaxLineBytes           = 16 << 20
+	MaxTrajectoryLineBytes = 256 << 20
+)

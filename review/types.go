@@ -1,7 +1,13 @@
-// Package review owns the memory bank's domain and its store: records,
-// proposals, decisions, trajectories and probe runs, kept in SQLite
-// (bank.db) with every record change written as a new version row and every
-// decision committed in one transaction with the changes it makes.
+// Package review is memreview's domain: records, proposals, decisions,
+// trajectories, probe runs and checks, and the rules about them — the
+// categories and ops, limits and validation (field and message; a reader
+// adds the file and line), versions, combining records into one, live
+// runs as baselines, verification verdicts and worth.
+//
+// It holds no SQL and reads no files: the SQLite store (review/store), the
+// PostgreSQL store (review/store/pg), the formats (review/formats) and the
+// application service (review/app) build on it. It may import only the
+// probe layer below it and the leaf review/printable.
 package review
 
 import (

@@ -12,6 +12,7 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // Paths of the environments inside a sample bank, relative to it.
@@ -48,7 +49,7 @@ func Generate(dir string, seed int64) error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(abs, review.DBFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(abs, store.DBFile)); err == nil {
 		return fmt.Errorf("sample: %s already holds a bank; generate into a new directory", abs)
 	}
 	tmp, err := os.MkdirTemp("", "memreview-sample-*")
@@ -113,7 +114,7 @@ func (w *world) buildEnvs(tmp string, seed int64) error {
 
 // buildBank creates the bank and fills it: trajectories, records, queue.
 func (w *world) buildBank() error {
-	s, err := review.Create(w.dir, review.Options{Now: w.clk.now})
+	s, err := store.Create(w.dir, store.Options{Now: w.clk.now})
 	if err != nil {
 		return fmt.Errorf("sample: %w", err)
 	}
@@ -203,7 +204,7 @@ func MaterialiseDefault(reset bool) (string, error) {
 }
 
 func materialise(dir string, reset bool) (string, error) {
-	_, err := os.Stat(filepath.Join(dir, review.DBFile))
+	_, err := os.Stat(filepath.Join(dir, store.DBFile))
 	if err == nil && !reset {
 		return dir, nil
 	}
@@ -222,7 +223,7 @@ func materialise(dir string, reset bool) (string, error) {
 	if err := Generate(tmp, Seed); err != nil {
 		return "", err
 	}
-	if _, err := os.Stat(filepath.Join(dir, review.DBFile)); err == nil && !reset {
+	if _, err := os.Stat(filepath.Join(dir, store.DBFile)); err == nil && !reset {
 		return dir, nil // another process materialised it meanwhile
 	}
 	if _, err := os.Stat(dir); err == nil {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/formats"
+	"github.com/memreview/memreview/review/store"
 )
 
 var (
@@ -72,9 +74,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func openBank(t *testing.T, dir string) *review.Store {
+func openBank(t *testing.T, dir string) *store.Store {
 	t.Helper()
-	s, err := review.Open(dir, review.Options{})
+	s, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +245,7 @@ func export(t *testing.T, dir string) map[string][]byte {
 func jsonl[T any](t *testing.T, items []T) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := review.WriteJSONL(&b, items); err != nil {
+	if err := formats.WriteJSONL(&b, items); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // SynthOptions size a synthetic bank.
@@ -46,10 +47,10 @@ const synthStep = 5 * time.Minute
 // Synth writes a synthetic bank of opt.Records records and opt.Trajectories
 // trajectories into dir (created if missing; it must not already hold a
 // bank), for benchmarks and for trying the tool at scale. Records are
-// written by review.Store.PutRecords in batches of 5,000, in the
+// written by store.Store.PutRecords in batches of 5,000, in the
 // vocabulary of the sample world (shop and docs) and four made-up
 // environments, covering every category; about 1% of them are then edited
-// through review.Store.DecideRecords, so they have two or three versions.
+// through store.Store.DecideRecords, so they have two or three versions.
 // The bank has no environments configured: its records carry no checks.
 // The same options give the same bank, byte for byte in its export.
 func Synth(dir string, opt SynthOptions) error {
@@ -66,7 +67,7 @@ func Synth(dir string, opt SynthOptions) error {
 
 // NewSynthStore creates the bank Synth writes in dir (which must not hold
 // one), with the clock that dates its edits, for SynthInto.
-func NewSynthStore(dir string, opt SynthOptions) (*review.Store, error) {
+func NewSynthStore(dir string, opt SynthOptions) (*store.Store, error) {
 	if opt.Records < 0 || opt.Trajectories < 0 {
 		return nil, fmt.Errorf("sample: synth: negative size (records %d, trajectories %d)", opt.Records, opt.Trajectories)
 	}
@@ -74,7 +75,7 @@ func NewSynthStore(dir string, opt SynthOptions) (*review.Store, error) {
 	if clk.t.Before(Epoch) {
 		clk.t = Epoch
 	}
-	s, err := review.Create(dir, review.Options{Now: clk.now})
+	s, err := store.Create(dir, store.Options{Now: clk.now})
 	if err != nil {
 		return nil, fmt.Errorf("sample: synth: %w", err)
 	}
@@ -84,7 +85,7 @@ func NewSynthStore(dir string, opt SynthOptions) (*review.Store, error) {
 // SynthInto writes Synth's bank into s, made by NewSynthStore with the
 // same options, and leaves s open: sample gen reads it while it is
 // written (SynthOptions.Committed).
-func SynthInto(s *review.Store, opt SynthOptions) error {
+func SynthInto(s *store.Store, opt SynthOptions) error {
 	if opt.Records < 0 || opt.Trajectories < 0 {
 		return fmt.Errorf("sample: synth: negative size (records %d, trajectories %d)", opt.Records, opt.Trajectories)
 	}
@@ -322,7 +323,7 @@ func synthRecord(seed int64, i, trajs int) review.Record {
 
 // synthEdit writes edit number e of record i as a new version: a narrower
 // scope, a sharper trigger or a changed confidence, as an operator would.
-func synthEdit(s *review.Store, seed int64, i, e int) error {
+func synthEdit(s *store.Store, seed int64, i, e int) error {
 	cur, err := s.Record(synthID(i))
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/curator/llmtest"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 )
@@ -97,7 +98,7 @@ func (s *session) waitRe(re *regexp.Regexp, texts ...string) []string {
 // checkCreated checks that the queue holds one proposal more than the
 // sample's, made by run from trajectory traj, and that the SQL probe run is
 // attached to it as evidence.
-func checkCreated(t *testing.T, st *review.Store, f *modelServer, run, traj string) {
+func checkCreated(t *testing.T, st *store.Store, f *modelServer, run, traj string) {
 	t.Helper()
 	q, err := st.Queue()
 	if err != nil {

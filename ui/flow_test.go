@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -217,7 +218,7 @@ func TestReviewFlow(t *testing.T) {
 	}
 }
 
-func record(t *testing.T, s *review.Store, id string) *review.Record {
+func record(t *testing.T, s *store.Store, id string) *review.Record {
 	t.Helper()
 	r, err := s.Record(id)
 	if err != nil {
@@ -228,7 +229,7 @@ func record(t *testing.T, s *review.Store, id string) *review.Record {
 
 // checkHistory checks that id's versions after the first were written by
 // ops, in order, by the test operator.
-func checkHistory(t *testing.T, s *review.Store, id string, ops ...string) {
+func checkHistory(t *testing.T, s *store.Store, id string, ops ...string) {
 	t.Helper()
 	h, err := s.History(id)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -35,7 +36,7 @@ const (
 )
 
 // lastDecision is the newest decision in the store.
-func lastDecision(t *testing.T, s *review.Store) review.Decision {
+func lastDecision(t *testing.T, s *store.Store) review.Decision {
 	t.Helper()
 	decs, err := s.Decisions()
 	if err != nil || len(decs) == 0 {

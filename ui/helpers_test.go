@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 // world is a fresh copy of the sample bank, opened as the program opens it.
 type world struct {
 	dir   string
-	store *review.Store // behind deps.Service, for checking what was committed
+	store *store.Store // behind deps.Service, for checking what was committed
 	deps  common.Deps
 }
 
@@ -40,7 +40,7 @@ var fixedNow = time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
 
 func (w *world) open(tb testing.TB) {
 	tb.Helper()
-	w.deps = uitest.OpenBank(tb, w.dir, review.Options{Now: func() time.Time { return fixedNow }})
+	w.deps = uitest.OpenBank(tb, w.dir, store.Options{Now: func() time.Time { return fixedNow }})
 	w.store = uitest.Store(tb, w.deps)
 }
 

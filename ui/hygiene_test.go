@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -22,7 +23,7 @@ func serviceWorld(t *testing.T) common.Deps {
 }
 
 // hygieneQueued returns the open proposals hygiene queued.
-func hygieneQueued(t *testing.T, st *review.Store) []review.Proposal {
+func hygieneQueued(t *testing.T, st *store.Store) []review.Proposal {
 	t.Helper()
 	q, err := st.Queue()
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -29,10 +29,10 @@ import (
 func TestFirstFrameDoesNotWaitForTheIndex(t *testing.T) {
 	t.Parallel()
 	dir := uitest.SampleDir(t)
-	if err := os.RemoveAll(filepath.Join(dir, review.IndexDir)); err != nil {
+	if err := os.RemoveAll(filepath.Join(dir, store.IndexDir)); err != nil {
 		t.Fatal(err)
 	}
-	st, err := review.Open(dir, review.Options{})
+	st, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -31,7 +32,7 @@ import (
 func TestLiveChangesFromAnotherProcess(t *testing.T) {
 	t.Parallel()
 	dir := uitest.SampleDir(t)
-	st, err := review.Open(dir, review.Options{})
+	st, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -141,7 +142,7 @@ func TestMergeEditorKeepsBothRecords(t *testing.T) {
 	}
 }
 
-func proposalRecord(t *testing.T, s *review.Store, id string) review.Record {
+func proposalRecord(t *testing.T, s *store.Store, id string) review.Record {
 	t.Helper()
 	p, err := s.Proposal(id)
 	if err != nil || p.Record == nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -70,7 +71,7 @@ func bigBankDir(b *testing.B) string {
 // finishBigBank queues the benchmark's proposals on the bank in tmp and
 // builds its index.
 func finishBigBank(tmp string) error {
-	s, err := review.Open(tmp, review.Options{})
+	s, err := store.Open(tmp, store.Options{})
 	if err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func finishBigBank(tmp string) error {
 		s.Close()
 		return fmt.Errorf("queue proposals: %w", err)
 	}
-	ix, err := index.Open(filepath.Join(tmp, review.IndexDir), s) // catches up, or builds
+	ix, err := index.Open(filepath.Join(tmp, store.IndexDir), s) // catches up, or builds
 	if err != nil {
 		s.Close()
 		return err
@@ -97,12 +98,12 @@ func copyBank(from, to string) error {
 			return err
 		}
 		if d.IsDir() {
-			if rel != "." && rel != review.IndexDir && !strings.HasPrefix(rel, review.IndexDir+string(filepath.Separator)) {
+			if rel != "." && rel != store.IndexDir && !strings.HasPrefix(rel, store.IndexDir+string(filepath.Separator)) {
 				return filepath.SkipDir
 			}
 			return os.MkdirAll(filepath.Join(to, rel), 0o755)
 		}
-		if rel != "bank.db" && rel != "memreview.toml" && !strings.HasPrefix(rel, review.IndexDir+string(filepath.Separator)) {
+		if rel != "bank.db" && rel != "memreview.toml" && !strings.HasPrefix(rel, store.IndexDir+string(filepath.Separator)) {
 			return nil
 		}
 		data, err := os.ReadFile(path)
@@ -115,7 +116,7 @@ func copyBank(from, to string) error {
 
 // addBenchProposals queues bigProposals updates of records spread over the
 // bank, each citing the trajectory its record came from when it has one.
-func addBenchProposals(s *review.Store) error {
+func addBenchProposals(s *store.Store) error {
 	ps := make([]review.Proposal, 0, bigProposals)
 	for k := range bigProposals {
 		id := fmt.Sprintf("mem_%06d", 1+k*(bigRecords/bigProposals))
@@ -142,7 +143,7 @@ func addBenchProposals(s *review.Store) error {
 // holds the shared index (caught up).
 func openBig(b *testing.B, dir string) (*app.Service, common.Deps) {
 	b.Helper()
-	s, err := review.Open(dir, review.Options{})
+	s, err := store.Open(dir, store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

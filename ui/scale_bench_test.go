@@ -20,8 +20,8 @@ import (
 
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/index"
-	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -153,7 +153,7 @@ func BenchmarkSession(b *testing.B) {
 // how long that took.
 func openAsProgram(b *testing.B, dir string) (svc *app.Service, deps common.Deps, held chan struct{}, took *time.Duration) {
 	b.Helper()
-	st, err := review.Open(dir, review.Options{})
+	st, err := store.Open(dir, store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

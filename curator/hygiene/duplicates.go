@@ -3,12 +3,13 @@ package hygiene
 import (
 	"context"
 	"fmt"
-	"github.com/memreview/memreview/index"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/memreview/memreview/index"
 
 	"github.com/memreview/memreview/review"
 )

@@ -7,6 +7,7 @@ import (
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/curator/llmtest"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -36,7 +37,7 @@ func TestModelWritesMergedLemma(t *testing.T) {
 	}
 }
 
-func checkStepsAndTags(t *testing.T, s *review.Store, p review.Proposal) {
+func checkStepsAndTags(t *testing.T, s *store.Store, p review.Proposal) {
 	t.Helper()
 	n := 0
 	for _, id := range p.TargetIDs() {

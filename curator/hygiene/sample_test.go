@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 )
 
-func sampleStore(t *testing.T) *review.Store {
+func sampleStore(t *testing.T) *store.Store {
 	t.Helper()
 	dir := t.TempDir()
 	if err := sample.Generate(dir, sample.Seed); err != nil {
 		t.Fatal(err)
 	}
-	s, err := review.Open(dir, review.Options{})
+	s, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func sampleStore(t *testing.T) *review.Store {
 	return s
 }
 
-func runOn(t *testing.T, s *review.Store, opt Options) *Report {
+func runOn(t *testing.T, s *store.Store, opt Options) *Report {
 	t.Helper()
 	in, err := Load(s, "")
 	if err != nil {
@@ -111,7 +112,7 @@ func TestSampleWorld(t *testing.T) {
 
 // checkMerge: the merged record keeps every member's lemma, steps, tags
 // and checks, and adds nothing that no member has.
-func checkMerge(t *testing.T, s *review.Store, p review.Proposal) {
+func checkMerge(t *testing.T, s *store.Store, p review.Proposal) {
 	t.Helper()
 	m := p.Record
 	var steps, tags, checks []string

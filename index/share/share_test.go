@@ -9,14 +9,15 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // Two handles in one process stand for two processes: bolt's lock is per
 // open file, so the second cannot open the index while the first holds it.
 
-func newBank(t *testing.T, dir string) *review.Store {
+func newBank(t *testing.T, dir string) *store.Store {
 	t.Helper()
-	s, err := review.Create(dir, review.Options{})
+	s, err := store.Create(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,16 +26,16 @@ func newBank(t *testing.T, dir string) *review.Store {
 	return s
 }
 
-func put(t *testing.T, s *review.Store, id, lemma string) {
+func put(t *testing.T, s *store.Store, id, lemma string) {
 	t.Helper()
 	if err := s.PutRecords([]review.Record{{ID: id, Lemma: lemma, Category: review.Fact, Confidence: 0.5}}, "test", "test"); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func open(t *testing.T, s *review.Store, opt Options) *Index {
+func open(t *testing.T, s *store.Store, opt Options) *Index {
 	t.Helper()
-	ix, err := Open(filepath.Join(s.Dir(), review.IndexDir), s, opt)
+	ix, err := Open(filepath.Join(s.Dir(), store.IndexDir), s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestNoServeFailsWithoutOwner(t *testing.T) {
 // catching up) is waited for past Timeout; the search then succeeds.
 func TestSearchWaitsForALiveHolder(t *testing.T) {
 	s := newBank(t, t.TempDir())
-	raw, err := index.Open(filepath.Join(s.Dir(), review.IndexDir), s)
+	raw, err := index.Open(filepath.Join(s.Dir(), store.IndexDir), s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 )
 
 // TestSearchWhileOwnerRebuilds writes a batch long enough to be rebuilt,
@@ -24,7 +25,7 @@ func TestSearchWhileOwnerRebuilds(t *testing.T) {
 	if ci {
 		n = 12000
 	}
-	writer, err := review.Open(dir, review.Options{})
+	writer, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -147,7 +148,7 @@ func BenchmarkCommitToVisible(b *testing.B) {
 		b.Fatalf("owner not ready: %q", out.Text())
 	}
 	defer owner.Process.Kill()
-	st, err := review.Open(dir, review.Options{})
+	st, err := store.Open(dir, store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func BenchmarkCommitToVisible(b *testing.B) {
 // an operation pays), next to a search on an index held open.
 func BenchmarkOpenPerOperation(b *testing.B) {
 	dir := benchBankDir(b)
-	st, err := review.Open(dir, review.Options{})
+	st, err := store.Open(dir, store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func BenchmarkOpenPerOperation(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		start := time.Now()
-		ix, err := index.Open(filepath.Join(dir, review.IndexDir), st)
+		ix, err := index.Open(filepath.Join(dir, store.IndexDir), st)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -27,11 +27,11 @@ func (s *Service) ProposeChecked(p review.Proposal, file string) (*review.Propos
 	if err != nil {
 		return nil, err
 	}
-	ps, lines, err := review.ReadProposals(bytes.NewReader(line), file)
+	ps, lines, err := formats.ReadProposals(bytes.NewReader(line), file)
 	if err != nil {
 		return nil, err
 	}
-	if err := review.CheckProposalsInBank(file, ps, lines, s.b); err != nil {
+	if err := formats.CheckProposalsInBank(file, ps, lines, s.b); err != nil {
 		return nil, err
 	}
 	if err := s.Propose(ps, nil); err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/sample/testenv"
 )
@@ -241,14 +242,14 @@ func TestKillIndexOwner(t *testing.T) {
 	if ci {
 		rounds = 60
 	}
-	writer, err := review.Open(dir, review.Options{})
+	writer, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer writer.Close()
 	// A rebuild swaps in a new index directory; catching up keeps this one.
 	indexDir := func() uint64 {
-		st, err := os.Stat(filepath.Join(dir, review.IndexDir))
+		st, err := os.Stat(filepath.Join(dir, store.IndexDir))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/review/store/pg/pgtest"
 )
 
@@ -96,7 +97,7 @@ func TestOpenPGTwoOperators(t *testing.T) {
 	if _, err := alice.AddEnv("shop", probe.KindSQL, envDB); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(home, "config", "memreview", review.ConfigFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(home, "config", "memreview", store.ConfigFile)); err != nil {
 		t.Fatalf("the environment was not written to the operator's memreview.toml: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // ResolveEnv returns the named environment with a relative path made
@@ -25,7 +26,7 @@ func (s *Service) ResolveEnv(name string) (probe.Env, error) {
 func (s *Service) resolveIn(c review.Config, name string) (probe.Env, error) {
 	e, ok := c.Env(name)
 	if !ok {
-		return probe.Env{}, fmt.Errorf("environment %q is not declared in %s (see 'memreview env list')", name, filepath.Join(s.opt.EnvDir, review.ConfigFile))
+		return probe.Env{}, fmt.Errorf("environment %q is not declared in %s (see 'memreview env list')", name, filepath.Join(s.opt.EnvDir, store.ConfigFile))
 	}
 	if !filepath.IsAbs(e.Path) && s.opt.EnvDir != "" {
 		e.Path = filepath.Join(s.opt.EnvDir, e.Path)
@@ -61,7 +62,7 @@ func (s *Service) AddEnv(name string, kind probe.Kind, path string) (probe.Env, 
 		return probe.Env{}, err
 	}
 	if len(problems) > 0 {
-		return probe.Env{}, fmt.Errorf("env add: %s: %v (fix it with 'memreview env list' and 'memreview env rm' first)", review.ConfigFile, problems[0])
+		return probe.Env{}, fmt.Errorf("env add: %s: %v (fix it with 'memreview env list' and 'memreview env rm' first)", store.ConfigFile, problems[0])
 	}
 	if err := review.CheckEnvName(name); err != nil {
 		return probe.Env{}, fmt.Errorf("env add: %w (a name is one word: letters, digits, punctuation)", err)

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // retrievalLog group-commits the retrieval log: every retrieval is durable
@@ -30,7 +31,7 @@ type batchLogger interface {
 // log writes r and returns once it is committed (or failed). The first
 // caller to find no commit in flight becomes the flusher and writes every
 // retrieval queued meanwhile, batch after batch, until none is left.
-func (l *retrievalLog) log(b review.Backend, r review.Retrieval) error {
+func (l *retrievalLog) log(b store.Backend, r review.Retrieval) error {
 	done := make(chan error, 1)
 	l.mu.Lock()
 	l.pending = append(l.pending, pendingRetrieval{r, done})
@@ -54,7 +55,7 @@ func (l *retrievalLog) log(b review.Backend, r review.Retrieval) error {
 	return <-done
 }
 
-func writeRetrievals(b review.Backend, batch []pendingRetrieval) error {
+func writeRetrievals(b store.Backend, batch []pendingRetrieval) error {
 	rs := make([]review.Retrieval, len(batch))
 	for i, p := range batch {
 		rs[i] = p.r

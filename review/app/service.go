@@ -1,5 +1,5 @@
 // Package service is memreview's application layer: the one place that
-// holds a bank's store (a review.Backend), its search index and its
+// holds a bank's store (a store.Backend), its search index and its
 // environments, and offers every use case a front end needs — decide,
 // decide records and undo (commit, then bring the index up to date),
 // re-probe a proposal, verify records, attach a probe run, search,
@@ -24,6 +24,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/index/share"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // Index is what the service needs of a search index shared between
@@ -73,7 +74,7 @@ var ErrNoIndex = fmt.Errorf("service: this bank has no search index")
 // Service is one process's handle on a bank. Its methods are safe for
 // concurrent use.
 type Service struct {
-	b   review.Backend
+	b   store.Backend
 	opt Options
 
 	ixOnce sync.Once
@@ -83,12 +84,12 @@ type Service struct {
 	// wrote is the change sequence of this process's latest write: reads
 	// ask the index for at least that much, so a process sees its writes.
 	wrote atomic.Int64
-	store *review.Store // set by Open and Create; nil for other backends
+	store *store.Store // set by Open and Create; nil for other backends
 	rlog  retrievalLog
 }
 
 // New returns a service over backend b.
-func New(b review.Backend, opt Options) *Service {
+func New(b store.Backend, opt Options) *Service {
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
 	}
@@ -102,7 +103,7 @@ func New(b review.Backend, opt Options) *Service {
 // opened on first use; a process that finds another holding it becomes
 // that owner's client).
 func Open(dir string, opt Options) (*Service, error) {
-	st, err := review.Open(dir, review.Options{})
+	st, err := store.Open(dir, store.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +112,7 @@ func Open(dir string, opt Options) (*Service, error) {
 
 // Create makes a new SQLite bank in dir and builds its (empty) index.
 func Create(dir string, opt Options) (*Service, error) {
-	st, err := review.Create(dir, review.Options{})
+	st, err := store.Create(dir, store.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -124,16 +125,16 @@ func Create(dir string, opt Options) (*Service, error) {
 }
 
 // OpenStore wraps an open SQLite store (tests, sample generation).
-func OpenStore(st *review.Store, opt Options) *Service { return newSQLite(st, opt) }
+func OpenStore(st *store.Store, opt Options) *Service { return newSQLite(st, opt) }
 
-func newSQLite(st *review.Store, opt Options) *Service {
+func newSQLite(st *store.Store, opt Options) *Service {
 	if opt.EnvDir == "" {
 		opt.EnvDir = st.Dir()
 	}
 	if opt.OpenIndex == nil {
 		logf, progress, finish := opt.Logf, opt.IndexProgress, opt.FinishIndex
 		opt.OpenIndex = func() (Index, error) {
-			return share.Open(filepath.Join(st.Dir(), review.IndexDir), st, share.Options{Logf: logf, Progress: progress, Finish: finish})
+			return share.Open(filepath.Join(st.Dir(), store.IndexDir), st, share.Options{Logf: logf, Progress: progress, Finish: finish})
 		}
 	}
 	s := New(st, opt)
@@ -144,7 +145,7 @@ func newSQLite(st *review.Store, opt Options) *Service {
 // Backend is the store behind the service, for front ends' reads that the
 // service does not wrap. Writes through it bypass the index catch-up (the
 // index owner still catches up within its poll).
-func (s *Service) Backend() review.Backend { return s.b }
+func (s *Service) Backend() store.Backend { return s.b }
 
 // Dir is the bank directory of a SQLite bank, "" for other backends.
 func (s *Service) Dir() string {

@@ -15,6 +15,7 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -193,7 +194,7 @@ func TestRetrieveLogs(t *testing.T) {
 // ChangesSince and Watch report another writer's changes.
 func TestWatchSeesOtherWriters(t *testing.T) {
 	svc := sampleService(t, app.Options{})
-	other, err := review.Open(svc.Dir(), review.Options{})
+	other, err := store.Open(svc.Dir(), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,12 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 )
 
 // hiddenRefs is a backend without RecordRefsByTrajectory (as PostgreSQL's).
-type hiddenRefs struct{ review.Backend }
+type hiddenRefs struct{ store.Backend }
 
 // TestRecordRefsByTrajectory: the SQLite one-pass read and the fallback
 // that reads every record agree on the sample world, and RecordsByID reads

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/formats"
 )
 
 // Input is one named input to Import ("<stdin>" for standard input).
@@ -42,20 +43,20 @@ func (s *Service) Import(kind string, inputs []Input, actor string) (int, error)
 		case KindRecords:
 			var rs []review.Record
 			var lines []int
-			if rs, lines, err = review.ReadRecordsAt(in.R, file); err == nil {
+			if rs, lines, err = formats.ReadRecordsAt(in.R, file); err == nil {
 				// One query for the whole file's ids, not one per record.
 				have, herr := s.existingRecords(rs)
 				if herr != nil {
 					return 0, fmt.Errorf("import: %s: %w", file, herr)
 				}
-				err = review.CheckNewRecords(file, rs, lines, func(id string) bool { return have[id] }, from)
+				err = formats.CheckNewRecords(file, rs, lines, func(id string) bool { return have[id] }, from)
 				recs = append(recs, rs...)
 			}
 		case KindProposals:
 			var ps []review.Proposal
 			var lines []int
-			if ps, lines, err = review.ReadProposals(in.R, file); err == nil {
-				err = review.CheckProposalsInBank(file, ps, lines, s.b)
+			if ps, lines, err = formats.ReadProposals(in.R, file); err == nil {
+				err = formats.CheckProposalsInBank(file, ps, lines, s.b)
 				for i, p := range ps {
 					if err != nil || p.ID == "" {
 						continue
@@ -71,7 +72,7 @@ func (s *Service) Import(kind string, inputs []Input, actor string) (int, error)
 			}
 		case KindTrajectories:
 			var ts []review.Trajectory
-			if ts, err = review.ReadTrajectories(in.R, file); err == nil {
+			if ts, err = formats.ReadChatTrajectories(in.R, file); err == nil {
 				// Proposals cite a trajectory's steps: replacing one would
 				// change what their evidence points at.
 				for _, tr := range ts {
@@ -141,25 +142,25 @@ func (s *Service) Export(kind string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return review.WriteJSONL(w, rs)
+		return formats.WriteJSONL(w, rs)
 	case KindProposals:
 		ps, err := s.b.Proposals()
 		if err != nil {
 			return err
 		}
-		return review.WriteJSONL(w, ps)
+		return formats.WriteJSONL(w, ps)
 	case KindDecisions:
 		ds, err := s.b.Decisions()
 		if err != nil {
 			return err
 		}
-		return review.WriteJSONL(w, ds)
+		return formats.WriteJSONL(w, ds)
 	case KindTrajectories:
 		ts, err := s.b.Trajectories()
 		if err != nil {
 			return err
 		}
-		return review.WriteJSONL(w, ts)
+		return formats.WriteJSONL(w, ts)
 	}
 	return fmt.Errorf("export: %q is not records, proposals, decisions or trajectories", kind)
 }

@@ -1,15 +1,21 @@
-// Package adapt reads the trajectories and memory banks other tools write
-// (SWE-agent, OpenTelemetry GenAI and OpenInference spans, Langfuse,
-// Inspect AI, OpenHands, ATIF, OpenAI chat; mem0, the MCP memory server,
-// Letta agent files) into memreview's own types: trajectories as
-// []review.Trajectory with their raw steps, and memories as pending create
-// proposals that cite where each came from.
+// Package formats reads and writes every interchange format of a bank:
+// memreview's own JSON Lines (records, proposals, decisions, trajectories,
+// with the OpenAI chat messages a trajectory may carry) and the
+// trajectories and memory banks other tools write (SWE-agent,
+// OpenTelemetry GenAI and OpenInference spans, Langfuse, Inspect AI,
+// OpenHands, ATIF; mem0, the MCP memory server, Letta agent files), into
+// the domain's own types: trajectories as []review.Trajectory with their
+// raw steps, and memories as pending create proposals that cite where each
+// came from.
 //
 // It owns the format registry (what `memreview formats` lists), detection
 // by a file's shape (never its name), the per-file report of what was read
 // and what was skipped and why, and the validation of a whole input before
-// anything is returned: an error names the file, the line or JSON path,
-// and the field.
+// anything is returned: the domain says which field is wrong and why, and
+// this package adds the file, the line or JSON path (*InputError).
+//
+// It may import the domain (review), probe and review/printable; never a
+// store, the index or a front end.
 package formats
 
 import (
@@ -65,7 +71,7 @@ type Report struct {
 	Notes     []string       `json:"notes,omitempty"`   // things worth knowing, not skips (duplicates, dangling links)
 	// Places says where each trajectory starts and which field its id came
 	// from (parallel to the trajectories; a zero Place when unknown).
-	Places []review.Place `json:"-"`
+	Places []Place `json:"-"`
 }
 
 // Skip counts n things skipped for reason.
@@ -169,7 +175,7 @@ func Detect(in *Input, k Kind) (*Format, error) {
 		}
 		why = append(why, f.Name+": "+err.Error())
 	}
-	return nil, &review.InputError{File: in.File, Msg: fmt.Sprintf("not in any known %s format (%s); tried %s. Use --format NAME to force one and see where it fails",
+	return nil, &InputError{File: in.File, Msg: fmt.Sprintf("not in any known %s format (%s); tried %s. Use --format NAME to force one and see where it fails",
 		k, in.shapeText(), strings.Join(why, "; "))}
 }
 
@@ -192,7 +198,7 @@ func ReadTrajectories(in *Input, format *Format) ([]review.Trajectory, *Report, 
 	// A run with no steps is nothing to review: it is skipped, and a file
 	// with no run that has a step is an error.
 	kept := ts[:0]
-	var places []review.Place
+	var places []Place
 	for i, t := range ts {
 		if len(t.Steps) == 0 {
 			rep.Skip("runs with no steps", 1)
@@ -208,7 +214,7 @@ func ReadTrajectories(in *Input, format *Format) ([]review.Trajectory, *Report, 
 	}
 	ts, rep.Places = kept, places
 	if len(ts) == 0 {
-		return nil, nil, &review.InputError{File: in.File, Msg: fmt.Sprintf("no run with any step in it (read as %s; skipped: %s)", f.Name, strings.Join(rep.SkipLines(), ", "))}
+		return nil, nil, &InputError{File: in.File, Msg: fmt.Sprintf("no run with any step in it (read as %s; skipped: %s)", f.Name, strings.Join(rep.SkipLines(), ", "))}
 	}
 	for i := range ts {
 		if ts[i].Format == "" {
@@ -251,20 +257,20 @@ func choose(in *Input, format *Format, k Kind) (*Format, error) {
 	}
 	// Readers rely on their shape: a forced format that does not fit says why.
 	if err := format.fits(in); err != nil {
-		return nil, &review.InputError{File: in.File, Msg: fmt.Sprintf("not in format %s (%s): %v", format.Name, in.shapeText(), err)}
+		return nil, &InputError{File: in.File, Msg: fmt.Sprintf("not in format %s (%s): %v", format.Name, in.shapeText(), err)}
 	}
 	return format, nil
 }
 
 // placeOf says where the id at path (within raw, at base in the file) is;
 // fromField is false when the id did not come from that field.
-func placeOf(in *Input, base int64, raw []byte, path string, fromField bool) review.Place {
+func placeOf(in *Input, base int64, raw []byte, path string, fromField bool) Place {
 	if !fromField {
-		return review.Place{}
+		return Place{}
 	}
 	off, ok := locate(raw, path)
 	if !ok {
-		return review.Place{}
+		return Place{}
 	}
-	return review.Place{Line: in.lineAt(base + off), Field: path}
+	return Place{Line: in.lineAt(base + off), Field: path}
 }

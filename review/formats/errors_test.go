@@ -6,13 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/memreview/memreview/review"
 )
 
 func TestNoKnownShapeNamesEveryFormatTried(t *testing.T) {
 	_, _, err := ReadTrajectories(NewInput("odd.json", []byte(`{"hello": "world"}`)), nil)
-	var ie *review.InputError
+	var ie *InputError
 	if !errors.As(err, &ie) || ie.File != "odd.json" {
 		t.Fatalf("err = %v", err)
 	}
@@ -141,7 +139,7 @@ func FuzzLetta(f *testing.F)     { fuzzFormat(f, "letta", "*.af") }
 // Ids taken from a field are placed (file, line, field) for the messages
 // about duplicates (issue 11 item 14).
 func TestIDsArePlaced(t *testing.T) {
-	for file, want := range map[string]review.Place{
+	for file, want := range map[string]Place{
 		"atif.json":     {Line: 3, Field: "session_id"},
 		"langfuse.json": {Line: 1, Field: "trace.id"},
 		"inspect.json":  {Line: 4, Field: "samples[0].id"},

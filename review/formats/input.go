@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/memreview/memreview/review"
 )
 
 // Input is one file to import.
@@ -213,7 +211,7 @@ func (in *Input) errAt(base int64, data []byte, path string, format string, args
 			p = p[:i]
 		}
 	}
-	return &review.InputError{File: in.File, Line: line, Field: path, Msg: fmt.Sprintf(format, args...)}
+	return &InputError{File: in.File, Line: line, Field: path, Msg: fmt.Sprintf(format, args...)}
 }
 
 // decodeErr turns an error from decoding data (at base in Data) into an
@@ -223,13 +221,13 @@ func (in *Input) decodeErr(base int64, data []byte, prefix string, err error) er
 	var se *json.SyntaxError
 	switch {
 	case errorAs(err, &te):
-		return &review.InputError{File: in.File, Line: in.lineAt(base + te.Offset), Field: joinPath(prefix, te.Field),
+		return &InputError{File: in.File, Line: in.lineAt(base + te.Offset), Field: joinPath(prefix, te.Field),
 			Msg: fmt.Sprintf("wrong type: got JSON %s, want %s", te.Value, jsonType(te.Type.Kind().String()))}
 	case errorAs(err, &se):
-		return &review.InputError{File: in.File, Line: in.lineAt(base + se.Offset), Field: prefix,
+		return &InputError{File: in.File, Line: in.lineAt(base + se.Offset), Field: prefix,
 			Msg: "invalid JSON: " + strings.TrimPrefix(se.Error(), "json: ")}
 	}
-	return &review.InputError{File: in.File, Line: in.lineAt(base), Field: prefix, Msg: strings.TrimPrefix(err.Error(), "json: ")}
+	return &InputError{File: in.File, Line: in.lineAt(base), Field: prefix, Msg: strings.TrimPrefix(err.Error(), "json: ")}
 }
 
 func jsonType(kind string) string {

@@ -76,12 +76,12 @@ func readInspect(in *Input, rep *Report) ([]review.Trajectory, error) {
 		}
 		rc, err := f.Open()
 		if err != nil {
-			return nil, &review.InputError{File: in.File + "[" + f.Name + "]", Msg: "unreadable zip member: " + err.Error()}
+			return nil, &InputError{File: in.File + "[" + f.Name + "]", Msg: "unreadable zip member: " + err.Error()}
 		}
 		b, err := io.ReadAll(io.LimitReader(rc, maxZipMember+1))
 		rc.Close()
 		if err != nil || len(b) > maxZipMember {
-			return nil, &review.InputError{File: in.File + "[" + f.Name + "]", Msg: "unreadable or over 512 MiB"}
+			return nil, &InputError{File: in.File + "[" + f.Name + "]", Msg: "unreadable or over 512 MiB"}
 		}
 		if !json.Valid(b) {
 			var v any

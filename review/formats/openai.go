@@ -36,7 +36,7 @@ func fitsOpenAI(in *Input) error {
 }
 
 func readOpenAI(in *Input, rep *Report) ([]review.Trajectory, error) {
-	ts, places, err := review.ReadTrajectoriesAt(bytes.NewReader(in.data()), in.File)
+	ts, places, err := ReadTrajectoriesAt(bytes.NewReader(in.data()), in.File)
 	if err != nil {
 		return nil, err
 	}

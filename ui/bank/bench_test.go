@@ -11,6 +11,7 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -53,7 +54,7 @@ func buildBigBank() (string, common.Deps, error) {
 	if err != nil {
 		return "", common.Deps{}, err
 	}
-	s, err := review.Create(dir, review.Options{})
+	s, err := store.Create(dir, store.Options{})
 	if err != nil {
 		return dir, common.Deps{}, err
 	}

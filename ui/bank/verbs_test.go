@@ -9,6 +9,7 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -43,7 +44,7 @@ func sendKey(t *testing.T, m *Model, k tea.KeyMsg) string {
 }
 
 // editBehind writes a new version of id as another process would.
-func editBehind(t *testing.T, s *review.Store, id string) {
+func editBehind(t *testing.T, s *store.Store, id string) {
 	t.Helper()
 	r, err := s.Record(id)
 	if err != nil {

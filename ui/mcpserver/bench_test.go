@@ -18,6 +18,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/mcpserver"
 )
@@ -47,11 +48,11 @@ func benchBankDir(b *testing.B) string {
 		if err := sample.Synth(tmp, sample.SynthOptions{Records: benchRecords, Trajectories: 200, Seed: sample.Seed}); err != nil {
 			return err
 		}
-		s, err := review.Open(tmp, review.Options{})
+		s, err := store.Open(tmp, store.Options{})
 		if err != nil {
 			return err
 		}
-		ix, err := index.Open(filepath.Join(tmp, review.IndexDir), s)
+		ix, err := index.Open(filepath.Join(tmp, store.IndexDir), s)
 		if err != nil {
 			s.Close()
 			return err

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/ui/mcpserver"
 )
 
@@ -64,7 +65,7 @@ func binDir() (dir string, temp bool, err error) {
 func bankDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	s, err := review.Create(dir, review.Options{})
+	s, err := store.Create(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +266,7 @@ func TestBinaryStdioMalformedLines(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("serve exited with %v when stdin closed", err)
 	}
-	s, err := review.Open(dir, review.Options{})
+	s, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,13 +11,14 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/ui/mcpserver"
 )
 
 // world is a small real bank (SQLite store + Bleve index) and a server on it.
 type world struct {
 	dir   string
-	store *review.Store
+	store *store.Store
 	svc   *app.Service
 	bank  mcpserver.Bank
 	srv   *mcpserver.Server
@@ -45,7 +46,7 @@ func testTrajectory() review.Trajectory {
 func newWorld(t testing.TB, opt mcpserver.Options) *world {
 	t.Helper()
 	dir := t.TempDir()
-	s, err := review.Create(dir, review.Options{})
+	s, err := store.Create(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func mustCall(t testing.TB, cs *mcp.ClientSession, tool string, args any, out an
 	}
 }
 
-func queueLen(t testing.TB, s *review.Store) int {
+func queueLen(t testing.TB, s *store.Store) int {
 	t.Helper()
 	q, err := s.Queue()
 	if err != nil {

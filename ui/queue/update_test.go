@@ -13,6 +13,7 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -23,7 +24,7 @@ import (
 // has none).
 func loaded(t *testing.T) *Model {
 	t.Helper()
-	s, err := review.Open(uitest.SampleDir(t), review.Options{})
+	s, err := store.Open(uitest.SampleDir(t), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

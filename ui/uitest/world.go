@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/index"
-	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
 )
@@ -36,13 +36,13 @@ func buildTemplate() {
 	if templateErr = sample.Generate(dir, sample.Seed); templateErr != nil {
 		return
 	}
-	s, err := review.Open(dir, review.Options{})
+	s, err := store.Open(dir, store.Options{})
 	if err != nil {
 		templateErr = err
 		return
 	}
 	defer s.Close()
-	ix, err := index.Open(filepath.Join(dir, review.IndexDir), s)
+	ix, err := index.Open(filepath.Join(dir, store.IndexDir), s)
 	if err != nil {
 		templateErr = err
 		return
@@ -102,7 +102,7 @@ func copyFile(from, to string) error {
 
 // OpenSample opens a fresh copy of the sample world (SampleDir) as the
 // program does, with opts for the store; both close when the test ends.
-func OpenSample(tb testing.TB, opts ...review.Options) common.Deps {
+func OpenSample(tb testing.TB, opts ...store.Options) common.Deps {
 	tb.Helper()
 	return OpenBank(tb, SampleDir(tb), opts...)
 }
@@ -110,13 +110,13 @@ func OpenSample(tb testing.TB, opts ...review.Options) common.Deps {
 // OpenBank opens the bank in dir as the program does: a service over
 // its store that holds the shared index (main.go's runTUI). The Deps carry
 // only that service; the store and the index close when the test ends.
-func OpenBank(tb testing.TB, dir string, opts ...review.Options) common.Deps {
+func OpenBank(tb testing.TB, dir string, opts ...store.Options) common.Deps {
 	tb.Helper()
-	var o review.Options
+	var o store.Options
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	s, err := review.Open(dir, o)
+	s, err := store.Open(dir, o)
 	if err != nil {
 		tb.Fatalf("open the bank: %v", err)
 	}
@@ -132,9 +132,9 @@ func OpenBank(tb testing.TB, dir string, opts ...review.Options) common.Deps {
 // Store is the store behind d's service, for tests that check what was
 // committed or write behind the screens' backs (another process would).
 // Screens never reach it: Deps has no store.
-func Store(tb testing.TB, d common.Deps) *review.Store {
+func Store(tb testing.TB, d common.Deps) *store.Store {
 	tb.Helper()
-	st, ok := d.Service.Backend().(*review.Store)
+	st, ok := d.Service.Backend().(*store.Store)
 	if !ok {
 		tb.Fatalf("the bank is not a SQLite store: %T", d.Service.Backend())
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/review/store/pg/pgtest"
 	"github.com/memreview/memreview/sample"
 )
@@ -32,26 +33,26 @@ func durable(b *testing.B) *pgtest.Server {
 // PostgreSQL bank on the package's throwaway server.
 func stores(b *testing.B) []struct {
 	name string
-	open func() (review.Backend, review.Backend) // writer, and a second store on the same bank (another "process")
+	open func() (store.Backend, store.Backend) // writer, and a second store on the same bank (another "process")
 } {
 	return []struct {
 		name string
-		open func() (review.Backend, review.Backend)
+		open func() (store.Backend, store.Backend)
 	}{
-		{"sqlite", func() (review.Backend, review.Backend) {
+		{"sqlite", func() (store.Backend, store.Backend) {
 			dir := filepath.Join(b.TempDir(), "bank")
-			w, err := review.Create(dir, review.Options{})
+			w, err := store.Create(dir, store.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			r, err := review.Open(dir, review.Options{})
+			r, err := store.Open(dir, store.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { w.Close(); r.Close() })
 			return w, r
 		}},
-		{"postgres", func() (review.Backend, review.Backend) {
+		{"postgres", func() (store.Backend, store.Backend) {
 			url, err := durable(b).CreateDB(context.Background())
 			if err != nil {
 				b.Fatal(err)

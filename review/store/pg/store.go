@@ -1,7 +1,7 @@
-// Package pgstore keeps a memreview bank in PostgreSQL, shared by a team:
+// Package pg keeps a memreview bank in PostgreSQL, shared by a team:
 // several operators' TUIs, serve processes and curators on different
 // machines, one queue. It runs review's own queries, decisions and
-// validation (review.OpenSQL) on pgx connections, so it behaves as the
+// validation (store.OpenSQL) on pgx connections, so it behaves as the
 // SQLite store does — same ids, same *ConflictError, same errors — and
 // passes the same conformance suite (review/store/storetest).
 //
@@ -26,7 +26,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // Channel is the LISTEN/NOTIFY channel every commit notifies.
@@ -34,7 +34,7 @@ const Channel = "memreview_changes"
 
 // Options tune a Store.
 type Options struct {
-	review.Options
+	store.Options
 	// ConfigDir holds the operator's memreview.toml (environments are paths
 	// on the operator's machine, so a shared database holds none). Empty:
 	// $XDG_CONFIG_HOME/memreview (~/.config/memreview).
@@ -43,7 +43,7 @@ type Options struct {
 
 // Store is an open PostgreSQL bank. It is safe for concurrent use.
 type Store struct {
-	*review.Store
+	*store.Store
 	db     *sql.DB
 	cfg    *pgx.ConnConfig
 	bankID string
@@ -88,7 +88,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("open PostgreSQL bank (%s): %w", c.where, err)
 	}
 	s := &Store{db: db, cfg: cfg, bankID: id, where: c.where}
-	s.Store = review.OpenSQL(review.SQLBank{DB: db, Begin: beginWrite, ConfigDir: opt.ConfigDir}, opt.Options)
+	s.Store = store.OpenSQL(store.SQLBank{DB: db, Begin: beginWrite, ConfigDir: opt.ConfigDir}, opt.Options)
 	return s, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // bulkReader is what the search index reads the items changed after its
@@ -18,7 +19,7 @@ type bulkReader interface {
 
 // testBulkReads reads records, proposals and trajectories by id in bulk,
 // over more ids than one query names (500), with ids the bank lacks.
-func testBulkReads(t *testing.T, b review.Backend) {
+func testBulkReads(t *testing.T, b store.Backend) {
 	br, ok := b.(bulkReader)
 	if !ok {
 		t.Fatalf("%T has no RecordsByID, ProposalsByID and TrajectoriesByID", b)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // RunClaims checks a Backend's claims: one operator at a time, renewal,
@@ -113,7 +114,7 @@ func RunClaims(t *testing.T, open Opener) {
 }
 
 // claimFixture queues two create proposals and returns their ids.
-func claimFixture(t *testing.T, b review.Backend) (string, string) {
+func claimFixture(t *testing.T, b store.Backend) (string, string) {
 	t.Helper()
 	ps := []review.Proposal{
 		{Op: review.OpCreate, Record: &review.Record{Lemma: "orders join items on item_id", Category: review.Relation, Confidence: 0.9}, Rationale: "seen"},

@@ -1,4 +1,4 @@
-// Package storetest is the conformance suite every review.Backend must
+// Package storetest is the conformance suite every store.Backend must
 // pass: records and their versions, every decision verb, conflicts, undo,
 // the change sequence, writes that validate everything first, probe runs
 // and evidence, check results, trajectories and the retrieval log, and
@@ -18,17 +18,18 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
 )
 
 // Opener returns a fresh, empty bank for one test; the suite closes it.
-type Opener func(t *testing.T) review.Backend
+type Opener func(t *testing.T) store.Backend
 
 // Run runs the whole suite, each case on a bank of its own, the cases in
 // parallel.
 func Run(t *testing.T, open Opener) {
 	cases := []struct {
 		name string
-		fn   func(t *testing.T, b review.Backend)
+		fn   func(t *testing.T, b store.Backend)
 	}{
 		{"RecordsAndVersions", testRecords},
 		{"PutRecordsValidatesFirst", testPutValidates},
@@ -67,7 +68,7 @@ var ctx = context.Background()
 
 // Fixture writes the three records every case starts from: mem_a, mem_b,
 // mem_c, all active, version 1, env shop.
-func Fixture(t testing.TB, b review.Backend) {
+func Fixture(t testing.TB, b store.Backend) {
 	t.Helper()
 	recs := []review.Record{
 		{ID: "mem_a", Lemma: "reviews join items on fdbk_g1.ref_id = items_g1.item_id", Category: review.Relation, Scope: review.Scope{Env: "shop", Tags: []string{"g1"}}, Confidence: 0.9},
@@ -86,7 +87,7 @@ func must(t testing.TB, err error) {
 	}
 }
 
-func record(t testing.TB, b review.Backend, id string) *review.Record {
+func record(t testing.TB, b store.Backend, id string) *review.Record {
 	t.Helper()
 	r, err := b.Record(id)
 	if err != nil {
@@ -95,12 +96,12 @@ func record(t testing.TB, b review.Backend, id string) *review.Record {
 	return r
 }
 
-func propose(t testing.TB, b review.Backend, ps ...review.Proposal) {
+func propose(t testing.TB, b store.Backend, ps ...review.Proposal) {
 	t.Helper()
 	must(t, b.AddProposals(ps, nil))
 }
 
-func status(t testing.TB, b review.Backend, id string) review.ProposalStatus {
+func status(t testing.TB, b store.Backend, id string) review.ProposalStatus {
 	t.Helper()
 	p, err := b.Proposal(id)
 	if err != nil {
@@ -113,7 +114,7 @@ func newRec(lemma string) *review.Record {
 	return &review.Record{Lemma: lemma, Category: review.Fact, Scope: review.Scope{Env: "shop"}, Confidence: 0.6}
 }
 
-func testRecords(t *testing.T, b review.Backend) {
+func testRecords(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	r := record(t, b, "mem_b")
 	if r.Version != 1 || r.Status != review.Active || r.Lemma != "prices are stored in cents" {
@@ -149,7 +150,7 @@ func testRecords(t *testing.T, b review.Backend) {
 	}
 }
 
-func testPutValidates(t *testing.T, b review.Backend) {
+func testPutValidates(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	seq, _ := b.LastSeq()
 	bad := []review.Record{
@@ -171,7 +172,7 @@ func testPutValidates(t *testing.T, b review.Backend) {
 // is stored at version 1, the change feed names them once each in the
 // batch's order, and a batch naming an id the bank has, or one id twice,
 // fails naming it and writes nothing.
-func testPutMany(t *testing.T, b review.Backend) {
+func testPutMany(t *testing.T, b store.Backend) {
 	seq, _ := b.LastSeq()
 	var recs []review.Record
 	for i := range 450 {
@@ -223,7 +224,7 @@ func testPutMany(t *testing.T, b review.Backend) {
 	}
 }
 
-func testAddValidates(t *testing.T, b review.Backend) {
+func testAddValidates(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	err := b.AddProposals([]review.Proposal{
 		{ID: "p_ok", Op: review.OpCreate, Record: newRec("ratings are 1-5")},
@@ -252,7 +253,7 @@ func testAddValidates(t *testing.T, b review.Backend) {
 	}
 }
 
-func testAccept(t *testing.T, b review.Backend) {
+func testAccept(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "p1", Op: review.OpCreate, Rationale: "seen twice", Record: newRec("ratings are 1-5 integers")})
 	d, err := b.Decide(ctx, review.DecideRequest{Proposal: "p1", Verb: review.Accept, Operator: "ana", Note: "ok"})
@@ -278,7 +279,7 @@ func testAccept(t *testing.T, b review.Backend) {
 	}
 }
 
-func testAcceptUpdate(t *testing.T, b review.Backend) {
+func testAcceptUpdate(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	upd := *record(t, b, "mem_b")
 	upd.Lemma = "prices are stored in cents, as integers"
@@ -290,7 +291,7 @@ func testAcceptUpdate(t *testing.T, b review.Backend) {
 	}
 }
 
-func testNarrowEdit(t *testing.T, b review.Backend) {
+func testNarrowEdit(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	upd := *record(t, b, "mem_a")
 	propose(t, b,
@@ -313,7 +314,7 @@ func testNarrowEdit(t *testing.T, b review.Backend) {
 	}
 }
 
-func testMerge(t *testing.T, b review.Backend) {
+func testMerge(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	merged := *record(t, b, "mem_b")
 	merged.Lemma = "prices are integer cents in every items table"
@@ -337,7 +338,7 @@ func testMerge(t *testing.T, b review.Backend) {
 	}
 }
 
-func testDelete(t *testing.T, b review.Backend) {
+func testDelete(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "pd", Op: review.OpDelete, Targets: []review.Target{{ID: "mem_c", Version: 1}}, Rationale: "duplicate"})
 	_, err := b.Decide(ctx, review.DecideRequest{Proposal: "pd", Verb: review.Delete, Operator: "ana"})
@@ -352,7 +353,7 @@ func testDelete(t *testing.T, b review.Backend) {
 	}
 }
 
-func testRejectDefer(t *testing.T, b review.Backend) {
+func testRejectDefer(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "pr", Op: review.OpCreate, Record: newRec("wrong")},
 		review.Proposal{ID: "pf", Op: review.OpCreate, Record: newRec("later")})
@@ -386,7 +387,7 @@ func ids(ps []review.Proposal) []string {
 	return out
 }
 
-func testDecideRecords(t *testing.T, b review.Backend) {
+func testDecideRecords(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	_, err := b.DecideRecords(ctx, review.RecordRequest{Verb: review.Delete, IDs: []string{"mem_a"}, Seen: map[string]int{"mem_a": 1}, Operator: "ana"})
 	must(t, err)
@@ -410,7 +411,7 @@ func testDecideRecords(t *testing.T, b review.Backend) {
 	}
 }
 
-func testStaleConflict(t *testing.T, b review.Backend) {
+func testStaleConflict(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	upd := *record(t, b, "mem_b")
 	upd.Lemma = "proposal's version"
@@ -443,7 +444,7 @@ func testStaleConflict(t *testing.T, b review.Backend) {
 	}
 }
 
-func testDecidedTwice(t *testing.T, b review.Backend) {
+func testDecidedTwice(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "p1", Op: review.OpCreate, Record: newRec("once")})
 	_, err := b.Decide(ctx, review.DecideRequest{Proposal: "p1", Verb: review.Reject, Operator: "ana"})
@@ -459,7 +460,7 @@ func testDecidedTwice(t *testing.T, b review.Backend) {
 	}
 }
 
-func testRace(t *testing.T, b review.Backend) {
+func testRace(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "p1", Op: review.OpCreate, Record: newRec("contested")})
 	const n = 6
@@ -496,7 +497,7 @@ func testRace(t *testing.T, b review.Backend) {
 	}
 }
 
-func testUndo(t *testing.T, b review.Backend) {
+func testUndo(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "pd", Op: review.OpDelete, Targets: []review.Target{{ID: "mem_c", Version: 1}}})
 	d, err := b.Decide(ctx, review.DecideRequest{Proposal: "pd", Verb: review.Delete, Operator: "ana"})
@@ -539,7 +540,7 @@ func testUndo(t *testing.T, b review.Backend) {
 	}
 }
 
-func testChanges(t *testing.T, b review.Backend) {
+func testChanges(t *testing.T, b store.Backend) {
 	s0, err := b.LastSeq()
 	must(t, err)
 	Fixture(t, b)
@@ -591,7 +592,7 @@ func sampleRun(input string) review.ProbeRun {
 	return review.ProbeRun{Result: probe.Result{Env: "shop", Kind: probe.KindSQL, Input: input}, Actor: "ana"}
 }
 
-func testProbeRuns(t *testing.T, b review.Backend) {
+func testProbeRuns(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "p1", Op: review.OpCreate, Record: newRec("x")})
 	id, err := b.SaveProbeRun(sampleRun("SELECT 1"))
@@ -633,7 +634,7 @@ func testProbeRuns(t *testing.T, b review.Backend) {
 	}
 }
 
-func testCheckResults(t *testing.T, b review.Backend) {
+func testCheckResults(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	res := []review.CheckResult{
 		{RecordID: "mem_a", Version: 1, Index: 0, Env: "shop", Input: "SELECT 1", Verdict: probe.Same},
@@ -659,7 +660,7 @@ func testCheckResults(t *testing.T, b review.Backend) {
 	}
 }
 
-func testTrajectories(t *testing.T, b review.Backend) {
+func testTrajectories(t *testing.T, b store.Backend) {
 	Fixture(t, b)
 	tr := review.Trajectory{ID: "traj_1", Task: "count reviewed items", Outcome: review.Outcome{Passed: true, Reward: 1}}
 	must(t, b.PutTrajectories([]review.Trajectory{tr}))
@@ -692,7 +693,7 @@ func testTrajectories(t *testing.T, b review.Backend) {
 	}
 }
 
-func testConfig(t *testing.T, b review.Backend) {
+func testConfig(t *testing.T, b store.Backend) {
 	c, err := b.Config()
 	must(t, err)
 	c.Envs = append(c.Envs, probe.Env{Name: "shop", Kind: probe.KindSQL, Path: "/data/shop.db"})

@@ -1,0 +1,79 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/memreview/memreview/review"
+)
+
+// Backend is the system of record behind a bank: what the application
+// service (review/app) needs of a store. *Store (SQLite, one bank
+// directory) implements it; a shared PostgreSQL store implements it too.
+// Every implementation must pass the conformance suite in review/store/storetest.
+//
+// Writes are transactional: a decision and everything it changes commit
+// together or not at all, and target versions are checked inside that
+// transaction, so two processes deciding at once cannot both win (the loser
+// gets a *ConflictError). Every committed change appends to the change
+// sequence (LastSeq, ChangesSince), which indexes and watchers follow.
+type Backend interface {
+	// Config and environments (probe targets).
+	Config() (review.Config, error)
+	SaveConfig(c review.Config) error
+
+	// Records and their versions.
+	Record(id string) (*review.Record, error) // wrapped ErrNotFound when absent
+	Records(f review.RecordFilter) ([]review.Record, error)
+	History(id string) ([]review.Version, error)
+	RecordVersion(id string, v int) (*review.Record, error)
+	PutRecords(recs []review.Record, actor, reason string) error
+
+	// Proposals, decisions, undo.
+	Proposal(id string) (*review.Proposal, error)
+	Proposals() ([]review.Proposal, error)
+	Queue() ([]review.Proposal, error)
+	Conflicts(p *review.Proposal) (*review.ConflictError, error)
+	AddProposals(ps []review.Proposal, runs []review.ProbeRun) error
+	Decide(ctx context.Context, req review.DecideRequest) (*review.Decision, error)
+	DecideRecords(ctx context.Context, req review.RecordRequest) (*review.Decision, error)
+	Undo(ctx context.Context, decisionID, operator, note string) (*review.Decision, error)
+	Decision(id string) (*review.Decision, error)
+	Decisions() ([]review.Decision, error)
+	ProposalDecisions(proposalID string) ([]review.Decision, error) // undos included, in order
+
+	// Trajectories and who retrieved what.
+	Trajectory(id string) (*review.Trajectory, error)
+	Trajectories() ([]review.Trajectory, error)
+	PutTrajectories(trs []review.Trajectory) error
+	RetrievedBy(recordID string) ([]review.TrajectoryUse, error)
+	Worth(recordID string) (review.Worth, error) // retrieving tasks' outcomes vs the bank's
+	// LogRetrieval records one retrieval call (client, task id, records);
+	// Retrievals reads the log after a log seq (limit <= 0: all).
+	LogRetrieval(r review.Retrieval) error
+	Retrievals(since int64, limit int) ([]review.Retrieval, error)
+
+	// Probe runs, evidence and check results.
+	SaveProbeRun(run review.ProbeRun) (string, error)
+	ProbeRun(id string) (*review.ProbeRun, error)
+	Attach(runID, kind, id, actor string) error
+	// AttachRun saves run and attaches it to a proposal or record in one
+	// transaction; it returns the run's id.
+	AttachRun(run review.ProbeRun, kind, id, actor string) (string, error)
+	ProbeRunsFor(kind, id string) ([]review.ProbeRun, error)
+	SetCheckResults(results []review.CheckResult) error
+	CheckResults(recordID string) ([]review.CheckResult, error)
+
+	// Claims: who is reviewing which proposal (review/claims.go).
+	review.ClaimStore
+
+	// The change sequence.
+	LastSeq() (int64, error)
+	ChangesSince(seq int64) ([]review.Change, error)
+
+	// Now is the store's clock; Close releases it.
+	Now() time.Time
+	Close() error
+}
+
+var _ Backend = (*Store)(nil)

@@ -1,0 +1,47 @@
+package store
+
+import (
+	"database/sql"
+	"strings"
+
+	"github.com/memreview/memreview/review"
+)
+
+// RecordIDsByStatus returns the ids of the records with that status, in
+// id order, from the from-th (0-based) on, at most limit of them: a page
+// of the bank browser's blank list, read along the primary key (a first
+// page reads about limit rows however large the bank).
+func (s *Store) RecordIDsByStatus(status review.Status, from, limit int) ([]string, error) {
+	return queryRows(s.db, `SELECT id FROM records WHERE status = ? ORDER BY id LIMIT ? OFFSET ?`,
+		[]any{string(status), limit, max(from, 0)}, scanString)
+}
+
+func scanString(rows *sql.Rows) (string, error) {
+	var v string
+	err := rows.Scan(&v)
+	return v, err
+}
+
+// RecordsByID returns the current version of each record in ids that the
+// bank holds, in a few queries (a screen's rows: one query per 500 ids)
+// rather than one per id; ids it does not hold are left out.
+func (s *Store) RecordsByID(ids []string) (map[string]*review.Record, error) {
+	const chunk = 500
+	out := make(map[string]*review.Record, len(ids))
+	for lo := 0; lo < len(ids); lo += chunk {
+		part := ids[lo:min(lo+chunk, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		q := `SELECT body, ` + suspectSQL + ` FROM records WHERE id IN (?` + strings.Repeat(", ?", len(part)-1) + `)`
+		recs, err := queryRows(s.db, q, args, scanRecord)
+		if err != nil {
+			return nil, err
+		}
+		for i := range recs {
+			out[recs[i].ID] = &recs[i]
+		}
+	}
+	return out, nil
+}

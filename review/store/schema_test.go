@@ -1,0 +1,58 @@
+package store
+
+import (
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A bank written by the previous schema (3) gains the attachments index
+// when it is opened, and reading a target's runs uses it.
+func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Create(dir, Options{Now: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	// Put the bank back to schema 3: no index, user_version 3.
+	db, err := sql.Open("sqlite", filepath.Join(dir, DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DROP INDEX attachments_target`, `PRAGMA user_version = 3`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	db.Close()
+
+	s, err = Open(dir, Options{Now: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var v int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != 4 {
+		t.Fatalf("user_version = %d (%v), want 4", v, err)
+	}
+	rows, err := s.db.Query(`EXPLAIN QUERY PLAN SELECT run_id FROM attachments WHERE kind = ? AND target = ? ORDER BY at, run_id`, "proposal", "prop_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "attachments_target") {
+		t.Fatalf("reading a target's runs does not use the index: %s", p)
+	}
+}

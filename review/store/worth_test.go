@@ -1,0 +1,61 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memreview/memreview/review"
+)
+
+func TestWorthOf(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC) }
+	trs := []review.Trajectory{
+		{ID: "t1", Ended: day(1), Outcome: review.Outcome{Passed: true}, Retrieved: []string{"a"}},
+		{ID: "t2", Ended: day(2), Outcome: review.Outcome{Passed: false}, Retrieved: []string{"a", "b"}},
+		{ID: "t3", Ended: day(3), Outcome: review.Outcome{Passed: true}},
+		{ID: "t4", Ended: day(4), Outcome: review.Outcome{Passed: false}, Retrieved: []string{"a", "b"}},
+		{ID: "t5", Started: day(9), Outcome: review.Outcome{Passed: true}},
+	}
+	w := review.WorthOf(trs)
+	a, b := w["a"], w["b"]
+	if a.Retrieved != 3 || a.Passed != 1 || a.BankTasks != 4 || a.BankPassed != 2 || !a.From.Equal(day(1)) || !a.To.Equal(day(4)) {
+		t.Errorf("a: %+v", a)
+	}
+	if b.Retrieved != 2 || b.Passed != 0 || b.BankTasks != 3 || b.BankPassed != 1 || !b.MostlyFailed() {
+		t.Errorf("b: %+v (mostly failed %v)", b, b.MostlyFailed())
+	}
+	if a.MostlyFailed() != true || a.Lift() >= 0 {
+		t.Errorf("a: mostly failed %v, lift %v", a.MostlyFailed(), a.Lift())
+	}
+	if _, ok := w["c"]; ok || (review.Worth{}).String() != "retrieved by no task" {
+		t.Errorf("a record no task retrieved: %v", w["c"])
+	}
+}
+
+func TestHygieneConfig(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Create(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	write := func(body string) {
+		if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, err := s.Config(); err != nil || c.Hygiene.UnusedDays() != review.DefaultMaxUnusedDays {
+		t.Errorf("no [hygiene]: %d days, %v", c.Hygiene.UnusedDays(), err)
+	}
+	write("[hygiene]\nmax_unused_days = 30\n")
+	if c, err := s.Config(); err != nil || c.Hygiene.UnusedDays() != 30 {
+		t.Errorf("max_unused_days 30: %d, %v", c.Hygiene.UnusedDays(), err)
+	}
+	write("[hygiene]\nmax_unused_days = -3\n")
+	if _, err := s.Config(); err == nil || !strings.Contains(err.Error(), "max_unused_days") || !strings.Contains(err.Error(), ConfigFile) {
+		t.Errorf("negative: %v", err)
+	}
+}

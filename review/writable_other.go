@@ -1,7 +1,0 @@
-//go:build !unix
-
-package review
-
-// writable is always true where there is no access(2): a bank that cannot
-// be written is opened read-only only when asked (Options.ReadOnly).
-func writable(string) bool { return true }
