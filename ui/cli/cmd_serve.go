@@ -1,7 +1,7 @@
 // The serve command: the bank as an MCP server (ui/mcpserver) for task
 // agents and outside curators, over stdio or streamable HTTP.
 
-package main
+package cli
 
 import (
 	"context"

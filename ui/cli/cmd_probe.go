@@ -1,6 +1,6 @@
 // The environment commands: env, probe, verify.
 
-package main
+package cli
 
 import (
 	"errors"

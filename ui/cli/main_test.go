@@ -1,13 +1,15 @@
-package main
+package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -36,8 +38,10 @@ const asCLI = "MEMREVIEW_TEST_AS_CLI"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asCLI) == "1" {
-		main()
-		return
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
 	}
 	dir, err := os.MkdirTemp("", "memreview-bin")
 	if err != nil {
@@ -386,7 +390,7 @@ func needTmux(t *testing.T) {
 
 func realdata(t *testing.T, rel string) string {
 	t.Helper()
-	p := filepath.Join("..", "shared", "realdata", rel)
+	p := filepath.Join("..", "..", "..", "shared", "realdata", rel)
 	if _, err := os.Stat(p); err != nil {
 		missing(t, "real data %s is absent: %v; to run this test, put the shared real data at ../shared/realdata (beside the repository), then go test -run %s .", rel, err, t.Name())
 	}

@@ -2,7 +2,7 @@
 // saved, the baselines accept takes) and rebaseline (a suspect record's
 // checks take what verify got).
 
-package main
+package cli
 
 import (
 	"flag"

@@ -1,6 +1,6 @@
 // The progress line a command prints while it builds the search index.
 
-package main
+package cli
 
 import (
 	"fmt"

@@ -1,7 +1,7 @@
 // The bank commands: import, export, search, retrieve, show, history, queue,
 // decide, merge, undo.
 
-package main
+package cli
 
 import (
 	"flag"

@@ -3,7 +3,7 @@
 // memories` (existing banks as pending create proposals, or records with
 // --accept) and `import --dry-run`.
 
-package main
+package cli
 
 import (
 	"context"

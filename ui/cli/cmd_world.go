@@ -1,6 +1,6 @@
 // The world commands: sample, demo, curate.
 
-package main
+package cli
 
 import (
 	"flag"
