@@ -13,7 +13,6 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
 // Searcher finds records for memory_search. IndexSearcher adapts the Bleve
@@ -22,11 +21,25 @@ type Searcher interface {
 	SearchRecords(query string, k int) ([]string, error)
 }
 
+// Store is what a curator run reads and writes of a bank: its settings,
+// records and trajectories to read, and proposals (with the probe runs
+// they cite) and distilled packets to write. The application service
+// passes its bank's store; tests pass a bank of their own.
+type Store interface {
+	Config() (review.Config, error)
+	Record(id string) (*review.Record, error)
+	Records(f review.RecordFilter) ([]review.Record, error)
+	Trajectory(id string) (*review.Trajectory, error)
+	AddProposals(ps []review.Proposal, runs []review.ProbeRun) error
+	PutTrajectories(trs []review.Trajectory) error
+	Now() time.Time
+}
+
 // Deps is what a curator run talks to.
 type Deps struct {
-	Store store.Backend
+	Store Store
 	// ResolveEnv finds an environment by name with its path made absolute;
-	// nil: Store's own ResolveEnv (*store.Store has one).
+	// nil: Store's own ResolveEnv when it has one (the SQLite store does).
 	ResolveEnv func(name string) (probe.Env, error)
 	Search     Searcher // nil: scan the bank's active records
 	LLM        LLM

@@ -12,7 +12,6 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
 // fatalError ends the run: the bank itself failed, not the model.
@@ -121,7 +120,7 @@ func (c *curation) search(a searchArgs) (any, error) {
 
 // scan is the fallback search: active records whose text contains any
 // query word, best-matching first.
-func scan(st store.Backend, query string, k int) ([]string, error) {
+func scan(st Store, query string, k int) ([]string, error) {
 	recs, err := st.Records(review.RecordFilter{Status: review.Active})
 	if err != nil {
 		return nil, err

@@ -9,13 +9,13 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
 
 // waitClaims waits until operator holds exactly the claims want.
-func waitClaims(t *testing.T, b store.Backend, operator string, want ...string) {
+func waitClaims(t *testing.T, b app.Store, operator string, want ...string) {
 	t.Helper()
 	var got []string
 	for deadline := time.Now().Add(uitest.WaitTimeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {

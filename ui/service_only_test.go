@@ -22,13 +22,13 @@ import (
 func TestDepsHoldOnlyTheService(t *testing.T) {
 	t.Parallel()
 	banned := map[reflect.Type]bool{
-		reflect.TypeOf((*store.Store)(nil)):          true,
-		reflect.TypeOf((*index.Index)(nil)):          true,
-		reflect.TypeOf((*store.Backend)(nil)).Elem(): true,
-		reflect.TypeOf((*app.Index)(nil)).Elem():     true,
-		reflect.TypeOf((*store.Store)(nil)).Elem():   true,
-		reflect.TypeOf((*index.Index)(nil)).Elem():   true,
-		reflect.TypeOf((*app.Service)(nil)).Elem():   true, // by value would copy it
+		reflect.TypeOf((*store.Store)(nil)):        true,
+		reflect.TypeOf((*index.Index)(nil)):        true,
+		reflect.TypeOf((*app.Store)(nil)).Elem():   true,
+		reflect.TypeOf((*app.Index)(nil)).Elem():   true,
+		reflect.TypeOf((*store.Store)(nil)).Elem(): true,
+		reflect.TypeOf((*index.Index)(nil)).Elem(): true,
+		reflect.TypeOf((*app.Service)(nil)).Elem(): true, // by value would copy it
 	}
 	d := reflect.TypeOf(common.Deps{})
 	var svc int
@@ -53,7 +53,7 @@ func TestDepsHoldOnlyTheService(t *testing.T) {
 func TestScreensDoNotOpenTheBank(t *testing.T) {
 	t.Parallel()
 	banned := map[string]bool{
-		"store.Store": true, "review.Open": true, "review.Create": true, "store.Backend": true,
+		"store.Store": true, "review.Open": true, "review.Create": true, "app.Store": true,
 		"index.Index": true, "index.Open": true, "share.Open": true, "share.Index": true,
 	}
 	files := 0

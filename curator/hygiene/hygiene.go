@@ -120,7 +120,7 @@ func (r *Report) New() []Finding {
 }
 
 // Run finds what opt asks for in in. The proposals of the findings not
-// already open are ready for store.Backend.AddProposals (with their Runs).
+// already open are ready for the service's AddProposals (with their Runs).
 func Run(ctx context.Context, in Input, opt Options) (*Report, error) {
 	if opt.RunID == "" {
 		opt.RunID = RunID(in.Now)

@@ -6,7 +6,7 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// Store is what Load reads of a bank (store.Backend has it all).
+// Store is what Load reads of a bank (the service's store has it all).
 type Store interface {
 	Records(f review.RecordFilter) ([]review.Record, error)
 	CheckResults(recordID string) ([]review.CheckResult, error)

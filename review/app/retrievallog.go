@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
 // retrievalLog group-commits the retrieval log: every retrieval is durable
@@ -31,7 +30,7 @@ type batchLogger interface {
 // log writes r and returns once it is committed (or failed). The first
 // caller to find no commit in flight becomes the flusher and writes every
 // retrieval queued meanwhile, batch after batch, until none is left.
-func (l *retrievalLog) log(b store.Backend, r review.Retrieval) error {
+func (l *retrievalLog) log(b Store, r review.Retrieval) error {
 	done := make(chan error, 1)
 	l.mu.Lock()
 	l.pending = append(l.pending, pendingRetrieval{r, done})
@@ -55,7 +54,7 @@ func (l *retrievalLog) log(b store.Backend, r review.Retrieval) error {
 	return <-done
 }
 
-func writeRetrievals(b store.Backend, batch []pendingRetrieval) error {
+func writeRetrievals(b Store, batch []pendingRetrieval) error {
 	rs := make([]review.Retrieval, len(batch))
 	for i, p := range batch {
 		rs[i] = p.r

@@ -1,5 +1,5 @@
 // Package service is memreview's application layer: the one place that
-// holds a bank's store (a store.Backend), its search index and its
+// holds a bank's store (a Store), its search index and its
 // environments, and offers every use case a front end needs — decide,
 // decide records and undo (commit, then bring the index up to date),
 // re-probe a proposal, verify records, attach a probe run, search,
@@ -74,7 +74,7 @@ var ErrNoIndex = fmt.Errorf("service: this bank has no search index")
 // Service is one process's handle on a bank. Its methods are safe for
 // concurrent use.
 type Service struct {
-	b   store.Backend
+	b   Store
 	opt Options
 
 	ixOnce sync.Once
@@ -89,7 +89,7 @@ type Service struct {
 }
 
 // New returns a service over backend b.
-func New(b store.Backend, opt Options) *Service {
+func New(b Store, opt Options) *Service {
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
 	}
@@ -145,7 +145,7 @@ func newSQLite(st *store.Store, opt Options) *Service {
 // Backend is the store behind the service, for front ends' reads that the
 // service does not wrap. Writes through it bypass the index catch-up (the
 // index owner still catches up within its poll).
-func (s *Service) Backend() store.Backend { return s.b }
+func (s *Service) Backend() Store { return s.b }
 
 // Dir is the bank directory of a SQLite bank, "" for other backends.
 func (s *Service) Dir() string {

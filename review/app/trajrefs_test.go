@@ -5,11 +5,10 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/review/app"
-	"github.com/memreview/memreview/review/store"
 )
 
 // hiddenRefs is a backend without RecordRefsByTrajectory (as PostgreSQL's).
-type hiddenRefs struct{ store.Backend }
+type hiddenRefs struct{ app.Store }
 
 // TestRecordRefsByTrajectory: the SQLite one-pass read and the fallback
 // that reads every record agree on the sample world, and RecordsByID reads

@@ -11,7 +11,7 @@ import (
 
 // newSQLite gives a fresh SQLite store, closed when t ends: the backend
 // the storetest suites run on.
-func newSQLite(t *testing.T) store.Backend {
+func newSQLite(t *testing.T) storetest.Store {
 	s, err := store.Create(t.TempDir(), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestConformanceDurability(t *testing.T) {
 		cmd.Env = append(os.Environ(), durableBankEnv+"="+dir)
 		cmd.Stderr = os.Stderr
 		return cmd
-	}, func(t *testing.T) store.Backend {
+	}, func(t *testing.T) storetest.Store {
 		s, err := store.Open(dir, store.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -45,7 +45,7 @@ type Bank interface {
 	SubmitTrajectory(ctx context.Context, data []byte, name string) (*review.Trajectory, error)
 
 	// LastSeq and ChangesSince follow the bank's change sequence (as
-	// store.Backend defines it), so the server hears of decisions made by
+	// app.Store defines it), so the server hears of decisions made by
 	// any process on the bank.
 	LastSeq(ctx context.Context) (int64, error)
 	ChangesSince(ctx context.Context, seq int64) ([]review.Change, error)

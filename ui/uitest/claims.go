@@ -4,13 +4,13 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
 // ClaimWorld is a fresh sample bank with the service wired as main wires
 // it (the TUI's operator is "tester"), its backend and its open queue.
-func ClaimWorld(tb testing.TB) (common.Deps, store.Backend, []review.Proposal) {
+func ClaimWorld(tb testing.TB) (common.Deps, app.Store, []review.Proposal) {
 	tb.Helper()
 	deps := OpenSample(tb)
 	q, err := deps.Service.Queue()
@@ -21,7 +21,7 @@ func ClaimWorld(tb testing.TB) (common.Deps, store.Backend, []review.Proposal) {
 }
 
 // ClaimsOf returns the proposals operator holds a live claim on.
-func ClaimsOf(tb testing.TB, b store.Backend, operator string) []string {
+func ClaimsOf(tb testing.TB, b app.Store, operator string) []string {
 	tb.Helper()
 	cs, err := b.Claims()
 	if err != nil {

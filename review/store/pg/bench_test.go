@@ -10,6 +10,7 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/review/store/pg/pgtest"
+	"github.com/memreview/memreview/review/store/storetest"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -33,13 +34,13 @@ func durable(b *testing.B) *pgtest.Server {
 // PostgreSQL bank on the package's throwaway server.
 func stores(b *testing.B) []struct {
 	name string
-	open func() (store.Backend, store.Backend) // writer, and a second store on the same bank (another "process")
+	open func() (storetest.Store, storetest.Store) // writer, and a second store on the same bank (another "process")
 } {
 	return []struct {
 		name string
-		open func() (store.Backend, store.Backend)
+		open func() (storetest.Store, storetest.Store)
 	}{
-		{"sqlite", func() (store.Backend, store.Backend) {
+		{"sqlite", func() (storetest.Store, storetest.Store) {
 			dir := filepath.Join(b.TempDir(), "bank")
 			w, err := store.Create(dir, store.Options{})
 			if err != nil {
@@ -52,7 +53,7 @@ func stores(b *testing.B) []struct {
 			b.Cleanup(func() { w.Close(); r.Close() })
 			return w, r
 		}},
-		{"postgres", func() (store.Backend, store.Backend) {
+		{"postgres", func() (storetest.Store, storetest.Store) {
 			url, err := durable(b).CreateDB(context.Background())
 			if err != nil {
 				b.Fatal(err)

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/review/store/pg/pgtest"
 	"github.com/memreview/memreview/review/store/storetest"
 )
@@ -180,13 +179,13 @@ func TestWatchWakesOnCommit(t *testing.T) {
 
 func TestPostgresClaims(t *testing.T) {
 	t.Parallel()
-	storetest.RunClaims(t, func(t *testing.T) store.Backend { s, _ := open(t); return s })
+	storetest.RunClaims(t, func(t *testing.T) storetest.Store { s, _ := open(t); return s })
 }
 
 // The conformance suite on PostgreSQL, each case on a database of its own.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T) store.Backend {
+	storetest.Run(t, func(t *testing.T) storetest.Store {
 		url := pgtest.NewDB(t)
 		s, err := Open(context.Background(), url, Options{ConfigDir: t.TempDir()})
 		if err != nil {
@@ -205,7 +204,7 @@ func TestConformanceDurability(t *testing.T) {
 		cmd.Env = append(os.Environ(), helperEnv+"=durable", "PGSTORE_TEST_URL="+url)
 		cmd.Stderr = os.Stderr
 		return cmd
-	}, func(t *testing.T) store.Backend {
+	}, func(t *testing.T) storetest.Store {
 		s, err := Open(context.Background(), url, Options{ConfigDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)

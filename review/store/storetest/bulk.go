@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
 // bulkReader is what the search index reads the items changed after its
@@ -19,7 +18,7 @@ type bulkReader interface {
 
 // testBulkReads reads records, proposals and trajectories by id in bulk,
 // over more ids than one query names (500), with ids the bank lacks.
-func testBulkReads(t *testing.T, b store.Backend) {
+func testBulkReads(t *testing.T, b Store) {
 	br, ok := b.(bulkReader)
 	if !ok {
 		t.Fatalf("%T has no RecordsByID, ProposalsByID and TrajectoriesByID", b)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
 // RunClaims checks a Backend's claims: one operator at a time, renewal,
@@ -114,7 +113,7 @@ func RunClaims(t *testing.T, open Opener) {
 }
 
 // claimFixture queues two create proposals and returns their ids.
-func claimFixture(t *testing.T, b store.Backend) (string, string) {
+func claimFixture(t *testing.T, b Store) (string, string) {
 	t.Helper()
 	ps := []review.Proposal{
 		{Op: review.OpCreate, Record: &review.Record{Lemma: "orders join items on item_id", Category: review.Relation, Confidence: 0.9}, Rationale: "seen"},

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
 // durablePrefix marks the proposals Durability decides.
@@ -24,7 +23,7 @@ const durableCount = 120
 // after each Decide returns, prints "decided PROPOSAL DECISION" on out —
 // the moment a screen would show the decision as saved. It returns when
 // none is left; Durability kills it long before.
-func DurableChild(b store.Backend, out io.Writer) error {
+func DurableChild(b Store, out io.Writer) error {
 	q, err := b.Queue()
 	if err != nil {
 		return err

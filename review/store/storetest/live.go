@@ -6,7 +6,6 @@ import (
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
 // testLiveBaseline: live runs attached to a proposal (ProbeRun.Repeats) are
@@ -14,7 +13,7 @@ import (
 // ran without an error as the check's Expect, lists it in the decision and
 // the record's provenance, and says so in the version's reason; a check
 // with no live run, or only a failed one, keeps its Expect.
-func testLiveBaseline(t *testing.T, b store.Backend) {
+func testLiveBaseline(t *testing.T, b Store) {
 	Fixture(t, b)
 	old := probe.Result{Env: "shop", Kind: probe.KindSQL, Columns: []string{"n"}, Rows: [][]any{{float64(1)}}}
 	rec := newRec("shop has items")

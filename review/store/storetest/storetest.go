@@ -1,5 +1,6 @@
-// Package storetest is the conformance suite every store.Backend must
-// pass: records and their versions, every decision verb, conflicts, undo,
+// Package storetest is the conformance suite every bank store must
+// pass (the SQLite store and the PostgreSQL store; the service's own
+// Store is what it runs them through): records and their versions, every decision verb, conflicts, undo,
 // the change sequence, writes that validate everything first, probe runs
 // and evidence, check results, trajectories and the retrieval log, and
 // (Durability) decisions that survive kill -9 of the process that made
@@ -15,21 +16,62 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
+// Store is what the suite exercises of a bank store: every read and write
+// the application service relies on, each checked for its contract here.
+type Store interface {
+	Config() (review.Config, error)
+	SaveConfig(c review.Config) error
+	Record(id string) (*review.Record, error)
+	Records(f review.RecordFilter) ([]review.Record, error)
+	History(id string) ([]review.Version, error)
+	RecordVersion(id string, v int) (*review.Record, error)
+	PutRecords(recs []review.Record, actor, reason string) error
+	Proposal(id string) (*review.Proposal, error)
+	Proposals() ([]review.Proposal, error)
+	Queue() ([]review.Proposal, error)
+	Conflicts(p *review.Proposal) (*review.ConflictError, error)
+	AddProposals(ps []review.Proposal, runs []review.ProbeRun) error
+	Decide(ctx context.Context, req review.DecideRequest) (*review.Decision, error)
+	DecideRecords(ctx context.Context, req review.RecordRequest) (*review.Decision, error)
+	Undo(ctx context.Context, decisionID, operator, note string) (*review.Decision, error)
+	Decision(id string) (*review.Decision, error)
+	Decisions() ([]review.Decision, error)
+	ProposalDecisions(proposalID string) ([]review.Decision, error)
+	Trajectory(id string) (*review.Trajectory, error)
+	Trajectories() ([]review.Trajectory, error)
+	PutTrajectories(trs []review.Trajectory) error
+	RetrievedBy(recordID string) ([]review.TrajectoryUse, error)
+	LogRetrieval(r review.Retrieval) error
+	Retrievals(since int64, limit int) ([]review.Retrieval, error)
+	SaveProbeRun(run review.ProbeRun) (string, error)
+	ProbeRun(id string) (*review.ProbeRun, error)
+	Attach(runID, kind, id, actor string) error
+	AttachRun(run review.ProbeRun, kind, id, actor string) (string, error)
+	ProbeRunsFor(kind, id string) ([]review.ProbeRun, error)
+	SetCheckResults(results []review.CheckResult) error
+	CheckResults(recordID string) ([]review.CheckResult, error)
+	review.ClaimStore
+	LastSeq() (int64, error)
+	ChangesSince(seq int64) ([]review.Change, error)
+	Now() time.Time
+	Close() error
+}
+
 // Opener returns a fresh, empty bank for one test; the suite closes it.
-type Opener func(t *testing.T) store.Backend
+type Opener func(t *testing.T) Store
 
 // Run runs the whole suite, each case on a bank of its own, the cases in
 // parallel.
 func Run(t *testing.T, open Opener) {
 	cases := []struct {
 		name string
-		fn   func(t *testing.T, b store.Backend)
+		fn   func(t *testing.T, b Store)
 	}{
 		{"RecordsAndVersions", testRecords},
 		{"PutRecordsValidatesFirst", testPutValidates},
@@ -68,7 +110,7 @@ var ctx = context.Background()
 
 // Fixture writes the three records every case starts from: mem_a, mem_b,
 // mem_c, all active, version 1, env shop.
-func Fixture(t testing.TB, b store.Backend) {
+func Fixture(t testing.TB, b Store) {
 	t.Helper()
 	recs := []review.Record{
 		{ID: "mem_a", Lemma: "reviews join items on fdbk_g1.ref_id = items_g1.item_id", Category: review.Relation, Scope: review.Scope{Env: "shop", Tags: []string{"g1"}}, Confidence: 0.9},
@@ -87,7 +129,7 @@ func must(t testing.TB, err error) {
 	}
 }
 
-func record(t testing.TB, b store.Backend, id string) *review.Record {
+func record(t testing.TB, b Store, id string) *review.Record {
 	t.Helper()
 	r, err := b.Record(id)
 	if err != nil {
@@ -96,12 +138,12 @@ func record(t testing.TB, b store.Backend, id string) *review.Record {
 	return r
 }
 
-func propose(t testing.TB, b store.Backend, ps ...review.Proposal) {
+func propose(t testing.TB, b Store, ps ...review.Proposal) {
 	t.Helper()
 	must(t, b.AddProposals(ps, nil))
 }
 
-func status(t testing.TB, b store.Backend, id string) review.ProposalStatus {
+func status(t testing.TB, b Store, id string) review.ProposalStatus {
 	t.Helper()
 	p, err := b.Proposal(id)
 	if err != nil {
@@ -114,7 +156,7 @@ func newRec(lemma string) *review.Record {
 	return &review.Record{Lemma: lemma, Category: review.Fact, Scope: review.Scope{Env: "shop"}, Confidence: 0.6}
 }
 
-func testRecords(t *testing.T, b store.Backend) {
+func testRecords(t *testing.T, b Store) {
 	Fixture(t, b)
 	r := record(t, b, "mem_b")
 	if r.Version != 1 || r.Status != review.Active || r.Lemma != "prices are stored in cents" {
@@ -150,7 +192,7 @@ func testRecords(t *testing.T, b store.Backend) {
 	}
 }
 
-func testPutValidates(t *testing.T, b store.Backend) {
+func testPutValidates(t *testing.T, b Store) {
 	Fixture(t, b)
 	seq, _ := b.LastSeq()
 	bad := []review.Record{
@@ -172,7 +214,7 @@ func testPutValidates(t *testing.T, b store.Backend) {
 // is stored at version 1, the change feed names them once each in the
 // batch's order, and a batch naming an id the bank has, or one id twice,
 // fails naming it and writes nothing.
-func testPutMany(t *testing.T, b store.Backend) {
+func testPutMany(t *testing.T, b Store) {
 	seq, _ := b.LastSeq()
 	var recs []review.Record
 	for i := range 450 {
@@ -224,7 +266,7 @@ func testPutMany(t *testing.T, b store.Backend) {
 	}
 }
 
-func testAddValidates(t *testing.T, b store.Backend) {
+func testAddValidates(t *testing.T, b Store) {
 	Fixture(t, b)
 	err := b.AddProposals([]review.Proposal{
 		{ID: "p_ok", Op: review.OpCreate, Record: newRec("ratings are 1-5")},
@@ -253,7 +295,7 @@ func testAddValidates(t *testing.T, b store.Backend) {
 	}
 }
 
-func testAccept(t *testing.T, b store.Backend) {
+func testAccept(t *testing.T, b Store) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "p1", Op: review.OpCreate, Rationale: "seen twice", Record: newRec("ratings are 1-5 integers")})
 	d, err := b.Decide(ctx, review.DecideRequest{Proposal: "p1", Verb: review.Accept, Operator: "ana", Note: "ok"})
@@ -279,7 +321,7 @@ func testAccept(t *testing.T, b store.Backend) {
 	}
 }
 
-func testAcceptUpdate(t *testing.T, b store.Backend) {
+func testAcceptUpdate(t *testing.T, b Store) {
 	Fixture(t, b)
 	upd := *record(t, b, "mem_b")
 	upd.Lemma = "prices are stored in cents, as integers"
@@ -291,7 +333,7 @@ func testAcceptUpdate(t *testing.T, b store.Backend) {
 	}
 }
 
-func testNarrowEdit(t *testing.T, b store.Backend) {
+func testNarrowEdit(t *testing.T, b Store) {
 	Fixture(t, b)
 	upd := *record(t, b, "mem_a")
 	propose(t, b,
@@ -314,7 +356,7 @@ func testNarrowEdit(t *testing.T, b store.Backend) {
 	}
 }
 
-func testMerge(t *testing.T, b store.Backend) {
+func testMerge(t *testing.T, b Store) {
 	Fixture(t, b)
 	merged := *record(t, b, "mem_b")
 	merged.Lemma = "prices are integer cents in every items table"
@@ -338,7 +380,7 @@ func testMerge(t *testing.T, b store.Backend) {
 	}
 }
 
-func testDelete(t *testing.T, b store.Backend) {
+func testDelete(t *testing.T, b Store) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "pd", Op: review.OpDelete, Targets: []review.Target{{ID: "mem_c", Version: 1}}, Rationale: "duplicate"})
 	_, err := b.Decide(ctx, review.DecideRequest{Proposal: "pd", Verb: review.Delete, Operator: "ana"})
@@ -353,7 +395,7 @@ func testDelete(t *testing.T, b store.Backend) {
 	}
 }
 
-func testRejectDefer(t *testing.T, b store.Backend) {
+func testRejectDefer(t *testing.T, b Store) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "pr", Op: review.OpCreate, Record: newRec("wrong")},
 		review.Proposal{ID: "pf", Op: review.OpCreate, Record: newRec("later")})
@@ -387,7 +429,7 @@ func ids(ps []review.Proposal) []string {
 	return out
 }
 
-func testDecideRecords(t *testing.T, b store.Backend) {
+func testDecideRecords(t *testing.T, b Store) {
 	Fixture(t, b)
 	_, err := b.DecideRecords(ctx, review.RecordRequest{Verb: review.Delete, IDs: []string{"mem_a"}, Seen: map[string]int{"mem_a": 1}, Operator: "ana"})
 	must(t, err)
@@ -411,7 +453,7 @@ func testDecideRecords(t *testing.T, b store.Backend) {
 	}
 }
 
-func testStaleConflict(t *testing.T, b store.Backend) {
+func testStaleConflict(t *testing.T, b Store) {
 	Fixture(t, b)
 	upd := *record(t, b, "mem_b")
 	upd.Lemma = "proposal's version"
@@ -444,7 +486,7 @@ func testStaleConflict(t *testing.T, b store.Backend) {
 	}
 }
 
-func testDecidedTwice(t *testing.T, b store.Backend) {
+func testDecidedTwice(t *testing.T, b Store) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "p1", Op: review.OpCreate, Record: newRec("once")})
 	_, err := b.Decide(ctx, review.DecideRequest{Proposal: "p1", Verb: review.Reject, Operator: "ana"})
@@ -460,7 +502,7 @@ func testDecidedTwice(t *testing.T, b store.Backend) {
 	}
 }
 
-func testRace(t *testing.T, b store.Backend) {
+func testRace(t *testing.T, b Store) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "p1", Op: review.OpCreate, Record: newRec("contested")})
 	const n = 6
@@ -497,7 +539,7 @@ func testRace(t *testing.T, b store.Backend) {
 	}
 }
 
-func testUndo(t *testing.T, b store.Backend) {
+func testUndo(t *testing.T, b Store) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "pd", Op: review.OpDelete, Targets: []review.Target{{ID: "mem_c", Version: 1}}})
 	d, err := b.Decide(ctx, review.DecideRequest{Proposal: "pd", Verb: review.Delete, Operator: "ana"})
@@ -540,7 +582,7 @@ func testUndo(t *testing.T, b store.Backend) {
 	}
 }
 
-func testChanges(t *testing.T, b store.Backend) {
+func testChanges(t *testing.T, b Store) {
 	s0, err := b.LastSeq()
 	must(t, err)
 	Fixture(t, b)
@@ -592,7 +634,7 @@ func sampleRun(input string) review.ProbeRun {
 	return review.ProbeRun{Result: probe.Result{Env: "shop", Kind: probe.KindSQL, Input: input}, Actor: "ana"}
 }
 
-func testProbeRuns(t *testing.T, b store.Backend) {
+func testProbeRuns(t *testing.T, b Store) {
 	Fixture(t, b)
 	propose(t, b, review.Proposal{ID: "p1", Op: review.OpCreate, Record: newRec("x")})
 	id, err := b.SaveProbeRun(sampleRun("SELECT 1"))
@@ -634,7 +676,7 @@ func testProbeRuns(t *testing.T, b store.Backend) {
 	}
 }
 
-func testCheckResults(t *testing.T, b store.Backend) {
+func testCheckResults(t *testing.T, b Store) {
 	Fixture(t, b)
 	res := []review.CheckResult{
 		{RecordID: "mem_a", Version: 1, Index: 0, Env: "shop", Input: "SELECT 1", Verdict: probe.Same},
@@ -660,7 +702,7 @@ func testCheckResults(t *testing.T, b store.Backend) {
 	}
 }
 
-func testTrajectories(t *testing.T, b store.Backend) {
+func testTrajectories(t *testing.T, b Store) {
 	Fixture(t, b)
 	tr := review.Trajectory{ID: "traj_1", Task: "count reviewed items", Outcome: review.Outcome{Passed: true, Reward: 1}}
 	must(t, b.PutTrajectories([]review.Trajectory{tr}))
@@ -693,7 +735,7 @@ func testTrajectories(t *testing.T, b store.Backend) {
 	}
 }
 
-func testConfig(t *testing.T, b store.Backend) {
+func testConfig(t *testing.T, b Store) {
 	c, err := b.Config()
 	must(t, err)
 	c.Envs = append(c.Envs, probe.Env{Name: "shop", Kind: probe.KindSQL, Path: "/data/shop.db"})

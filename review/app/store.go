@@ -1,23 +1,26 @@
-package store
+package app
 
 import (
 	"context"
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/store"
+	"github.com/memreview/memreview/review/store/pg"
 )
 
-// Backend is the system of record behind a bank: what the application
-// service (review/app) needs of a store. *Store (SQLite, one bank
-// directory) implements it; a shared PostgreSQL store implements it too.
-// Every implementation must pass the conformance suite in review/store/storetest.
+// Store is the system of record behind a bank: what the service needs of
+// a store, defined here where it is used. The SQLite store (review/store,
+// one bank directory) and the shared PostgreSQL store (review/store/pg)
+// implement it, and both pass the conformance suite in
+// review/store/storetest.
 //
 // Writes are transactional: a decision and everything it changes commit
 // together or not at all, and target versions are checked inside that
 // transaction, so two processes deciding at once cannot both win (the loser
 // gets a *ConflictError). Every committed change appends to the change
 // sequence (LastSeq, ChangesSince), which indexes and watchers follow.
-type Backend interface {
+type Store interface {
 	// Config and environments (probe targets).
 	Config() (review.Config, error)
 	SaveConfig(c review.Config) error
@@ -76,4 +79,7 @@ type Backend interface {
 	Close() error
 }
 
-var _ Backend = (*Store)(nil)
+var (
+	_ Store = (*store.Store)(nil)
+	_ Store = (*pg.Store)(nil)
+)
