@@ -29,7 +29,6 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
 // Defaults used when neither the environment, the flags nor memreview.toml
@@ -65,14 +64,13 @@ type Settings struct {
 // environment and the --model flag. Precedence: flag, then environment
 // (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL), then memreview.toml, then
 // the defaults. An unparsable [curator] timeout falls back to the default.
-// Operator is review.OperatorName(""): $MEMREVIEW_OPERATOR, else the OS user.
+// Operator is left for the caller (the service sets its own).
 func SettingsFromEnv(cfg review.CuratorConfig, model string) Settings {
 	s := Settings{
 		BaseURL:    firstNonEmpty(os.Getenv("OPENAI_BASE_URL"), cfg.BaseURL, DefaultBaseURL),
 		APIKey:     os.Getenv("OPENAI_API_KEY"),
 		Model:      firstNonEmpty(model, os.Getenv("OPENAI_MODEL"), cfg.Model, DefaultModel),
 		MaxSteps:   cfg.MaxSteps,
-		Operator:   store.OperatorName(""),
 		MaxRetries: DefaultMaxRetries,
 	}
 	if d, err := time.ParseDuration(cfg.Timeout); err == nil && d > 0 {

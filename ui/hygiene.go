@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/curator/hygiene"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
@@ -33,7 +32,7 @@ type hygieneRun struct {
 // hygieneDone is the end of run seq.
 type hygieneDone struct {
 	seq   int
-	rep   *hygiene.Report
+	rep   *app.HygieneReport
 	saved []review.Proposal
 	err   error
 }
@@ -130,7 +129,7 @@ func (m *Model) hygieneProgress() string {
 
 // hygieneSummary says what a run queued: "hygiene: 7 proposals queued (2
 // merge, 5 delete)", or that it found nothing new.
-func hygieneSummary(rep *hygiene.Report, saved []review.Proposal) string {
+func hygieneSummary(rep *app.HygieneReport, saved []review.Proposal) string {
 	if len(saved) == 0 {
 		open := 0
 		if rep != nil {

@@ -63,13 +63,13 @@ func TestFirstFrameDoesNotWaitForTheIndex(t *testing.T) {
 		}
 		progress <- common.IndexProgress{Done: done, Total: total}
 	}
-	svc := app.OpenStore(st, app.Options{Operator: "tester", IndexProgress: func(done, total int) {
+	svc := app.New(st, app.Options{Operator: "tester", IndexProgress: func(done, total int) {
 		report(done, total)
 	}})
 	held := make(chan struct{})
 	go func() {
 		defer close(held)
-		if _, err := svc.HoldIndex(3 * time.Second); err != nil {
+		if err := svc.HoldIndex(3 * time.Second); err != nil {
 			t.Errorf("hold the index: %v", err)
 		}
 		if _, err := svc.IndexDocs(); err != nil { // the build runs in the background: wait for it

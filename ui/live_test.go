@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/review/store"
@@ -36,9 +35,9 @@ func TestLiveChangesFromAnotherProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.OpenStore(st, app.Options{Operator: "tester"})
+	svc := app.New(st, app.Options{Operator: "tester"})
 	t.Cleanup(func() { svc.Close() })
-	if _, err := svc.HoldIndex(3 * time.Second); err != nil {
+	if err := svc.HoldIndex(3 * time.Second); err != nil {
 		t.Fatalf("hold the index: %v", err)
 	}
 	deps := common.Deps{Service: svc, BankName: "sample", Operator: "tester",
@@ -99,7 +98,7 @@ const otherProcessEnv = "MEMREVIEW_UI_OTHER_PROCESS"
 // otherProcess opens the bank as operator "shell" and makes the service
 // calls the memreview command of that name makes, printing what it found.
 func otherProcess(args []string) int {
-	svc, err := app.Open(args[0], app.Options{Operator: "shell"})
+	svc, err := app.Open(context.Background(), args[0], app.Options{Operator: "shell"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -108,7 +107,7 @@ func otherProcess(args []string) int {
 	err = func() error {
 		switch args[1] {
 		case "search":
-			res, err := svc.Search(index.Request{Query: index.RequireAll(args[2]), Type: "record", Size: 10})
+			res, err := svc.Search(app.SearchRequest{Query: args[2], Type: "record", Size: 10})
 			if err != nil {
 				return err
 			}
@@ -129,9 +128,12 @@ func otherProcess(args []string) int {
 				return err
 			}
 			defer f.Close()
-			n, err := svc.Import(args[2], []app.Input{{Name: args[3], R: f}}, "shell")
-			fmt.Println("imported", n, args[2])
-			return err
+			res, err := svc.Import(context.Background(), args[2], []app.ImportInput{{Name: args[3], R: f}}, app.ImportOptions{Actor: "shell"})
+			if err != nil {
+				return err
+			}
+			fmt.Println("imported", res.Count, args[2])
+			return nil
 		case "decide": // decide --note NOTE ID VERB
 			d, err := svc.Decide(context.Background(), review.DecideRequest{Proposal: args[4], Verb: review.Verb(args[5]),
 				Operator: "shell", Note: args[3]})

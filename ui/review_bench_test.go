@@ -147,8 +147,8 @@ func openBig(b *testing.B, dir string) (*app.Service, common.Deps) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := app.OpenStore(s, app.Options{Operator: "bench"})
-	if _, err := svc.HoldIndex(3 * time.Second); err != nil {
+	svc := app.New(s, app.Options{Operator: "bench"})
+	if err := svc.HoldIndex(3 * time.Second); err != nil {
 		svc.Close()
 		b.Fatal(err)
 	}

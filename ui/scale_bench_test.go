@@ -157,13 +157,13 @@ func openAsProgram(b *testing.B, dir string) (svc *app.Service, deps common.Deps
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc = app.OpenStore(st, app.Options{Operator: "bench"})
+	svc = app.New(st, app.Options{Operator: "bench"})
 	progress := make(chan common.IndexProgress)
 	held, took = make(chan struct{}), new(time.Duration)
 	go func() {
 		start := time.Now()
 		defer close(held)
-		if _, err := svc.HoldIndex(3 * time.Second); err != nil {
+		if err := svc.HoldIndex(3 * time.Second); err != nil {
 			b.Errorf("hold the index: %v", err)
 		}
 		*took = time.Since(start)

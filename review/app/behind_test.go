@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func TestSearchWhileOwnerRebuilds(t *testing.T) {
 	if !out.Scan() || out.Text() != "ready" {
 		t.Fatalf("the owner did not get ready: %q", out.Text())
 	}
-	reader, err := app.Open(dir, app.Options{})
+	reader, err := app.Open(context.Background(), dir, app.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestSearchWhileOwnerRebuilds(t *testing.T) {
 	search := func(when string) *index.Results {
 		t.Helper()
 		start := time.Now()
-		res, err := reader.Search(index.Request{Query: "zanzibar", Type: "record"})
+		res, err := reader.Search(app.SearchRequest{Query: "zanzibar", Type: "record"})
 		if err != nil {
 			t.Fatalf("%s: %v", when, err)
 		}
@@ -79,7 +80,7 @@ func TestSearchWhileOwnerRebuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := reader.Search(index.Request{Type: "record", Size: 0})
+	res, err := reader.Search(app.SearchRequest{Type: "record", Size: 0, Filters: everyStatus})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ package app_test
 //	MEMREVIEW_BENCH_RECORDS=100000 go test ./review/app -run '^$' -bench Shared -benchtime 400x
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -47,7 +48,7 @@ func benchBankDir(b *testing.B) string {
 		if benchBank.err = sample.Synth(benchBank.dir, sample.SynthOptions{Records: n, Trajectories: 50, Seed: sample.Seed}); benchBank.err != nil {
 			return
 		}
-		svc, err := app.Open(benchBank.dir, app.Options{})
+		svc, err := app.Open(context.Background(), benchBank.dir, app.Options{})
 		if err != nil {
 			benchBank.err = err
 			return
@@ -62,7 +63,7 @@ func benchBankDir(b *testing.B) string {
 	return benchBank.dir
 }
 
-var benchQueries = []index.Request{
+var benchQueries = []app.SearchRequest{
 	{Query: "prices cents", Type: "record", Size: 10},
 	{Query: "join reviews items", Type: "record", Size: 10},
 	{Query: "category:warning schema", Type: "record", Size: 10},
@@ -88,12 +89,12 @@ func percentiles(b *testing.B, d []time.Duration) {
 func BenchmarkSharedSearch(b *testing.B) {
 	dir := benchBankDir(b)
 	b.Run("in-process", func(b *testing.B) {
-		svc, err := app.Open(dir, app.Options{})
+		svc, err := app.Open(context.Background(), dir, app.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer svc.Close()
-		if _, err := svc.HoldIndex(5 * time.Second); err != nil {
+		if err := svc.HoldIndex(5 * time.Second); err != nil {
 			b.Fatal(err)
 		}
 		benchSearches(b, svc)
@@ -109,7 +110,7 @@ func BenchmarkSharedSearch(b *testing.B) {
 				c, _ := startChild(b, "search", dir, time.Hour)
 				defer c.Process.Kill()
 			}
-			svc, err := app.Open(dir, app.Options{})
+			svc, err := app.Open(context.Background(), dir, app.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -153,7 +154,7 @@ func BenchmarkCommitToVisible(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	svc, err := app.Open(dir, app.Options{})
+	svc, err := app.Open(context.Background(), dir, app.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func BenchmarkCommitToVisible(b *testing.B) {
 		}
 		start := time.Now()
 		for {
-			res, err := svc.Search(index.Request{Query: "id:" + index.EscapeQuery(id), Type: "record", Size: 1})
+			res, err := svc.Search(app.SearchRequest{Query: "id:" + index.EscapeQuery(id), Type: "record", Size: 1})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -207,7 +208,8 @@ func BenchmarkOpenPerOperation(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := ix.Search(benchQueries[i%len(benchQueries)]); err != nil {
+		q := benchQueries[i%len(benchQueries)]
+		if _, err := ix.Search(index.Request{Query: q.Query, Type: q.Type, Size: q.Size, Facets: q.Facets}); err != nil {
 			b.Fatal(err)
 		}
 		ix.Close()

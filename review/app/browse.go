@@ -17,15 +17,18 @@ import (
 // caller searches instead. The total is the index's, so while the index
 // catches up (Results.Behind) it may lag the page.
 func (s *Service) BrowseRecords(status review.Status, from, size int) (res *index.Results, ok bool, err error) {
-	if s.store == nil {
+	byStatus, ok := s.b.(interface {
+		RecordIDsByStatus(status review.Status, from, limit int) ([]string, error)
+	})
+	if !ok || s.info.Team {
 		return nil, false, nil
 	}
 	start := time.Now()
-	counts, err := s.Search(index.Request{Type: "record", Sort: []string{"_id"}, Size: 1, Facets: []string{"status"}})
+	counts, err := s.search(index.Request{Type: "record", Sort: []string{"_id"}, Size: 1, Facets: []string{"status"}})
 	if err != nil {
 		return nil, true, err
 	}
-	ids, err := s.store.RecordIDsByStatus(status, from, size)
+	ids, err := byStatus.RecordIDsByStatus(status, from, size)
 	if err != nil {
 		return nil, true, err
 	}

@@ -19,7 +19,7 @@ func TestBrowseRecordsMatchesSearch(t *testing.T) {
 		t.Helper()
 		for _, st := range []review.Status{review.Active, review.Retired} {
 			for _, from := range []int{0, 3} {
-				req := index.Request{Type: "record", Filters: map[string][]string{"status": {string(st)}}, Sort: []string{"_id"}, From: from, Size: 5}
+				req := app.SearchRequest{Type: "record", Filters: map[string][]string{"status": {string(st)}}, Sort: []string{"_id"}, From: from, Size: 5}
 				want, err := svc.Search(req)
 				if err != nil {
 					t.Fatal(err)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/index"
@@ -75,10 +76,10 @@ type recordSearcher struct{ s *Service }
 
 func (r recordSearcher) SearchRecords(query string, k int) ([]string, error) {
 	req := index.Request{Query: query, Type: "record", Filters: map[string][]string{"status": {string(review.Active)}}, Size: k}
-	res, err := r.s.Search(req)
+	res, err := r.s.search(req)
 	if err != nil {
 		req.Query = index.LiteralWords(query)
-		if res, err = r.s.Search(req); err != nil {
+		if res, err = r.s.search(req); err != nil {
 			return nil, err
 		}
 	}
@@ -88,3 +89,27 @@ func (r recordSearcher) SearchRecords(query string, k int) ([]string, error) {
 	}
 	return ids, nil
 }
+
+// The curator's types, as front ends see them through the service.
+type (
+	// CuratorSettings are a curator run's endpoint, model and limits.
+	CuratorSettings = curator.Settings
+	// CuratorOptions tune one curator run.
+	CuratorOptions = curator.Options
+	// CuratorRun is what a curator run did.
+	CuratorRun = curator.Run
+	// CuratorEvent is one live step of a curator run.
+	CuratorEvent = curator.Event
+)
+
+// The kinds of CuratorEvent.
+const (
+	EventDistill = curator.EventDistill
+	EventCall    = curator.EventCall
+	EventResult  = curator.EventResult
+	EventText    = curator.EventText
+	EventError   = curator.EventError
+)
+
+// NewCuratorRunID is a fresh curator run id at now.
+func NewCuratorRunID(now time.Time) string { return curator.NewRunID(now) }

@@ -60,7 +60,7 @@ func TestCurateThroughTheService(t *testing.T) {
 	if err != nil || p.Status != review.Pending || p.CuratorRun != "cur_svc" {
 		t.Fatalf("queued proposal = %+v, %v", p, err)
 	}
-	res, err := svc.Search(index.Request{Query: "id:" + index.EscapeQuery(p.ID), Type: "proposal"})
+	res, err := svc.Search(app.SearchRequest{Query: "id:" + index.EscapeQuery(p.ID), Type: "proposal"})
 	if err != nil || res.Total != 1 {
 		t.Fatalf("the curator's proposal is not searchable at once: %v, %v", total(res), err)
 	}

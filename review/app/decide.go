@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/memreview/memreview/review"
 )
@@ -70,27 +69,6 @@ func (s *Service) Propose(ps []review.Proposal, runs []review.ProbeRun) error {
 		ps[i].Status = review.Pending
 	}
 	return s.AddProposals(ps, runs)
-}
-
-// SubmitTrajectories stores finished trajectories (an agent's, for the
-// curator to read). One whose id the bank already holds is refused, and
-// then none is stored: proposals cite a trajectory's steps.
-func (s *Service) SubmitTrajectories(ts []review.Trajectory) error {
-	seen := map[string]bool{}
-	for _, t := range ts {
-		if t.ID == "" {
-			return fmt.Errorf("trajectory: field \"id\" is empty")
-		}
-		if _, err := s.b.Trajectory(t.ID); err == nil || seen[t.ID] {
-			return fmt.Errorf("trajectory %s is already in the bank", t.ID)
-		}
-		seen[t.ID] = true
-	}
-	if err := s.b.PutTrajectories(ts); err != nil {
-		return err
-	}
-	s.afterWrite(fmt.Sprintf("%d trajectories", len(ts)))
-	return nil
 }
 
 // AttachRun stores a probe run and attaches it to a proposal or record as

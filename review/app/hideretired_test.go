@@ -7,7 +7,7 @@ import (
 	"github.com/memreview/memreview/index"
 )
 
-func TestHideRetired(t *testing.T) {
+func TestHideRetiredUnlessAsked(t *testing.T) {
 	for _, c := range []struct {
 		req  index.Request
 		want []string // the status filter after
@@ -20,9 +20,9 @@ func TestHideRetired(t *testing.T) {
 		{index.Request{Type: "", Query: "prices"}, nil},
 	} {
 		req := c.req
-		HideRetired(&req)
+		hideRetired(&req)
 		if got := req.Filters["status"]; !slices.Equal(got, c.want) {
-			t.Errorf("HideRetired(%+v): status filter %v, want %v", c.req, got, c.want)
+			t.Errorf("hideRetired(%+v): status filter %v, want %v", c.req, got, c.want)
 		}
 	}
 }

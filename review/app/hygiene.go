@@ -10,18 +10,18 @@ import (
 
 // HygieneOptions say what a hygiene run looks for.
 type HygieneOptions struct {
-	Env    string       // only this environment ("" = all)
-	Only   hygiene.Kind // "" = every kind
-	LLM    bool         // a curator model writes merged lemmas (settings as Curate)
-	Model  string       // with LLM: overrides the configured model
-	DryRun bool         // find, queue nothing
+	Env    string      // only this environment ("" = all)
+	Only   HygieneKind // "" = every kind
+	LLM    bool        // a curator model writes merged lemmas (settings as Curate)
+	Model  string      // with LLM: overrides the configured model
+	DryRun bool        // find, queue nothing
 }
 
 // Hygiene finds near-duplicate, contradicting, stale and unused records and
 // queues a proposal (source "hygiene") for each finding not already open,
 // all or nothing; the index catches up. The report lists every finding,
 // with Open set on those proposed before.
-func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*hygiene.Report, []review.Proposal, error) {
+func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*HygieneReport, []review.Proposal, error) {
 	cfg, err := s.b.Config()
 	if err != nil {
 		return nil, nil, err
@@ -55,3 +55,15 @@ func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*hygiene.Rep
 // Worth is what a record is worth: the tasks that retrieved it and how they
 // ended, against the bank's tasks over the same period.
 func (s *Service) Worth(recordID string) (review.Worth, error) { return s.b.Worth(recordID) }
+
+// The hygiene run's types, as front ends see them through the service.
+type (
+	// HygieneKind is one kind of hygiene finding.
+	HygieneKind = hygiene.Kind
+	// HygieneReport is what a hygiene run found.
+	HygieneReport = hygiene.Report
+)
+
+// ParseHygieneKind reads a kind of finding as the CLI's --only gives it
+// ("" = every kind).
+func ParseHygieneKind(s string) (HygieneKind, error) { return hygiene.ParseKind(s) }

@@ -40,7 +40,7 @@ func liveBank(t *testing.T) (string, *app.Service, string) {
 
 func openAt(t *testing.T, dir string) *app.Service {
 	t.Helper()
-	svc, err := app.Open(dir, app.Options{Operator: "ana"})
+	svc, err := app.Open(context.Background(), dir, app.Options{Operator: "ana"})
 	if err != nil {
 		t.Fatal(err)
 	}

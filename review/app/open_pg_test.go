@@ -30,12 +30,12 @@ func TestOpenPGTwoOperators(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	open := func(op string) (*app.Service, string) {
-		svc, st, err := app.OpenPG(ctx, url, app.Options{Operator: op})
+		svc, err := app.Open(ctx, url, app.Options{Operator: op})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { svc.Close() })
-		return svc, st.BankID()
+		return svc, svc.Info().ID
 	}
 	alice, id := open("alice")
 	bob, _ := open("bob")

@@ -9,9 +9,82 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// Search runs a search on the bank's index; it sees every write this
-// process made and, within the index owner's poll, every other process's.
-func (s *Service) Search(req index.Request) (*index.Results, error) {
+// Search results, as the index gives them: front ends read these types
+// through the service and never import the index.
+type (
+	// SearchResults is what a search found.
+	SearchResults = index.Results
+	// Hit is one search hit.
+	Hit = index.Hit
+	// FacetCount is one term of a facet and how many hits have it.
+	FacetCount = index.FacetCount
+)
+
+// The marks around each match in Hit.Fragments.
+const (
+	MarkStart = index.MarkStart
+	MarkEnd   = index.MarkEnd
+)
+
+// SearchRequest is a search as a person or an agent writes it. The
+// service reads it by one policy, the same for every front end: every
+// term, phrase and field:value must match (a query that says OR anywhere
+// matches any), and retired records stay hidden unless the request filters
+// on status or its query names one (status:retired).
+type SearchRequest struct {
+	// Query uses bleve's query-string syntax: terms, field:value,
+	// +required, -excluded, "phrases", confidence:>0.7. Empty matches all.
+	Query string
+	// Type limits hits to "record", "proposal" or "trajectory"; "" = all.
+	Type string
+	// Filters maps a field to values: a hit must match one value of every
+	// field named. They do not change scores.
+	Filters map[string][]string
+	// Facets names fields to count terms of ("category", "env", "status").
+	Facets []string
+	// Sort lists fields to order by, "-" first for descending; "_score" is
+	// the relevance. Empty: best score first.
+	Sort []string
+	// From skips that many hits; Size caps the hits returned (0 = 20).
+	From, Size int
+	// Highlight asks for Hit.Fragments; Exact counts and ranks every hit
+	// of a huge result set (else estimated, SearchResults.Estimated).
+	Highlight, Exact bool
+	// AnyTerm matches records with any of the query's terms, best first:
+	// "records like this one" (the related list, the merge picker).
+	AnyTerm bool
+	// WithRetired keeps retired records in a records search that does not
+	// filter on status (the bank screen's facet counts over every record).
+	WithRetired bool
+}
+
+// QueryAsRead is query as the service reads it (AND by default), so a
+// screen can tell whether an edit changed the search.
+func QueryAsRead(query string) string { return index.RequireAll(query) }
+
+// EscapeQuery makes text a literal query (every character its own).
+func EscapeQuery(s string) string { return index.EscapeQuery(s) }
+
+// LiteralWords is text's words as a query of literal terms.
+func LiteralWords(s string) string { return index.LiteralWords(s) }
+
+// Search runs a search on the bank's index by the service's policy (see
+// SearchRequest); it sees every write this process made and, within the
+// index owner's poll, every other process's.
+func (s *Service) Search(req SearchRequest) (*SearchResults, error) {
+	ir := index.Request{Query: req.Query, Type: req.Type, Filters: req.Filters, Facets: req.Facets, Sort: req.Sort,
+		From: req.From, Size: req.Size, Highlight: req.Highlight, Exact: req.Exact}
+	if !req.AnyTerm {
+		ir.Query = index.RequireAll(ir.Query)
+	}
+	if !req.WithRetired {
+		hideRetired(&ir)
+	}
+	return s.search(ir)
+}
+
+// search runs an index request as it is.
+func (s *Service) search(req index.Request) (*index.Results, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
@@ -19,17 +92,17 @@ func (s *Service) Search(req index.Request) (*index.Results, error) {
 	return ix.Search(req, s.wrote.Load())
 }
 
-// HideRetired leaves retired records out of a records search, as the
-// bank screen and 'memreview search' do, unless the request filters on
-// status or its query names one (status:retired).
-func HideRetired(req *index.Request) {
+// hideRetired leaves retired records out of a records search unless the
+// request filters on status or its query names one (status:retired).
+func hideRetired(req *index.Request) {
 	if req.Type != "record" || len(req.Filters["status"]) > 0 || strings.Contains(req.Query, "status:") {
 		return
 	}
-	if req.Filters == nil {
-		req.Filters = map[string][]string{}
+	filters := map[string][]string{"status": {string(review.Active)}}
+	for k, v := range req.Filters {
+		filters[k] = v
 	}
-	req.Filters["status"] = []string{string(review.Active)}
+	req.Filters = filters
 }
 
 // RetrieveRequest is one retrieval call: the records a task agent should
@@ -104,19 +177,19 @@ func (s *Service) IndexDocs() (uint64, error) {
 }
 
 // HoldIndex makes this process the index's owner (waiting up to wait for
-// another owner to leave) and returns the index itself, for front ends
-// that still read it directly. Other processes' searches are then served
-// by this one. It fails when the index is not a shared local one.
-func (s *Service) HoldIndex(wait time.Duration) (*index.Index, error) {
+// another owner to leave): other processes' searches are then served by
+// this one. It fails when the index is not a shared local one.
+func (s *Service) HoldIndex(wait time.Duration) error {
 	ix, err := s.index()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	h, ok := ix.(interface {
 		Hold(time.Duration) (*index.Index, error)
 	})
 	if !ok {
-		return nil, fmt.Errorf("service: this bank's index cannot be held by one process")
+		return fmt.Errorf("service: this bank's index cannot be held by one process")
 	}
-	return h.Hold(wait)
+	_, err = h.Hold(wait)
+	return err
 }

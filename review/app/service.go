@@ -17,14 +17,12 @@ package app
 
 import (
 	"fmt"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/memreview/memreview/index"
-	"github.com/memreview/memreview/index/share"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
 // Index is what the service needs of a search index shared between
@@ -41,6 +39,11 @@ type Index interface {
 
 // Options configure a Service.
 type Options struct {
+	// ReadOnly opens a folder bank for reading only: writes fail.
+	ReadOnly bool
+	// Now is the store's clock (sample generation and tests fix it); nil:
+	// the real one.
+	Now func() time.Time
 	// Operator is recorded on decisions and imports when a request names
 	// none.
 	Operator string
@@ -84,75 +87,16 @@ type Service struct {
 	// wrote is the change sequence of this process's latest write: reads
 	// ask the index for at least that much, so a process sees its writes.
 	wrote atomic.Int64
-	store *store.Store // set by Open and Create; nil for other backends
+	info  BankInfo
 	rlog  retrievalLog
 }
 
-// New returns a service over backend b.
-func New(b Store, opt Options) *Service {
-	if opt.Logf == nil {
-		opt.Logf = func(string, ...any) {}
-	}
-	if opt.Warnf == nil {
-		opt.Warnf = opt.Logf
-	}
-	return &Service{b: b, opt: opt}
-}
-
-// Open opens the SQLite bank in dir with its shared index (BANK/index,
-// opened on first use; a process that finds another holding it becomes
-// that owner's client).
-func Open(dir string, opt Options) (*Service, error) {
-	st, err := store.Open(dir, store.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return newSQLite(st, opt), nil
-}
-
-// Create makes a new SQLite bank in dir and builds its (empty) index.
-func Create(dir string, opt Options) (*Service, error) {
-	st, err := store.Create(dir, store.Options{})
-	if err != nil {
-		return nil, err
-	}
-	s := newSQLite(st, opt)
-	if _, err := s.index(); err != nil {
-		s.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// OpenStore wraps an open SQLite store (tests, sample generation).
-func OpenStore(st *store.Store, opt Options) *Service { return newSQLite(st, opt) }
-
-func newSQLite(st *store.Store, opt Options) *Service {
-	if opt.EnvDir == "" {
-		opt.EnvDir = st.Dir()
-	}
-	if opt.OpenIndex == nil {
-		logf, progress, finish := opt.Logf, opt.IndexProgress, opt.FinishIndex
-		opt.OpenIndex = func() (Index, error) {
-			return share.Open(filepath.Join(st.Dir(), store.IndexDir), st, share.Options{Logf: logf, Progress: progress, Finish: finish})
-		}
-	}
-	s := New(st, opt)
-	s.store = st
-	return s
-}
-
-// Backend is the store behind the service, for front ends' reads that the
-// service does not wrap. Writes through it bypass the index catch-up (the
-// index owner still catches up within its poll).
-func (s *Service) Backend() Store { return s.b }
-
-// Dir is the bank directory of a SQLite bank, "" for other backends.
+// Dir is the bank's folder, "" for a team bank.
 func (s *Service) Dir() string {
-	if s.store != nil {
-		return s.store.Dir()
+	if s.info.Team {
+		return ""
 	}
-	return ""
+	return s.info.Dir
 }
 
 // Operator is the default operator.

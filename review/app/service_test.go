@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -42,7 +43,7 @@ func sampleService(t *testing.T, opt app.Options) *app.Service {
 		if sampleWorld.err = sample.Generate(sampleWorld.dir, sample.Seed); sampleWorld.err != nil {
 			return
 		}
-		svc, err := app.Open(sampleWorld.dir, app.Options{Operator: "setup"})
+		svc, err := app.Open(context.Background(), sampleWorld.dir, app.Options{Operator: "setup"})
 		if err != nil {
 			sampleWorld.err = err
 			return
@@ -60,7 +61,7 @@ func sampleService(t *testing.T, opt app.Options) *app.Service {
 	if opt.Operator == "" {
 		opt.Operator = "ana"
 	}
-	svc, err := app.Open(dir, opt)
+	svc, err := app.Open(context.Background(), dir, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func sampleService(t *testing.T, opt app.Options) *app.Service {
 
 func hits(t *testing.T, svc *app.Service, q string) []string {
 	t.Helper()
-	res, err := svc.Search(index.Request{Query: q, Type: "record", Size: 50})
+	res, err := svc.Search(app.SearchRequest{Query: q, Type: "record", Size: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestDecideThenSearchSeesIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := svc.Search(index.Request{Query: "id:" + index.EscapeQuery(d.Record.ID), Type: "record", Filters: map[string][]string{"status": {"active"}}})
+	res, err := svc.Search(app.SearchRequest{Query: "id:" + index.EscapeQuery(d.Record.ID), Type: "record", Filters: map[string][]string{"status": {"active"}}})
 	if err != nil || res.Total != 0 {
 		t.Fatalf("after undo %s the record is still active in the index (%v, %v)", u.ID, total(res), err)
 	}
@@ -148,8 +149,9 @@ func TestImportValidatesFirst(t *testing.T) {
 	before, _ := svc.LastSeq()
 	good := `{"id":"mem_new1","lemma":"a new fact","category":"fact","confidence":0.5}` + "\n"
 	bad := `{"id":"mem_new2","lemma":"another","category":"fact","confidence":7}` + "\n"
-	_, err := svc.Import(app.KindRecords, []app.Input{
-		{Name: "good.jsonl", R: strings.NewReader(good)}, {Name: "bad.jsonl", R: strings.NewReader(bad)}}, "")
+	ctx := context.Background()
+	_, err := svc.Import(ctx, app.KindRecords, []app.ImportInput{
+		{Name: "good.jsonl", R: strings.NewReader(good)}, {Name: "bad.jsonl", R: strings.NewReader(bad)}}, app.ImportOptions{})
 	if err == nil || !strings.Contains(err.Error(), "bad.jsonl") {
 		t.Fatalf("import error = %v, want one naming bad.jsonl", err)
 	}
@@ -159,14 +161,14 @@ func TestImportValidatesFirst(t *testing.T) {
 	if after, _ := svc.LastSeq(); after != before {
 		t.Fatalf("a failed import moved the change sequence %d → %d", before, after)
 	}
-	n, err := svc.Import(app.KindRecords, []app.Input{{Name: "good.jsonl", R: strings.NewReader(good)}}, "")
-	if err != nil || n != 1 {
-		t.Fatalf("import = %d, %v", n, err)
+	res, err := svc.Import(ctx, app.KindRecords, []app.ImportInput{{Name: "good.jsonl", R: strings.NewReader(good)}}, app.ImportOptions{})
+	if err != nil || res.Count != 1 {
+		t.Fatalf("import = %+v, %v", res, err)
 	}
 	if got := hits(t, svc, "id:mem_new1"); len(got) != 1 {
 		t.Fatalf("imported record not searchable at once: %v", got)
 	}
-	_, err = svc.Import(app.KindRecords, []app.Input{{Name: "again.jsonl", R: strings.NewReader(good)}}, "")
+	_, err = svc.Import(ctx, app.KindRecords, []app.ImportInput{{Name: "again.jsonl", R: strings.NewReader(good)}}, app.ImportOptions{})
 	if err == nil || !strings.Contains(err.Error(), "already in the bank") {
 		t.Fatalf("re-import error = %v", err)
 	}
@@ -304,17 +306,26 @@ func TestProposeAndSubmit(t *testing.T) {
 		t.Fatal("a proposal on a missing record was queued")
 	}
 	ts, _ := svc.Trajectories()
-	err = svc.SubmitTrajectories([]review.Trajectory{{ID: "traj_new", Task: "a new task"}, {ID: ts[0].ID, Task: "replaced?"}})
+	runs := func(ts ...review.Trajectory) []app.ImportInput {
+		var b strings.Builder
+		for _, t := range ts {
+			line, _ := json.Marshal(t)
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+		return []app.ImportInput{{Name: "runs.jsonl", R: strings.NewReader(b.String())}}
+	}
+	_, err = svc.Import(context.Background(), app.KindTrajectories, runs(review.Trajectory{ID: "traj_new", Task: "a new task", Steps: []review.Step{{Role: "user", Content: "go"}}}, review.Trajectory{ID: ts[0].ID, Task: "replaced?", Steps: []review.Step{{Role: "user", Content: "go"}}}), app.ImportOptions{})
 	if err == nil || !strings.Contains(err.Error(), ts[0].ID) {
 		t.Fatalf("submitting an existing trajectory = %v", err)
 	}
 	if _, err := svc.Trajectory("traj_new"); !errors.Is(err, review.ErrNotFound) {
 		t.Fatalf("a refused batch stored traj_new: %v", err)
 	}
-	if err := svc.SubmitTrajectories([]review.Trajectory{{ID: "traj_new", Task: "a new task"}}); err != nil {
+	if _, err := svc.Import(context.Background(), app.KindTrajectories, runs(review.Trajectory{ID: "traj_new", Task: "a new task", Steps: []review.Step{{Role: "user", Content: "go"}}}), app.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := svc.Search(index.Request{Query: "id:traj_new", Type: "trajectory"})
+	res, err := svc.Search(app.SearchRequest{Query: "id:traj_new", Type: "trajectory"})
 	if err != nil || res.Total != 1 {
 		t.Fatalf("submitted trajectory not searchable at once: %v, %v", total(res), err)
 	}

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store/pg"
 	"github.com/memreview/memreview/review/store/pg/pgtest"
 	"github.com/memreview/memreview/sample"
 )
@@ -51,7 +51,7 @@ func BenchmarkTeam(b *testing.B) {
 		b.Fatal(err)
 	}
 	open := func(op string) *app.Service {
-		svc, _, err := app.OpenPG(ctx, url, app.Options{Operator: op})
+		svc, err := app.Open(ctx, url, app.Options{Operator: op})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -59,9 +59,14 @@ func BenchmarkTeam(b *testing.B) {
 		return svc
 	}
 	serve := open("serve")
-	if err := serve.Backend().PutRecords(sample.SynthRecords(10_000, 1), "bench", "import"); err != nil {
+	direct, err := pg.Open(ctx, url, pg.Options{})
+	if err != nil {
 		b.Fatal(err)
 	}
+	if err := direct.PutRecords(sample.SynthRecords(10_000, 1), "bench", "import"); err != nil {
+		b.Fatal(err)
+	}
+	direct.Close()
 	ps := make([]review.Proposal, 2_000)
 	for i := range ps {
 		ps[i] = review.Proposal{Op: review.OpCreate, Record: &review.Record{Lemma: fmt.Sprintf("finding %d about orders", i), Category: review.Fact, Confidence: 0.5}}
@@ -91,7 +96,7 @@ func BenchmarkTeam(b *testing.B) {
 					b.Error(err)
 					return
 				}
-				claims, err := svc.Backend().Claims()
+				claims, err := svc.Claims()
 				since(&tQueue, t0)
 				if err != nil {
 					b.Error(err)
@@ -103,7 +108,7 @@ func BenchmarkTeam(b *testing.B) {
 				}
 				p := free[0]
 				t0 = time.Now()
-				_, err = svc.Backend().Claim(p.ID, op, review.ClaimTTL)
+				_, err = svc.Claim(p.ID, op, review.ClaimTTL)
 				since(&tClaim, t0)
 				if err != nil {
 					conflicts.Add(1)
@@ -127,7 +132,7 @@ func BenchmarkTeam(b *testing.B) {
 					return
 				}
 				t0 = time.Now()
-				svc.Backend().Release(p.ID, op)
+				svc.Release(p.ID, op)
 				since(&tRelease, t0)
 			}
 		}()
@@ -135,7 +140,7 @@ func BenchmarkTeam(b *testing.B) {
 	var lat []time.Duration
 	for time.Now().Before(deadline) {
 		t0 := time.Now()
-		if _, err := serve.Search(index.Request{Query: "orders join", Type: "record", Size: 10}); err != nil {
+		if _, err := serve.Search(app.SearchRequest{Query: "orders join", Type: "record", Size: 10}); err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(t0))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/store"
 )
 
 // hiddenRefs is a backend without RecordRefsByTrajectory (as PostgreSQL's).
@@ -16,11 +17,16 @@ type hiddenRefs struct{ app.Store }
 // per id.
 func TestRecordRefsByTrajectory(t *testing.T) {
 	svc := sampleService(t, app.Options{})
+	st, err := store.Open(svc.Dir(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
 	fast, err := svc.RecordRefsByTrajectory()
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow, err := app.New(hiddenRefs{svc.Backend()}, app.Options{}).RecordRefsByTrajectory()
+	slow, err := app.New(hiddenRefs{st}, app.Options{}).RecordRefsByTrajectory()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +43,7 @@ func TestRecordRefsByTrajectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := app.New(hiddenRefs{svc.Backend()}, app.Options{}).RecordsByID(ids)
+	one, err := app.New(hiddenRefs{st}, app.Options{}).RecordsByID(ids)
 	if err != nil {
 		t.Fatal(err)
 	}

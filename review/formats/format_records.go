@@ -111,9 +111,6 @@ func ReadProposals(r io.Reader, file string) ([]review.Proposal, []int, error) {
 		if err := decodeLine(file, l.n, l.data, p, true); err != nil {
 			return nil, nil, err
 		}
-		if f, m := review.CheckIDs("id", p.ID, "trajectory", p.Trajectory, "curator_run", p.CuratorRun); m != "" {
-			return nil, nil, inputErr(file, l.n, f, "%s", m)
-		}
 		if p.ID != "" {
 			if first, ok := seen[p.ID]; ok {
 				return nil, nil, inputErr(file, l.n, "id", "duplicate id %q (first on line %d)", p.ID, first)
@@ -132,6 +129,9 @@ func ReadProposals(r io.Reader, file string) ([]review.Proposal, []int, error) {
 // at least one target and a record; delete needs targets; skip needs
 // nothing. A record it carries must be valid (its id may be empty).
 func checkProposalShape(file string, line int, p *review.Proposal) error {
+	if f, m := review.CheckIDs("id", p.ID, "trajectory", p.Trajectory, "curator_run", p.CuratorRun); m != "" {
+		return inputErr(file, line, f, "%s", m)
+	}
 	if p.Op == "" {
 		return inputErr(file, line, "op", "missing op (want one of %s)", review.OpList())
 	}

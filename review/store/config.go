@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/user"
 	"path/filepath"
 
 	"github.com/BurntSushi/toml"
+
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 )
@@ -102,22 +102,4 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
-}
-
-// OperatorName picks who is deciding: the --operator flag, else
-// $MEMREVIEW_OPERATOR, else the OS user.
-func OperatorName(flag string) string {
-	if flag != "" {
-		return flag
-	}
-	if v := os.Getenv("MEMREVIEW_OPERATOR"); v != "" {
-		return v
-	}
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return u.Username
-	}
-	if v := os.Getenv("USER"); v != "" {
-		return v
-	}
-	return "operator"
 }

@@ -72,8 +72,8 @@ func buildBigBank() (string, common.Deps, error) {
 			return dir, common.Deps{}, err
 		}
 	}
-	svc := app.OpenStore(s, app.Options{Operator: "bench"})
-	if _, err := svc.HoldIndex(3 * time.Second); err != nil { // builds the index
+	svc := app.New(s, app.Options{Operator: "bench"})
+	if err := svc.HoldIndex(3 * time.Second); err != nil { // builds the index
 		svc.Close()
 		return dir, common.Deps{}, err
 	}

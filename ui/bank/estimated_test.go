@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/uitest"
 )
 
@@ -12,7 +12,7 @@ import (
 // of a page request, and the facets of a facets request, are estimates.
 type estimatingSource struct{ fakeSource }
 
-func (e *estimatingSource) Search(req index.Request) (*index.Results, error) {
+func (e *estimatingSource) Search(req app.SearchRequest) (*app.SearchResults, error) {
 	res, err := e.fakeSource.Search(req)
 	if err == nil && strings.TrimSpace(req.Query) != "" {
 		res.Estimated = true
@@ -49,7 +49,7 @@ func TestEstimatedCountsAreMarked(t *testing.T) {
 // over its rank bound: an estimated total, the first 100,000 ranked.
 type rankingSource struct{ fakeSource }
 
-func (r *rankingSource) Search(req index.Request) (*index.Results, error) {
+func (r *rankingSource) Search(req app.SearchRequest) (*app.SearchResults, error) {
 	res, err := r.fakeSource.Search(req)
 	if err == nil && strings.TrimSpace(req.Query) != "" {
 		res.Estimated, res.Ranked = true, 100_000
@@ -94,7 +94,7 @@ type laggingSource struct {
 	lagging bool
 }
 
-func (l *laggingSource) Search(req index.Request) (*index.Results, error) {
+func (l *laggingSource) Search(req app.SearchRequest) (*app.SearchResults, error) {
 	res, err := l.fakeSource.Search(req)
 	if err == nil && l.lagging {
 		res.Behind, res.Direct, res.Unsearched = 5000, 3500, 1500

@@ -11,7 +11,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
@@ -44,7 +43,7 @@ func startBank(t *testing.T, deps common.Deps, texts ...string) *teatest.TestMod
 	return tm
 }
 
-func search(t *testing.T, ix *app.Service, req index.Request) *index.Results {
+func search(t *testing.T, ix *app.Service, req app.SearchRequest) *app.SearchResults {
 	t.Helper()
 	req.Type = "record"
 	req.Sort = bank.SortFor(req.Query)
@@ -59,9 +58,9 @@ func search(t *testing.T, ix *app.Service, req index.Request) *index.Results {
 // the detail of their first hit, where the cursor goes. (The count alone
 // could be the end of the count shown before, "3 records" of "33
 // records", and keys sent then would act on the old rows.)
-func typeQuery(t *testing.T, tm *teatest.TestModel, s *app.Service, query string, want *index.Results) {
+func typeQuery(t *testing.T, tm *teatest.TestModel, s *app.Service, query string, want *app.SearchResults) {
 	t.Helper()
-	if first := search(t, s, index.Request{Size: 1}).Hits[0].ID; want.Hits[0].ID == first {
+	if first := search(t, s, app.SearchRequest{Size: 1}).Hits[0].ID; want.Hits[0].ID == first {
 		t.Fatalf("%q finds %s first, the record selected before the search; the wait would not tell them apart", query, first)
 	}
 	tm.Type("/" + query)
@@ -92,7 +91,7 @@ var (
 func TestSearchAndSelect(t *testing.T) {
 	t.Parallel()
 	deps := uitest.OpenSample(t)
-	want := search(t, deps.Service, index.Request{Query: "stars", Size: 100})
+	want := search(t, deps.Service, app.SearchRequest{Query: "stars", Size: 100})
 	if want.Total < 2 {
 		t.Fatalf("the sample bank has %d records about stars; the test needs two", want.Total)
 	}
@@ -107,8 +106,8 @@ func TestSearchAndSelect(t *testing.T) {
 func TestFacetToggle(t *testing.T) {
 	t.Parallel()
 	deps := uitest.OpenSample(t)
-	all := search(t, deps.Service, index.Request{Facets: []string{"category"}})
-	fc := slices.MinFunc(all.Facets["category"], func(a, b index.FacetCount) int { return strings.Compare(a.Term, b.Term) }) // the picker lists terms by name
+	all := search(t, deps.Service, app.SearchRequest{Facets: []string{"category"}})
+	fc := slices.MinFunc(all.Facets["category"], func(a, b app.FacetCount) int { return strings.Compare(a.Term, b.Term) }) // the picker lists terms by name
 	if uint64(fc.Count) == all.Total {
 		t.Fatalf("facet %s holds every record; the count would not change", fc.Term)
 	}
@@ -126,7 +125,7 @@ func TestFacetToggle(t *testing.T) {
 func TestEditHistoryUndo(t *testing.T) {
 	t.Parallel()
 	deps := uitest.OpenSample(t)
-	id := search(t, deps.Service, index.Request{Size: 1}).Hits[0].ID
+	id := search(t, deps.Service, app.SearchRequest{Size: 1}).Hits[0].ID
 	before := lemma(t, deps.Service, id)
 	tm := startBank(t, deps, "Detail "+id+" v1")
 	tm.Type("e")
@@ -164,7 +163,7 @@ func TestEditHistoryUndo(t *testing.T) {
 func TestDeleteAsksThenRetires(t *testing.T) {
 	t.Parallel()
 	deps := uitest.OpenSample(t)
-	id := search(t, deps.Service, index.Request{Size: 1}).Hits[0].ID
+	id := search(t, deps.Service, app.SearchRequest{Size: 1}).Hits[0].ID
 	tm := startBank(t, deps, "Detail "+id+" v1")
 	tm.Type("d")
 	uitest.WaitFor(t, tm, "Delete: retire "+id)
@@ -179,7 +178,7 @@ func TestDeleteAsksThenRetires(t *testing.T) {
 func TestMergeMarkedRecords(t *testing.T) {
 	t.Parallel()
 	deps := uitest.OpenSample(t)
-	want := search(t, deps.Service, index.Request{Query: "cents", Size: 2})
+	want := search(t, deps.Service, app.SearchRequest{Query: "cents", Size: 2})
 	a, b := want.Hits[0].ID, want.Hits[1].ID
 	tm := startBank(t, deps)
 	typeQuery(t, tm, deps.Service, "cents", want)
@@ -229,7 +228,7 @@ func TestRetrievalPreview(t *testing.T) {
 func TestProvenanceOpensTrajectory(t *testing.T) {
 	t.Parallel()
 	deps := uitest.OpenSample(t)
-	id := search(t, deps.Service, index.Request{Size: 1}).Hits[0].ID
+	id := search(t, deps.Service, app.SearchRequest{Size: 1}).Hits[0].ID
 	r, err := deps.Service.Record(id)
 	if err != nil || r.Provenance.Trajectory == "" || r.Provenance.Steps == nil {
 		t.Fatalf("record %s has no provenance to follow: %+v, %v", id, r, err)
@@ -245,7 +244,7 @@ func TestProvenanceOpensTrajectory(t *testing.T) {
 func TestVerifyChecks(t *testing.T) {
 	t.Parallel()
 	deps := uitest.OpenSample(t)
-	id := search(t, deps.Service, index.Request{Size: 1}).Hits[0].ID
+	id := search(t, deps.Service, app.SearchRequest{Size: 1}).Hits[0].ID
 	r, err := deps.Service.Record(id)
 	if err != nil || len(r.Checks) == 0 {
 		t.Fatalf("record %s has no checks: %v", id, err)
@@ -298,7 +297,7 @@ func TestShowRecordFindsIt(t *testing.T) {
 func TestMergeKeepsBothRecords(t *testing.T) {
 	t.Parallel()
 	deps := uitest.OpenSample(t)
-	want := search(t, deps.Service, index.Request{Query: "sqlite_master", Size: 2})
+	want := search(t, deps.Service, app.SearchRequest{Query: "sqlite_master", Size: 2})
 	if want.Total < 2 {
 		t.Fatalf("the sample bank has %d records about sqlite_master; the test needs two", want.Total)
 	}

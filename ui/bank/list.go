@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -16,29 +16,29 @@ import (
 // from the index as rows come on screen, never all of them at once.
 type list struct {
 	total   int
-	pages   map[int][]index.Hit // page number → its hits
-	pending map[int]bool        // pages requested, not yet back
-	cursor  int                 // the selected row
-	top     int                 // the first row on screen
-	height  int                 // rows on screen
-	stale   bool                // the pages are of an older query; page 0 of the new one is on its way
+	pages   map[int][]app.Hit // page number → its hits
+	pending map[int]bool      // pages requested, not yet back
+	cursor  int               // the selected row
+	top     int               // the first row on screen
+	height  int               // rows on screen
+	stale   bool              // the pages are of an older query; page 0 of the new one is on its way
 }
 
 // keepPages caps the pages held; pages far from the window are dropped.
 const keepPages = 8
 
 func newList() list {
-	return list{pages: map[int][]index.Hit{}, pending: map[int]bool{}}
+	return list{pages: map[int][]app.Hit{}, pending: map[int]bool{}}
 }
 
 // hit returns row i when its page has loaded.
-func (l *list) hit(i int) (index.Hit, bool) {
+func (l *list) hit(i int) (app.Hit, bool) {
 	if i < 0 || i >= l.total {
-		return index.Hit{}, false
+		return app.Hit{}, false
 	}
 	p, ok := l.pages[i/pageSize]
 	if !ok || i%pageSize >= len(p) {
-		return index.Hit{}, false
+		return app.Hit{}, false
 	}
 	return p[i%pageSize], true
 }
@@ -159,7 +159,7 @@ func (m *Model) rowText(i int, cols columns, w int) string {
 
 // fragment returns the first highlighted fragment of field, on one line
 // and Printable.
-func fragment(h index.Hit, field string) string {
+func fragment(h app.Hit, field string) string {
 	if fs := h.Fragments[field]; len(fs) > 0 {
 		return common.PrintableLine(strings.Join(strings.Fields(fs[0]), " "))
 	}
@@ -168,7 +168,7 @@ func fragment(h index.Hit, field string) string {
 
 // otherFragment returns a matched field other than the lemma and its first
 // fragment, preferring trigger then steps.
-func otherFragment(h index.Hit) (string, string) {
+func otherFragment(h app.Hit) (string, string) {
 	for _, f := range []string{"trigger", "steps"} {
 		if fr := fragment(h, f); fr != "" {
 			return f, fr
@@ -181,17 +181,17 @@ func otherFragment(h index.Hit) (string, string) {
 func (m *Model) highlight(s string) string {
 	var b strings.Builder
 	for {
-		i := strings.Index(s, index.MarkStart)
+		i := strings.Index(s, app.MarkStart)
 		if i < 0 {
 			break
 		}
-		j := strings.Index(s[i:], index.MarkEnd)
+		j := strings.Index(s[i:], app.MarkEnd)
 		if j < 0 {
 			break
 		}
 		b.WriteString(s[:i])
-		b.WriteString(m.Styles.Marked.Render(s[i+len(index.MarkStart) : i+j]))
-		s = s[i+j+len(index.MarkEnd):]
+		b.WriteString(m.Styles.Marked.Render(s[i+len(app.MarkStart) : i+j]))
+		s = s[i+j+len(app.MarkEnd):]
 	}
 	b.WriteString(s)
 	return b.String()

@@ -15,8 +15,8 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/widget"
 )
@@ -49,7 +49,7 @@ type Model struct {
 
 	search  widget.SearchBox
 	filters map[string][]string // facet field → chosen terms
-	facets  map[string][]index.FacetCount
+	facets  map[string][]app.FacetCount
 	// facetsPending: the counts of the current query are being counted
 	// (loadFacets); facets still holds the previous query's.
 	facetsPending bool
@@ -58,18 +58,18 @@ type Model struct {
 	// with more candidates than it checks); shown as "≈ 12,200 records".
 	totalEstimated bool
 	// ranked: the index ranked only the first ranked hits of a huge
-	// result set (index.Results.Ranked); the status line says so, and
+	// result set (app.SearchResults.Ranked); the status line says so, and
 	// the list holds those hits while the count shows rankedOf, the
 	// estimated total.
 	ranked   uint64
 	rankedOf int
 	// unsearched: the index was behind the bank when it answered and
-	// this many changed items were not searched (index.Results.Unsearched);
+	// this many changed items were not searched (app.SearchResults.Unsearched);
 	// the status line says so, and the query runs again every
 	// behindRecheck while the index is behind.
 	unsearched int
 	querySeq   int    // the latest query; every search result carries it
-	searchedAs string // the latest query as the index reads it (index.RequireAll)
+	searchedAs string // the latest query as the index reads it (app.QueryAsRead)
 	searched   bool
 	searchErr  string
 	took       string

@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
@@ -175,7 +174,7 @@ func (fp *facetPicker) capturing() bool { return false }
 type retrievePreview struct {
 	*form.Form
 	seq int
-	res []scored
+	res []app.Retrieved
 	err error
 	ran bool
 
@@ -183,15 +182,9 @@ type retrievePreview struct {
 	linesW int
 }
 
-// scored is one retrieved record with its score.
-type scored struct {
-	index.Scored
-	rec *review.Record
-}
-
 type retrieved struct {
 	seq int
-	res []scored
+	res []app.Retrieved
 	err error
 }
 
@@ -227,11 +220,7 @@ func (rp *retrievePreview) run(m *Model) tea.Cmd {
 	return func() tea.Msg {
 		// A preview: a person looking, so the retrieval is not logged.
 		got, err := svc.Retrieve(app.RetrieveRequest{Task: task, Scope: scope, K: kk, Preview: true})
-		out := make([]scored, len(got))
-		for i, g := range got {
-			out[i] = scored{Scored: index.Scored{ID: g.Record.ID, Score: g.Score}, rec: &g.Record}
-		}
-		return retrieved{seq: seq, res: out, err: err}
+		return retrieved{seq: seq, res: got, err: err}
 	}
 }
 
@@ -268,14 +257,11 @@ func (rp *retrievePreview) view(m *Model, w, h int) string {
 }
 
 // resultLines renders the retrieved records at width w.
-func resultLines(res []scored, w int) string {
+func resultLines(res []app.Retrieved, w int) string {
 	lines := make([]string, len(res))
 	for i, s := range res {
-		lemma := "(gone)"
-		if s.rec != nil {
-			lemma = common.Printable(s.rec.Lemma)
-		}
-		lead := fmt.Sprintf("%d %-8s %6.3f ", i+1, s.ID, s.Score)
+		lemma := common.Printable(s.Record.Lemma)
+		lead := fmt.Sprintf("%d %-8s %6.3f ", i+1, s.Record.ID, s.Score)
 		lines[i] = common.Indent(lead, lemma, w, ansi.StringWidth(lead))
 	}
 	return strings.Join(lines, "\n")

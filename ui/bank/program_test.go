@@ -5,7 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -24,7 +24,7 @@ func TestThroughTheProgram(t *testing.T) {
 		t.Fatalf("queue: %v", err)
 	}
 	first := queue[0].ID
-	res, err := ix.Search(index.Request{Type: "record", Sort: []string{"_id"}, Size: 1})
+	res, err := ix.Search(app.SearchRequest{Type: "record", Sort: []string{"_id"}, Size: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,12 @@
 package bank
 
 import (
+	"context"
 	"os"
 	"runtime"
 	"testing"
 	"time"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 )
@@ -33,31 +33,31 @@ func BenchmarkBankRequests(b *testing.B) {
 	if dir == "" {
 		b.Skip("set MEMREVIEW_BENCH_BANK to a bank that `memreview sample gen` wrote")
 	}
-	svc, err := app.Open(dir, app.Options{})
+	svc, err := app.Open(context.Background(), dir, app.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer svc.Close()
-	if _, err := svc.HoldIndex(3 * time.Second); err != nil {
+	if err := svc.HoldIndex(3 * time.Second); err != nil {
 		b.Fatal(err)
 	}
 	src := StoreSource{Service: svc}
 	act := map[string][]string{"status": {string(review.Active)}}
 	type step struct {
 		name string
-		reqs []index.Request
+		reqs []app.SearchRequest
 	}
 	steps := []step{
-		{"blank/before", []index.Request{{Type: "record", Filters: act, Sort: []string{"_id"}, Size: pageSize, Facets: facetFields, Highlight: true}}},
-		{"blank/now", []index.Request{{Type: "record", Filters: act, Sort: []string{"_id"}, Size: pageSize}, {Type: "record", Sort: []string{"_id"}, Size: 1, Facets: facetFields}}},
-		{"blank/now-page", []index.Request{{Type: "record", Filters: act, Sort: []string{"_id"}, Size: pageSize}}},
+		{"blank/before", []app.SearchRequest{{Type: "record", Filters: act, Sort: []string{"_id"}, Size: pageSize, Facets: facetFields, Highlight: true}}},
+		{"blank/now", []app.SearchRequest{{Type: "record", Filters: act, Sort: []string{"_id"}, Size: pageSize}, {Type: "record", Sort: []string{"_id"}, Size: 1, Facets: facetFields}}},
+		{"blank/now-page", []app.SearchRequest{{Type: "record", Filters: act, Sort: []string{"_id"}, Size: pageSize}}},
 	}
 	for _, q := range []string{"join", "join price", "schema"} {
-		rq := index.RequireAll(q)
+		rq := app.QueryAsRead(q)
 		steps = append(steps,
-			step{q + "/before", []index.Request{{Query: rq, Type: "record", Filters: act, Sort: []string{"-_score", "_id"}, Size: pageSize, Facets: facetFields, Highlight: true}}},
-			step{q + "/now", []index.Request{{Query: rq, Type: "record", Filters: act, Sort: sortFor(q), Size: pageSize, Highlight: true}}},
-			step{q + "/facets", []index.Request{{Query: rq, Type: "record", Filters: act, Size: 1, Facets: facetFields}}})
+			step{q + "/before", []app.SearchRequest{{Query: rq, Type: "record", Filters: act, Sort: []string{"-_score", "_id"}, Size: pageSize, Facets: facetFields, Highlight: true}}},
+			step{q + "/now", []app.SearchRequest{{Query: rq, Type: "record", Filters: act, Sort: sortFor(q), Size: pageSize, Highlight: true}}},
+			step{q + "/facets", []app.SearchRequest{{Query: rq, Type: "record", Filters: act, Size: 1, Facets: facetFields}}})
 	}
 	for _, s := range steps {
 		b.Run(s.name, func(b *testing.B) {

@@ -7,8 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memreview/memreview/index"
-
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/uitest"
 )
 
@@ -70,7 +69,7 @@ func TestSpaceKeepsResults(t *testing.T) {
 // query, counts over its hits as before.
 func TestLargeBlankListEstimatesFacets(t *testing.T) {
 	t.Parallel()
-	facetReq := func(src *fakeSource) index.Request {
+	facetReq := func(src *fakeSource) app.SearchRequest {
 		t.Helper()
 		for _, r := range src.searches {
 			if len(r.Facets) > 0 {
@@ -78,7 +77,7 @@ func TestLargeBlankListEstimatesFacets(t *testing.T) {
 			}
 		}
 		t.Fatal("no facet request")
-		return index.Request{}
+		return app.SearchRequest{}
 	}
 	openPicker := func(m *Model) string {
 		_, cmd := m.Update(uitest.Key("f"))
@@ -90,16 +89,16 @@ func TestLargeBlankListEstimatesFacets(t *testing.T) {
 	}
 	big := &fakeSource{n: 100_000}
 	m := newFakeScreen(t, big, 120, 40)
-	if r := facetReq(big); len(r.Filters) != 0 {
-		t.Errorf("100,000 hits: the facet request filters on %v; want none (term counts)", r.Filters)
+	if r := facetReq(big); len(r.Filters) != 0 || !r.WithRetired {
+		t.Errorf("100,000 hits: the facet request filters on %v (with retired: %v); want none, retired included (term counts)", r.Filters, r.WithRetired)
 	}
 	if v := openPicker(m); !strings.Contains(v, "fact ≈ 100,000") || !strings.Contains(v, "include retired") {
 		t.Errorf("100,000 hits: the picker does not mark the estimate:\n%s", v)
 	}
 	small := &fakeSource{n: 100}
 	m = newFakeScreen(t, small, 120, 40)
-	if r := facetReq(small); len(r.Filters["status"]) != 1 {
-		t.Errorf("100 hits: the facet request filters on %v; want status=active", r.Filters)
+	if r := facetReq(small); r.WithRetired {
+		t.Errorf("100 hits: the facet request counts retired records too; want the service's default (active only)")
 	}
 	if v := openPicker(m); strings.Contains(v, "≈") || !strings.Contains(v, "fact 100") {
 		t.Errorf("100 hits: the picker shows estimates:\n%s", v)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/uitest"
 )
 
@@ -18,7 +18,7 @@ func TestSearchAllTermsAndClear(t *testing.T) {
 	m, deps := openBank(t)
 	all := m.list.total
 	count := func(q string) int {
-		res, err := deps.Service.Search(index.Request{Query: q, Type: "record", Filters: map[string][]string{"status": {"active"}}})
+		res, err := deps.Service.Search(app.SearchRequest{Query: q, Type: "record", Filters: map[string][]string{"status": {"active"}}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
@@ -17,7 +16,7 @@ import (
 // details for the rows on screen, and one record's full detail. The program
 // reads the bank's service (StoreSource); tests pass fakes.
 type Source interface {
-	Search(index.Request) (*index.Results, error)
+	Search(app.SearchRequest) (*app.SearchResults, error)
 	// Records returns the records with those ids; missing ones are left out.
 	Records(ids []string) (map[string]*review.Record, error)
 	Detail(id string) (*Detail, error)
@@ -39,7 +38,7 @@ type StoreSource struct {
 // Search runs req on the bank's index, except the blank list of one
 // status in id order (what the screen opens on), which the service pages
 // from the store (BrowseRecords): the index would sort every hit by id.
-func (s StoreSource) Search(req index.Request) (*index.Results, error) {
+func (s StoreSource) Search(req app.SearchRequest) (*app.SearchResults, error) {
 	if st, ok := browseStatus(req); ok {
 		if res, ok, err := s.Service.BrowseRecords(st, req.From, req.Size); ok {
 			return res, err
@@ -51,7 +50,7 @@ func (s StoreSource) Search(req index.Request) (*index.Results, error) {
 // browseStatus reports whether req is the blank list of one status in id
 // order with nothing else asked (no facets, no highlights: a blank query
 // marks nothing), and which status.
-func browseStatus(req index.Request) (review.Status, bool) {
+func browseStatus(req app.SearchRequest) (review.Status, bool) {
 	st := req.Filters["status"]
 	if strings.TrimSpace(req.Query) != "" || req.Type != "record" || len(req.Filters) != 1 || len(st) != 1 ||
 		!slices.Equal(req.Sort, []string{"_id"}) || len(req.Facets) > 0 {
@@ -90,7 +89,7 @@ func (s StoreSource) Detail(id string) (*Detail, error) {
 // pageLoaded is one page of hits of query seq.
 type pageLoaded struct {
 	seq, page int
-	res       *index.Results
+	res       *app.SearchResults
 	err       error
 }
 
@@ -98,7 +97,7 @@ type pageLoaded struct {
 // first page (the counts are over every hit, the page only its first rows).
 type facetsLoaded struct {
 	seq    int
-	facets map[string][]index.FacetCount
+	facets map[string][]app.FacetCount
 	approx facetApprox
 	err    error
 }
@@ -113,7 +112,7 @@ const (
 	// retired ones too (estimateFacets).
 	facetsWithRetired
 	// facetsSampled: the index counted the facets on a sample of a large
-	// result set and scaled them (index.Results.Estimated).
+	// result set and scaled them (app.SearchResults.Estimated).
 	facetsSampled
 )
 
@@ -145,7 +144,7 @@ func (m *Model) runSearch() tea.Cmd {
 
 // research runs the current query again from page 0.
 func (m *Model) research() tea.Cmd {
-	m.searchedAs = index.RequireAll(m.search.Value())
+	m.searchedAs = app.QueryAsRead(m.search.Value())
 	m.querySeq = m.search.Next()
 	m.list.stale = true
 	m.list.pending = map[int]bool{}
@@ -160,7 +159,7 @@ func (m *Model) research() tea.Cmd {
 // which holds every hit of the old sequence).
 func (m *Model) keepResults() (tea.Cmd, bool) {
 	if !m.searched || m.list.stale || m.searchErr != "" || m.ws.order != byIndex ||
-		index.RequireAll(m.search.Value()) != m.searchedAs {
+		app.QueryAsRead(m.search.Value()) != m.searchedAs {
 		return nil, false
 	}
 	m.querySeq = m.search.Next()
@@ -172,8 +171,10 @@ func (m *Model) keepResults() (tea.Cmd, bool) {
 	return tea.Batch(m.fill(), facets), true
 }
 
-// request builds the index request of page n of the current query.
-func (m *Model) request(page int) index.Request {
+// request builds the search of page n of the current query (the service
+// reads every term as required and hides retired records unless the facet
+// or the query asks for them).
+func (m *Model) request(page int) app.SearchRequest {
 	filters := map[string][]string{}
 	for f, vs := range m.filters {
 		if len(vs) > 0 {
@@ -181,10 +182,8 @@ func (m *Model) request(page int) index.Request {
 		}
 	}
 	q := m.search.Value()
-	req := index.Request{Query: index.RequireAll(q), Type: "record", Filters: filters, Sort: sortFor(q),
+	return app.SearchRequest{Query: q, Type: "record", Filters: filters, Sort: sortFor(q),
 		From: page * pageSize, Size: pageSize, Highlight: strings.TrimSpace(q) != ""}
-	app.HideRetired(&req) // retired only when the facet or the query asks
-	return req
 }
 
 // sortFor orders hits: by id when the query is blank (every score is the
@@ -212,7 +211,7 @@ func (m *Model) loadFacets() tea.Cmd {
 	if estimate {
 		// The index answers from its term counts, and with the id order
 		// from its id dictionary: no hit is visited.
-		req.Filters, req.Sort = nil, []string{"_id"}
+		req.Filters, req.Sort, req.WithRetired = nil, []string{"_id"}, true
 	}
 	seq, src := m.querySeq, m.src
 	m.facetsPending = true

@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/form"
 	"github.com/memreview/memreview/ui/widget"
@@ -131,13 +131,13 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 		if msg.page == 0 {
 			m.searched, m.searchErr = true, msg.err.Error()
 			m.list.total, m.list.stale = 0, false
-			m.list.pages = map[int][]index.Hit{}
+			m.list.pages = map[int][]app.Hit{}
 			return nil
 		}
 		return common.NotifyErr("could not page the results: " + msg.err.Error())
 	}
 	if msg.page == 0 {
-		m.list.pages, m.list.stale = map[int][]index.Hit{}, false
+		m.list.pages, m.list.stale = map[int][]app.Hit{}, false
 		m.searched, m.searchErr = true, ""
 		m.list.total = int(msg.res.Total)
 		m.totalEstimated = msg.res.Estimated // page 0 asks for no facets: only the total can be estimated
@@ -307,7 +307,7 @@ func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
 
 // showRecord searches for one record by id and selects it.
 func (m *Model) showRecord(id string) tea.Cmd {
-	m.search.SetValue("id:" + index.EscapeQuery(id))
+	m.search.SetValue("id:" + app.EscapeQuery(id))
 	m.filters = map[string][]string{}
 	m.focus = paneDetail
 	return m.runSearch()

@@ -10,8 +10,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -23,29 +23,29 @@ type fakeSource struct {
 	gate chan struct{}
 
 	mu       sync.Mutex
-	searches []index.Request
+	searches []app.SearchRequest
 	recIDs   int // record details asked for, in all
 }
 
 func recID(i int) string { return fmt.Sprintf("rec_%06d", i) }
 
-func (f *fakeSource) Search(req index.Request) (*index.Results, error) {
+func (f *fakeSource) Search(req app.SearchRequest) (*app.SearchResults, error) {
 	if f.gate != nil {
 		<-f.gate
 	}
 	f.mu.Lock()
 	f.searches = append(f.searches, req)
 	f.mu.Unlock()
-	res := &index.Results{Total: uint64(f.n)}
+	res := &app.SearchResults{Total: uint64(f.n)}
 	for i := req.From; i < min(req.From+req.Size, f.n); i++ {
-		h := index.Hit{ID: recID(i), Type: "record", Score: 1}
+		h := app.Hit{ID: recID(i), Type: "record", Score: 1}
 		if req.Query != "" {
-			h.Fragments = map[string][]string{"lemma": {"lemma about " + index.MarkStart + strings.TrimLeft(req.Query, "+") + index.MarkEnd + "\nhere"}}
+			h.Fragments = map[string][]string{"lemma": {"lemma about " + app.MarkStart + strings.TrimLeft(req.Query, "+") + app.MarkEnd + "\nhere"}}
 		}
 		res.Hits = append(res.Hits, h)
 	}
 	if len(req.Facets) > 0 {
-		res.Facets = map[string][]index.FacetCount{"category": {{Term: "fact", Count: f.n}}}
+		res.Facets = map[string][]app.FacetCount{"category": {{Term: "fact", Count: f.n}}}
 	}
 	return res, nil
 }
@@ -227,7 +227,7 @@ func TestHighlightedMatches(t *testing.T) {
 	if !strings.Contains(v, "lemma about stars here") || strings.Contains(v, "<mark>") {
 		t.Errorf("the fragment is not shown highlighted:\n%s", v)
 	}
-	if got := m.highlight("a " + index.MarkStart + "b" + index.MarkEnd + " c"); got != "a "+m.Styles.Marked.Render("b")+" c" {
+	if got := m.highlight("a " + app.MarkStart + "b" + app.MarkEnd + " c"); got != "a "+m.Styles.Marked.Render("b")+" c" {
 		t.Errorf("highlight = %q", got)
 	}
 }

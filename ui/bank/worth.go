@@ -6,8 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -41,9 +41,9 @@ const maxSorted = 1 << 20
 // sortedLoaded is every hit of query seq, sorted by worth.
 type sortedLoaded struct {
 	seq   int
-	hits  []index.Hit
+	hits  []app.Hit
 	total uint64
-	res   *index.Results // page 0 as the index answered it (facets, took)
+	res   *app.SearchResults // page 0 as the index answered it (facets, took)
 	err   error
 }
 
@@ -53,8 +53,8 @@ type worthState struct {
 	gen   int
 	err   string
 	order worthOrder
-	seq   int         // the query the sorted hits are of
-	hits  []index.Hit // all hits of query seq in worth order; nil while loading
+	seq   int       // the query the sorted hits are of
+	hits  []app.Hit // all hits of query seq in worth order; nil while loading
 }
 
 // trajectories reads the bank's trajectories through the service; nil
@@ -126,7 +126,7 @@ func (m *Model) updateWorth(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // sortedPage is page n of the hits sorted by worth.
-func (m *Model) sortedPage(n int) []index.Hit {
+func (m *Model) sortedPage(n int) []app.Hit {
 	lo := min(n*pageSize, len(m.ws.hits))
 	return m.ws.hits[lo:min(lo+pageSize, len(m.ws.hits))]
 }
@@ -138,7 +138,7 @@ func (m *Model) loadSortedPage(n int) tea.Cmd {
 	seq := m.querySeq
 	if m.ws.seq == seq && m.ws.hits != nil {
 		m.list.pending[n] = true
-		res := &index.Results{Total: uint64(len(m.ws.hits)), Hits: m.sortedPage(n)}
+		res := &app.SearchResults{Total: uint64(len(m.ws.hits)), Hits: m.sortedPage(n)}
 		return func() tea.Msg { return pageLoaded{seq: seq, page: n, res: res} }
 	}
 	if m.ws.seq == seq {
@@ -168,8 +168,8 @@ func (m *Model) loadSortedPage(n int) tea.Cmd {
 
 // sortByWorth orders hits by their record's lift (review.Worth.Lift), best
 // or worst first; ties by how many tasks retrieved it (more first), then id.
-func sortByWorth(hits []index.Hit, worth map[string]review.Worth, order worthOrder) []index.Hit {
-	out := make([]index.Hit, len(hits))
+func sortByWorth(hits []app.Hit, worth map[string]review.Worth, order worthOrder) []app.Hit {
+	out := make([]app.Hit, len(hits))
 	copy(out, hits)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := worth[out[i].ID], worth[out[j].ID]

@@ -32,7 +32,7 @@ func TestCLILiveAndRebaseline(t *testing.T) {
 	}
 
 	// A record whose check expects what the shop no longer gives.
-	svc, err := app.Open(bank, app.Options{Operator: "tester"})
+	svc, err := app.Open(context.Background(), bank, app.Options{Operator: "tester"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,14 +65,3 @@ func TestMigrateToPostgresAndUseIt(t *testing.T) {
 		t.Fatalf("probe through the operator's environments: %s", p)
 	}
 }
-
-func TestBankName(t *testing.T) {
-	for bank, want := range map[string]string{
-		"postgres://alice@db.example.com/team":            "postgres:team",
-		"postgres://postgres@/t1?host=/tmp/pgtest12/sock": "postgres:t1",
-	} {
-		if got := bankName(bank, nil); got != want {
-			t.Errorf("bankName(%q) = %q, want %q", bank, got, want)
-		}
-	}
-}

@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/curator"
+	"github.com/memreview/memreview/review/app"
 )
 
 // Running the LLM curator from the screens (c on the review and
@@ -34,7 +34,7 @@ import (
 // state changes only in Start and Update, i.e. in the screens' Update; the
 // run's goroutine never touches it.
 type Curator struct {
-	settings curator.Settings
+	settings app.CuratorSettings
 	run      *CuratorRun
 	ch       <-chan tea.Msg // the run's messages; nil when none is in flight
 	tick     int            // seq of the spinner tick the run waits for
@@ -56,14 +56,14 @@ func (c *Curator) Cancel() {
 }
 
 // NewCurator returns the curator the screens run with settings s (see
-// curator.SettingsFromEnv). An empty s.Operator takes Deps.Operator.
-func NewCurator(s curator.Settings) *Curator { return &Curator{settings: s} }
+// the service's CuratorSettings). An empty s.Operator takes Deps.Operator.
+func NewCurator(s app.CuratorSettings) *Curator { return &Curator{settings: s} }
 
 // CuratorRun is what the screens show of a run.
 type CuratorRun struct {
 	ID           string
 	Trajectories []string
-	Events       []curator.Event // as they happened
+	Events       []app.CuratorEvent // as they happened
 	Done         bool
 	Err          error    // why the run failed (nothing was saved); nil otherwise
 	Proposals    []string // ids of the proposals it queued, once done
@@ -81,14 +81,14 @@ func (r *CuratorRun) Concerns(id string) bool {
 type CuratorEvent struct {
 	RunID string
 	N     int
-	Event curator.Event
+	Event app.CuratorEvent
 }
 
 // CuratorDone ends curator run RunID: Run is what it did, Err why it
 // failed (then nothing was saved).
 type CuratorDone struct {
 	RunID string
-	Run   *curator.Run
+	Run   *app.CuratorRun
 	Err   error
 }
 
@@ -141,7 +141,7 @@ func (c *Curator) Start(d Deps, trajIDs []string) (tea.Cmd, error) {
 	if d.Service != nil {
 		now = d.Service.Now()
 	}
-	id := curator.NewRunID(now)
+	id := app.NewCuratorRunID(now)
 	ch := make(chan tea.Msg, 64)
 	c.run = &CuratorRun{ID: id, Trajectories: slices.Clone(trajIDs)}
 	c.ch, c.frame = ch, 0
@@ -158,14 +158,14 @@ func (c *Curator) Start(d Deps, trajIDs []string) (tea.Cmd, error) {
 		defer cancel()
 		logf("curator run %s on %s: started (model %s at %s)", id, strings.Join(ids, ", "), s.Model, s.BaseURL)
 		n := 0
-		var run *curator.Run
+		var run *app.CuratorRun
 		err := errNoBank
 		if svc != nil {
 			// The service catches the index up after the run (re-distilled
 			// packets, new proposals).
-			run, err = svc.Curate(ctx, s, ids, curator.Options{
+			run, err = svc.Curate(ctx, s, ids, app.CuratorOptions{
 				Probe: true, RunID: id,
-				OnEvent: func(e curator.Event) { n++; ch <- CuratorEvent{RunID: id, N: n, Event: e} },
+				OnEvent: func(e app.CuratorEvent) { n++; ch <- CuratorEvent{RunID: id, N: n, Event: e} },
 			})
 		}
 		if err != nil {
@@ -287,7 +287,7 @@ func (c *Curator) View(st *Styles, w int, spin bool) string {
 		switch {
 		case bad:
 			style = st.Bad
-		case e.Kind != curator.EventCall:
+		case e.Kind != app.EventCall:
 			style = st.Subtle
 		}
 		b.WriteString(style.Render(Indent(lead, text, w, 2)) + "\n")
@@ -302,26 +302,26 @@ const maxEventText = 300
 // result, "✘ " a failure, "· " anything else), the text, and whether it
 // reports a failure. E.g. → sql_query {"env":"shop","sql":"SELECT …"},
 // ← 3 rows (run_cur_…_1), ✘ sql_query: …
-func EventLine(e curator.Event) (lead, text string, bad bool) {
+func EventLine(e app.CuratorEvent) (lead, text string, bad bool) {
 	switch e.Kind {
-	case curator.EventCall:
+	case app.EventCall:
 		if strings.HasPrefix(e.Tool, "propose_") {
 			if s, ok := proposeSummary(e.Args); ok {
 				return "→ ", clipText(e.Tool + " " + s), false
 			}
 		}
 		return "→ ", clipText(e.Tool + " " + compactJSON(e.Args)), false
-	case curator.EventResult:
+	case app.EventResult:
 		if e.Err != nil {
 			return "✘ ", clipText(e.Tool + ": " + e.Err.Error()), true
 		}
 		s, failed := resultSummary(e.Result)
 		return "← ", clipText(s), failed
-	case curator.EventDistill:
+	case app.EventDistill:
 		return "· ", clipText("distilled " + e.Trajectory + ": " + e.Result), false
-	case curator.EventText:
+	case app.EventText:
 		return "· ", clipText("model: " + oneLine(e.Result)), false
-	case curator.EventError:
+	case app.EventError:
 		msg := "the run failed"
 		if e.Err != nil {
 			msg = e.Err.Error()

@@ -72,7 +72,7 @@ func benchBankDir(b *testing.B) string {
 // (the first words of a spread of its records' lemmas).
 func openBench(b *testing.B) (mcpserver.Bank, []string) {
 	dir := benchBankDir(b)
-	svc, err := app.Open(dir, app.Options{Operator: "bench"})
+	svc, err := app.Open(context.Background(), dir, app.Options{Operator: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}

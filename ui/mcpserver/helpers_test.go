@@ -56,7 +56,7 @@ func newWorld(t testing.TB, opt mcpserver.Options) *world {
 	if err := s.PutTrajectories([]review.Trajectory{testTrajectory()}); err != nil {
 		t.Fatal(err)
 	}
-	svc := app.OpenStore(s, app.Options{Operator: "test"})
+	svc := app.New(s, app.Options{Operator: "test"})
 	t.Cleanup(func() { svc.Close() })
 	if opt.Poll == 0 {
 		opt.Poll = 20 * time.Millisecond

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/memreview/memreview/review"
@@ -30,16 +31,29 @@ func (b serviceBank) Record(_ context.Context, id string) (*review.Record, error
 	return b.s.Record(id)
 }
 
-func (b serviceBank) Propose(_ context.Context, p review.Proposal) (*review.Proposal, error) {
-	return b.s.ProposeChecked(p, ToolPropose)
+// Propose queues an agent's proposal, checked exactly as a line of an
+// imported proposals file is; it is pending whatever it claims.
+func (b serviceBank) Propose(ctx context.Context, p review.Proposal) (*review.Proposal, error) {
+	p.Status = review.Pending
+	res, err := b.s.Import(ctx, app.KindProposals, []app.ImportInput{{Name: ToolPropose, Proposals: []review.Proposal{p}}}, app.ImportOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return &res.Proposals[0], nil
 }
 
 func (b serviceBank) ProposalStatus(_ context.Context, id string) (*review.Proposal, *review.Decision, error) {
 	return b.s.ProposalDecision(id)
 }
 
-func (b serviceBank) SubmitTrajectory(_ context.Context, data []byte, name string) (*review.Trajectory, error) {
-	return b.s.SubmitTrajectory(data, name)
+// SubmitTrajectory stores one run, read as 'import trajectories' reads a
+// file (name seeds the id of a run that carries none).
+func (b serviceBank) SubmitTrajectory(ctx context.Context, data []byte, name string) (*review.Trajectory, error) {
+	res, err := b.s.Import(ctx, app.KindTrajectories, []app.ImportInput{{Name: name, R: bytes.NewReader(data)}}, app.ImportOptions{One: true})
+	if err != nil {
+		return nil, err
+	}
+	return &res.Trajectories[0], nil
 }
 
 func (b serviceBank) LastSeq(context.Context) (int64, error) { return b.s.LastSeq() }

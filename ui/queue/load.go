@@ -9,7 +9,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
@@ -193,11 +192,12 @@ func (m *Model) searchRecords(pid, query string, exclude []string) tea.Cmd {
 }
 
 func findRecords(svc *app.Service, query string, exclude []string) ([]review.Record, error) {
-	res, err := svc.Search(index.Request{
+	res, err := svc.Search(app.SearchRequest{
 		Query:   query,
 		Type:    "record",
 		Filters: map[string][]string{"status": {string(review.Active)}},
 		Size:    mergeSearchSize + len(exclude),
+		AnyTerm: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", query, err)

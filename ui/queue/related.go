@@ -9,7 +9,6 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
@@ -60,7 +59,7 @@ func findRelated(svc *app.Service, p *review.Proposal) ([]relatedRecord, error) 
 		return nil, nil
 	}
 	c := p.Record
-	query := index.LiteralWords(lemmaQuery(c.Lemma + " " + c.Trigger))
+	query := app.LiteralWords(lemmaQuery(c.Lemma + " " + c.Trigger))
 	if strings.TrimSpace(query) == "" {
 		return nil, nil
 	}
@@ -69,7 +68,7 @@ func findRelated(svc *app.Service, p *review.Proposal) ([]relatedRecord, error) 
 		filters["env"] = []string{c.Scope.Env}
 	}
 	skip := append(p.TargetIDs(), c.ID)
-	res, err := svc.Search(index.Request{Query: query, Type: "record", Filters: filters, Size: relatedSize + len(skip)})
+	res, err := svc.Search(app.SearchRequest{Query: query, Type: "record", Filters: filters, Size: relatedSize + len(skip), AnyTerm: true})
 	if errors.Is(err, app.ErrNoIndex) {
 		return nil, nil
 	}

@@ -28,7 +28,7 @@ func loaded(t *testing.T) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.OpenStore(s, app.Options{Operator: "tester",
+	svc := app.New(s, app.Options{Operator: "tester",
 		OpenIndex: func() (app.Index, error) { return nil, app.ErrNoIndex }})
 	t.Cleanup(func() { svc.Close() })
 	deps := common.Deps{Service: svc, Operator: "tester", Log: log.New(io.Discard, "", 0)}

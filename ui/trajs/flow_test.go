@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -14,7 +14,7 @@ import (
 func TestSearchFlow(t *testing.T) {
 	t.Parallel()
 	deps := uitest.OpenSample(t)
-	res, err := deps.Service.Search(index.Request{Query: "Bluetooth", Type: "trajectory", Size: 100})
+	res, err := deps.Service.Search(app.SearchRequest{Query: "Bluetooth", Type: "trajectory", Size: 100})
 	if err != nil || res.Total == 0 {
 		t.Fatalf("search: %v, %v", res, err)
 	}

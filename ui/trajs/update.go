@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/widget"
 )
@@ -131,7 +131,7 @@ func (m *Model) runSearch() tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		res, err := ix.Search(index.Request{Query: index.RequireAll(q), Type: "trajectory", Size: searchSize})
+		res, err := ix.Search(app.SearchRequest{Query: q, Type: "trajectory", Size: searchSize})
 		if err != nil {
 			return searched{seq: seq, err: err}
 		}

@@ -17,7 +17,7 @@ func ClaimWorld(tb testing.TB) (common.Deps, app.Store, []review.Proposal) {
 	if err != nil || len(q) < 5 {
 		tb.Fatalf("queue: %d proposals, %v", len(q), err)
 	}
-	return deps, deps.Service.Backend(), q
+	return deps, Store(tb, deps), q
 }
 
 // ClaimsOf returns the proposals operator holds a live claim on.

@@ -120,23 +120,28 @@ func OpenBank(tb testing.TB, dir string, opts ...store.Options) common.Deps {
 	if err != nil {
 		tb.Fatalf("open the bank: %v", err)
 	}
-	svc := app.OpenStore(s, app.Options{Operator: "tester"})
+	svc := app.New(s, app.Options{Operator: "tester"})
 	tb.Cleanup(func() { svc.Close() })
-	if _, err := svc.HoldIndex(3 * time.Second); err != nil {
+	if err := svc.HoldIndex(3 * time.Second); err != nil {
 		tb.Fatalf("open the index: %v", err)
 	}
 	return common.Deps{Service: svc, BankName: "sample", IsSample: true,
 		Operator: "tester", Log: log.New(io.Discard, "", 0)}
 }
 
-// Store is the store behind d's service, for tests that check what was
-// committed or write behind the screens' backs (another process would).
-// Screens never reach it: Deps has no store.
+// Store opens d's bank a second time, as another process would: for
+// tests that check what was committed or write behind the screens' backs.
+// Screens never reach it: Deps has no store. It closes when tb ends.
 func Store(tb testing.TB, d common.Deps) *store.Store {
 	tb.Helper()
-	st, ok := d.Service.Backend().(*store.Store)
-	if !ok {
-		tb.Fatalf("the bank is not a SQLite store: %T", d.Service.Backend())
+	info := d.Service.Info()
+	if info.Team {
+		tb.Fatalf("the bank is not a folder bank: %s", info.Where)
 	}
+	st, err := store.Open(info.Dir, store.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
 	return st
 }

@@ -42,10 +42,10 @@ func indexProgress(w io.Writer, interval time.Duration, mute *atomic.Bool) func(
 // indexProgress is indexProgress on the command's stderr, once a second,
 // until the TUI mutes it; once the TUI follows the progress (tuiProgress),
 // it goes there instead.
-func (a *cmdline) indexProgress() func(done, total int) {
-	line := indexProgress(a.stderr, time.Second, &a.muteProgress)
+func (c *call) indexProgress() func(done, total int) {
+	line := indexProgress(c.stderr, time.Second, &c.muteProgress)
 	return func(done, total int) {
-		if f := a.tuiProgress.Load(); f != nil {
+		if f := c.tuiProgress.Load(); f != nil {
 			(*f)(done, total)
 			return
 		}

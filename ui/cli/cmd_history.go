@@ -1,0 +1,31 @@
+package cli
+
+import "fmt"
+
+func historyCommand() *command {
+	return &command{name: "history", args: "RECORD_ID",
+		summary: "Show every version of a record with who wrote it, why, and in which decision.",
+		json:    true,
+		run: func(c *call, args []string) error {
+			if err := needArgs("history", args, 1, "RECORD_ID"); err != nil {
+				return err
+			}
+			svc, err := c.open()
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			h, err := svc.History(args[0])
+			if err != nil {
+				return err
+			}
+			if c.json {
+				return printJSON(c.stdout, h)
+			}
+			for _, v := range h {
+				fmt.Fprintf(c.stdout, "v%d  %s  %-7s by %s  %s  %s\n   %s  %s\n", v.Record.Version, v.At.Format("2006-01-02 15:04:05"),
+					v.Op, v.Actor, v.Decision, v.Reason, v.Record.Status, v.Record.Lemma)
+			}
+			return nil
+		}}
+}

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/memreview/memreview/review"
+)
+
+func showCommand() *command {
+	return &command{name: "show", args: "ID",
+		summary: "Show a record (with its checks, evidence, worth and who retrieved it), a proposal, a decision, a trajectory or a probe run.",
+		json:    true,
+		run: func(c *call, args []string) error {
+			if err := needArgs("show", args, 1, "ID"); err != nil {
+				return err
+			}
+			s, err := c.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			id := args[0]
+			if r, err := s.Record(id); err == nil {
+				runs, _ := s.ProbeRunsFor("record", id)
+				checks, _ := s.CheckResults(id)
+				used, _ := s.RetrievedBy(id)
+				worth, _ := s.Worth(id)
+				if c.json {
+					return printJSON(c.stdout, map[string]any{"record": r, "evidence": nonNil(runs), "check_results": nonNil(checks), "retrieved_by": nonNil(used), "worth": worth})
+				}
+				writeRecord(c.stdout, r)
+				fmt.Fprintf(c.stdout, "worth        %s\n", worth)
+				for _, cr := range checks {
+					fmt.Fprintf(c.stdout, "check %d      %s  %s: %s\n", cr.Index+1, cr.Verdict, cr.Env, oneLine(cr.Input, 70))
+				}
+				for _, run := range runs {
+					fmt.Fprintf(c.stdout, "evidence     %s  %s: %s\n", run.ID, run.Result.Env, oneLine(run.Result.Input, 70))
+				}
+				for _, u := range used {
+					fmt.Fprintf(c.stdout, "retrieved by %s  passed=%v reward=%.2f\n", u.Trajectory, u.Outcome.Passed, u.Outcome.Reward)
+				}
+				return nil
+			}
+			var v any
+			if p, err := s.Proposal(id); err == nil {
+				runs, _ := s.ProbeRunsFor("proposal", id)
+				v = map[string]any{"proposal": p, "evidence": runs}
+			} else if d, err := s.Decision(id); err == nil {
+				v = d
+			} else if t, err := s.Trajectory(id); err == nil {
+				v = t
+			} else if r, err := s.ProbeRun(id); err == nil {
+				v = r
+			} else {
+				return fmt.Errorf("no record, proposal, decision, trajectory or probe run has id %q", id)
+			}
+			return printJSON(c.stdout, v)
+		}}
+}
+
+func writeRecord(w io.Writer, r *review.Record) {
+	suspect := ""
+	if r.Suspect {
+		suspect = "  SUSPECT: a check no longer holds"
+	}
+	fmt.Fprintf(w, "%s  v%d  %s  %s%s\n", r.ID, r.Version, r.Category, r.Status, suspect)
+	fmt.Fprintf(w, "lemma        %s\n", r.Lemma)
+	fmt.Fprintf(w, "scope        env=%s tags=%s family=%s\n", r.Scope.Env, strings.Join(r.Scope.Tags, ","), r.Scope.TaskFamily)
+	if r.Trigger != "" {
+		fmt.Fprintf(w, "trigger      %s\n", r.Trigger)
+	}
+	for i, st := range r.Steps {
+		fmt.Fprintf(w, "step %d       %s\n", i+1, st)
+	}
+	fmt.Fprintf(w, "confidence   %.2f  priority %d\n", r.Confidence, r.Priority)
+	if p := r.Provenance; p.Trajectory != "" || len(p.MergedFrom) > 0 || p.MergedInto != "" {
+		steps := ""
+		if p.Steps != nil {
+			steps = fmt.Sprintf(" steps %d-%d", p.Steps.From, p.Steps.To)
+		}
+		fmt.Fprintf(w, "provenance   %s%s merged_from=%s merged_into=%s\n", p.Trajectory, steps, strings.Join(p.MergedFrom, ","), p.MergedInto)
+	}
+	fmt.Fprintf(w, "updated      %s\n", r.Updated.Format("2006-01-02 15:04:05"))
+}
