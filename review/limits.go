@@ -31,6 +31,12 @@ const (
 	// checks included, without its provenance and status (which the store
 	// itself changes when it retires or merges a record).
 	MaxRecordBytes = 1 << 20
+	// MaxTrajectoryBytes is the largest trajectory as JSON (json.Marshal,
+	// as the store writes it): what one run may become however its input
+	// expands (Inspect's attachment:// references), well within
+	// MaxTrajectoryLineBytes so that a stored trajectory exports as a line
+	// import reads back.
+	MaxTrajectoryBytes = 64 << 20
 )
 
 // CheckID says what is wrong with an id, or nil: ids are 1 to MaxIDBytes

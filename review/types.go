@@ -286,12 +286,36 @@ type Step struct {
 	Name       string     `json:"name,omitempty"`
 }
 
-// Outcome is how a task ended.
+// Outcome is how a task ended, as far as its run says. Kind says what the
+// run gave: the zero Kind is a reward (Passed and Reward as given: every
+// outcome written before Kind existed reads so); OutcomeUnknown a run
+// that carries no outcome (Passed and Reward are zero and say nothing);
+// OutcomeValue an outcome that is not a reward, held in Value as the run
+// wrote it (an Inspect score "C", SWE-agent's exit status "submitted",
+// OpenHands' final state "finished"), with Passed true only where the
+// producer itself counts the value a pass (Inspect's C) and Reward the
+// number it gives the value, where it gives one (else 0).
 type Outcome struct {
-	Passed bool    `json:"passed"`
-	Reward float64 `json:"reward"`
-	Notes  string  `json:"notes,omitempty"`
+	Passed bool        `json:"passed"`
+	Reward float64     `json:"reward"`
+	Notes  string      `json:"notes,omitempty"`
+	Kind   OutcomeKind `json:"kind,omitempty"`
+	Value  string      `json:"value,omitempty"`
 }
+
+// OutcomeKind is what kind of outcome a run carries ("" for a reward).
+type OutcomeKind string
+
+// The outcome kinds besides a reward.
+const (
+	OutcomeUnknown OutcomeKind = "unknown"
+	OutcomeValue   OutcomeKind = "value"
+)
+
+// Rewarded reports whether the outcome is a reward, so that Passed false
+// means the run failed. A run with an unknown outcome did not fail, and a
+// value outcome says how it ended in Value.
+func (o Outcome) Rewarded() bool { return o.Kind == "" }
 
 // Observation is a decisive observation of a distilled trajectory.
 type Observation struct {

@@ -205,7 +205,7 @@ func ReadTrajectories(in *Input, format *Format) ([]review.Trajectory, *Report, 
 			continue
 		}
 		if strings.TrimSpace(t.ID) == "" {
-			t.ID = fmt.Sprintf("%s-%d", fileBaseName(in.File), len(kept)+1)
+			t.ID = fileID(fileBaseName(in.File), fmt.Sprintf("-%d", len(kept)+1))
 		}
 		kept = append(kept, t)
 		if rep.Places != nil {
@@ -221,6 +221,12 @@ func ReadTrajectories(in *Input, format *Format) ([]review.Trajectory, *Report, 
 			ts[i].Format = f.Name
 		}
 		rep.countRun(&ts[i])
+		if ts[i].Outcome.Kind != review.OutcomeUnknown {
+			rep.Outcomes++
+		}
+	}
+	if err := checkRuns(in, ts, rep.Places); err != nil {
+		return nil, nil, err
 	}
 	return ts, rep, nil
 }

@@ -41,7 +41,7 @@ func readATIF(in *Input, rep *Report) ([]review.Trajectory, error) {
 		}
 		agent, _ := object(o["agent"])
 		r := newRun(rep)
-		r.t.ID = firstNonEmpty(str(o["session_id"]), fileBaseName(in.File))
+		r.t.ID = firstNonEmpty(str(o["session_id"]), fileID(fileBaseName(in.File), ""))
 		r.t.Model = str(agent["model_name"])
 		for i, s := range steps {
 			p := joinPath(prefix, fmt.Sprintf("steps[%d]", i))
@@ -93,6 +93,8 @@ func readATIF(in *Input, rep *Report) ([]review.Trajectory, error) {
 				}
 			}
 		}
+		// ATIF records what a run cost (final_metrics), not how it ended.
+		r.t.Outcome.Kind = review.OutcomeUnknown
 		if fm, ok := object(o["final_metrics"]); ok {
 			r.t.Outcome.Notes = "final_metrics: " + textOfMap(fm)
 		}

@@ -5,6 +5,8 @@ package formats
 // has ids, else to the newest open call of that name (or any name).
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 
 	"github.com/memreview/memreview/review"
@@ -25,8 +27,12 @@ func newRun(rep *Report) *run { return &run{rep: rep} }
 func (r *run) add(s review.Step) int {
 	r.t.Steps = append(r.t.Steps, s)
 	i := len(r.t.Steps) - 1
-	for j := range s.ToolCalls {
-		r.open = append(r.open, callRef{i, j})
+	for j, c := range s.ToolCalls {
+		if c.Result == "" {
+			r.open = append(r.open, callRef{i, j})
+		} else {
+			r.linked++ // the call carries its own result
+		}
 	}
 	return i
 }
@@ -71,6 +77,57 @@ func (r *run) result(id, name, content string) {
 	}
 }
 
+// toolResult adds a tool step with the result of call, as a tool span
+// reports it, and links it: by id when the span names one, else to the
+// oldest open call of that name whose arguments are the span's (tools run
+// in the order they were asked for), else to the oldest of that name. It
+// returns the id of the call it linked ("" when none, or when that call
+// has no id).
+func (r *run) toolResult(call review.ToolCall, text string) string {
+	r.add(review.Step{Role: "tool", Content: text, ToolCallID: call.ID, Name: call.Name})
+	if call.ID != "" {
+		if r.link(call.ID, "", text) {
+			return call.ID
+		}
+		r.rep.Skip("tool results with no matching call (kept as steps, not linked)", 1)
+		return ""
+	}
+	pick := -1
+	for k, ref := range r.open {
+		tc := &r.t.Steps[ref.step].ToolCalls[ref.call]
+		if call.Name != "" && tc.Name != call.Name {
+			continue
+		}
+		if sameArgs(tc.Arguments, call.Arguments) {
+			pick = k
+			break
+		}
+		if pick < 0 {
+			pick = k
+		}
+	}
+	if pick < 0 {
+		r.rep.Skip("tool results with no matching call (kept as steps, not linked)", 1)
+		return ""
+	}
+	ref := r.open[pick]
+	tc := &r.t.Steps[ref.step].ToolCalls[ref.call]
+	tc.Result = text
+	r.open = append(r.open[:pick], r.open[pick+1:]...)
+	r.linked++
+	return tc.ID
+}
+
+// sameArgs reports whether two tool-call arguments are the same JSON (or
+// the same text).
+func sameArgs(a, b string) bool {
+	if a == b {
+		return true
+	}
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, []byte(a)) == nil && json.Compact(&cb, []byte(b)) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
+}
+
 // finish fills the task from the first user step when none was set,
 // counts what is left open and returns the trajectory.
 func (r *run) finish() review.Trajectory {
@@ -90,17 +147,19 @@ func (r *run) finish() review.Trajectory {
 // msg is a chat message in any of the shapes the formats use: OpenAI
 // ({role, content, tool_calls[{id, function{name, arguments}}], tool_call_id}),
 // OTel GenAI parts ({role, parts[{type: text|tool_call|tool_call_response|reasoning}]}),
-// Inspect AI ({content as parts, tool_calls[{id, function: name, arguments}]}).
+// Inspect AI ({content as parts, tool_calls[{id, function: name, arguments}]}),
+// the AI SDK's content parts (tool-call, tool-result) and Anthropic's
+// (tool_use, tool_result).
 type msg struct {
 	role    string
 	text    string
 	calls   []review.ToolCall
-	results []result // tool_call_response parts
+	results []result // tool results carried as parts
 	callID  string   // tool_call_id of a tool message
 	name    string
 }
 
-type result struct{ id, text string }
+type result struct{ id, name, text string }
 
 // decodeMsg reads one message; ok is false when m is not an object with a
 // role.
@@ -117,51 +176,71 @@ func decodeMsg(raw rawValue) (msg, bool) {
 		return out, false
 	}
 	var texts []string
-	if t := contentText(m["content"]); t != "" {
+	if parts, ok := array(m["content"]); ok && !isString(m["content"]) {
+		out.addParts(parts, &texts)
+	} else if t := contentText(m["content"]); t != "" {
 		texts = append(texts, t)
 	}
 	parts, _ := array(m["parts"])
+	out.addParts(parts, &texts)
+	calls, _ := array(m["tool_calls"])
+	out.calls = append(out.calls, callList(calls)...)
+	out.text = strings.Join(texts, "\n")
+	return out, true
+}
+
+// addParts adds a message's content parts: text and reasoning to texts,
+// tool calls and tool results to m. Images, files and other parts are left
+// out.
+func (m *msg) addParts(parts []rawValue, texts *[]string) {
 	for _, p := range parts {
+		if s := str(p); s != "" {
+			*texts = append(*texts, s)
+			continue
+		}
 		po, ok := object(p)
 		if !ok {
 			continue
 		}
 		switch str(po["type"]) {
-		case "text":
-			texts = append(texts, firstText(po, "content", "text"))
+		case "tool_call": // OTel GenAI
+			m.calls = append(m.calls, review.ToolCall{ID: str(po["id"]), Name: str(po["name"]), Arguments: argsText(po["arguments"])})
+		case "tool-call": // AI SDK
+			m.calls = append(m.calls, review.ToolCall{ID: str(po["toolCallId"]), Name: str(po["toolName"]), Arguments: argsText(firstPresent(po, "input", "args"))})
+		case "tool_use": // Anthropic; Inspect's server-side tool uses carry their result
+			tc := review.ToolCall{ID: str(po["id"]), Name: str(po["name"]), Arguments: argsText(firstPresent(po, "input", "arguments"))}
+			tc.Result = resultText(po["result"])
+			m.calls = append(m.calls, tc)
+		case "tool_call_response": // OTel GenAI
+			m.results = append(m.results, result{id: str(po["id"]), text: resultText(firstPresent(po, "response", "result"))})
+		case "tool-result": // AI SDK
+			m.results = append(m.results, result{id: str(po["toolCallId"]), name: str(po["toolName"]), text: resultText(firstPresent(po, "output", "result"))})
+		case "tool_result": // Anthropic
+			t := resultText(po["content"])
+			if str(po["is_error"]) == "true" {
+				t = joinNotes("(error)", t)
+			}
+			m.results = append(m.results, result{id: str(po["tool_use_id"]), text: t})
 		case "reasoning", "thinking":
-			if t := firstText(po, "content", "reasoning", "text"); t != "" {
-				texts = append(texts, "(reasoning) "+t)
+			if t := firstText(po, "content", "reasoning", "thinking", "text"); t != "" {
+				*texts = append(*texts, "(reasoning) "+t)
 			}
-		case "tool_call":
-			out.calls = append(out.calls, review.ToolCall{ID: str(po["id"]), Name: str(po["name"]), Arguments: argsText(po["arguments"])})
-		case "tool_call_response":
-			v := po["response"]
-			if isNull(v) {
-				v = po["result"]
+		default:
+			if t := firstText(po, "text", "content"); t != "" {
+				*texts = append(*texts, t)
 			}
-			out.results = append(out.results, result{id: str(po["id"]), text: textOf(v)})
 		}
 	}
-	calls, _ := array(m["tool_calls"])
-	for _, c := range calls {
-		co, ok := object(c)
-		if !ok {
-			continue
+}
+
+// firstPresent gives the first of keys that m holds (not null).
+func firstPresent(m map[string]rawValue, keys ...string) rawValue {
+	for _, k := range keys {
+		if !isNull(m[k]) {
+			return m[k]
 		}
-		tc := review.ToolCall{ID: str(co["id"])}
-		if fn, ok := object(co["function"]); ok {
-			tc.Name, tc.Arguments = str(fn["name"]), argsText(fn["arguments"])
-		} else {
-			tc.Name, tc.Arguments = str(co["function"]), argsText(co["arguments"])
-		}
-		if tc.Name == "" {
-			tc.Name = str(co["name"])
-		}
-		out.calls = append(out.calls, tc)
 	}
-	out.text = strings.Join(texts, "\n")
-	return out, true
+	return nil
 }
 
 func firstText(m map[string]rawValue, keys ...string) string {
@@ -174,40 +253,29 @@ func firstText(m map[string]rawValue, keys ...string) string {
 }
 
 // contentText flattens message content: a string, or parts ({type: text,
-// text}, {type: reasoning, reasoning}); images and other parts are left out.
+// text}, {type: reasoning, reasoning}); tool parts, images and other parts
+// are left out.
 func contentText(v rawValue) string {
 	if isNull(v) {
 		return ""
 	}
-	if s := str(v); s != "" || (len(v) > 0 && v[0] == '"') {
-		return s
+	if isString(v) {
+		return str(v)
 	}
 	parts, ok := array(v)
 	if !ok {
 		return textOf(v)
 	}
+	var m msg
 	var texts []string
-	for _, p := range parts {
-		if s := str(p); s != "" {
-			texts = append(texts, s)
-			continue
-		}
-		po, ok := object(p)
-		if !ok {
-			continue
-		}
-		switch str(po["type"]) {
-		case "reasoning", "thinking":
-			if t := firstText(po, "reasoning", "thinking", "text"); t != "" {
-				texts = append(texts, "(reasoning) "+t)
-			}
-		default:
-			if t := firstText(po, "text", "content"); t != "" {
-				texts = append(texts, t)
-			}
-		}
-	}
+	m.addParts(parts, &texts)
 	return strings.Join(texts, "\n")
+}
+
+// isString reports whether v is a JSON string.
+func isString(v rawValue) bool {
+	v = bytes.TrimSpace(v)
+	return len(v) > 0 && v[0] == '"'
 }
 
 // addMsg appends a message as a step (and, for its tool results, links

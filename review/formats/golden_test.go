@@ -25,7 +25,7 @@ func renderTrajectories(ts []review.Trajectory, rep *Report) string {
 	}
 	for _, t := range ts {
 		fmt.Fprintf(&b, "run %s model=%q task=%q started=%s ended=%s\n", t.ID, t.Model, t.Task, stampText(t.Started), stampText(t.Ended))
-		fmt.Fprintf(&b, "  outcome passed=%v reward=%v notes=%q\n", t.Outcome.Passed, t.Outcome.Reward, t.Outcome.Notes)
+		fmt.Fprintf(&b, "  outcome kind=%q value=%q passed=%v reward=%v notes=%q\n", t.Outcome.Kind, t.Outcome.Value, t.Outcome.Passed, t.Outcome.Reward, t.Outcome.Notes)
 		for i, s := range t.Steps {
 			fmt.Fprintf(&b, "  %d %s %q", i+1, s.Role, s.Content)
 			if s.ToolCallID != "" {

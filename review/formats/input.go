@@ -214,6 +214,15 @@ func (in *Input) errAt(base int64, data []byte, path string, format string, args
 	return &InputError{File: in.File, Line: line, Field: path, Msg: fmt.Sprintf(format, args...)}
 }
 
+// errIn is an input error at field of the item raw (at base in Data),
+// which is at prefix in the file's JSON: the line is the field's (or the
+// item's), the field named is prefix.field.
+func (in *Input) errIn(base int64, raw []byte, prefix, field string, format string, args ...any) error {
+	err := in.errAt(base, raw, field, format, args...).(*InputError)
+	err.Field = joinPath(prefix, field)
+	return err
+}
+
 // decodeErr turns an error from decoding data (at base in Data) into an
 // input error naming the line and field.
 func (in *Input) decodeErr(base int64, data []byte, prefix string, err error) error {

@@ -76,28 +76,35 @@ func locate(data []byte, path string) (int64, bool) {
 	return off, true
 }
 
+// splitPath splits "a.b[2].c[some.key]" into a, b, 2, c, some.key: a
+// bracket holds an index or a key (which may hold dots).
 func splitPath(path string) []string {
 	var out []string
-	for _, part := range strings.Split(path, ".") {
-		for part != "" {
-			i := strings.IndexByte(part, '[')
-			switch {
-			case i < 0:
-				out = append(out, part)
-				part = ""
-			case i > 0:
-				out = append(out, part[:i])
-				part = part[i:]
-			default:
-				j := strings.IndexByte(part, ']')
-				if j < 0 {
-					return append(out, part)
-				}
-				out = append(out, part[1:j])
-				part = part[j+1:]
-			}
+	var cur strings.Builder
+	flush := func() {
+		if cur.Len() > 0 {
+			out = append(out, cur.String())
+			cur.Reset()
 		}
 	}
+	for i := 0; i < len(path); i++ {
+		switch c := path[i]; c {
+		case '.':
+			flush()
+		case '[':
+			flush()
+			j := strings.IndexByte(path[i:], ']')
+			if j < 0 {
+				out = append(out, path[i+1:])
+				return out
+			}
+			out = append(out, path[i+1:i+j])
+			i += j
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	flush()
 	return out
 }
 

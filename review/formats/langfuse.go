@@ -9,6 +9,7 @@ package formats
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/memreview/memreview/review"
 )
@@ -43,6 +44,12 @@ func readLangfuse(in *Input, rep *Report) ([]review.Trajectory, error) {
 		if !ok {
 			return in.errAt(base, raw, joinPath(prefix, "observations"), "want an array")
 		}
+		traceID := str(trace["id"])
+		if traceID != "" {
+			if err := review.CheckID(traceID); err != nil {
+				return in.errAt(base, raw, joinPath(prefix, "trace.id"), "%v", err)
+			}
+		}
 		var spans []*span
 		for i, o := range obs {
 			oo, ok := object(o)
@@ -52,10 +59,12 @@ func readLangfuse(in *Input, rep *Report) ([]review.Trajectory, error) {
 			}
 			s := &span{trace: str(oo["traceId"]), id: str(oo["id"]), parent: str(oo["parentObservationId"]),
 				name: str(oo["name"]), kind: str(oo["type"]), model: str(oo["model"]), attrs: map[string]rawValue{},
-				input: unwrap(oo["input"]), output: unwrap(oo["output"]), order: i}
+				input: unwrap(oo["input"]), output: unwrap(oo["output"]), order: i,
+				base: base, raw: raw, path: p, attrsAt: "metadata.attributes", traceField: "traceId"}
 			if s.trace == "" {
-				s.trace = str(trace["id"])
+				s.trace, s.path, s.traceField = traceID, prefix, "trace.id"
 			}
+			s.calls = observationCalls(oo)
 			if t, ok := parseTime(oo["startTime"]); ok {
 				s.start = t
 			} else if !isNull(oo["startTime"]) {
@@ -82,11 +91,14 @@ func readLangfuse(in *Input, rep *Report) ([]review.Trajectory, error) {
 			delete(s.attrs, "gen_ai.conversation.id")
 			delete(s.attrs, "session.id")
 		}
-		runs := spanRuns(spans, fileBaseName(in.File), rep)
+		runs, err := spanRuns(in, spans, fileID(fileBaseName(in.File), ""), rep)
+		if err != nil {
+			return err
+		}
 		for i := range runs {
 			t := &runs[i]
-			if id := str(trace["id"]); id != "" && len(runs) == 1 {
-				t.ID = id
+			if traceID != "" && len(runs) == 1 {
+				t.ID = traceID
 			}
 			if ts, ok := parseTime(trace["timestamp"]); ok && (t.Started.IsZero() || ts.Before(t.Started)) {
 				t.Started = ts
@@ -95,20 +107,18 @@ func readLangfuse(in *Input, rep *Report) ([]review.Trajectory, error) {
 				t.Task = textOf(unwrap(trace["input"]))
 			}
 			if scores, ok := array(trace["scores"]); ok && len(scores) > 0 {
-				rep.Outcomes++
-				var notes []string
-				for j, sc := range scores {
+				// Scores are evaluations (a number, a category, a boolean),
+				// not a reward: the outcome is their values as written.
+				var vals []string
+				for _, sc := range scores {
 					so, _ := object(sc)
-					notes = append(notes, fmt.Sprintf("%s: %s", str(so["name"]), textOf(so["value"])))
-					if j == 0 {
-						var f float64
-						if v := str(so["value"]); v != "" {
-							fmt.Sscan(v, &f)
-						}
-						t.Outcome.Reward, t.Outcome.Passed = f, f >= 1
+					v := firstNonEmpty(str(so["stringValue"]), textOf(so["value"]))
+					vals = append(vals, fmt.Sprintf("%s: %s", str(so["name"]), v))
+					if c := str(so["comment"]); c != "" {
+						t.Outcome.Notes = joinNotes(t.Outcome.Notes, str(so["name"])+": "+c)
 					}
 				}
-				t.Outcome.Notes = joinNotes(t.Outcome.Notes, "scores: "+fmt.Sprint(notes))
+				t.Outcome.Kind, t.Outcome.Value = review.OutcomeValue, strings.Join(vals, "; ")
 			}
 		}
 		out = append(out, runs...)
@@ -130,4 +140,27 @@ func joinNotes(a, b string) string {
 		return b
 	}
 	return a + "; " + b
+}
+
+// observationCalls reads the tool calls Langfuse lists beside a
+// generation's output (toolCalls, each a JSON object or a string holding
+// one, with the names in toolCallNames).
+func observationCalls(o map[string]rawValue) []review.ToolCall {
+	list, _ := array(o["toolCalls"])
+	names, _ := array(o["toolCallNames"])
+	var out []review.ToolCall
+	for i, c := range list {
+		co, ok := object(c)
+		if !ok {
+			continue
+		}
+		tc := review.ToolCall{ID: str(co["id"]), Name: str(co["name"]), Arguments: argsText(firstPresent(co, "arguments", "input"))}
+		if tc.Name == "" && i < len(names) {
+			tc.Name = str(names[i])
+		}
+		if tc.Name != "" {
+			out = append(out, tc)
+		}
+	}
+	return out
 }

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/memreview/memreview/review"
 )
 
 func init() {
@@ -44,6 +46,9 @@ func readLetta(in *Input, rep *Report) ([]Memory, error) {
 			return nil, in.errAt(0, data, fmt.Sprintf("agents[%d]", i), "want an agent object")
 		}
 		name := firstNonEmpty(str(ao["name"]), str(ao["id"]))
+		if msg := review.CheckText(name); msg != "" {
+			return nil, in.errAt(0, data, fmt.Sprintf("agents[%d].name", i), "the agent a memory cites is %s", msg)
+		}
 		ids, _ := array(ao["block_ids"])
 		for _, id := range ids {
 			owner[str(id)] = name
@@ -89,23 +94,39 @@ func readLetta(in *Input, rep *Report) ([]Memory, error) {
 		}
 		label := str(bo["label"])
 		off, _ := locate(data, b.path)
-		m := memory{text: value, line: in.lineAt(off), src: sourceOf("letta", in.File, id)}
-		m.src.Label, m.src.Agent = label, firstNonEmpty(owner[id], owner[b.path])
-		m.src.Created, m.created = created, createdT
-		if label != "" {
-			m.tags = append(m.tags, "letta:"+strings.TrimPrefix(label, "/"))
+		parts := blockParts(value)
+		for n, pt := range parts {
+			m := memory{text: pt.text, line: in.lineAt(off), src: sourceOf("letta", in.File, id),
+				base: off, raw: b.raw, path: b.path, textField: "value", listField: "value"}
+			m.field("id", "id")
+			m.src.Label, m.src.Agent = label, firstNonEmpty(owner[id], owner[b.path])
+			m.field("label", "label")
+			m.src.Created, m.created = created, createdT
+			if len(parts) > 1 {
+				// Each part cites the block and its place in it.
+				m.src.ID = fmt.Sprintf("%s#%d", firstNonEmpty(id, label), n+1)
+			}
+			if label != "" {
+				m.tag("letta:"+strings.TrimPrefix(label, "/"), "label")
+			}
+			if err := m.check(in); err != nil {
+				return nil, err
+			}
+			p := m.proposal()
+			if len(parts) > 1 {
+				p.Proposal.Rationale += fmt.Sprintf(" Part %d of %d of the block (a %s; the block is %d bytes).", n+1, len(parts), pt.kind, len(value))
+			}
+			if d := str(bo["description"]); d != "" {
+				p.Proposal.Rationale += " Block description: " + clip(d, 1<<10) + "."
+			}
+			if l := str(bo["limit"]); l != "" {
+				p.Proposal.Rationale += " Character limit " + clip(l, 40) + "."
+			}
+			if str(bo["read_only"]) == "true" {
+				p.Proposal.Rationale += " Read-only in Letta."
+			}
+			out = append(out, p)
 		}
-		p := m.proposal()
-		if d := str(bo["description"]); d != "" {
-			p.Proposal.Rationale += " Block description: " + d + "."
-		}
-		if l := str(bo["limit"]); l != "" {
-			p.Proposal.Rationale += " Character limit " + l + "."
-		}
-		if str(bo["read_only"]) == "true" {
-			p.Proposal.Rationale += " Read-only in Letta."
-		}
-		out = append(out, p)
 	}
 	if len(out) == 0 {
 		return nil, in.errAt(0, nil, "", "no memory blocks with a value")

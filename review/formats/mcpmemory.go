@@ -136,10 +136,11 @@ func readMCPMemory(in *Input, rep *Report) ([]Memory, error) {
 			if len(obs) == 0 {
 				rep.Skip("entities with no observations", 1)
 			}
-			for _, ob := range obs {
-				text, when := str(ob), rawValue(nil)
+			for k, ob := range obs {
+				text, when, textField := str(ob), rawValue(nil), fmt.Sprintf("observations[%d]", k)
 				if oo, ok := object(ob); ok {
 					text, when = firstNonEmpty(str(oo["text"]), str(oo["content"])), oo["timestamp"]
+					textField += ".text"
 				}
 				if strings.TrimSpace(text) == "" {
 					rep.Skip("empty observations", 1)
@@ -151,10 +152,22 @@ func readMCPMemory(in *Input, rep *Report) ([]Memory, error) {
 				}
 				nobs[name]++
 				m := memory{text: lemma + ": " + text, line: it.line, src: sourceOf("mcp-memory", in.File, fmt.Sprintf("%s#%d", name, nobs[name])),
-					tags: []string{"entity:" + name}, created: createdT}
+					created: createdT, base: base, raw: it.raw, path: it.path, textField: textField}
+				m.tag("entity:"+name, "name")
+				m.field("id", "name")
 				m.src.Created, m.src.Updated, m.src.Agent = created, updated, str(o["createdBy"])
+				m.field("created", "createdAt")
+				m.field("updated", "updatedAt")
+				m.field("agent", "createdBy")
 				if when != nil {
 					m.src.Created, m.created = stamp(when, rep)
+					m.field("created", textField[:strings.LastIndexByte(textField, '.')]+".timestamp")
+				}
+				if len(name)+len(etype) > len(text) {
+					m.textField = "name" // the lemma is long for its name
+				}
+				if err := m.check(in); err != nil {
+					return nil, err
 				}
 				out = append(out, m.proposal())
 			}
@@ -164,9 +177,26 @@ func readMCPMemory(in *Input, rep *Report) ([]Memory, error) {
 				return nil, in.errAt(base, it.raw, joinPath(it.path, "from"), "a relation needs from and to")
 			}
 			m := memory{text: fmt.Sprintf("%s %s %s", from, firstNonEmpty(rt, "relates to"), to), category: review.Relation, line: it.line,
-				src: sourceOf("mcp-memory", in.File, fmt.Sprintf("%s -%s-> %s", from, rt, to)), tags: []string{"entity:" + from, "entity:" + to}}
+				src:  sourceOf("mcp-memory", in.File, fmt.Sprintf("%s -%s-> %s", from, rt, to)),
+				base: base, raw: it.raw, path: it.path}
+			m.tag("entity:"+from, "from")
+			m.tag("entity:"+to, "to")
 			m.src.Created, m.created = stamp(o["createdAt"], rep)
 			m.src.Agent = str(o["createdBy"])
+			m.field("created", "createdAt")
+			m.field("agent", "createdBy")
+			// The longest of the three makes the lemma or the cited id long.
+			m.textField = "from"
+			if len(to) > len(from) {
+				m.textField = "to"
+			}
+			if len(rt) > max(len(from), len(to)) {
+				m.textField = "relationType"
+			}
+			m.field("id", m.textField)
+			if err := m.check(in); err != nil {
+				return nil, err
+			}
 			rels = append(rels, rel{m, from, to})
 		default:
 			rep.Skip("lines that are neither entity nor relation", 1)

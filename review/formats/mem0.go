@@ -93,23 +93,39 @@ func readMem0(in *Input, rep *Report) ([]Memory, error) {
 			rep.Note("memory id %s appears twice (%s and %s): both imported as separate proposals", id, first, it.path)
 		}
 		seen[id] = it.path
-		m := memory{text: text, line: in.lineAt(base), src: sourceOf("mem0", in.File, id)}
-		m.src.User, m.src.Agent = str(o["user_id"]), firstNonEmpty(str(o["agent_id"]), str(o["run_id"]))
+		m := memory{text: text, line: in.lineAt(base), src: sourceOf("mem0", in.File, id),
+			base: base, raw: raw, path: it.path, textField: "memory", listField: "categories"}
+		m.field("id", "id")
+		m.src.User = str(o["user_id"])
+		m.field("user", "user_id")
+		for _, k := range []string{"agent_id", "run_id"} {
+			if a := str(o[k]); a != "" {
+				m.src.Agent = a
+				m.field("agent", k)
+				break
+			}
+		}
 		m.src.Created, m.created = stamp(o["created_at"], rep)
 		m.src.Updated, _ = stamp(o["updated_at"], rep)
 		m.src.Expires, _ = stamp(o["expiration_date"], rep)
+		m.field("created", "created_at")
+		m.field("updated", "updated_at")
+		m.field("expires", "expiration_date")
 		if cats, ok := array(o["categories"]); ok {
-			for _, c := range cats {
+			for j, c := range cats {
 				if s := str(c); s != "" {
-					m.tags = append(m.tags, s)
+					m.tag(s, fmt.Sprintf("categories[%d]", j))
 				}
 			}
 		}
 		if m.src.User != "" {
-			m.tags = append(m.tags, "user:"+m.src.User)
+			m.tag("user:"+m.src.User, "user_id")
 		}
 		if m.src.Agent != "" {
-			m.tags = append(m.tags, "agent:"+m.src.Agent)
+			m.tag("agent:"+m.src.Agent, m.srcFields["agent"])
+		}
+		if err := m.check(in); err != nil {
+			return nil, err
 		}
 		out = append(out, m.proposal())
 	}

@@ -1,11 +1,12 @@
 package formats
 
 // OpenAI chat format (tau-bench's result files and memreview's own
-// trajectory lines): read by review.ReadTrajectoriesAt.
+// trajectory lines): read by ReadTrajectoriesAt.
 
 import (
 	"bytes"
 	"errors"
+	"fmt"
 
 	"github.com/memreview/memreview/review"
 )
@@ -42,17 +43,26 @@ func readOpenAI(in *Input, rep *Report) ([]review.Trajectory, error) {
 	}
 	rep.Places = places
 	for i := range ts {
+		// A run that states no outcome (reward, score, success or outcome)
+		// has none: not a failure.
+		if i < len(places) && !places[i].Outcome {
+			ts[i].Outcome.Kind = review.OutcomeUnknown
+		}
+		switch ts[i].Outcome.Kind {
+		case "", review.OutcomeUnknown, review.OutcomeValue:
+		default:
+			var pl Place
+			if i < len(places) {
+				pl = places[i]
+			}
+			return nil, &InputError{File: in.File, Line: pl.Line, Field: "outcome.kind", Msg: fmt.Sprintf("unknown outcome kind %q (want unknown, value, or none for a reward)", ts[i].Outcome.Kind)}
+		}
 		for _, s := range ts[i].Steps {
 			for _, c := range s.ToolCalls {
 				if c.Result != "" {
 					rep.Linked++
 				}
 			}
-		}
-	}
-	for _, p := range places {
-		if p.Outcome {
-			rep.Outcomes++
 		}
 	}
 	return ts, nil

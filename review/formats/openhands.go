@@ -66,8 +66,11 @@ func readOpenHands(in *Input, rep *Report) ([]review.Trajectory, error) {
 		}
 	}
 	r := newRun(rep)
-	r.t.ID = fileBaseName(in.File)
+	r.t.ID = fileID(fileBaseName(in.File), "")
 	byEvent := map[string]string{} // action event id → its call id
+	// The outcome is the agent's final state: the last agent_state_changed
+	// (finished, error, stopped, …), else "finished" when it sent finish.
+	state, completed := "", ""
 	for _, e := range evs {
 		o, ok := object(e.raw)
 		if !ok {
@@ -107,10 +110,10 @@ func readOpenHands(in *Input, rep *Report) ([]review.Trajectory, error) {
 			case "finish":
 				text := firstNonEmpty(str(args["final_thought"]), str(args["thought"]), str(o["message"]))
 				r.add(review.Step{Role: role, Content: text})
-				rep.Outcomes++
+				state, completed = "finished", textOf(args["task_completed"])
 				notes := "finished"
-				if tc := textOf(args["task_completed"]); tc != "" {
-					notes += "; task_completed: " + tc
+				if completed != "" {
+					notes += "; task_completed: " + completed
 				}
 				if out := textOf(args["outputs"]); out != "" && out != "{}" {
 					notes += "; outputs: " + out
@@ -139,6 +142,12 @@ func readOpenHands(in *Input, rep *Report) ([]review.Trajectory, error) {
 			if id == "" {
 				id = str(tcm["tool_call_id"])
 			}
+			if str(o["observation"]) == "agent_state_changed" {
+				extras, _ := object(o["extras"])
+				if st := str(extras["agent_state"]); st != "" {
+					state = st
+				}
+			}
 			if id == "" {
 				rep.Skip("observations that answer no action (state changes, kept as steps)", 1)
 				r.add(review.Step{Role: "tool", Content: text, Name: str(o["observation"])})
@@ -151,6 +160,13 @@ func readOpenHands(in *Input, rep *Report) ([]review.Trajectory, error) {
 	}
 	if len(r.t.Steps) == 0 {
 		return nil, in.errAt(0, nil, "", "no events")
+	}
+	r.t.Outcome.Kind = review.OutcomeUnknown
+	if state != "" {
+		r.t.Outcome.Kind, r.t.Outcome.Value = review.OutcomeValue, state
+		if completed != "" {
+			r.t.Outcome.Value += " (task_completed: " + completed + ")"
+		}
 	}
 	return []review.Trajectory{r.finish()}, nil
 }

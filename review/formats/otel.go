@@ -21,34 +21,61 @@ func init() {
 		fits:  fitsOTel, trajectories: readOTel})
 }
 
+// isAttrMap reports whether keys are span attributes of the GenAI,
+// OpenInference or AI SDK conventions.
 func isAttrMap(keys map[string]bool) bool {
 	for k := range keys {
-		if strings.HasPrefix(k, "gen_ai.") || strings.HasPrefix(k, "llm.") || strings.HasPrefix(k, "openinference.") {
+		if strings.HasPrefix(k, "gen_ai.") || strings.HasPrefix(k, "llm.") || strings.HasPrefix(k, "openinference.") ||
+			strings.HasPrefix(k, "ai.prompt") || strings.HasPrefix(k, "ai.response.") || strings.HasPrefix(k, "ai.result.") ||
+			strings.HasPrefix(k, "ai.toolCall.") || k == "ai.operationId" {
 			return true
 		}
 	}
 	return false
 }
 
+// isSpan reports whether keys are a span's: ids with a name or
+// attributes, or a name with attributes (the AI SDK's recorded spans have
+// no ids).
 func isSpan(keys map[string]bool) bool {
-	return (keys["traceId"] || keys["trace_id"] || keys["context"] || keys["spanId"]) && (keys["name"] || keys["attributes"])
+	return (keys["traceId"] || keys["trace_id"] || keys["context"] || keys["spanId"]) && (keys["name"] || keys["attributes"]) ||
+		keys["name"] && keys["attributes"]
 }
 
 func fitsOTel(in *Input) error {
 	sh := in.getShape()
 	switch sh.kind {
 	case "object":
-		if sh.keys["resourceSpans"] || isAttrMap(sh.keys) || isSpan(sh.keys) {
+		if sh.keys["resourceSpans"] || isAttrMap(sh.keys) || isSpan(sh.keys) && telemetrySpan(sh.obj) {
 			return nil
 		}
 	case "array", "lines":
-		if sh.keys["resourceSpans"] || isSpan(sh.keys) || isAttrMap(sh.keys) {
+		first, _ := object(sh.first)
+		if sh.keys["resourceSpans"] || isSpan(sh.keys) && telemetrySpan(first) || isAttrMap(sh.keys) {
 			return nil
 		}
 	default:
 		return errors.New("not JSON")
 	}
-	return errors.New("no resourceSpans, no spans (traceId/context with name or attributes) and no gen_ai.*, llm.* or openinference.* attributes")
+	return errors.New("no resourceSpans, no spans (traceId/context with name or attributes, or a name with GenAI, OpenInference or AI SDK attributes) and no gen_ai.*, llm.*, openinference.* or ai.* attributes")
+}
+
+// telemetrySpan reports whether a span (without ids, its attributes must
+// say so) is a trace span.
+func telemetrySpan(o map[string]rawValue) bool {
+	if o["traceId"] != nil || o["trace_id"] != nil || o["context"] != nil || o["spanId"] != nil {
+		return true
+	}
+	if m, ok := object(o["attributes"]); ok {
+		return isAttrMap(keySet(m))
+	}
+	list, _ := array(o["attributes"])
+	keys := map[string]bool{}
+	for _, kv := range list {
+		kvo, _ := object(kv)
+		keys[str(kvo["key"])] = true
+	}
+	return isAttrMap(keys)
 }
 
 func readOTel(in *Input, rep *Report) ([]review.Trajectory, error) {
@@ -64,6 +91,9 @@ func readOTel(in *Input, rep *Report) ([]review.Trajectory, error) {
 		switch {
 		case keys["resourceSpans"]:
 			if ss, ok := fastOTLP(raw); ok {
+				for _, s := range ss {
+					s.base, s.raw, s.path = base, raw, path
+				}
 				spans = append(spans, ss...)
 				break
 			}
@@ -79,7 +109,7 @@ func readOTel(in *Input, rep *Report) ([]review.Trajectory, error) {
 			}
 			spans = append(spans, s)
 		default:
-			s := &span{attrs: map[string]rawValue{}}
+			s := &span{attrs: map[string]rawValue{}, base: base, raw: raw, path: path}
 			for k, v := range obj {
 				flatten(s.attrs, k, v)
 			}
@@ -107,7 +137,7 @@ func readOTel(in *Input, rep *Report) ([]review.Trajectory, error) {
 	if len(spans) == 0 {
 		return nil, in.errAt(0, nil, "", "no spans")
 	}
-	return spanRuns(spans, fileBaseName(in.File), rep), nil
+	return spanRuns(in, spans, fileID(fileBaseName(in.File), ""), rep)
 }
 
 func otlpSpans(in *Input, base int64, raw rawValue, obj map[string]rawValue, path string) ([]*span, error) {
@@ -118,19 +148,21 @@ func otlpSpans(in *Input, base int64, raw rawValue, obj map[string]rawValue, pat
 	}
 	for i, rs := range rss {
 		rso, _ := object(rs)
-		scopes, ok := array(rso["scopeSpans"])
+		scopeKey := "scopeSpans"
+		scopes, ok := array(rso[scopeKey])
 		if !ok {
-			scopes, _ = array(rso["instrumentationLibrarySpans"])
+			scopeKey = "instrumentationLibrarySpans"
+			scopes, _ = array(rso[scopeKey])
 		}
 		for j, sc := range scopes {
 			sco, _ := object(sc)
 			ss, ok := array(sco["spans"])
 			if !ok && !isNull(sco["spans"]) {
-				return nil, in.errAt(base, raw, fmt.Sprintf("%sresourceSpans[%d].scopeSpans[%d].spans", prefixDot(path), i, j), "want an array of spans")
+				return nil, in.errAt(base, raw, fmt.Sprintf("%sresourceSpans[%d].%s[%d].spans", prefixDot(path), i, scopeKey, j), "want an array of spans")
 			}
 			for k, s := range ss {
 				so, ok := object(s)
-				p := fmt.Sprintf("%sresourceSpans[%d].scopeSpans[%d].spans[%d]", prefixDot(path), i, j, k)
+				p := fmt.Sprintf("%sresourceSpans[%d].%s[%d].spans[%d]", prefixDot(path), i, scopeKey, j, k)
 				if !ok {
 					return nil, in.errAt(base, raw, p, "want a span object")
 				}
@@ -159,11 +191,21 @@ func prefixDot(path string) string {
 func plainSpan(in *Input, base int64, raw rawValue, o map[string]rawValue, path string) (*span, error) {
 	ctx, _ := object(o["context"])
 	s := &span{
-		trace:  firstNonEmpty(str(o["traceId"]), str(o["trace_id"]), str(ctx["trace_id"])),
 		id:     firstNonEmpty(str(o["spanId"]), str(o["span_id"]), str(ctx["span_id"])),
 		parent: firstNonEmpty(str(o["parentSpanId"]), str(o["parent_span_id"]), str(o["parent_id"])),
 		name:   str(o["name"]),
 		attrs:  map[string]rawValue{},
+		base:   base, raw: raw, path: path, attrsAt: "attributes",
+	}
+	for _, f := range []string{"traceId", "trace_id", "context.trace_id"} {
+		v := o[f]
+		if f == "context.trace_id" {
+			v = ctx["trace_id"]
+		}
+		if t := str(v); t != "" {
+			s.trace, s.traceField = t, f
+			break
+		}
 	}
 	for _, k := range []string{"startTimeUnixNano", "start_time", "startTime"} {
 		if t, ok := parseTime(o[k]); ok {
@@ -194,6 +236,20 @@ func plainSpan(in *Input, base int64, raw rawValue, o map[string]rawValue, path 
 		}
 	} else if !isNull(attrs) {
 		return nil, in.errAt(base, raw, joinPath(path, "attributes"), "want an array of {key, value} or an object")
+	}
+	events, _ := array(o["events"])
+	for _, e := range events {
+		eo, _ := object(e)
+		ea := map[string]rawValue{}
+		if list, ok := array(eo["attributes"]); ok {
+			for _, kv := range list {
+				kvo, _ := object(kv)
+				ea[str(kvo["key"])] = anyValue(kvo["value"])
+			}
+		} else if m, ok := object(eo["attributes"]); ok {
+			ea = m
+		}
+		s.eventAttrs(ea)
 	}
 	if st, ok := object(o["status"]); ok {
 		code := strings.ToUpper(str(st["code"]) + str(st["status_code"]))

@@ -21,14 +21,17 @@ type otlpExport struct {
 }
 
 type otlpSpan struct {
-	TraceID      string    `json:"traceId"`
-	SpanID       string    `json:"spanId"`
-	ParentSpanID string    `json:"parentSpanId"`
-	Name         string    `json:"name"`
-	Start        rawValue  `json:"startTimeUnixNano"`
-	End          rawValue  `json:"endTimeUnixNano"`
-	Attributes   []otlpKV  `json:"attributes"`
-	Status       *struct { // code is 2 or "STATUS_CODE_ERROR" for an error
+	TraceID      string   `json:"traceId"`
+	SpanID       string   `json:"spanId"`
+	ParentSpanID string   `json:"parentSpanId"`
+	Name         string   `json:"name"`
+	Start        rawValue `json:"startTimeUnixNano"`
+	End          rawValue `json:"endTimeUnixNano"`
+	Attributes   []otlpKV `json:"attributes"`
+	Events       []struct {
+		Attributes []otlpKV `json:"attributes"`
+	} `json:"events"`
+	Status *struct { // code is 2 or "STATUS_CODE_ERROR" for an error
 		Code    rawValue `json:"code"`
 		Message string   `json:"message"`
 	} `json:"status"`
@@ -54,17 +57,18 @@ func fastOTLP(raw rawValue) ([]*span, bool) {
 		return nil, false
 	}
 	var out []*span
-	for _, rs := range ex.ResourceSpans {
-		scopes := rs.ScopeSpans
+	for i, rs := range ex.ResourceSpans {
+		scopes, key := rs.ScopeSpans, "scopeSpans"
 		if len(scopes) == 0 {
-			scopes = rs.InstrumentationLibrarySpans
+			scopes, key = rs.InstrumentationLibrarySpans, "instrumentationLibrarySpans"
 		}
-		for _, sc := range scopes {
-			for i := range sc.Spans {
-				s, ok := sc.Spans[i].span()
+		for j, sc := range scopes {
+			for k := range sc.Spans {
+				s, ok := sc.Spans[k].span()
 				if !ok {
 					return nil, false
 				}
+				s.otlp, s.scopeKey = &[3]int{i, j, k}, key
 				out = append(out, s)
 			}
 		}
@@ -73,7 +77,8 @@ func fastOTLP(raw rawValue) ([]*span, bool) {
 }
 
 func (o *otlpSpan) span() (*span, bool) {
-	s := &span{trace: o.TraceID, id: o.SpanID, parent: o.ParentSpanID, name: o.Name, attrs: make(map[string]rawValue, len(o.Attributes))}
+	s := &span{trace: o.TraceID, id: o.SpanID, parent: o.ParentSpanID, name: o.Name, attrs: make(map[string]rawValue, len(o.Attributes)),
+		attrsAt: "attributes", traceField: "traceId"}
 	var ok bool
 	if !isNull(o.Start) {
 		if s.start, ok = parseTime(o.Start); !ok {
@@ -85,24 +90,14 @@ func (o *otlpSpan) span() (*span, bool) {
 		if kv.Key == "" {
 			return nil, false
 		}
-		v := kv.Value
-		switch {
-		case v.StringValue != nil:
-			b, _ := json.Marshal(*v.StringValue)
-			s.attrs[kv.Key] = b
-		case v.IntValue != nil:
-			if t := str(v.IntValue); t != "" {
-				s.attrs[kv.Key] = rawValue(t)
-			}
-		case v.DoubleValue != nil:
-			s.attrs[kv.Key] = v.DoubleValue
-		case v.BoolValue != nil:
-			s.attrs[kv.Key] = v.BoolValue
-		case v.Other != nil:
-			flatten(s.attrs, kv.Key, anyValue([]byte(`{"arrayValue":`+string(v.Other)+`}`)))
-		case v.KV != nil:
-			flatten(s.attrs, kv.Key, anyValue([]byte(`{"kvlistValue":`+string(v.KV)+`}`)))
+		kv.put(s.attrs)
+	}
+	for _, e := range o.Events {
+		ea := map[string]rawValue{}
+		for _, kv := range e.Attributes {
+			kv.put(ea)
 		}
+		s.eventAttrs(ea)
 	}
 	if o.Status != nil {
 		code := strings.ToUpper(str(o.Status.Code))
@@ -111,4 +106,26 @@ func (o *otlpSpan) span() (*span, bool) {
 		}
 	}
 	return s, true
+}
+
+// put adds the attribute to attrs as plain JSON.
+func (kv *otlpKV) put(attrs map[string]rawValue) {
+	v := kv.Value
+	switch {
+	case v.StringValue != nil:
+		b, _ := json.Marshal(*v.StringValue)
+		attrs[kv.Key] = b
+	case v.IntValue != nil:
+		if t := str(v.IntValue); t != "" {
+			attrs[kv.Key] = rawValue(t)
+		}
+	case v.DoubleValue != nil:
+		attrs[kv.Key] = v.DoubleValue
+	case v.BoolValue != nil:
+		attrs[kv.Key] = v.BoolValue
+	case v.Other != nil:
+		flatten(attrs, kv.Key, anyValue([]byte(`{"arrayValue":`+string(v.Other)+`}`)))
+	case v.KV != nil:
+		flatten(attrs, kv.Key, anyValue([]byte(`{"kvlistValue":`+string(v.KV)+`}`)))
+	}
 }

@@ -100,7 +100,11 @@ func TestRealSWEAgent(t *testing.T) {
 				actionOpen = false
 			}
 		}
-		if raw["info"] != nil {
+		// The final submit's observation is only in the trajectory steps.
+		if steps := arr(raw["trajectory"]); actionOpen && len(steps) > 0 && toString(obj(steps[len(steps)-1])["observation"]) != "" {
+			w.linked++
+		}
+		if info := obj(raw["info"]); info["exit_status"] != nil {
 			w.outcomes = 1
 		}
 		ts, rep, err := ReadTrajectories(NewInput(f, data), nil)
@@ -338,18 +342,63 @@ func TestRealInspectAndOpenHands(t *testing.T) {
 func TestRealMemories(t *testing.T) {
 	data := readReal(t, "memory/letta/co-3.af")
 	raw := obj(generic(t, data))
-	nonEmpty := 0
+	nonEmpty, long := 0, map[string]string{} // block id → value, for blocks past splitAbove
 	for _, b := range arr(raw["blocks"]) {
-		if strings.TrimSpace(toString(obj(b)["value"])) != "" {
+		v := toString(obj(b)["value"])
+		if strings.TrimSpace(v) != "" {
 			nonEmpty++
+		}
+		if len(v) > splitAbove {
+			long[toString(obj(b)["id"])] = v
 		}
 	}
 	ms, rep, err := ReadMemories(NewInput("co-3.af", data), nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Format != "letta" || len(ms) != nonEmpty || nonEmpty != 29 {
-		t.Fatalf("letta: %s %d memories, %d non-empty blocks", rep.Format, len(ms), nonEmpty)
+	// A block up to splitAbove is one memory; a longer one is its parts,
+	// each citing the block as ID#N, each of the block's own lines, and
+	// together holding every line of the block.
+	parts := map[string][]string{}
+	whole := 0
+	for _, m := range ms {
+		src := m.Proposal.Record.Provenance.Source
+		id, _, split := strings.Cut(src.ID, "#")
+		if !split {
+			whole++
+			continue
+		}
+		parts[id] = append(parts[id], m.Proposal.Record.Lemma)
+	}
+	if rep.Format != "letta" || nonEmpty != 29 || whole != nonEmpty-len(long) || len(parts) != len(long) || len(long) < 3 {
+		t.Fatalf("letta: %s %d memories (%d whole, %d blocks split), %d non-empty blocks, %d long", rep.Format, len(ms), whole, len(parts), nonEmpty, len(long))
+	}
+	for id, v := range long {
+		got := parts[id]
+		if len(got) < 2 {
+			t.Errorf("block %s (%d bytes) gave %d parts", id, len(v), len(got))
+		}
+		lines := map[string]bool{}
+		for _, l := range strings.Split(v, "\n") {
+			lines[strings.TrimSpace(l)] = true
+		}
+		covered := map[string]bool{}
+		for _, p := range got {
+			if len(p) > 2*splitAbove {
+				t.Errorf("block %s: a part of %d bytes", id, len(p))
+			}
+			for _, l := range strings.Split(p, "\n") {
+				if !lines[strings.TrimSpace(l)] {
+					t.Errorf("block %s: part line %q is not in the block", id, l)
+				}
+				covered[strings.TrimSpace(l)] = true
+			}
+		}
+		for l := range lines {
+			if !covered[l] && l != "" {
+				t.Errorf("block %s: line %q is in no part", id, l)
+			}
+		}
 	}
 	if src := ms[0].Proposal.Record.Provenance.Source; src.Agent != "co-3" || src.ID == "" || src.Label == "" {
 		t.Errorf("source %+v", src)

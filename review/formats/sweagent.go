@@ -47,10 +47,10 @@ func readSWEAgent(in *Input, rep *Report) ([]review.Trajectory, error) {
 	data := in.data()
 	r := newRun(rep)
 	id := strings.TrimSuffix(filepath.Base(in.File), filepath.Ext(in.File))
-	if id == "" || id == "." {
+	if id == "" || id == "." || id == "-" {
 		id = "swe-agent"
 	}
-	r.t.ID = id
+	r.t.ID = fileID(id, "")
 	steps, hasSteps := array(obj["trajectory"])
 	if !isNull(obj["trajectory"]) && !hasSteps {
 		return nil, in.errAt(0, data, "trajectory", "want an array of steps")
@@ -64,6 +64,7 @@ func readSWEAgent(in *Input, rep *Report) ([]review.Trajectory, error) {
 			return nil, err
 		}
 		rep.Skip("trajectory steps not imported (history holds the same run as chat)", len(steps))
+		sweLastObservation(r, steps)
 	} else {
 		if len(steps) == 0 {
 			return nil, in.errAt(0, data, "trajectory", "no steps and no history")
@@ -87,11 +88,14 @@ func readSWEAgent(in *Input, rep *Report) ([]review.Trajectory, error) {
 			}
 		}
 	}
+	r.t.Outcome.Kind = review.OutcomeUnknown
 	if info, ok := object(obj["info"]); ok {
-		rep.Outcomes++
 		var notes []string
 		if s := textOf(info["exit_status"]); s != "" {
 			notes = append(notes, "exit_status: "+s)
+			// How the agent stopped (submitted, exit_cost, …): not a
+			// verdict, no tests were run here.
+			r.t.Outcome.Kind, r.t.Outcome.Value = review.OutcomeValue, s
 		}
 		if s := textOf(info["submission"]); s != "" {
 			notes = append(notes, fmt.Sprintf("submission: %d bytes (submitted is not passed: no tests were run here)", len(s)))
@@ -148,15 +152,18 @@ func sweHistory(in *Input, r *run, hist []rawValue) error {
 			step := review.Step{Role: role, Content: dm.text, ToolCalls: dm.calls}
 			if a := textOf(m["action"]); len(step.ToolCalls) == 0 && strings.TrimSpace(a) != "" {
 				step.ToolCalls = []review.ToolCall{actionCall(a)}
-				actionOpen = true
 			}
+			// Its observation may come as the next message, a tool message
+			// or (without function calling, or when the harness answers a
+			// call itself) a user message.
+			actionOpen = len(step.ToolCalls) > 0
 			if step.Content == "" {
 				step.Content = textOf(m["thought"])
 			}
 			r.add(step)
 		default:
 			r.add(review.Step{Role: role, Content: dm.text})
-			if actionOpen && role == "user" {
+			if actionOpen && role == "user" && str(m["message_type"]) != "action" && str(m["is_demo"]) != "true" {
 				r.link("", "", dm.text)
 			}
 			actionOpen = false
@@ -171,6 +178,26 @@ func sweHistory(in *Input, r *run, hist []rawValue) error {
 		}
 	}
 	return nil
+}
+
+// sweLastObservation links the last action's observation from the
+// trajectory steps: SWE-agent ends the run on the final submit (or an
+// exit), so history has the call but not its result (the diff).
+func sweLastObservation(r *run, steps []rawValue) {
+	if len(r.open) == 0 || len(steps) == 0 {
+		return
+	}
+	last, _ := object(steps[len(steps)-1])
+	obs := textOf(last["observation"])
+	ref := r.open[len(r.open)-1]
+	call := r.t.Steps[ref.step].ToolCalls[ref.call]
+	if strings.TrimSpace(obs) == "" || ref.step != len(r.t.Steps)-1 {
+		return
+	}
+	if a := strings.TrimSpace(textOf(last["action"])); a != strings.TrimSpace(call.Arguments) && a != call.Name && actionCall(a).Name != call.Name {
+		return
+	}
+	r.link(call.ID, "", obs)
 }
 
 // actionCall turns a SWE-agent command into a tool call named by its first
