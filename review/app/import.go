@@ -65,6 +65,10 @@ type ImportResult struct {
 	Accepted []*review.Decision
 }
 
+// InputError says where an input is wrong: file, line, field and what;
+// every refused import and agent proposal is one.
+type InputError = formats.InputError
+
 // FormatReport is a trajectories or memories file's report.
 type FormatReport = formats.Report
 

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/formats"
+	"github.com/memreview/memreview/review/app"
 )
 
 func (s *Server) addTools() {
@@ -141,7 +141,7 @@ func (s *Server) proposal(ss *mcp.ServerSession, in ProposeIn) review.Proposal {
 // proposeError turns the import validator's *review.InputError into one
 // sentence naming the field as memory_propose's input spells it.
 func proposeError(err error, in ProposeIn) error {
-	var ie *formats.InputError
+	var ie *app.InputError
 	if !errors.As(err, &ie) {
 		return fmt.Errorf("the proposal could not be queued: %w", err)
 	}
@@ -261,7 +261,7 @@ func (s *Server) submit(ctx context.Context, req *mcp.CallToolRequest, in Submit
 	name := fmt.Sprintf("mcp-%s-%s-%d", idSafe(clientName(req.Session)), time.Now().UTC().Format("20060102T150405Z"), submitSeq.Add(1))
 	t, err := s.bank.SubmitTrajectory(ctx, data, name)
 	if err != nil {
-		var ie *formats.InputError
+		var ie *app.InputError
 		if errors.As(err, &ie) {
 			ie.File = "trajectory"
 			return nil, SubmitOut{}, fmt.Errorf("trajectory refused: %s; nothing was stored", strings.TrimPrefix(ie.Error(), "trajectory: "))
