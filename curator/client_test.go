@@ -184,7 +184,7 @@ func TestAPIKeyHeader(t *testing.T) {
 		f := newFakeLLM(t, completion(map[string]any{"role": "assistant", "content": `{"task":"t"}`}))
 		tr := testTrajectory(false)
 		llm := NewLLM(Settings{BaseURL: f.url(), APIKey: key, Model: "m"})
-		if _, err := Distill(context.Background(), llm, &tr); err != nil {
+		if _, err := distillOnly(context.Background(), llm, &tr); err != nil {
 			t.Fatal(err)
 		}
 		if got := f.requests()[0].auth; got != want {

@@ -15,8 +15,9 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// Searcher finds records for memory_search. IndexSearcher adapts the Bleve
-// index; a nil Searcher falls back to a plain scan of active records.
+// Searcher finds records for memory_search (the service passes its search
+// of the bank's index); a nil Searcher falls back to a plain scan of active
+// records.
 type Searcher interface {
 	SearchRecords(query string, k int) ([]string, error)
 }

@@ -37,17 +37,11 @@ var packetSchema = obj(map[string]any{
 	"answer":      str("the final answer the agent gave"),
 })
 
-// Distill asks the model for a Packet summarising t, in one chat completion
-// with a strict JSON-schema answer, and validates it: the task must be
-// non-empty and every observation must cite steps inside the trajectory.
-// It bounds itself by the run timeout of llm.Settings.
-func Distill(ctx context.Context, llm LLM, t *review.Trajectory) (*review.Packet, error) {
-	p, _, _, err := distill(ctx, llm, t)
-	return p, err
-}
-
-// distill is Distill that also reports the tokens used and the time spent
-// waiting for the model.
+// distill asks the model for a Packet summarising t, in one chat
+// completion with a strict JSON-schema answer, and validates it: the task
+// must be non-empty and every observation must cite steps inside the
+// trajectory. It bounds itself by the run timeout of llm.Settings, and
+// reports the tokens used and the time spent waiting for the model.
 func distill(ctx context.Context, llm LLM, t *review.Trajectory) (*review.Packet, openai.Usage, time.Duration, error) {
 	s := llm.Settings.withDefaults()
 	ctx, cancel := context.WithTimeout(ctx, s.RunTimeout)

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 )
@@ -20,7 +19,7 @@ func TestDistillValidates(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newFakeLLM(t, completion(map[string]any{"role": "assistant", "content": tc.content}))
-			_, err := Distill(context.Background(), testLLM(f, &sleeper{}, nil), &tr)
+			_, err := distillOnly(context.Background(), testLLM(f, &sleeper{}, nil), &tr)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -28,7 +27,7 @@ func TestDistillValidates(t *testing.T) {
 		})
 	}
 	f := newFakeLLM(t, completion(map[string]any{"role": "assistant", "content": "```json\n" + `{"task":"t","observations":[{"steps":{"from":1,"to":4},"text":"all"}]}` + "\n```"}))
-	p, err := Distill(context.Background(), testLLM(f, &sleeper{}, nil), &tr)
+	p, err := distillOnly(context.Background(), testLLM(f, &sleeper{}, nil), &tr)
 	if err != nil || p.Task != "t" || len(p.Observations) != 1 {
 		t.Errorf("fenced packet: %+v, %v", p, err)
 	}
@@ -89,18 +88,8 @@ func TestDeclaredSchemasAreStrict(t *testing.T) {
 	}
 }
 
-func TestIndexSearcher(t *testing.T) {
-	st := newBank(t)
-	ix, err := index.Open(t.TempDir(), st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	s := IndexSearcher{Ix: ix}
-	for _, q := range []string{"item names", "names: (items"} {
-		ids, err := s.SearchRecords(q, 5)
-		if err != nil || !slices.Equal(ids, []string{"mem_1"}) {
-			t.Errorf("SearchRecords(%q) = %v, %v; want the active mem_1 only", q, ids, err)
-		}
-	}
+// distillOnly is distill's packet and error.
+func distillOnly(ctx context.Context, llm LLM, t *review.Trajectory) (*review.Packet, error) {
+	p, _, _, err := distill(ctx, llm, t)
+	return p, err
 }

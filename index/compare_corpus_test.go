@@ -14,6 +14,7 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // The corpora of the side-by-side benchmarks: synthetic banks (sample.Synth)
@@ -80,9 +81,9 @@ func corpus(b *testing.B, n int) *benchCorpus {
 }
 
 // ensureBank synthesises the bank of n records into dir and builds its
-// index, unless a complete one is there already (sample.BuildOnce).
+// index, unless a complete one is there already (testenv.BuildOnce).
 func ensureBank(b *testing.B, dir string, n int) error {
-	_, err := sample.BuildOnce(dir, func(tmp string) error {
+	_, err := testenv.BuildOnce(dir, func(tmp string) error {
 		start := time.Now()
 		if err := sample.Synth(tmp, sample.SynthOptions{Records: n, Trajectories: n / 100, Seed: benchSeed}); err != nil {
 			return err

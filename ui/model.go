@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -35,11 +36,12 @@ type Model struct {
 
 	status       common.Status
 	statusSeq    int
-	focus        *common.Focus // the latest, for screens built later
-	seq          int64         // the bank's change sequence as last polled (watch.go)
-	othersClaims string        // other operators' claims as last polled (watch.go)
-	lastErr      string        // the last error shown in the footer, in full (! shows it)
-	showErr      bool          // the ! overlay
+	focus        *common.Focus        // the latest, for screens built later
+	seq          int64                // the bank's change sequence as last seen (watch.go)
+	changes      <-chan app.ChangeSet // the service's changes after seq (watch.go)
+	othersClaims string               // other operators' claims as last polled (watch.go)
+	lastErr      string               // the last error shown in the footer, in full (! shows it)
+	showErr      bool                 // the ! overlay
 
 	index indexState // the search index being opened in the background (index.go)
 

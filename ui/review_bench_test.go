@@ -20,6 +20,7 @@ import (
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/sample/testenv"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -45,11 +46,11 @@ func bigBankDir(b *testing.B) string {
 	b.Helper()
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("memreview-ui-bench-%d-seed%d", bigRecords, bigSeed))
 	start := time.Now()
-	built, err := sample.BuildOnce(dir, func(tmp string) error {
+	built, err := testenv.BuildOnce(dir, func(tmp string) error {
 		// The index package's search corpus is the same Synth: copy it
 		// when it is there.
 		corpus := filepath.Join(os.TempDir(), fmt.Sprintf("memreview-bench-%d-seed%d", bigRecords, bigSeed))
-		if sample.Built(corpus) {
+		if testenv.Built(corpus) {
 			if err := copyBank(corpus, tmp); err != nil {
 				return fmt.Errorf("copy the bank from %s: %w", corpus, err)
 			}

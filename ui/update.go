@@ -44,8 +44,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.forward(m.active, msg)
 	case common.Delayed:
 		return m, msg.Timer()
-	case pollTick:
-		return m, m.poll()
+	case common.Awaiting:
+		return m, msg.Cmd
+	case watching:
+		return m, m.watched(msg)
 	case changesSeen:
 		return m, m.seen(msg)
 	case indexMsg:

@@ -1,10 +1,10 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -13,38 +13,38 @@ import (
 	"github.com/memreview/memreview/ui/common"
 )
 
-// Live changes: the root polls the bank's change sequence (one cheap
-// query when nothing changed) and, when another process changed the bank,
-// tells every screen (common.BankChanged from "watch": each reloads what
-// it shows, keeping the operator's place) and says in the footer what
-// happened to the queue: "2 new proposals", "prop_0003 accepted by alice
-// elsewhere". Decisions by this program's own operator get no notice (the
-// screen that made them said so already).
-
-// watchEvery is how often the root polls; a change shows within it plus
-// one reload.
-const watchEvery = 500 * time.Millisecond
+// Live changes: the root follows the service's change follower (one a
+// process, which the index owner and the MCP server share) and, when
+// another process changed the bank, tells every screen
+// (common.BankChanged from "watch": each reloads what it shows, keeping
+// the operator's place) and says in the footer what happened to the
+// queue: "2 new proposals", "prop_0003 accepted by alice elsewhere".
+// Decisions by this program's own operator get no notice (the screen that
+// made them said so already).
 
 // watchFrom names the watcher in the BankChanged it broadcasts.
 const watchFrom = "watch"
 
-// pollTick asks for a poll.
-type pollTick struct{}
+// watching is the subscription to the service's changes, from seq on.
+type watching struct {
+	ch  <-chan app.ChangeSet
+	seq int64
+	err error
+}
 
-// changesSeen is one poll's outcome: the new sequence number and the
-// notice to show ("" for none); changed reports any change at all.
+// changesSeen is one change set's outcome: the new sequence number and the
+// notice to show ("" for none); changed reports any change worth a reload.
 type changesSeen struct {
-	from, to int64
-	changed  bool
-	notice   string
-	err      error
+	to      int64
+	changed bool
+	notice  string
 	// claims is the signature of other operators' claims, read when the
 	// change set held only claims ("" otherwise).
 	claims string
 }
 
-// startWatch reads the current sequence number and starts polling; nil
-// without a service.
+// startWatch subscribes to the bank's changes from the current sequence;
+// nil without a service. The subscription ends when the service closes.
 func (m *Model) startWatch() tea.Cmd {
 	svc := m.deps.Service
 	if svc == nil {
@@ -52,43 +52,52 @@ func (m *Model) startWatch() tea.Cmd {
 	}
 	return func() tea.Msg {
 		seq, err := svc.LastSeq()
-		return changesSeen{from: -1, to: seq, err: err}
+		if err != nil {
+			return watching{err: err}
+		}
+		return watching{ch: svc.Watch(context.Background(), seq), seq: seq}
 	}
 }
 
-// poll asks the service what changed after the last sequence seen.
-func (m *Model) poll() tea.Cmd {
-	svc, from, op, own, lastClaims := m.deps.Service, m.seq, m.deps.Operator, &m.own, m.othersClaims
-	return func() tea.Msg {
-		cs, err := svc.ChangesSince(from)
-		if err != nil || cs.Empty() {
-			return changesSeen{from: from, to: from, err: err}
+// watched keeps the subscription and waits for its first change set.
+func (m *Model) watched(msg watching) tea.Cmd {
+	if msg.err != nil {
+		m.deps.Logf("watch the bank's changes: %v", msg.err)
+		return nil
+	}
+	m.changes, m.seq = msg.ch, msg.seq
+	return m.nextChange()
+}
+
+// nextChange waits for the next change set and says what it means.
+func (m *Model) nextChange() tea.Cmd {
+	ch, svc, op, own, lastClaims := m.changes, m.deps.Service, m.deps.Operator, &m.own, m.othersClaims
+	if ch == nil {
+		return nil
+	}
+	return common.Await(func() tea.Msg {
+		cs, ok := <-ch
+		if !ok {
+			return nil // the service closed
 		}
 		// This program's own claims (one each time a proposal is shown,
 		// renewed or left) are no reason to reload every screen; other
 		// operators' claims are (the queue steps over them).
 		if onlyClaims(cs) {
 			sig := othersClaims(svc, op)
-			return changesSeen{from: from, to: cs.To, changed: sig != lastClaims, claims: sig}
+			return changesSeen{to: cs.To, changed: sig != lastClaims, claims: sig}
 		}
-		return changesSeen{from: from, to: cs.To, changed: true, notice: describe(svc, cs, op, own)}
-	}
+		return changesSeen{to: cs.To, changed: true, notice: describe(svc, cs, op, own)}
+	})
 }
 
-// seen applies a poll's outcome and schedules the next poll.
+// seen applies a change set and waits for the next.
 func (m *Model) seen(msg changesSeen) tea.Cmd {
-	next := common.Heartbeat(watchEvery, pollTick{})
-	if msg.err != nil {
-		m.deps.Logf("watch the bank's changes: %v", msg.err)
-		return next
-	}
-	if msg.from >= 0 && msg.from != m.seq {
-		return nil // an older poll; the newer one scheduled the next
-	}
 	m.seq = msg.to
 	if msg.claims != "" {
 		m.othersClaims = msg.claims
 	}
+	next := m.nextChange()
 	if !msg.changed {
 		return next
 	}

@@ -25,6 +25,7 @@
 package share
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -51,7 +52,12 @@ const SocketName = "index.sock"
 
 // Options tune an Index.
 type Options struct {
-	Poll    time.Duration // how often an owner checks the change sequence; 0: DefaultPoll
+	// Changed, when set, is the process's change follower (the
+	// application service's): the owner catches up when it signals, and
+	// polls no clock of its own. nil: the owner checks the change sequence
+	// every Poll.
+	Changed func(ctx context.Context) <-chan struct{}
+	Poll    time.Duration // how often an owner checks the change sequence without Changed; 0: DefaultPoll
 	Timeout time.Duration // how long a request looks for an owner; 0: DefaultTimeout
 	// NoServe makes this process never take ownership: it only asks an
 	// owner, and fails when there is none within Timeout (tests).
@@ -165,16 +171,30 @@ func (ix *Index) takeOver() error {
 }
 
 // follow catches the owned index up whenever the bank's change sequence
-// moves, until stop is closed.
+// moves — when the process's change follower says so, or by its own poll
+// without one — until stop is closed.
 func (ix *Index) follow(own *index.Index, stop chan struct{}) {
 	defer ix.done.Done()
-	t := time.NewTicker(ix.opt.Poll)
-	defer t.Stop()
+	var tick <-chan time.Time
+	var changed <-chan struct{}
+	if ix.opt.Changed != nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		changed = ix.opt.Changed(ctx)
+	} else {
+		t := time.NewTicker(ix.opt.Poll)
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		select {
 		case <-stop:
 			return
-		case <-t.C:
+		case <-tick:
+		case _, ok := <-changed:
+			if !ok {
+				return // the follower stopped: the service is closing
+			}
 		}
 		last, err := ix.src.LastSeq()
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
@@ -81,9 +80,4 @@ func (s *Service) RunLiveAll(ctx context.Context, proposalID, actor string) ([]L
 		out = append(out, Lived{Item: it, Run: run, Verdict: probe.Compare(it.Expect, run.Result)})
 	}
 	return out, errors.Join(errs...)
-}
-
-// evidenceOnly drops live runs: what a proposal was made or attached with.
-func evidenceOnly(runs []review.ProbeRun) []review.ProbeRun {
-	return slices.DeleteFunc(runs, func(r review.ProbeRun) bool { return r.Live() })
 }

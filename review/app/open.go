@@ -93,14 +93,17 @@ func New(st Store, opt Options) *Service {
 	if opt.EnvDir == "" {
 		opt.EnvDir = info.Dir
 	}
-	if opt.OpenIndex == nil && ixDir != "" {
+	s := &Service{b: st, opt: opt, info: info}
+	if s.opt.OpenIndex == nil && ixDir != "" {
 		src := st.(index.Source)
 		logf, progress, finish := opt.Logf, opt.IndexProgress, opt.FinishIndex
-		opt.OpenIndex = func() (Index, error) {
-			return share.Open(ixDir, src, share.Options{Logf: logf, Progress: progress, Finish: finish})
+		// The index owner catches up when the service's change follower
+		// says the bank moved: one follower a process.
+		s.opt.OpenIndex = func() (Index, error) {
+			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, Finish: finish})
 		}
 	}
-	return &Service{b: st, opt: opt, info: info}
+	return s
 }
 
 // BankInfo says what a bank is and where its parts live.

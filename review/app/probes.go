@@ -129,30 +129,6 @@ func (s *Service) Rerun(ctx context.Context, rec probe.Result) probe.Result {
 	return probe.Run(ctx, e, rec.Input, probe.Limits{})
 }
 
-// Reprobed is one of a proposal's probe runs run again.
-type Reprobed struct {
-	Run     review.ProbeRun `json:"run"` // as recorded
-	Now     probe.Result    `json:"now"`
-	Verdict probe.Verdict   `json:"verdict"` // same, changed, fails now, …
-}
-
-// Reprobe runs every probe a proposal cites again (its evidence, not the
-// live runs saved by RunLive) and compares each with what was recorded. It
-// stores nothing.
-func (s *Service) Reprobe(ctx context.Context, proposalID string) ([]Reprobed, error) {
-	runs, err := s.b.ProbeRunsFor("proposal", proposalID)
-	if err != nil {
-		return nil, err
-	}
-	runs = evidenceOnly(runs)
-	out := make([]Reprobed, len(runs))
-	for i, run := range runs {
-		now := s.Rerun(ctx, run.Result)
-		out[i] = Reprobed{Run: run, Now: now, Verdict: probe.Compare(run.Result, now)}
-	}
-	return out, nil
-}
-
 // Verify re-runs the checks of every active record (only those on env when
 // env is not ""), stores the results and returns them. A record whose
 // checks no longer hold becomes suspect; one whose checks hold again stops

@@ -62,6 +62,9 @@ type Options struct {
 	// index has come when this process opens it (a first open of a large
 	// bank builds it: minutes at 100,000 records).
 	IndexProgress func(done, total int)
+	// WatchEvery is how often the change follower reads the change
+	// sequence (0: DefaultWatchEvery); a notifying store wakes it sooner.
+	WatchEvery time.Duration
 	// FinishIndex makes Close let a catch-up or build of the index that
 	// this process took over end first (one-shot commands): a search
 	// answers while the index catches up (index.Results.Direct), and the
@@ -86,9 +89,10 @@ type Service struct {
 
 	// wrote is the change sequence of this process's latest write: reads
 	// ask the index for at least that much, so a process sees its writes.
-	wrote atomic.Int64
-	info  BankInfo
-	rlog  retrievalLog
+	wrote  atomic.Int64
+	info   BankInfo
+	rlog   retrievalLog
+	follow follower
 }
 
 // Dir is the bank's folder, "" for a team bank.
@@ -118,6 +122,7 @@ func (s *Service) index() (Index, error) {
 func (s *Service) Close() error {
 	var err error
 	s.ixOnce.Do(func() { s.ixErr = fmt.Errorf("service: closed") }) // no index opens after Close
+	s.follow.stopFollowing()
 	if s.ix != nil {
 		err = s.ix.Close()
 	}
@@ -168,6 +173,3 @@ func (s *Service) noteWrite(what string) (int64, bool) {
 		}
 	}
 }
-
-// Wrote is the change sequence of this process's latest write.
-func (s *Service) Wrote() int64 { return s.wrote.Load() }

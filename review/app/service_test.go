@@ -195,7 +195,7 @@ func TestRetrieveLogs(t *testing.T) {
 
 // ChangesSince and Watch report another writer's changes.
 func TestWatchSeesOtherWriters(t *testing.T) {
-	svc := sampleService(t, app.Options{})
+	svc := sampleService(t, app.Options{WatchEvery: 20 * time.Millisecond})
 	other, err := store.Open(svc.Dir(), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +207,8 @@ func TestWatchSeesOtherWriters(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch := svc.Watch(ctx, seq, 20*time.Millisecond)
+	ch := svc.Watch(ctx, seq)
+	also := svc.Watch(context.Background(), seq) // a second subscriber of the one follower
 	if err := other.AddProposals([]review.Proposal{{ID: "prop_elsewhere", Op: review.OpCreate,
 		Record: &review.Record{Lemma: "from another process", Category: review.Fact, Confidence: 0.5}}}, nil); err != nil {
 		t.Fatal(err)
@@ -220,13 +221,30 @@ func TestWatchSeesOtherWriters(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Watch reported nothing for another process's write")
 	}
+	select {
+	case cs := <-also:
+		if len(cs.Changes) != 1 || cs.Changes[0].ID != "prop_elsewhere" {
+			t.Fatalf("the second subscriber got %+v", cs)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second subscriber heard nothing")
+	}
 	cancel()
 	for range ch { // closes after ctx ends
 	}
+	svc.Close()
+	select { // and the other when the service closes
+	case _, ok := <-also:
+		if ok {
+			t.Fatal("a change set after Close")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a subscriber's channel stayed open after Close")
+	}
 }
 
-// AttachRun stores the run and links it in one step; Reprobe compares a
-// proposal's recorded probes with a live run; VerifyRecord stores results.
+// AttachRun stores the run and links it in one step; VerifyRecord stores
+// results.
 func TestProbesAttachVerify(t *testing.T) {
 	svc := sampleService(t, app.Options{})
 	ctx := context.Background()
@@ -240,15 +258,6 @@ func TestProbesAttachVerify(t *testing.T) {
 	}
 	if pid == "" {
 		t.Fatal("no sample proposal has probe runs")
-	}
-	re, err := svc.Reprobe(ctx, pid)
-	if err != nil || len(re) == 0 {
-		t.Fatalf("reprobe %s = %v, %v", pid, re, err)
-	}
-	for _, r := range re {
-		if r.Now.Input != r.Run.Result.Input || r.Verdict == "" {
-			t.Fatalf("reprobed %+v", r)
-		}
 	}
 	res := svc.Probe(ctx, "shop", "SELECT COUNT(*) FROM items_g1", probe.Limits{})
 	if !res.OK() {

@@ -33,3 +33,14 @@ func (d Delayed) Timer() tea.Cmd {
 	msg := d.Msg
 	return tea.Tick(d.After, func(time.Time) tea.Msg { return msg })
 }
+
+// Awaiting asks the root to run Cmd, which waits for something outside the
+// program (the bank's next change): the root runs it as any Cmd, and
+// tests, which drive the program one message at a time, drop it as they
+// drop a heartbeat.
+type Awaiting struct{ Cmd tea.Cmd }
+
+// Await returns a Cmd that hands cmd to the root as Awaiting.
+func Await(cmd tea.Cmd) tea.Cmd {
+	return func() tea.Msg { return Awaiting{Cmd: cmd} }
+}

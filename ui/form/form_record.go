@@ -174,14 +174,10 @@ func RecordValues(r *review.Record, labels []string) []string {
 	return vs
 }
 
-// ApplyValues returns a copy of base with the fields labels names set from
+// applyValues returns a copy of base with the fields labels names set from
 // values (as Form.Values gives them), or a *FieldError that says which
 // value is wrong and what it must be. A check keeps its expected output
 // when base has one with the same env and input. base is not changed.
-func ApplyValues(base *review.Record, labels, values []string) (*review.Record, error) {
-	return applyValues(base, labels, values, nil, nil)
-}
-
 func applyValues(base *review.Record, labels, values, envs []string, drop map[string]bool) (*review.Record, error) {
 	r := base.Clone()
 	for i, l := range labels {

@@ -44,11 +44,12 @@ type Bank interface {
 	// keep those retrievals.
 	SubmitTrajectory(ctx context.Context, data []byte, name string) (*review.Trajectory, error)
 
-	// LastSeq and ChangesSince follow the bank's change sequence (as
-	// app.Store defines it), so the server hears of decisions made by
-	// any process on the bank.
+	// LastSeq and Watch follow the bank's change sequence through the
+	// service's one change follower, so the server hears of decisions made
+	// by any process on the bank. Watch's channel closes when ctx ends or
+	// the bank closes.
 	LastSeq(ctx context.Context) (int64, error)
-	ChangesSince(ctx context.Context, seq int64) ([]review.Change, error)
+	Watch(ctx context.Context, since int64) <-chan []review.Change
 }
 
 // RetrieveRequest is one memory_search call.

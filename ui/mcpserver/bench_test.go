@@ -20,6 +20,7 @@ import (
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/sample/testenv"
 	"github.com/memreview/memreview/ui/mcpserver"
 )
 
@@ -44,7 +45,7 @@ func benchBankDir(b *testing.B) string {
 	}
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("memreview-mcp-bench-%d", benchRecords))
 	start := time.Now()
-	built, err := sample.BuildOnce(dir, func(tmp string) error {
+	built, err := testenv.BuildOnce(dir, func(tmp string) error {
 		if err := sample.Synth(tmp, sample.SynthOptions{Records: benchRecords, Trajectories: 200, Seed: sample.Seed}); err != nil {
 			return err
 		}

@@ -56,11 +56,8 @@ func newWorld(t testing.TB, opt mcpserver.Options) *world {
 	if err := s.PutTrajectories([]review.Trajectory{testTrajectory()}); err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(s, app.Options{Operator: "test"})
+	svc := app.New(s, app.Options{Operator: "test", WatchEvery: 20 * time.Millisecond})
 	t.Cleanup(func() { svc.Close() })
-	if opt.Poll == 0 {
-		opt.Poll = 20 * time.Millisecond
-	}
 	b := mcpserver.FromService(svc)
 	return &world{dir: dir, store: s, svc: svc, bank: b, srv: mcpserver.New(b, opt)}
 }

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -62,30 +61,51 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
 }
 
-func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+// subscription counts a resource's subscribers and says from which change
+// on they want to hear: a change already in the bank when the first of
+// them subscribed (the agent's own memory_propose) is not news.
+type subscription struct {
+	n     int
+	since int64
+}
+
+func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
 	if !strings.HasPrefix(uri, RecordURI) && !strings.HasPrefix(uri, ProposalURI) {
 		return errors.New("only memreview://records/{id} and memreview://proposals/{id} can be subscribed to")
 	}
+	seq, err := s.bank.LastSeq(ctx)
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
-	s.subscribed[uri]++
+	sub, ok := s.subscribed[uri]
+	if !ok {
+		sub.since = seq
+	}
+	sub.n++
+	s.subscribed[uri] = sub
 	s.mu.Unlock()
 	return nil
 }
 
 func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
 	s.mu.Lock()
-	if s.subscribed[req.Params.URI]--; s.subscribed[req.Params.URI] <= 0 {
+	if sub := s.subscribed[req.Params.URI]; sub.n <= 1 {
 		delete(s.subscribed, req.Params.URI)
+	} else {
+		sub.n--
+		s.subscribed[req.Params.URI] = sub
 	}
 	s.mu.Unlock()
 	return nil
 }
 
-// Watch follows the bank's change sequence until ctx ends, every
-// Options.Poll, and sends resources/updated for each changed record or
-// proposal that a session subscribed to. Decisions made anywhere (the TUI,
-// the CLI, another server) reach subscribers within one poll.
+// Watch follows the bank's changes until ctx ends and sends
+// resources/updated for each record or proposal a session subscribed to
+// that changed after it subscribed. Decisions made anywhere (the TUI, the
+// CLI, another server) reach subscribers as soon as the service's change
+// follower sees them.
 func (s *Server) Watch(ctx context.Context) error {
 	seq, err := s.bank.LastSeq(ctx)
 	if err != nil {
@@ -103,27 +123,19 @@ func (s *Server) StartWatch(ctx context.Context) (<-chan error, error) {
 	if err != nil {
 		return nil, err
 	}
+	changes := s.bank.Watch(ctx, seq)
 	done := make(chan error, 1)
-	go func() { done <- s.watchFrom(ctx, seq) }()
+	go func() { done <- s.notify(ctx, changes) }()
 	return done, nil
 }
 
 func (s *Server) watchFrom(ctx context.Context, seq int64) error {
-	tick := time.NewTicker(s.opt.Poll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-		}
-		changes, err := s.bank.ChangesSince(ctx, seq)
-		if err != nil {
-			s.log.Warn("watch: reading the bank's changes failed", "err", err)
-			continue
-		}
-		for _, c := range changes {
-			seq = max(seq, c.Seq)
+	return s.notify(ctx, s.bank.Watch(ctx, seq))
+}
+
+func (s *Server) notify(ctx context.Context, changes <-chan []review.Change) error {
+	for batch := range changes {
+		for _, c := range batch {
 			var uri string
 			switch c.Kind {
 			case "record":
@@ -134,11 +146,14 @@ func (s *Server) watchFrom(ctx context.Context, seq int64) error {
 				continue
 			}
 			s.mu.Lock()
-			n := s.subscribed[uri]
+			sub := s.subscribed[uri]
 			s.mu.Unlock()
-			if n > 0 {
-				_ = s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
+			if sub.n > 0 && c.Seq > sub.since {
+				if err := s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+					s.log.Warn("watch: resources/updated was not sent", "uri", uri, "err", err)
+				}
 			}
 		}
 	}
+	return nil
 }

@@ -7,17 +7,15 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Options configure a Server.
 type Options struct {
-	ReadOnly bool          // only memory_search, memory_read and proposal_status
-	Version  string        // reported to clients in initialize
-	Logger   *slog.Logger  // nil: discard
-	Poll     time.Duration // how often Watch looks for changes (default 200 ms)
+	ReadOnly bool         // only memory_search, memory_read and proposal_status
+	Version  string       // reported to clients in initialize
+	Logger   *slog.Logger // nil: discard
 }
 
 // Server is memreview's MCP server over one Bank. One Server serves any
@@ -30,7 +28,7 @@ type Server struct {
 
 	mu         sync.Mutex
 	seen       map[*mcp.ServerSession]map[string]int // record versions each session read
-	subscribed map[string]int                        // resource URI → subscriptions
+	subscribed map[string]subscription               // resource URI → its subscriptions
 }
 
 // instructions tell the agent what the server is for.
@@ -46,13 +44,10 @@ func New(b Bank, opt Options) *Server {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if opt.Poll <= 0 {
-		opt.Poll = 200 * time.Millisecond
-	}
 	if opt.Version == "" {
 		opt.Version = "dev"
 	}
-	s := &Server{bank: b, opt: opt, log: opt.Logger, seen: map[*mcp.ServerSession]map[string]int{}, subscribed: map[string]int{}}
+	s := &Server{bank: b, opt: opt, log: opt.Logger, seen: map[*mcp.ServerSession]map[string]int{}, subscribed: map[string]subscription{}}
 	instr := instructions
 	if opt.ReadOnly {
 		instr = readInstructions + "\nThis server is read-only: it offers no way to change the bank."

@@ -58,7 +58,17 @@ func (b serviceBank) SubmitTrajectory(ctx context.Context, data []byte, name str
 
 func (b serviceBank) LastSeq(context.Context) (int64, error) { return b.s.LastSeq() }
 
-func (b serviceBank) ChangesSince(_ context.Context, seq int64) ([]review.Change, error) {
-	cs, err := b.s.ChangesSince(seq)
-	return cs.Changes, err
+func (b serviceBank) Watch(ctx context.Context, since int64) <-chan []review.Change {
+	out := make(chan []review.Change)
+	go func() {
+		defer close(out)
+		for cs := range b.s.Watch(ctx, since) {
+			select {
+			case out <- cs.Changes:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
 }

@@ -11,8 +11,9 @@ import (
 // Drive feeds msg to update and runs the Cmds it returns synchronously,
 // feeding their messages back as the program would, until none is left.
 // Batches are flattened. Timers are recognised by type (common.Delayed):
-// a heartbeat (spinner frame, status expiry, change poll) is dropped, any
-// other timer (a debounce) fires at once. It returns every message it saw
+// a heartbeat (spinner frame, status expiry) is dropped, any other timer
+// (a debounce) fires at once; a wait for the outside world
+// (common.Awaiting: the bank's next change) is dropped too. It returns every message it saw
 // but the timers, in order, and fails the test on a chain of more than
 // 10,000 Cmds. (tea.Sequence is not used by the program; its message would
 // be fed to update as is.)
@@ -33,6 +34,8 @@ func Drive(tb testing.TB, update func(tea.Msg) tea.Cmd, msg tea.Msg) []tea.Msg {
 				msgs = append(msgs, m.Msg)
 			}
 			continue
+		case common.Awaiting:
+			continue // it waits for the outside world (the bank's next change)
 		}
 		seen = append(seen, msg)
 		msgs = append(msgs, Run(update(msg))...)

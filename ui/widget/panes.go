@@ -60,9 +60,6 @@ func (p *Panes) SetFocus(i int) {
 	}
 }
 
-// Zoomed reports whether the focused pane has the whole body.
-func (p *Panes) Zoomed() bool { return p.zoomed }
-
 // SetZoom zooms the focused pane in or out; the bodies' widths change.
 func (p *Panes) SetZoom(on bool) {
 	p.zoomed = on
