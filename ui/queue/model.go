@@ -58,6 +58,7 @@ type Model struct {
 
 	queueSeq, probeSeq, searchSeq int    // seq of the latest request of each kind
 	showing                       string // the proposal a ShowProposal's reload, in flight, goes to
+	announce                      bool   // that reload announces the proposal as the focus
 
 	cur     *proposalContext // the shown proposal's context; nil while loading
 	curSeq  int              // seq of the context request in flight

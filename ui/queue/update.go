@@ -78,7 +78,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		// does not announce it again: the operator may be on another
 		// screen, focused on a record there (the root announces this
 		// screen's focus when it is shown again).
-		if msg.ctx != nil && !refresh {
+		// A ShowProposal's reload does: the operator asked to look at it.
+		if msg.ctx != nil && (!refresh || m.announce) {
+			m.announce = false
 			return common.FocusOn("proposal", msg.pid)
 		}
 	case probeDone:
@@ -131,7 +133,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			mp.found(msg)
 		}
 	case common.ShowProposal:
-		m.showing = msg.ID
+		m.showing, m.announce = msg.ID, true
 		return m.reloadQueue(msg.ID)
 	case common.EvidenceAttached:
 		if msg.Target.Kind == "proposal" && m.ready() && m.cur.P.ID == msg.Target.ID {
