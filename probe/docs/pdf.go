@@ -147,7 +147,17 @@ func openPDF(inst pdfium.Pdfium, src Source, lim Limits) (*requests.FPDF_CloseDo
 	if !bytes.Contains(tail, []byte("%%EOF")) {
 		return nil, 0, src.errorf(ErrDamaged, "the PDF is truncated or damaged (it does not end with %%%%EOF)")
 	}
-	doc, err := inst.OpenDocument(&requests.OpenDocument{FileReader: io.NewSectionReader(src.R, 0, src.Size), FileReaderSize: src.Size})
+	// Up to pdfInMemory the file is handed over whole (one copy into the
+	// sandbox); a larger one is read on demand through the reader.
+	req := &requests.OpenDocument{FileReader: io.NewSectionReader(src.R, 0, src.Size), FileReaderSize: src.Size}
+	if src.Size <= pdfInMemory {
+		data := make([]byte, src.Size)
+		if _, err := src.R.ReadAt(data, 0); err != nil && err != io.EOF {
+			return nil, 0, src.errorf(ErrDamaged, "cannot read the file (%v)", err)
+		}
+		req = &requests.OpenDocument{File: &data}
+	}
+	doc, err := inst.OpenDocument(req)
 	switch {
 	case errors.Is(err, pdfiumerrors.ErrPassword):
 		return nil, 0, src.errorf(ErrEncrypted, "the PDF is encrypted with a password; memreview cannot read it")
@@ -166,6 +176,9 @@ func openPDF(inst pdfium.Pdfium, src Source, lim Limits) (*requests.FPDF_CloseDo
 	}
 	return closer, pc.PageCount, nil
 }
+
+// pdfInMemory is the largest PDF handed to the engine whole.
+const pdfInMemory = 32 << 20
 
 func oneLineErr(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 

@@ -13,10 +13,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/memreview/memreview/probe/mcpenv/mcptest"
 	"github.com/memreview/memreview/probe/pg/pgtest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	mcptest.MaybeServe() // the benchmarks' MCP server is this binary
+	os.Exit(pgtest.Main(m))
+}
 
 // fixture is one test database: a few tables (every column type the
 // probe maps), a view, a sequence, the dblink extension, and a role that
@@ -30,7 +34,7 @@ type fixture struct {
 
 func (f fixture) roURL() string { return f.srv.URL(f.role, f.db) }
 
-func (f fixture) admin(t *testing.T) *pgx.Conn {
+func (f fixture) admin(t testing.TB) *pgx.Conn {
 	t.Helper()
 	ctx := context.Background()
 	c, err := f.srv.Admin(ctx, f.db)
@@ -41,7 +45,7 @@ func (f fixture) admin(t *testing.T) *pgx.Conn {
 	return c
 }
 
-func newFixture(t *testing.T) fixture {
+func newFixture(t testing.TB) fixture {
 	t.Helper()
 	srv := pgtest.Shared(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -120,7 +124,7 @@ func newHash() hash.Hash { return sha256.New() }
 
 // Fixture is newFixture for the package's external tests (the Runner's):
 // the read-only role's URL and the superuser's, for a fresh database.
-func Fixture(t *testing.T) (roURL, adminURL string, admin *pgx.Conn) {
+func Fixture(t testing.TB) (roURL, adminURL string, admin *pgx.Conn) {
 	f := newFixture(t)
 	return f.roURL(), f.srv.URL("postgres", f.db), f.admin(t)
 }
