@@ -154,7 +154,7 @@ func TestRanges(t *testing.T) {
 // (OLE) document: each refused with a one-line error naming it, without
 // inflating it.
 func TestZipCaps(t *testing.T) {
-	var many bytes.Buffer
+	var many bytes.Buffer // 10,000 entries
 	zw := zip.NewWriter(&many)
 	for i := range 10000 {
 		w, _ := zw.Create(fmt.Sprintf("word/media/%d.txt", i))
@@ -166,10 +166,10 @@ func TestZipCaps(t *testing.T) {
 		t.Errorf("10,000 entries: %v", err)
 	}
 
-	// document.xml of 64 MiB of one repeated paragraph: a few hundred KB
+	// document.xml of 16 MiB of one repeated paragraph: some 100 KB
 	// compressed, refused at a 4 MiB part cap before it is inflated.
 	bomb := docstest.Zip(t, docstest.ContentTypes, docstest.Part{Name: "word/document.xml", Body: repeatWriter{
-		head: `<w:document ` + docstest.NsW + `><w:body>`, unit: `<w:p><w:r><w:t>lol lol lol lol</w:t></w:r></w:p>`, size: 64 << 20}})
+		head: `<w:document ` + docstest.NsW + `><w:body>`, unit: `<w:p><w:r><w:t>lol lol lol lol</w:t></w:r></w:p>`, size: 16 << 20}})
 	lim := Limits{MaxPart: 4 << 20}
 	_, err = lines(t, src(bomb, "bomb.docx"), DOCX, Selection{}, lim)
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "bomb.docx: the part word/document.xml expands past 4 MiB") {

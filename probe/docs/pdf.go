@@ -109,23 +109,28 @@ func withPDF(ctx context.Context, fn func(pdfium.Pdfium) error) error {
 		engine.inst = inst
 	}
 	inst := engine.inst
-	done := make(chan struct{})
-	killed := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
+	// Kill the instance if ctx ends while fn runs (and only then: a
+	// context canceled after fn returned must not kill a good instance).
+	var mu sync.Mutex
+	finished, killed := false, false
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !finished {
+			killed = true
 			inst.Kill()
-			close(killed)
-		case <-done:
 		}
-	}()
+	})
 	err := fn(inst)
-	close(done)
-	select {
-	case <-killed:
+	stop()
+	mu.Lock()
+	finished = true
+	mu.Unlock()
+	if killed {
 		engine.inst = nil
-		return ctx.Err()
-	default:
+		if ctx.Err() != nil && err != nil {
+			return ctx.Err()
+		}
 	}
 	return err
 }

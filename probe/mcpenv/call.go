@@ -172,14 +172,26 @@ func (c *Client) callError(ctx context.Context, s *session, what string, err err
 	if errors.As(err, &we) {
 		return fmt.Errorf("the MCP server of %q answered %s with an error: %s", c.cfg.Name, what, clip(oneLine(we.Message), 300))
 	}
+	// The session is broken: give it a moment to end, and a stdio server
+	// a moment to exit, so the error can say why.
 	select {
 	case <-s.ended:
-	case <-waitShort():
+	case <-time.After(time.Second):
+	}
+	exited := false
+	if s.exited != nil {
+		select {
+		case <-s.exited:
+			exited = true
+		case <-time.After(300 * time.Millisecond):
+		}
 	}
 	var msg string
 	switch {
 	case errors.Is(err, ErrTooLarge) || (s.out != nil && s.out.over.Load()):
 		msg = fmt.Sprintf("it sent a message larger than %d MiB", c.cfg.MaxMessage>>20)
+	case exited:
+		msg = c.exitError(s).Error()
 	case !s.alive() && s.why != nil:
 		msg = oneLine(s.why.Error())
 	default:
@@ -189,8 +201,6 @@ func (c *Client) callError(ctx context.Context, s *session, what string, err err
 	return fmt.Errorf("the MCP server of %q ended the session during %s: %s; it is restarted on the next probe", c.cfg.Name, what, msg)
 }
 
-// waitShort gives a session that is ending a moment to say why.
-func waitShort() <-chan time.Time { return time.After(150 * time.Millisecond) }
 
 // shape turns a call result into a table (structured content that is a
 // list of objects, or an object holding one) or text, within lim.

@@ -127,6 +127,7 @@ func (c *Client) Close() error {
 }
 
 func (c *Client) connect(ctx context.Context) (*session, error) {
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.StartTimeout)
 	defer cancel()
 	s := &session{ended: make(chan struct{})}
@@ -154,7 +155,7 @@ func (c *Client) connect(ctx context.Context) (*session, error) {
 	})
 	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
-		why := c.startError(ctx, s, err)
+		why := c.startError(ctx, s, err, time.Since(start))
 		s.stop(false)
 		return nil, why
 	}
@@ -175,7 +176,7 @@ func (c *Client) connect(ctx context.Context) (*session, error) {
 }
 
 // startError says why a server did not come up.
-func (c *Client) startError(ctx context.Context, s *session, err error) error {
+func (c *Client) startError(ctx context.Context, s *session, err error, waited time.Duration) error {
 	if s.exited != nil {
 		select {
 		case <-s.exited:
@@ -184,7 +185,7 @@ func (c *Client) startError(ctx context.Context, s *session, err error) error {
 		}
 	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("the MCP server of %q did not answer initialize within %s; it was stopped%s", c.cfg.Name, c.cfg.StartTimeout, s.stderrNote())
+		return fmt.Errorf("the MCP server of %q did not answer initialize within %s; it was stopped%s", c.cfg.Name, waited.Round(100*time.Millisecond), s.stderrNote())
 	}
 	return fmt.Errorf("the MCP server of %q could not be initialized: %s%s", c.cfg.Name, oneLine(err.Error()), s.stderrNote())
 }
