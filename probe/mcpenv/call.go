@@ -201,7 +201,6 @@ func (c *Client) callError(ctx context.Context, s *session, what string, err err
 	return fmt.Errorf("the MCP server of %q ended the session during %s: %s; it is restarted on the next probe", c.cfg.Name, what, msg)
 }
 
-
 // shape turns a call result into a table (structured content that is a
 // list of objects, or an object holding one) or text, within lim.
 func shape(res *mcp.CallToolResult, lim Limits) Output {
