@@ -191,7 +191,7 @@ func TestZipCaps(t *testing.T) {
 		t.Errorf("truncated: %v", err)
 	}
 	ole := append([]byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"), make([]byte, 4096)...)
-	if _, err := lines(t, src(ole, "secret.docx"), DOCX, Selection{}, Limits{}); !errors.Is(err, ErrDamaged) {
+	if _, err := lines(t, src(ole, "secret.docx"), DOCX, Selection{}, Limits{}); !errors.Is(err, ErrEncrypted) || !strings.Contains(err.Error(), "secret.docx: an OLE compound file: a password-protected (encrypted) Office document") {
 		t.Errorf("an OLE (encrypted Office) file: %v", err)
 	}
 	notXML := docstest.Zip(t, docstest.ContentTypes, docstest.Part{Name: "word/document.xml", Text: `<w:document ` + docstest.NsW + `><w:body><w:p>&lol9;</w:p></w:body></w:document>`})

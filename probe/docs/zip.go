@@ -33,6 +33,11 @@ func openPackage(src Source, lim Limits) (*pkg, error) {
 	if n, err := zipEntryCount(src.R, src.Size); err == nil && n > lim.MaxEntries {
 		return nil, src.errorf(ErrTooLarge, "the archive holds %d entries, over the cap of %d (a zip bomb?); not read", n, lim.MaxEntries)
 	}
+	var magic [8]byte
+	src.R.ReadAt(magic[:], 0)
+	if string(magic[:]) == "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" {
+		return nil, src.errorf(ErrEncrypted, "an OLE compound file: a password-protected (encrypted) Office document, or the old binary format; memreview cannot read it")
+	}
 	zr, err := zip.NewReader(src.R, src.Size)
 	if err != nil {
 		return nil, src.errorf(ErrDamaged, "not a readable document archive (%v); the file is damaged or truncated", err)
