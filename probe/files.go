@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/memreview/memreview/probe/docs"
 )
 
 // sniffLen is how much of a file is checked for a NUL byte; a file with one
@@ -41,13 +43,24 @@ func runFiles(ctx context.Context, env Env, input string, lim Limits, r *Result)
 	case "ls":
 		return listDir(root, rel, lim, r)
 	case "stat":
+		if f, ok := docs.FormatOf(rel); ok {
+			return statDocument(ctx, root, rel, f, r)
+		}
 		return statPath(root, rel, r)
 	case "read":
+		if f, ok := docs.FormatOf(rel); ok {
+			return readDocument(ctx, root, rel, f, op, lim, r)
+		}
+		if op.Page != 0 || op.Slide != 0 || op.Sheet != "" {
+			return fmt.Errorf("read: --page, --slide and --sheet are for PDF, PPTX and XLSX files; %s is read as text", rel)
+		}
 		return readFile(root, rel, op.Offset, op.Limit, lim, r)
 	case "grep":
 		return grep(ctx, root, rel, op, lim, r)
 	case "csv":
 		return readCSV(root, rel, lim, r)
+	case "sheet":
+		return sheetTable(ctx, root, rel, op, lim, r)
 	}
 	return fmt.Errorf("unknown files request %q: %s", op.Verb, filesUsage)
 }

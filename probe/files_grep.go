@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/memreview/memreview/probe/docs"
 )
 
 // grepFileCap is the largest file grep reads; bigger files are skipped and
@@ -41,6 +43,7 @@ func grep(ctx context.Context, root *os.Root, rel string, op filesOp, lim Limits
 	g := grepper{ctx: ctx, root: root, re: re, lim: lim}
 	switch {
 	case info.Mode().IsRegular():
+		g.single = true
 		err = g.file(rel)
 	case info.IsDir():
 		err = fs.WalkDir(root.FS(), rel, func(p string, de fs.DirEntry, err error) error {
@@ -65,6 +68,9 @@ func grep(ctx context.Context, root *os.Root, rel string, op filesOp, lim Limits
 	if g.skipped > 0 {
 		fmt.Fprintf(&g.out, "(skipped %d files larger than %d MiB)\n", g.skipped, grepFileCap>>20)
 	}
+	if g.unreadable > 0 {
+		fmt.Fprintf(&g.out, "(skipped %d documents that cannot be read, such as %s)\n", g.unreadable, g.firstBad)
+	}
 	r.Text = g.out.String()
 	return nil
 }
@@ -79,6 +85,10 @@ type grepper struct {
 	out     strings.Builder
 	lines   int
 	skipped int
+	single  bool // grep of one file: a document's error is the result
+
+	unreadable int    // documents skipped in a folder: encrypted, damaged, no text…
+	firstBad   string // the first one's error
 }
 
 func (g *grepper) file(p string) error {
@@ -92,6 +102,17 @@ func (g *grepper) file(p string) error {
 	defer f.Close()
 	if info.Size() > grepFileCap {
 		g.skipped++
+		return nil
+	}
+	if df, ok := docs.FormatOf(p); ok {
+		f.Close()
+		err := g.document(p, df)
+		if err == nil || errors.Is(err, errCapReached) || g.single || g.ctx.Err() != nil {
+			return err
+		}
+		if g.unreadable++; g.firstBad == "" {
+			g.firstBad = err.Error()
+		}
 		return nil
 	}
 	if bin, err := isBinary(f); err != nil || bin {

@@ -16,7 +16,10 @@ const fingerprintLen = 16
 // Fingerprint hashes what an environment's probes depend on: for sql the
 // rows of sqlite_schema (type, name, tbl_name, sql, ordered), for files
 // every relative path under the folder with its type, size and
-// modification time. It is the first 16 hex digits of a SHA-256, stable
+// modification time, for postgres the tables, columns and types the probe
+// role sees in information_schema, for mcp the tool list with annotations
+// and input schemas (opening a connection or session for the call: a
+// Runner keeps them). It is the first 16 hex digits of a SHA-256, stable
 // across runs while the environment is unchanged.
 func Fingerprint(ctx context.Context, env Env) (string, error) {
 	h := sha256.New()
@@ -28,6 +31,10 @@ func Fingerprint(ctx context.Context, env Env) (string, error) {
 		}
 	case KindFiles:
 		err = treeHash(ctx, env, h)
+	case KindPostgres, KindMCP:
+		r := NewRunner()
+		defer r.Close()
+		return r.Fingerprint(ctx, env)
 	default:
 		err = fmt.Errorf("environment %q has unknown kind %q", env.Name, env.Kind)
 	}

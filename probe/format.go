@@ -12,7 +12,8 @@ import (
 
 // FormatText renders r for a terminal: an aligned table when it has
 // columns (numbers right-aligned, NULL for nil), otherwise its text, then
-// "(truncated: …)" when a cap cut it and "error: …" when it failed. Lines
+// "(truncated: …)" when a cap cut it, "(note: …)" when the result is
+// qualified (an allow-listed MCP tool), and "error: …" when it failed. Lines
 // wider than width are cut with "…"; width <= 0 means no cut. Control
 // characters from the environment are shown escaped, so a probe can never
 // send escape sequences to the terminal.
@@ -33,6 +34,10 @@ func FormatText(r Result, width int) string {
 			what = fmt.Sprintf("showing the first %d rows; the probe stopped at its row or byte cap", len(r.Rows))
 		}
 		b.WriteString(cut("(truncated: "+what+")", width))
+		b.WriteByte('\n')
+	}
+	if r.Note != "" {
+		b.WriteString(cut("(note: "+sanitize(r.Note, false)+")", width))
 		b.WriteByte('\n')
 	}
 	if r.Error != "" {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/memreview/memreview/probe/pg"
 )
 
 // Limits bound one probe run. A zero field means its default.
@@ -45,11 +48,26 @@ func (l Limits) withDefaults() Limits {
 // failure is a sentence in Result.Error. env.Path must already be absolute.
 // The fingerprint is taken after the run, so a re-run can tell whether the
 // environment changed underneath an unchanged output.
+//
+// Run is stateless: a postgres or mcp probe through it opens a pool or
+// starts a server for that one probe and closes it after. A program that
+// probes those kinds more than once holds a Runner instead.
 func Run(ctx context.Context, env Env, input string, lim Limits) Result {
+	if env.Kind == KindPostgres || env.Kind == KindMCP {
+		r := NewRunner()
+		defer r.Close()
+		return r.Run(ctx, env, input, lim)
+	}
+	return run(ctx, nil, env, input, lim)
+}
+
+// run is Run with rn holding the pools and sessions (nil for sql and
+// files).
+func run(ctx context.Context, rn *Runner, env Env, input string, lim Limits) Result {
 	lim = lim.withDefaults()
 	r := Result{Env: env.Name, Kind: env.Kind, Input: input}
 	start := time.Now()
-	runCtx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	runCtx, cancel := withTimeout(ctx, env, lim)
 	var err error
 	switch env.Kind {
 	case KindSQL:
@@ -58,18 +76,29 @@ func Run(ctx context.Context, env Env, input string, lim Limits) Result {
 		}
 	case KindFiles:
 		err = runFiles(runCtx, env, input, lim, &r)
+	case KindPostgres:
+		err = rn.runPostgres(runCtx, env, input, lim, &r)
+	case KindMCP:
+		err = rn.runMCP(runCtx, env, input, lim, &r)
 	default:
-		err = fmt.Errorf("environment %q has unknown kind %q; use %q or %q", env.Name, env.Kind, KindSQL, KindFiles)
+		err = fmt.Errorf("environment %q has unknown kind %q; use %s", env.Name, env.Kind, kindList())
 	}
 	cancel()
 	r.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
-		r.Columns, r.Rows, r.Text, r.Truncated = nil, nil, "", false
+		r.Columns, r.Rows, r.Text, r.Truncated, r.Note = nil, nil, "", false, ""
 		r.Error = describe(ctx, runCtx, err, lim)
 	}
-	if env.Kind == KindSQL || env.Kind == KindFiles {
+	if slices.Contains(Kinds, env.Kind) {
 		fpCtx, cancel := context.WithTimeout(ctx, lim.Timeout)
-		if fp, ferr := Fingerprint(fpCtx, env); ferr == nil {
+		var fp string
+		var ferr error
+		if rn != nil {
+			fp, ferr = rn.Fingerprint(fpCtx, env)
+		} else {
+			fp, ferr = Fingerprint(fpCtx, env)
+		}
+		if ferr == nil {
 			r.Fingerprint = fp
 		}
 		cancel()
@@ -83,7 +112,7 @@ func describe(parent, run context.Context, err error, lim Limits) string {
 	switch {
 	case parent.Err() != nil:
 		return "canceled: the probe was stopped before it finished"
-	case errors.Is(run.Err(), context.DeadlineExceeded):
+	case errors.Is(run.Err(), context.DeadlineExceeded), errors.Is(err, pg.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("timed out after %s: the probe was stopped at its time limit", lim.Timeout)
 	}
 	return err.Error()

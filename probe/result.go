@@ -1,8 +1,16 @@
 // Package probe runs read-only probes against the environments a memory bank
-// describes: SQL on a SQLite database and file operations under a folder.
-// Every probe is bounded (time, rows, bytes), refuses writes and escapes, and
-// returns one Result with a stable JSON form and the environment's
-// fingerprint, so a re-run can be compared with a recorded run.
+// describes: SQL on a SQLite database, read-only SQL on a PostgreSQL
+// database, file operations under a folder (text, CSV, PDF, DOCX, XLSX,
+// PPTX), and the read-only tools of another MCP server. Every probe is
+// bounded (time, rows, bytes), refuses writes and escapes, and returns one
+// Result with a stable JSON form and the environment's fingerprint, so a
+// re-run can be compared with a recorded run.
+//
+// Run probes sql and files environments statelessly; a Runner also holds
+// the PostgreSQL pools and MCP sessions that the other kinds need, and
+// describes environments (Describe, Health, Tools). The engines live in
+// sub-packages that know nothing of this one: probe/pg, probe/docs,
+// probe/mcpenv. probe imports nothing of memreview but review/printable.
 package probe
 
 import (
@@ -12,43 +20,26 @@ import (
 	"strconv"
 )
 
-// Kind names an environment kind.
-type Kind string
-
-// The environment kinds memreview can probe.
-const (
-	KindSQL   Kind = "sql"
-	KindFiles Kind = "files"
-)
-
-// Env is one environment declared in a bank's memreview.toml.
-// Path is absolute or relative to the bank directory.
-type Env struct {
-	Name string `toml:"name" json:"name"`
-	Kind Kind   `toml:"kind" json:"kind"`
-	Path string `toml:"path" json:"path"`
-	// Symlink is set when the operator added Path as a symbolic link; only
-	// then is a link there followed. A root that becomes a link later is
-	// refused.
-	Symlink bool `toml:"symlink,omitempty" json:"symlink,omitempty"`
-}
-
 // Result is the outcome of one probe run. Its JSON form is stable: it is
 // stored in the bank and compared on re-runs. Values in Rows are strings,
 // numbers (int64 or float64) or nil, exactly as stored. JSON has no
 // infinities or NaN, so a non-finite float (SQLite's 1e999) is written as
 // the string "+Inf", "-Inf" or "NaN" (see FiniteRows).
 type Result struct {
-	Env         string   `json:"env"`
-	Kind        Kind     `json:"kind"`
-	Input       string   `json:"input"`
-	Columns     []string `json:"columns,omitempty"`
-	Rows        [][]any  `json:"rows,omitempty"`
-	Text        string   `json:"text,omitempty"`
-	Truncated   bool     `json:"truncated,omitempty"`
-	DurationMS  float64  `json:"duration_ms"`
-	Fingerprint string   `json:"fingerprint,omitempty"`
-	Error       string   `json:"error,omitempty"`
+	Env       string   `json:"env"`
+	Kind      Kind     `json:"kind"`
+	Input     string   `json:"input"`
+	Columns   []string `json:"columns,omitempty"`
+	Rows      [][]any  `json:"rows,omitempty"`
+	Text      string   `json:"text,omitempty"`
+	Truncated bool     `json:"truncated,omitempty"`
+	// Note qualifies a successful result: for an MCP tool called because
+	// the environment's allow-list names it, "read-only by your
+	// allow-list, not by the server".
+	Note        string  `json:"note,omitempty"`
+	DurationMS  float64 `json:"duration_ms"`
+	Fingerprint string  `json:"fingerprint,omitempty"`
+	Error       string  `json:"error,omitempty"`
 }
 
 // MarshalJSON writes r with every non-finite float in Rows as a string, so

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/memreview/memreview/probe/docs"
 )
 
 // filesOp is one parsed files-probe request.
@@ -15,9 +17,13 @@ type filesOp struct {
 	IgnoreCase bool   // grep -i
 	Offset     int64  // read --offset
 	Limit      int64  // read --limit; 0 means the byte cap
+	Page       int    // read --page N (PDF)
+	Slide      int    // read --slide N (PPTX)
+	Sheet      string // read --sheet NAME, or sheet's SHEET (XLSX)
+	Range      string // sheet's RANGE
 }
 
-const filesUsage = "use one of: ls [PATH], read PATH [--offset N] [--limit N], grep [-i] PATTERN [PATH], stat PATH, csv PATH"
+const filesUsage = "use one of: ls [PATH], read PATH [--offset N] [--limit N] [--page N | --slide N | --sheet NAME], grep [-i] PATTERN [PATH], stat PATH, csv PATH, sheet PATH [SHEET] [RANGE]"
 
 // parseFilesInput parses the files-probe grammar. Words are split like a
 // shell: 'single' and "double" quotes group, a backslash escapes the next
@@ -45,10 +51,44 @@ func parseFilesInput(input string) (filesOp, error) {
 			return op, fmt.Errorf("%s takes exactly one path", op.Verb)
 		}
 		op.Path = args[0]
+	case "sheet":
+		if len(args) < 1 || len(args) > 3 {
+			return op, errors.New("sheet takes a path, then an optional sheet name and an optional range (A1:C10, B7, A:C, 3:10)")
+		}
+		op.Path = args[0]
+		switch rest := args[1:]; len(rest) {
+		case 1: // a sheet of that name, else (when it reads as one) a range
+			op.Sheet = rest[0]
+		case 2:
+			op.Sheet, op.Range = rest[0], rest[1]
+		}
 	case "read":
 		var paths []string
+		units := 0
 		for i := 0; i < len(args); i++ {
 			switch a := args[i]; a {
+			case "--page", "--slide":
+				if i+1 >= len(args) {
+					return op, fmt.Errorf("read: %s needs a number", a)
+				}
+				n, err := strconv.Atoi(args[i+1])
+				if err != nil || n < 1 {
+					return op, fmt.Errorf("read: %s needs a number from 1, not %q", a, args[i+1])
+				}
+				if a == "--page" {
+					op.Page = n
+				} else {
+					op.Slide = n
+				}
+				units++
+				i++
+			case "--sheet":
+				if i+1 >= len(args) || args[i+1] == "" {
+					return op, errors.New("read: --sheet needs a sheet name")
+				}
+				op.Sheet = args[i+1]
+				units++
+				i++
 			case "--offset", "--limit":
 				if i+1 >= len(args) {
 					return op, fmt.Errorf("read: %s needs a number", a)
@@ -69,6 +109,9 @@ func parseFilesInput(input string) (filesOp, error) {
 		}
 		if len(paths) != 1 {
 			return op, errors.New("read takes exactly one path")
+		}
+		if units > 1 {
+			return op, errors.New("read takes one of --page, --slide and --sheet")
 		}
 		op.Path = paths[0]
 	case "grep":
@@ -136,4 +179,13 @@ func splitWords(s string) ([]string, error) {
 		out = append(out, cur.String())
 	}
 	return out, nil
+}
+
+// looksLikeRange reports whether a lone sheet argument could be a range
+// (B2:D9, B7, A:C, 3:10) when the workbook has no sheet of that name.
+func looksLikeRange(s string) bool {
+	if _, err := docs.ParseRange(s); err != nil {
+		return false
+	}
+	return strings.ContainsAny(s, "0123456789:")
 }
