@@ -152,16 +152,17 @@ var (
 	reGen      = regexp.MustCompile(`\{\{gen (\w+) (\d+)\}\}`)
 	reWrap     = regexp.MustCompile(`(?s)\{\{(b64|hex|tags|zw|vs)\}\}(.*?)\{\{/(?:b64|hex|tags|zw|vs)\}\}`)
 	genClasses = map[string]string{
-		"hex":    "0123456789abcdef",
-		"digit":  "0123456789",
-		"alpha":  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-		"alnum":  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
-		"word":   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
-		"wordd":  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
-		"b64":    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
-		"b64url": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
-		"a2":     "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567",
-		"bech":   "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
+		"hex":        "0123456789abcdef",
+		"digit":      "0123456789",
+		"alpha":      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+		"alnum":      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+		"word":       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
+		"wordd":      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
+		"b64":        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+		"b64url":     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+		"a2":         "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567",
+		"upperalnum": "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+		"bech":       "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
 	}
 )
 
