@@ -89,7 +89,8 @@ func CountKinds(fs []Finding) map[Kind]int {
 }
 
 // sortFindings orders findings by field order (as given), start, end,
-// kind and rule, and drops exact duplicates (same field, kind, span).
+// kind and rule, drops exact duplicates (same field, kind, span) and
+// joins overlapping findings of one rule into one.
 func sortFindings(fs []Finding, fieldOrder map[string]int) []Finding {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]
@@ -108,6 +109,11 @@ func sortFindings(fs []Finding, fieldOrder map[string]int) []Finding {
 		return a.Rule < b.Rule
 	})
 	out := fs[:0]
+	type key struct {
+		field, rule string
+		kind        Kind
+	}
+	last := map[key]int{} // the last kept finding of each field, kind, rule
 	for i, f := range fs {
 		if i > 0 {
 			p := out[len(out)-1]
@@ -115,6 +121,12 @@ func sortFindings(fs []Finding, fieldOrder map[string]int) []Finding {
 				continue
 			}
 		}
+		k := key{f.Field, f.Rule, f.Kind}
+		if j, ok := last[k]; ok && f.Start < out[j].End {
+			out[j].End = max(out[j].End, f.End) // overlapping matches of one rule: one span
+			continue
+		}
+		last[k] = len(out)
 		out = append(out, f)
 	}
 	return out

@@ -133,3 +133,20 @@ func (k *keywordSet) lineHits(text string) [][]int32 {
 	}
 	return hits
 }
+
+// positions returns, for each keyword, the offsets just past each of its
+// occurrences (at most maxPositions of each).
+func (k *keywordSet) positions(text string) [][]int32 {
+	const maxPositions = 1 << 14
+	pos := make([][]int32, len(k.keywords))
+	s := int32(0)
+	for i := 0; i < len(text); i++ {
+		s = k.next[int(s)*k.ncls+int(k.class[text[i]])]
+		for _, id := range k.out[s] {
+			if len(pos[id]) < maxPositions {
+				pos[id] = append(pos[id], int32(i+1))
+			}
+		}
+	}
+	return pos
+}

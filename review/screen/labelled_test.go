@@ -346,7 +346,7 @@ func TestKeywordGatesHideNoMatch(t *testing.T) {
 				subject = l.Text
 			}
 			if !on[r] && r.re.MatchString(subject) {
-				t.Errorf("rule %s matches %s (%q) but its keywords %v kept it from running", r.id, l.Note, clip(l.Text, 60), r.keys)
+				t.Errorf("rule %s matches %s (%q) but its gate %v kept it from running", r.id, l.Note, clip(l.Text, 60), r.gate)
 			}
 		}
 	}

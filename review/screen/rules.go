@@ -8,16 +8,18 @@ import (
 
 // A textRule is a regular expression over the folded view of the text
 // (or over the raw text, for the few rules where case or exact bytes
-// matter), gated by keywords: the rule runs only when one of its
-// keywords occurs. Rules are values in the tables below, one line of
+// matter), gated by keywords taken from the pattern itself: the rule
+// runs only on lines that hold them. Rules are values in the tables below, one line of
 // reason each; the reason never quotes the text.
 type textRule struct {
 	id     string
 	kind   Kind
 	reason string
-	keys   []string // in the folded (lower-case) alphabet; nil: always run
-	re     *regexp.Regexp
-	raw    bool // match the raw text rather than the folded view
+	// gate is the rule's keywords, derived from its pattern: one of each
+	// set must occur on a line for the rule to run there (nil: always).
+	gate [][]string
+	re   *regexp.Regexp
+	raw  bool // match the raw text rather than the folded view
 	// accept, when set, vets a match (start, end in the text the rule
 	// ran on) before it becomes a finding.
 	accept func(text string, m []int) bool
@@ -36,77 +38,101 @@ func alt(xs ...string) string { return "(?:" + strings.Join(xs, "|") + ")" }
 // of a URL, a file name or a decimal do not end a sentence).
 func sentence(n string) string { return `(?:[^.!?\n]|[.!?]\S){0,` + n + `}?` }
 
-// textRules returns the instruction and exfiltration rules, compiled.
+// textRules returns the instruction and exfiltration rules, compiled:
+// a pattern whose top level is an alternation is split into one rule per
+// alternative (same id and reason), each a smaller machine with its own,
+// sharper gate.
 func textRules() []*textRule {
-	rules := append(instructionRules(), exfiltrationRules()...)
-	for _, r := range rules {
-		r.keys = requiredLiterals(r.re.String())
+	var out []*textRule
+	for _, r := range append(instructionRules(), exfiltrationRules()...) {
+		parts := splitAlternatives(r.re.String())
+		if len(parts) < 2 || r.vetAll != nil {
+			r.gate = requiredSets(r.re.String())
+			out = append(out, r)
+			continue
+		}
+		for _, p := range parts {
+			c := *r
+			c.re = regexp.MustCompile(p)
+			c.gate = requiredSets(p)
+			out = append(out, &c)
+		}
 	}
-	return rules
+	return out
 }
 
 // ruleSet is the compiled text rules with their keyword prefilter.
 type ruleSet struct {
-	rules  []*textRule
-	always []*textRule
-	kw     *keywordSet
-	byKW   [][]*textRule
+	rules []*textRule
+	kw    *keywordSet
+	// gates[i][j] are the keyword ids of rule i's j-th required set
+	gates [][][]int
 }
 
 func newRuleSet(rules []*textRule) *ruleSet {
 	rs := &ruleSet{rules: rules}
 	idx := map[string]int{}
 	var kws []string
-	var gates [][]*textRule
 	for _, r := range rules {
-		if len(r.keys) == 0 {
-			rs.always = append(rs.always, r)
-			continue
-		}
-		for _, k := range r.keys {
-			i, ok := idx[k]
-			if !ok {
-				i = len(kws)
-				idx[k] = i
-				kws = append(kws, k)
-				gates = append(gates, nil)
+		var g [][]int
+		for _, set := range r.gate {
+			var ids []int
+			for _, k := range set {
+				i, ok := idx[k]
+				if !ok {
+					i = len(kws)
+					idx[k] = i
+					kws = append(kws, k)
+				}
+				ids = append(ids, i)
 			}
-			gates[i] = append(gates[i], r)
+			g = append(g, ids)
 		}
+		rs.gates = append(rs.gates, g)
 	}
-	rs.kw, rs.byKW = newKeywordSet(kws), gates
+	rs.kw = newKeywordSet(kws)
 	return rs
 }
 
-// active returns the rules whose keywords occur in their subject — the
-// folded view, or the raw text for raw rules (searched ignoring ASCII
-// case) — in table order, each with the lines of its subject that hold
-// one of its keywords.
+// active returns the rules to run on a text, in table order, each with
+// the lines of its subject (the folded view, or the raw text for raw
+// rules; keywords are matched ignoring ASCII case) that hold a keyword
+// of every one of its required sets. A rule without a gate runs on the
+// whole text.
 func (rs *ruleSet) active(folded, raw string) []activeRule {
-	lines := map[*textRule][]int32{}
-	on := map[*textRule]bool{}
-	for _, r := range rs.always {
-		on[r] = true
-	}
-	mark := func(hits [][]int32, raw bool) {
-		for i, h := range hits {
-			if len(h) == 0 {
-				continue
+	hits := [2][][]int32{rs.kw.lineHits(folded), nil}
+	var out []activeRule
+	for i, r := range rs.rules {
+		g := rs.gates[i]
+		if len(g) == 0 {
+			out = append(out, activeRule{rule: r})
+			continue
+		}
+		h := hits[0]
+		if r.raw {
+			if hits[1] == nil {
+				hits[1] = rs.kw.lineHits(raw)
 			}
-			for _, r := range rs.byKW[i] {
-				if r.raw == raw {
-					on[r] = true
-					lines[r] = append(lines[r], h...)
-				}
+			h = hits[1]
+		}
+		var lines []int32
+		for j, set := range g {
+			var u []int32
+			for _, k := range set {
+				u = append(u, h[k]...)
+			}
+			u = uniqueSorted(u)
+			if j == 0 {
+				lines = u
+			} else {
+				lines = intersect(lines, u)
+			}
+			if len(lines) == 0 {
+				break
 			}
 		}
-	}
-	mark(rs.kw.lineHits(folded), false)
-	mark(rs.kw.lineHits(raw), true)
-	var out []activeRule
-	for _, r := range rs.rules {
-		if on[r] {
-			out = append(out, activeRule{rule: r, lines: uniqueSorted(lines[r])})
+		if len(lines) > 0 {
+			out = append(out, activeRule{rule: r, lines: lines})
 		}
 	}
 	return out
@@ -121,4 +147,22 @@ type activeRule struct {
 func uniqueSorted(xs []int32) []int32 {
 	slices.Sort(xs)
 	return slices.Compact(xs)
+}
+
+// intersect returns the values in both sorted slices.
+func intersect(a, b []int32) []int32 {
+	var out []int32
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
 }

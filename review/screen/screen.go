@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"runtime"
 	"strings"
 	"sync"
 )
@@ -71,17 +72,46 @@ func (s *Screener) Screen(text string) []Finding {
 // ScreenFields screens each field on its own; every finding names its
 // field and its span is an offset into that field's text. Findings come
 // in field order, then by position.
+//
+// Large records (over parallelBytes in all) are screened a field per
+// goroutine, up to GOMAXPROCS at once.
 func (s *Screener) ScreenFields(fields ...Field) []Finding {
 	order := map[string]int{}
-	var out []Finding
+	total := 0
 	for i, f := range fields {
 		if _, ok := order[f.Name]; !ok {
 			order[f.Name] = i
 		}
-		out = append(out, s.screen(f.Text, f.Name)...)
+		total += len(f.Text)
+	}
+	per := make([][]Finding, len(fields))
+	if total <= parallelBytes || len(fields) < 2 {
+		for i, f := range fields {
+			per[i] = s.screen(f.Text, f.Name)
+		}
+	} else {
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for i, f := range fields {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				per[i] = s.screen(f.Text, f.Name)
+			}()
+		}
+		wg.Wait()
+	}
+	var out []Finding
+	for _, fs := range per {
+		out = append(out, fs...)
 	}
 	return sortFindings(out, order)
 }
+
+// parallelBytes is the record size above which fields are screened in
+// parallel.
+const parallelBytes = 64 << 10
 
 func (s *Screener) screen(text, field string) []Finding {
 	if text == "" {

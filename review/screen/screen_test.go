@@ -329,3 +329,14 @@ func boundary(text string, i int) bool {
 
 // ghpToken is shaped like a GitHub token (made up for the tests).
 const ghpToken = "ghp_R7mX2qLw9ZtK4vBn8sJc1yHd6fGp3eUa0oWi"
+
+func TestSplitAlternatives(t *testing.T) {
+	got := splitAlternatives(`a|(b|c)|[|]|\||[]|]x`)
+	want := []string{"a", "(b|c)", "[|]", `\|`, "[]|]x"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("splitAlternatives = %q, want %q", got, want)
+	}
+	if splitAlternatives(`(a|b)c`) != nil {
+		t.Errorf("a pattern with one top-level alternative was split")
+	}
+}

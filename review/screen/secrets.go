@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -69,6 +71,13 @@ type secretRule struct {
 	lineMust *regexp.Regexp
 	// valueOK, when set, vets the secret itself (own rules only).
 	valueOK func(string) bool
+	// multiline: the pattern can run across many lines.
+	multiline bool
+	// semiGeneric: the pattern is gitleaks' "keyword, then an
+	// assignment, then the value" template: at most 50 identifier bytes
+	// before the keyword, the operator within 23 bytes after it, a value
+	// of at most 150 bytes.
+	semiGeneric bool
 }
 
 // allowlist is a compiled gitleaks allowlist, as gitleaks applies it to
@@ -182,7 +191,8 @@ func loadSecretSet(src string) (*secretSet, error) {
 			return nil, fmt.Errorf("gitleaks rule %s: %w", r.ID, err)
 		}
 		sr := &secretRule{id: r.ID, reason: oneLine(r.Description), re: re, secretGroup: r.SecretGroup,
-			entropy: r.Entropy, generic: strings.Contains(r.ID, "generic")}
+			entropy: r.Entropy, generic: strings.Contains(r.ID, "generic"), multiline: multiline(r.Regex),
+			semiGeneric: strings.Contains(r.Regex, semiGenericTemplate)}
 		als := r.Allowlists
 		if r.Allowlist != nil {
 			als = append(als, *r.Allowlist)
@@ -238,6 +248,17 @@ func loadSecretSet(src string) (*secretSet, error) {
 	return set, nil
 }
 
+// semiGenericTemplate is the middle of gitleaks' generated
+// keyword-assignment-value rules.
+const semiGenericTemplate = `(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
+
+// multiline reports a pattern that can run across many lines: one that
+// matches any byte ([\s\S], (?s)) or repeats line breaks.
+func multiline(pattern string) bool {
+	return strings.Contains(pattern, `[\s\S`) || strings.Contains(pattern, `(?s`) || strings.Contains(pattern, `[\r\n]`) ||
+		strings.Contains(pattern, `\r\n`) || strings.Contains(pattern, `(?:.*?|`)
+}
+
 // oneLine cuts a rule's description to its first line.
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
@@ -261,30 +282,99 @@ type secretHit struct {
 // "gitleaks:allow" marker is not honoured: in a proposal it would be the
 // attacker's own switch.
 func (set *secretSet) find(text string) []secretHit {
-	found := set.keywords.find(text)
-	run := map[*secretRule]bool{}
-	for _, sr := range set.always {
-		run[sr] = true
-	}
-	for i, ok := range found {
-		if ok {
-			for _, sr := range set.byKW[i] {
-				run[sr] = true
+	pos := set.keywords.positions(text)
+	windows := map[*secretRule][][2]int{}
+	for i, ps := range pos {
+		if len(ps) == 0 {
+			continue
+		}
+		for _, sr := range set.byKW[i] {
+			for _, p := range ps {
+				ks, ke := int(p)-len(set.keywords.keywords[i]), int(p)
+				if sr.semiGeneric && !strings.ContainsAny(text[ke:min(ke+32, len(text))], "=>:|,?") {
+					continue // no assignment follows the keyword: no match through it
+				}
+				windows[sr] = append(windows[sr], sr.window(text, ks, ke))
 			}
 		}
 	}
 	var hits []secretHit
 	for _, sr := range set.rules { // in file order, so results are stable
-		if !run[sr] {
+		var ws [][2]int
+		switch {
+		case len(sr.keywords) == 0:
+			ws = [][2]int{{0, len(text)}}
+		case windows[sr] != nil:
+			ws = mergeWindows(windows[sr])
+		default:
 			continue
 		}
-		for _, m := range sr.re.FindAllStringSubmatchIndex(text, -1) {
-			if h, ok := sr.hit(text, m, set.global); ok {
-				hits = append(hits, h)
+		for _, w := range ws {
+			for _, m := range sr.re.FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
+				for j := range m {
+					if m[j] >= 0 {
+						m[j] += w[0]
+					}
+				}
+				if h, ok := sr.hit(text, m, set.global); ok {
+					hits = append(hits, h)
+				}
 			}
 		}
 	}
 	return dropGenericInside(hits)
+}
+
+// window is the stretch of text around a keyword at [ks, ke) that a
+// match of sr through that keyword can lie in. gitleaks' rules put the
+// keyword near the start of a match (at most 50 identifier bytes before
+// it) and end within a few hundred bytes, except rules that run across
+// lines (private keys, curl headers), which get 16 KiB.
+func (sr *secretRule) window(text string, ks, ke int) [2]int {
+	before, after := 512, 4096
+	switch {
+	case sr.multiline:
+		after = 16 << 10
+	case sr.semiGeneric:
+		before, after = 64, 256
+	}
+	s, e := max(ks-before, 0), min(ke+after, len(text))
+	// start and end on line breaks when one is near, so that ^ and $
+	// keep their meaning
+	if i := strings.LastIndexByte(text[s:ks], '\n'); i >= 0 {
+		s += i + 1
+	} else if s > 0 {
+		s = ks - min(ks-s, 64) // no line break: a little context
+		for s > 0 && !utf8.RuneStart(text[s]) {
+			s--
+		}
+	}
+	if i := strings.IndexByte(text[e:], '\n'); i >= 0 && i < 4096 {
+		e += i
+	} else {
+		for e < len(text) && !utf8.RuneStart(text[e]) {
+			e++
+		}
+	}
+	return [2]int{s, e}
+}
+
+// mergeWindows sorts windows and joins those that overlap or touch.
+func mergeWindows(ws [][2]int) [][2]int {
+	if len(ws) == 0 {
+		return nil
+	}
+	slices.SortFunc(ws, func(a, b [2]int) int { return a[0] - b[0] })
+	out := ws[:1]
+	for _, w := range ws[1:] {
+		last := &out[len(out)-1]
+		if w[0] <= last[1] {
+			last[1] = max(last[1], w[1])
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // hit checks one regex match m of rule sr.
