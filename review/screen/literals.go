@@ -7,30 +7,6 @@ import (
 	"unicode"
 )
 
-// requiredLiterals returns a set of strings, in lower case, one of which
-// every match of pattern contains — the keywords that gate a rule — or
-// nil when the pattern has no such set (the rule then always runs).
-// Deriving the gate from the pattern keeps the two from drifting apart.
-func requiredLiterals(pattern string) []string {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return nil
-	}
-	set := literalsOf(re.Simplify())
-	if len(set) == 0 {
-		return nil
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range set {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // requiredSets returns sets of lower-case strings such that every match
 // of pattern contains one string of each set (at most three sets, the
 // most selective), or nil.
