@@ -8,6 +8,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
+	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
 )
 
@@ -63,7 +64,7 @@ func (ix *Index) openBackground() (*Index, error) {
 
 // emptyIndex is an in-memory index with no documents, under the mapping.
 func emptyIndex() (bleve.Index, error) {
-	m, err := newMapping()
+	m, err := schema.New()
 	if err != nil {
 		return nil, fmt.Errorf("index: build mapping: %w", err)
 	}
@@ -105,7 +106,7 @@ const firstAnswerWait = 2 * time.Second
 // rebuildMin changes to go): a first search at 100,000 records then has
 // both cores.
 func (ix *Index) yieldIfLong() {
-	if last, err := ix.src.LastSeq(); err != nil || last-ix.seq.Load() <= int64(rebuildMin) {
+	if last, err := ix.src.LastSeq(); err != nil || last-ix.seq.Load() <= int64(ix.rebuildMin()) {
 		return
 	}
 	select {

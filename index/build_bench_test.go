@@ -51,15 +51,11 @@ func BenchmarkBuild(b *testing.B) {
 	for _, v := range []variant{{false, 2, 100}, {true, 2, 100}, {true, 2, 200}} {
 		name := fmt.Sprintf("unsafe=%v/gc=%d", v.unsafe, v.gc)
 		b.Run(fmt.Sprintf("n=%d/build=%s/feeders=%d", n, name, v.feeders), func(b *testing.B) {
-			defer func(f, g int, u bool) {
-				buildFeeders, buildUnsafe = f, u
-				debug.SetGCPercent(g)
-			}(buildFeeders, debug.SetGCPercent(v.gc), buildUnsafe)
-			buildFeeders, buildUnsafe = v.feeders, v.unsafe
+			defer debug.SetGCPercent(debug.SetGCPercent(v.gc))
 			cpu0 := cpuTime()
 			stop := watchHeap()
 			for i := 0; b.Loop(); i++ {
-				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src}
+				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src, tune: Tuning{Build: BuildTuning{Feeders: v.feeders, Safe: !v.unsafe}}}
 				idx, err := ix.build(ix.dir)
 				if err != nil {
 					b.Fatal(err)

@@ -26,14 +26,10 @@ func BenchmarkBuildTuned(b *testing.B) {
 			"scorchPersisterOptions": map[string]interface{}{"MemoryPressurePauseThreshold": 0}}},
 	} {
 		b.Run(fmt.Sprintf("n=%d/%s", n, v.name), func(b *testing.B) {
-			defer func(c, f int, s map[string]interface{}) {
-				buildBatch, buildFeeders, buildScorch = c, f, s
-			}(buildBatch, buildFeeders, buildScorch)
-			buildBatch, buildFeeders, buildScorch = v.batch, v.feeders, v.scorch
 			cpu0 := cpuTime()
 			stop := watchHeap()
 			for b.Loop() {
-				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src}
+				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src, tune: Tuning{Build: BuildTuning{Batch: v.batch, Feeders: v.feeders, Scorch: v.scorch}}}
 				idx, err := ix.build(ix.dir)
 				if err != nil {
 					b.Fatal(err)

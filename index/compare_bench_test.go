@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memreview/memreview/index/plan"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 )
@@ -319,7 +320,7 @@ func BenchmarkSearchCompare(b *testing.B) {
 				reqs := make([]Request, len(cmpQueries))
 				for i, q := range cmpQueries {
 					reqs[i] = bleveRequest(q)
-					res, err := ix.search(reqs[i], cached) // warm and check
+					res, err := ix.search(reqs[i], plan.Options{Cache: cached}) // warm and check
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -337,7 +338,7 @@ func BenchmarkSearchCompare(b *testing.B) {
 				for b.Loop() {
 					k := i % len(reqs)
 					lat.timeQuery(cmpQueries[k], func() {
-						if _, err := ix.search(reqs[k], cached); err != nil {
+						if _, err := ix.search(reqs[k], plan.Options{Cache: cached}); err != nil {
 							b.Fatal(err)
 						}
 					})
@@ -439,7 +440,7 @@ func BenchmarkBrowserPage(b *testing.B) {
 					checkCachedFacets(b, ix, p.req)
 				}
 				for b.Loop() {
-					res, err := ix.search(p.req, cached)
+					res, err := ix.search(p.req, plan.Options{Cache: cached})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -457,7 +458,7 @@ func BenchmarkBrowserPage(b *testing.B) {
 // uncached path on the benchmark corpus.
 func checkCachedFacets(b *testing.B, ix *Index, req Request) {
 	b.Helper()
-	want, err := ix.search(req, false)
+	want, err := ix.search(req, noCache)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -482,7 +483,7 @@ func checkCachedFacets(b *testing.B, ix *Index, req Request) {
 func TestCompareQueriesTranslate(t *testing.T) {
 	for _, q := range cmpQueries {
 		req := bleveRequest(q)
-		if _, err := parseQuery(req.Query); err != nil {
+		if _, err := plan.ParseQuery(req.Query); err != nil {
 			t.Errorf("%s: %v", q.name, err)
 		}
 		if m, _, _ := ftsQuery(q); m == "" {

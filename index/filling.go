@@ -80,7 +80,7 @@ func BuildFilling(dir string, src Source, f *Filling) error {
 	defer release()
 	// buildFrom itself, not an Index's build: fill must see the
 	// followSource, not a wrapper of it.
-	fresh, err := buildFrom(dir+".new", &followSource{Source: src, byID: byID, f: f}, func(int, int) {})
+	fresh, err := buildFrom(dir+".new", &followSource{Source: src, byID: byID, f: f}, func(int, int) {}, BuildTuning{})
 	if err != nil {
 		return err
 	}

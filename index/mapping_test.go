@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/sample/testenv"
@@ -45,7 +46,7 @@ func equivalenceRequests(recs []review.Record) []Request {
 // range as the terms it spans, and a day spans other terms than a
 // timestamp. So they are compared by total and ids (in id order) only.
 func dateRequests(recs []review.Record) []Request {
-	mid := day(recs[len(recs)/2].Created).Format("2006-01-02")
+	mid := schema.Day(recs[len(recs)/2].Created).Format("2006-01-02")
 	return []Request{
 		{Query: fmt.Sprintf(`+created:>="%s" +join`, mid), Type: "record", Sort: []string{"_id"}, Size: 1000},
 		{Query: fmt.Sprintf(`updated:<"%s"`, mid), Type: "record", Sort: []string{"-_id"}, Size: 1000},
@@ -83,7 +84,7 @@ func TestMappingV2Equivalent(t *testing.T) {
 	defer cur.Close()
 	compareGolden(t, g.Searches, cur)
 	for _, d := range g.Dates {
-		got, err := cur.search(d.Request, false)
+		got, err := cur.search(d.Request, noCache)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +188,7 @@ func compareGolden(t *testing.T, golden []goldenSearch, cur *Index) (fragments i
 	for _, g := range golden {
 		req := g.Request
 		name := fmt.Sprintf("%q type=%q filters=%v sort=%v from=%d", req.Query, req.Type, req.Filters, req.Sort, req.From)
-		got, err := cur.search(req, false)
+		got, err := cur.search(req, noCache)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -1,12 +1,14 @@
 package index
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
 )
 
@@ -27,7 +29,10 @@ func (ix *Index) Sync() error {
 // index's documents is rebuilt, not replayed: a rebuild reads the bank a
 // page of records per query and writes fresh segments, while a replay
 // reads each changed item by id and replaces its document.
-var rebuildMin = 2000
+const rebuildMin = 2000
+
+// rebuildMin is ix's rebuildMin (Tuning.RebuildMin).
+func (ix *Index) rebuildMin() int { return cmp.Or(ix.tune.RebuildMin, rebuildMin) }
 
 // catchUp brings the index up to the bank: a long feed by a rebuild, a
 // short one by replay. Callers hold writeMu.
@@ -36,7 +41,7 @@ func (ix *Index) catchUp() error {
 	if err != nil {
 		return fmt.Errorf("index: read the bank's changes since %d: %w", ix.seq.Load(), err)
 	}
-	if len(changes) > rebuildMin {
+	if len(changes) > ix.rebuildMin() {
 		docs, err := ix.idx.DocCount()
 		if err == nil && uint64(len(changes)) > docs/4 {
 			return ix.rebuildLocked()
@@ -100,12 +105,12 @@ func (ix *Index) apply(changes []review.Change) error {
 	last := ix.seq.Load()
 	for _, c := range changes {
 		last = max(last, c.Seq)
-		id := docID(c.Kind, c.ID)
+		id := schema.DocID(c.Kind, c.ID)
 		if done[id] {
 			continue
 		}
 		done[id] = true
-		d, err := ix.load(c)
+		d, err := schema.Load(ix.src, c)
 		if errors.Is(err, review.ErrNotFound) {
 			b.Delete(id)
 			continue
@@ -116,7 +121,7 @@ func (ix *Index) apply(changes []review.Change) error {
 		if d == nil { // a kind the index does not hold
 			continue
 		}
-		if err := addDoc(ix.idx, b, id, d); err != nil {
+		if err := schema.Add(ix.idx, b, id, d); err != nil {
 			return fmt.Errorf("index: %s: %w", id, err)
 		}
 	}
@@ -136,30 +141,4 @@ func (ix *Index) write(b *bleve.Batch) error {
 		return fmt.Errorf("index: write batch: %w", err)
 	}
 	return nil
-}
-
-// load reads the item a change names and returns its document; nil, nil for
-// kinds the index does not hold.
-func (ix *Index) load(c review.Change) (doc, error) {
-	switch c.Kind {
-	case "record":
-		r, err := ix.src.Record(c.ID)
-		if err != nil {
-			return nil, fmt.Errorf("index: read record %s: %w", c.ID, err)
-		}
-		return recordDoc(r), nil
-	case "proposal":
-		p, err := ix.src.Proposal(c.ID)
-		if err != nil {
-			return nil, fmt.Errorf("index: read proposal %s: %w", c.ID, err)
-		}
-		return proposalDoc(p), nil
-	case "trajectory":
-		t, err := ix.src.Trajectory(c.ID)
-		if err != nil {
-			return nil, fmt.Errorf("index: read trajectory %s: %w", c.ID, err)
-		}
-		return trajectoryDoc(t), nil
-	}
-	return nil, nil
 }

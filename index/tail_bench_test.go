@@ -170,8 +170,9 @@ func BenchmarkSearchBehind(b *testing.B) {
 			main := c.index(b)
 			ix := main
 			if tc.behind > 0 || tc.empty {
-				ix = &Index{dir: main.dir, src: c.st, idx: main.idx, stop: make(chan struct{}), noChunks: tc.noChunks}
-				defer func() { close(ix.stop); ix.mems.clear(); ix.closeChunks() }()
+				ix = newIndex(main.dir, c.st, Tuning{NoChunks: tc.noChunks})
+				ix.idx = main.idx
+				defer func() { close(ix.stop); ix.tail.Close() }()
 				last, err := c.st.LastSeq()
 				if err != nil {
 					b.Fatal(err)
@@ -196,10 +197,10 @@ func BenchmarkSearchBehind(b *testing.B) {
 			b.Logf("%s: first pass over %d queries (reads the tail) %s", tc.name, len(reqs), time.Since(start).Round(time.Millisecond))
 			if !tc.noChunks && ix != main {
 				start = time.Now()
-				if err := ix.waitChunks(); err != nil {
+				if err := ix.tail.WaitChunks(); err != nil {
 					b.Fatal(err)
 				}
-				b.Logf("%s: %d chunks built in %s", tc.name, len(ix.chunks.chunks), time.Since(start).Round(time.Millisecond))
+				b.Logf("%s: %d chunks built in %s", tc.name, ix.tail.Chunks(), time.Since(start).Round(time.Millisecond))
 			}
 			res, _ := ix.Search(Request{Type: "record"})
 			b.Logf("%s: behind %d, direct %d, unsearched %d", tc.name, res.Behind, res.Direct, res.Unsearched)

@@ -1,0 +1,77 @@
+package schema
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
+
+	"github.com/memreview/memreview/index/bleveext"
+	"github.com/memreview/memreview/review"
+)
+
+// Types lists the document types the index holds.
+var Types = []string{"record", "proposal", "trajectory"}
+
+// AllField is the catch-all field bare query terms search.
+const AllField = "_all"
+
+// AllTextFields are the fields "_all" sums: the English text fields and
+// the "text" catch-all (every field bleve's own composite "_all" took in
+// mapping version 2, where the others were IncludeInAll: false).
+var AllTextFields = append(slices.Clone(TextFields), "text")
+
+// Add adds d to b under id, mapped by idx's mapping, with "_all".
+func Add(idx bleve.Index, b *bleve.Batch, id string, d Doc) error {
+	bd, err := MapDoc(idx.Mapping(), id, d)
+	if err != nil {
+		return err
+	}
+	return b.IndexAdvanced(bd)
+}
+
+// MapDoc maps d as bleve's Batch.Index would and adds the "_all" field.
+func MapDoc(m mapping.IndexMapping, id string, d Doc) (*document.Document, error) {
+	bd := document.NewDocument(id)
+	if err := m.MapDocument(bd, d); err != nil {
+		return nil, fmt.Errorf("map document %s: %w", id, err)
+	}
+	bd.AddField(bleveext.NewAllField(bd, AllField, AllTextFields))
+	return bd, nil
+}
+
+// Items is what Load reads a changed item from (index.Source has it).
+type Items interface {
+	Record(id string) (*review.Record, error)
+	Proposal(id string) (*review.Proposal, error)
+	Trajectory(id string) (*review.Trajectory, error)
+}
+
+// Load reads the item a change names and returns its document; nil, nil
+// for kinds the index does not hold. An item the bank no longer has is an
+// error wrapping review.ErrNotFound.
+func Load(src Items, c review.Change) (Doc, error) {
+	switch c.Kind {
+	case "record":
+		r, err := src.Record(c.ID)
+		if err != nil {
+			return nil, fmt.Errorf("index: read record %s: %w", c.ID, err)
+		}
+		return RecordDoc(r), nil
+	case "proposal":
+		p, err := src.Proposal(c.ID)
+		if err != nil {
+			return nil, fmt.Errorf("index: read proposal %s: %w", c.ID, err)
+		}
+		return ProposalDoc(p), nil
+	case "trajectory":
+		t, err := src.Trajectory(c.ID)
+		if err != nil {
+			return nil, fmt.Errorf("index: read trajectory %s: %w", c.ID, err)
+		}
+		return TrajectoryDoc(t), nil
+	}
+	return nil, nil
+}
