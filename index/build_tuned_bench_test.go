@@ -24,6 +24,8 @@ func BenchmarkBuildTuned(b *testing.B) {
 		{"batch=2000/feeders=2", 2000, 2, nil},
 		{"batch=1000/feeders=2/no-memory-merge", 1000, 2, map[string]interface{}{
 			"scorchPersisterOptions": map[string]interface{}{"MemoryPressurePauseThreshold": 0}}},
+		{"batch=1000/feeders=2/no-file-merge", 1000, 2, map[string]interface{}{
+			"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 10000, "SegmentsPerMergeTask": 10000}}},
 	} {
 		b.Run(fmt.Sprintf("n=%d/%s", n, v.name), func(b *testing.B) {
 			cpu0 := cpuTime()

@@ -353,7 +353,12 @@ func (ix *Index) rebuildLocked() error {
 // build lock. A Close meanwhile stops it before the swap (the next open
 // finds index.new half-way and builds again).
 func (ix *Index) buildAndSwap() error {
-	fresh, err := ix.build(ix.dir + ".new")
+	return ix.buildAndSwapFrom(ix.buildSource())
+}
+
+// buildAndSwapFrom is buildAndSwap of src's items.
+func (ix *Index) buildAndSwapFrom(src Source) error {
+	fresh, err := buildFrom(ix.dir+".new", src, ix.report, ix.tune.Build)
 	if err != nil {
 		return err
 	}

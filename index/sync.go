@@ -2,8 +2,8 @@ package index
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
@@ -101,24 +101,24 @@ func (ix *Index) Behind() (int64, error) {
 // and indexed again, or removed when the bank no longer has it.
 func (ix *Index) apply(changes []review.Change) error {
 	b := ix.idx.NewBatch()
-	done := map[string]bool{}
 	last := ix.seq.Load()
 	for _, c := range changes {
 		last = max(last, c.Seq)
+	}
+	docs, err := schema.LoadAll(ix.src, changes)
+	if err != nil {
+		return err
+	}
+	done := map[string]bool{}
+	for _, c := range changes {
 		id := schema.DocID(c.Kind, c.ID)
-		if done[id] {
+		if done[id] || !slices.Contains(schema.Types, c.Kind) { // a kind the index does not hold
 			continue
 		}
 		done[id] = true
-		d, err := schema.Load(ix.src, c)
-		if errors.Is(err, review.ErrNotFound) {
+		d := docs[id]
+		if d == nil { // the bank no longer holds it
 			b.Delete(id)
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if d == nil { // a kind the index does not hold
 			continue
 		}
 		if err := schema.Add(ix.idx, b, id, d); err != nil {
@@ -127,7 +127,7 @@ func (ix *Index) apply(changes []review.Change) error {
 	}
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(last, 10)))
 	ix.gen.Add(1) // before the write too, making it odd while the write runs: a search that sees one even generation before and after it saw none of it (withoutTail)
-	err := ix.write(b)
+	err = ix.write(b)
 	ix.gen.Add(1) // after the write, even a failed one: searches that read the old generation may have seen part of it
 	if err != nil {
 		return err

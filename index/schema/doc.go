@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -74,4 +75,65 @@ func Load(src Items, c review.Change) (Doc, error) {
 		return TrajectoryDoc(t), nil
 	}
 	return nil, nil
+}
+
+// Bulk is the bulk read an Items may offer, to read many changed items in
+// a few queries rather than one per item. *review.Store (SQLite and
+// PostgreSQL) has it.
+type Bulk interface {
+	RecordsByID(ids []string) (map[string]*review.Record, error)
+	ProposalsByID(ids []string) (map[string]*review.Proposal, error)
+	TrajectoriesByID(ids []string) (map[string]*review.Trajectory, error)
+}
+
+// LoadAll reads the items changes name as src holds them now, in bulk when
+// src is a Bulk, and returns their documents by bleve id (DocID); an item
+// src no longer holds, or of a kind the index does not hold, has none.
+func LoadAll(src Items, changes []review.Change) (map[string]Doc, error) {
+	docs := make(map[string]Doc, len(changes))
+	bulk, ok := src.(Bulk)
+	if !ok {
+		for _, c := range changes {
+			d, err := Load(src, c)
+			if err != nil && !errors.Is(err, review.ErrNotFound) {
+				return nil, err
+			}
+			if d != nil {
+				docs[DocID(c.Kind, c.ID)] = d
+			}
+		}
+		return docs, nil
+	}
+	byKind := map[string][]string{}
+	for _, c := range changes {
+		byKind[c.Kind] = append(byKind[c.Kind], c.ID)
+	}
+	if ids := byKind["record"]; len(ids) > 0 {
+		recs, err := bulk.RecordsByID(ids)
+		if err != nil {
+			return nil, fmt.Errorf("index: read changed records: %w", err)
+		}
+		for id, r := range recs {
+			docs[DocID("record", id)] = RecordDoc(r)
+		}
+	}
+	if ids := byKind["proposal"]; len(ids) > 0 {
+		props, err := bulk.ProposalsByID(ids)
+		if err != nil {
+			return nil, fmt.Errorf("index: read changed proposals: %w", err)
+		}
+		for id, p := range props {
+			docs[DocID("proposal", id)] = ProposalDoc(p)
+		}
+	}
+	if ids := byKind["trajectory"]; len(ids) > 0 {
+		trajs, err := bulk.TrajectoriesByID(ids)
+		if err != nil {
+			return nil, fmt.Errorf("index: read changed trajectories: %w", err)
+		}
+		for id, t := range trajs {
+			docs[DocID("trajectory", id)] = TrajectoryDoc(t)
+		}
+	}
+	return docs, nil
 }

@@ -17,7 +17,6 @@
 package tail
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -112,15 +111,6 @@ func (tl *Tail) stopped() bool {
 	default:
 		return false
 	}
-}
-
-// bulkSource is the bulk read a Source may offer to read the tail in a few
-// queries rather than one per item. *review.Store (SQLite and PostgreSQL)
-// has it.
-type bulkSource interface {
-	RecordsByID(ids []string) (map[string]*review.Record, error)
-	ProposalsByID(ids []string) (map[string]*review.Proposal, error)
-	TrajectoriesByID(ids []string) (map[string]*review.Trajectory, error)
 }
 
 // tailItem is one item changed after the index's sequence, as the bank
@@ -280,45 +270,12 @@ func (t *span) trim(base int64) *span {
 }
 
 // readItems reads the items changes name (ascending seq, one per item) as
-// the bank holds them now, newest first, in bulk when the Source can.
+// the bank holds them now, newest first, in bulk when the Source can
+// (schema.Bulk).
 func (tl *Tail) readItems(changes []review.Change) ([]tailItem, error) {
-	byKind := map[string][]string{}
-	for _, c := range changes {
-		byKind[c.Kind] = append(byKind[c.Kind], c.ID)
-	}
-	docs := map[string]schema.Doc{}
-	if bs, ok := tl.src.(bulkSource); ok {
-		recs, err := bs.RecordsByID(byKind["record"])
-		if err != nil {
-			return nil, fmt.Errorf("index: read changed records: %w", err)
-		}
-		for id, r := range recs {
-			docs[schema.DocID("record", id)] = schema.RecordDoc(r)
-		}
-		props, err := bs.ProposalsByID(byKind["proposal"])
-		if err != nil {
-			return nil, fmt.Errorf("index: read changed proposals: %w", err)
-		}
-		for id, p := range props {
-			docs[schema.DocID("proposal", id)] = schema.ProposalDoc(p)
-		}
-		trajs, err := bs.TrajectoriesByID(byKind["trajectory"])
-		if err != nil {
-			return nil, fmt.Errorf("index: read changed trajectories: %w", err)
-		}
-		for id, tr := range trajs {
-			docs[schema.DocID("trajectory", id)] = schema.TrajectoryDoc(tr)
-		}
-	} else {
-		for _, c := range changes {
-			d, err := schema.Load(tl.src, c)
-			if err != nil && !errors.Is(err, review.ErrNotFound) {
-				return nil, err
-			}
-			if d != nil {
-				docs[schema.DocID(c.Kind, c.ID)] = d
-			}
-		}
+	docs, err := schema.LoadAll(tl.src, changes)
+	if err != nil {
+		return nil, err
 	}
 	items := make([]tailItem, 0, len(changes))
 	seen := make(map[string]bool, len(changes))
