@@ -70,6 +70,11 @@ func (f *Filling) state() (done bool, seq int64, next <-chan struct{}, err error
 // index stores the sequence of f.Inserted; the next Open catches up what
 // came after. src must read records by id in bulk (*review.Store does).
 func BuildFilling(dir string, src Source, f *Filling) error {
+	return buildFilling(dir, src, f, BuildTuning{})
+}
+
+// buildFilling is BuildFilling under bt (tests use small batches).
+func buildFilling(dir string, src Source, f *Filling, bt BuildTuning) error {
 	byID, ok := src.(recordsByID)
 	if !ok {
 		return fmt.Errorf("index: build %s: the bank cannot read records by id in bulk", dir)
@@ -81,7 +86,7 @@ func BuildFilling(dir string, src Source, f *Filling) error {
 	defer release()
 	// buildFrom itself, not an Index's build: fill must see the
 	// followSource, not a wrapper of it.
-	fresh, err := buildFrom(dir+".new", &followSource{Source: src, byID: byID, f: f}, func(int, int) {}, BuildTuning{})
+	fresh, err := buildFrom(dir+".new", &followSource{Source: src, byID: byID, f: f}, func(int, int) {}, bt)
 	if err != nil {
 		return err
 	}

