@@ -31,42 +31,49 @@ func ParseQuery(s string) (query.Query, error) {
 	return dayBounds(keywordPhrases(q)), nil
 }
 
-// dayBounds moves the bounds of date ranges to the day resolution dates
-// are indexed at, so that they select what they selected on timestamps:
-// a lower bound becomes its day, inclusive; an upper bound at midnight
-// excludes that day, one inside a day includes all of it. On day bounds
-// (created:>="2026-01-01", updated:<"2026-02-01") nothing changes but a
-// record stamped exactly at a midnight that a > or <= bound names.
+// dayBounds turns date ranges on the date fields, which hold days
+// ("2006-01-02" terms, schema.DayFormat), into ranges of those terms that
+// select what the ranges selected on timestamps: a lower bound becomes
+// its day, inclusive; an upper bound at midnight excludes that day, one
+// inside a day includes all of it. On day bounds (created:>="2026-01-01",
+// updated:<"2026-02-01") nothing changes but a record stamped exactly at
+// a midnight that a > or <= bound names.
 func dayBounds(q query.Query) query.Query {
 	return bleveext.RewriteLeaves(q, func(q query.Query) query.Query {
 		t, ok := q.(*query.DateRangeQuery)
-		if !ok {
+		if !ok || !slices.Contains(schema.DateFields, t.FieldVal) {
 			return q
 		}
+		var lo, hi string
 		yes, no := true, false
+		inLo, inHi := &yes, &yes
 		if !t.Start.IsZero() {
-			t.Start.Time = schema.Day(t.Start.Time)
-			t.InclusiveStart = &yes
+			lo = schema.Day(t.Start.Time).Format(schema.DayFormat)
 		}
 		if !t.End.IsZero() {
-			if end := t.End.Time.UTC(); end.Equal(schema.Day(end)) {
-				t.InclusiveEnd = &no
-			} else {
-				t.End.Time = schema.Day(end)
-				t.InclusiveEnd = &yes
+			end := t.End.Time.UTC()
+			hi = schema.Day(end).Format(schema.DayFormat)
+			if end.Equal(schema.Day(end)) {
+				inHi = &no
 			}
 		}
-		return q
+		tr := query.NewTermRangeInclusiveQuery(lo, hi, inLo, inHi)
+		tr.SetField(t.FieldVal)
+		if t.BoostVal != nil {
+			tr.SetBoost(float64(*t.BoostVal))
+		}
+		return tr
 	})
 }
 
-// keywordPhrases turns quoted values on keyword fields (id:"mem_0004",
-// tags:"g1") into exact term queries. A keyword field holds its whole value
-// as one term without positions, so a phrase search on it never matches.
+// keywordPhrases turns quoted values on keyword and date fields
+// (id:"mem_0004", tags:"g1", created:"2026-01-01") into exact term
+// queries. Such a field holds its whole value as one term without
+// positions, so a phrase search on it never matches.
 func keywordPhrases(q query.Query) query.Query {
 	return bleveext.RewriteLeaves(q, func(q query.Query) query.Query {
 		t, ok := q.(*query.MatchPhraseQuery)
-		if !ok || !slices.Contains(schema.KeywordFields, t.FieldVal) {
+		if !ok || !slices.Contains(schema.KeywordFields, t.FieldVal) && !slices.Contains(schema.DateFields, t.FieldVal) {
 			return q
 		}
 		tq := query.NewTermQuery(strings.ToLower(t.MatchPhrase))
