@@ -51,14 +51,10 @@ func BenchmarkSearchBank(b *testing.B) {
 		}
 	}
 	b.Run("queries", func(b *testing.B) {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		var l latencies
-		for i := 0; b.Loop(); i++ {
-			q := cmpQueries[i%len(cmpQueries)]
-			l.timeQuery(q, func() { search(b, bleveRequest(q)) })
-		}
-		l.report(b)
+		runMix(b, func(k int) error {
+			_, err := ix.Search(bleveRequest(cmpQueries[k]))
+			return err
+		}).report(b)
 	})
 	b.Run("blank-first-page", func(b *testing.B) {
 		runtime.LockOSThread()

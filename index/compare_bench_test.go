@@ -268,6 +268,25 @@ func (l *latencies) add(q cmpQuery, d time.Duration) {
 	l.byQuery[name] = append(l.byQuery[name], d)
 }
 
+// runMix runs the comparison queries in turn, one a b.Loop iteration,
+// query(k) running cmpQueries[k] on the calling goroutine locked to its
+// thread (timeQuery measures the thread's CPU), and returns their
+// latencies.
+func runMix(b *testing.B, query func(k int) error) *latencies {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var lat latencies
+	for i := 0; b.Loop(); i++ {
+		k := i % len(cmpQueries)
+		lat.timeQuery(cmpQueries[k], func() {
+			if err := query(k); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	return &lat
+}
+
 func quantile(ds []time.Duration, q float64) time.Duration {
 	if len(ds) == 0 {
 		return 0
@@ -331,20 +350,10 @@ func BenchmarkSearchCompare(b *testing.B) {
 						checkCachedFacets(b, ix, reqs[i])
 					}
 				}
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				var lat latencies
-				i := 0
-				for b.Loop() {
-					k := i % len(reqs)
-					lat.timeQuery(cmpQueries[k], func() {
-						if _, err := ix.search(reqs[k], plan.Options{Cache: cached}); err != nil {
-							b.Fatal(err)
-						}
-					})
-					i++
-				}
-				lat.report(b)
+				runMix(b, func(k int) error {
+					_, err := ix.search(reqs[k], plan.Options{Cache: cached})
+					return err
+				}).report(b)
 			})
 		}
 		b.Run(fmt.Sprintf("n=%d/engine=fts5", n), func(b *testing.B) {
@@ -358,20 +367,10 @@ func BenchmarkSearchCompare(b *testing.B) {
 					b.Fatalf("%s: fts5 found nothing", q.name)
 				}
 			}
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var lat latencies
-			i := 0
-			for b.Loop() {
-				k := i % len(cmpQueries)
-				lat.timeQuery(cmpQueries[k], func() {
-					if _, err := searchFTS(db, cmpQueries[k]); err != nil {
-						b.Fatal(err)
-					}
-				})
-				i++
-			}
-			lat.report(b)
+			runMix(b, func(k int) error {
+				_, err := searchFTS(db, cmpQueries[k])
+				return err
+			}).report(b)
 		})
 		b.Run(fmt.Sprintf("n=%d/engine=scan", n), func(b *testing.B) {
 			docs := corpus(b, n).scan

@@ -122,14 +122,10 @@ func buildFilling(dir string, src Source, f *Filling, bt BuildTuning) error {
 // a smaller writer the index catches up after each transaction as Sync
 // does (the changed items read in bulk). A writer that commits once (an
 // import writes one transaction) is followed after its commit.
-func (ix *Index) Follow(f *Filling) error {
-	ix.writeMu.Lock()
-	defer ix.writeMu.Unlock()
-	if ix.idx == nil {
-		return errClosed
-	}
-	ix.busy.Add(1)
-	defer ix.busy.Add(-1)
+func (ix *Index) Follow(f *Filling) error { return ix.writing(func() error { return ix.follow(f) }) }
+
+// follow is Follow for a caller holding writeMu.
+func (ix *Index) follow(f *Filling) error {
 	if docs, err := ix.idx.DocCount(); err == nil && f.expect > ix.rebuildMin() && uint64(f.expect) > docs/4 {
 		if byID, ok := ix.src.(recordsByID); ok {
 			release, err := buildLock(ix.dir)

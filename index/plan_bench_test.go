@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -38,15 +37,10 @@ func BenchmarkPlanOff(b *testing.B) {
 			for i, q := range cmpQueries {
 				reqs[i] = bleveRequest(q)
 			}
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var lat latencies
-			i := 0
-			for b.Loop() {
-				k := i % len(reqs)
-				lat.timeQuery(cmpQueries[k], func() { tunedSearch(b, ix, tune, reqs[k], noCache) })
-				i++
-			}
+			lat := runMix(b, func(k int) error {
+				tunedSearch(b, ix, tune, reqs[k], noCache)
+				return nil
+			})
 			b.ReportMetric(float64(quantile(lat.cpu, 0.5)), "p50-cpu-ns")
 			b.ReportMetric(float64(quantile(lat.cpu, 0.99)), "p99-cpu-ns")
 			var per []string

@@ -14,7 +14,11 @@ import (
 
 // Sync catches the index up with the bank's change feed. Call it after each
 // bank write; it costs one ChangesSince call when nothing changed.
-func (ix *Index) Sync() error {
+func (ix *Index) Sync() error { return ix.writing(ix.catchUp) }
+
+// writing runs work holding writeMu, counted as a catch-up (CatchingUp),
+// unless the index is closed.
+func (ix *Index) writing(work func() error) error {
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	if ix.idx == nil {
@@ -22,7 +26,7 @@ func (ix *Index) Sync() error {
 	}
 	ix.busy.Add(1)
 	defer ix.busy.Add(-1)
-	return ix.catchUp()
+	return work()
 }
 
 // A change feed longer than rebuildMin changes and than a quarter of the

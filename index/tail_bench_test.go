@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/memreview/memreview/index/schema"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -179,7 +179,7 @@ func BenchmarkSearchBehind(b *testing.B) {
 				}
 				ix.seq.Store(max(last-tc.behind, 0))
 				if tc.empty {
-					if ix.idx, err = emptyIndex(); err != nil {
+					if ix.idx, err = schema.NewMem(); err != nil {
 						b.Fatal(err)
 					}
 					ix.seq.Store(0)
@@ -204,20 +204,10 @@ func BenchmarkSearchBehind(b *testing.B) {
 			}
 			res, _ := ix.Search(Request{Type: "record"})
 			b.Logf("%s: behind %d, direct %d, unsearched %d", tc.name, res.Behind, res.Direct, res.Unsearched)
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var lat latencies
-			i := 0
-			for b.Loop() {
-				k := i % len(reqs)
-				lat.timeQuery(cmpQueries[k], func() {
-					if _, err := ix.Search(reqs[k]); err != nil {
-						b.Fatal(err)
-					}
-				})
-				i++
-			}
-			lat.report(b)
+			runMix(b, func(k int) error {
+				_, err := ix.Search(reqs[k])
+				return err
+			}).report(b)
 		})
 	}
 }

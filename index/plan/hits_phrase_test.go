@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
@@ -14,11 +13,7 @@ import (
 // memEngine is an Engine on an in-memory index of recs.
 func memEngine(t *testing.T, recs []review.Record) *Engine {
 	t.Helper()
-	m, err := schema.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+	idx, err := schema.NewMem()
 	if err != nil {
 		t.Fatal(err)
 	}

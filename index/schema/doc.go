@@ -7,6 +7,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/memreview/memreview/index/bleveext"
@@ -23,6 +24,20 @@ const AllField = "_all"
 // the "text" catch-all (every field bleve's own composite "_all" took in
 // mapping version 2, where the others were IncludeInAll: false).
 var AllTextFields = append(slices.Clone(TextFields), "text")
+
+// NewMem is an empty in-memory index under the mapping (a first build's
+// stand-in, the tail's indexes).
+func NewMem() (bleve.Index, error) {
+	m, err := New()
+	if err != nil {
+		return nil, fmt.Errorf("index: build mapping: %w", err)
+	}
+	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return nil, fmt.Errorf("index: open an in-memory index: %w", err)
+	}
+	return idx, nil
+}
 
 // Add adds d to b under id, mapped by idx's mapping, with "_all".
 func Add(idx bleve.Index, b *bleve.Batch, id string, d Doc) error {

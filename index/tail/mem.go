@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/memreview/memreview/index/plan"
 	"github.com/memreview/memreview/index/schema"
@@ -25,13 +24,9 @@ func (m *mem) Close() error { return m.idx.Close() }
 
 // memIndex indexes items in memory.
 func (tl *Tail) memIndex(items []tailItem) (*mem, error) {
-	m, err := schema.New()
+	idx, err := schema.NewMem()
 	if err != nil {
-		return nil, fmt.Errorf("index: build mapping: %w", err)
-	}
-	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
-	if err != nil {
-		return nil, fmt.Errorf("index: open an in-memory index: %w", err)
+		return nil, err
 	}
 	b := idx.NewBatch()
 	for _, it := range items {
