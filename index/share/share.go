@@ -70,6 +70,10 @@ type Options struct {
 	// (a one-shot command that took the index over), instead of stopping
 	// it at its next batch.
 	Finish bool
+	// Tuning is the index's when this process takes it over
+	// (index.OpenOptions.Tuning; tests lower its thresholds, such as
+	// Tuning.RebuildMin, to take their paths with small banks).
+	Tuning index.Tuning
 }
 
 // Index is one process's handle on a bank's shared index. Its methods are
@@ -146,7 +150,7 @@ func (ix *Index) takeOver() error {
 	if ix.own != nil {
 		return nil
 	}
-	own, err := index.OpenWith(ix.dir, ix.src, index.OpenOptions{Progress: ix.opt.Progress, Background: true})
+	own, err := index.OpenWith(ix.dir, ix.src, index.OpenOptions{Progress: ix.opt.Progress, Background: true, Tuning: ix.opt.Tuning})
 	if err != nil {
 		return err
 	}
