@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
+	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/formats"
 )
@@ -151,11 +153,61 @@ func (s *Service) importRecords(inputs []ImportInput, opt ImportOptions, res *Im
 	if opt.DryRun {
 		return nil
 	}
-	if err := s.b.PutRecords(recs, opt.Actor, "import"); err != nil {
+	// When this process owns the index (or can take it at once), the index
+	// follows the write, so the import returns with every record
+	// searchable; an index another process owns catches up there.
+	built := s.followWrite(len(recs))
+	err := s.b.PutRecords(recs, opt.Actor, "import")
+	if err != nil {
+		built(err)
 		return fmt.Errorf("import records: %w; %w", err, ErrImport)
+	}
+	if err := built(nil); err != nil {
+		s.opt.Warnf("the import committed, but the search index did not follow it (%v); it catches up on the next search", err)
 	}
 	s.afterBulkWrite(fmt.Sprintf("import of %d records", len(recs)))
 	return nil
+}
+
+// followWrite has this process's index follow a write of n records about
+// to start, when this process owns the index or can take it over at once.
+// The returned function reports the write's end (nil: committed) and
+// waits until the index holds it; without an index of its own it returns
+// at once.
+func (s *Service) followWrite(n int) func(writeErr error) error {
+	ix, err := s.index()
+	if err != nil {
+		return func(error) error { return nil }
+	}
+	holder, ok := ix.(interface {
+		Hold(time.Duration) (*index.Index, error)
+	})
+	if !ok {
+		return func(error) error { return nil }
+	}
+	own, err := holder.Hold(0)
+	if err != nil {
+		return func(error) error { return nil } // another process owns it
+	}
+	f := index.NewFilling(n)
+	done := make(chan error, 1)
+	go func() { done <- own.Follow(f) }()
+	return func(writeErr error) error {
+		if writeErr != nil {
+			f.Fail(writeErr)
+			<-done
+			return nil
+		}
+		seq, err := s.b.LastSeq()
+		if err != nil {
+			f.Fail(err)
+			<-done
+			return err
+		}
+		f.Committed(n)
+		f.Inserted(seq)
+		return <-done
+	}
 }
 
 func (s *Service) importProposals(inputs []ImportInput, opt ImportOptions, res *ImportResult) error {
