@@ -1,0 +1,322 @@
+package vector
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Strategy names how one query is answered.
+type Strategy string
+
+const (
+	// Exact scores every vector the filter allows: used when they are no
+	// more than the pool, or when the index is Exhaustive.
+	Exact Strategy = "exact"
+	// BitsRerank scans the allowed vectors' sign bits with popcount, keeps
+	// the pool nearest in Hamming distance and scores those.
+	BitsRerank Strategy = "bits+rerank"
+)
+
+// Plan is how a query runs: chosen in plan, printable for --explain.
+type Plan struct {
+	Strategy   Strategy
+	Candidates int // vectors the filter allows (less Exclude)
+	Pool       int // vectors scored
+	Rerank     Rerank
+}
+
+func (p Plan) String() string {
+	if p.Strategy == Exact {
+		return fmt.Sprintf("exact: %d candidates scored (%v)", p.Candidates, p.Rerank)
+	}
+	return fmt.Sprintf("bits+rerank: %d candidates scanned, %d scored (%v)", p.Candidates, p.Pool, p.Rerank)
+}
+
+// plan chooses the strategy for k hits over n candidates.
+func (ix *Index) plan(k, n int, exhaustive bool) Plan {
+	pool := max(ix.opt.Pool, ix.opt.PoolPerHit*k)
+	if exhaustive || ix.opt.Exhaustive || n <= pool {
+		return Plan{Strategy: Exact, Candidates: n, Pool: n, Rerank: ix.opt.Rerank}
+	}
+	return Plan{Strategy: BitsRerank, Candidates: n, Pool: pool, Rerank: ix.opt.Rerank}
+}
+
+// Explain is the plan a search for k hits under f would run.
+func (ix *Index) Explain(k int, f Filter) Plan {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	c := ix.scope(f)
+	return ix.plan(k, c.n, false)
+}
+
+// scope is the slots a query may return.
+type scope struct {
+	all   bool     // every live slot
+	slots []uint32 // when !all, sorted
+	excl  []uint32 // excluded slots inside the scope
+	n     int      // slots in scope, less excl
+}
+
+func (ix *Index) scope(f Filter) scope {
+	c := scope{slots: ix.candidates(f)}
+	c.all = c.slots == nil
+	total := len(c.slots)
+	if c.all {
+		total = ix.live
+	}
+	for _, id := range f.Exclude {
+		s, ok := ix.slot[id]
+		if !ok {
+			continue
+		}
+		if !c.all {
+			i := sort.Search(len(c.slots), func(i int) bool { return c.slots[i] >= s })
+			if i == len(c.slots) || c.slots[i] != s {
+				continue
+			}
+		}
+		dup := false
+		for _, x := range c.excl {
+			dup = dup || x == s
+		}
+		if !dup {
+			c.excl = append(c.excl, s)
+		}
+	}
+	c.n = total - len(c.excl)
+	return c
+}
+
+func (c scope) excluded(s uint32) bool {
+	for _, x := range c.excl {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Search returns the k entries allowed by f nearest to q by cosine, best
+// first (ties to the smaller id). A zero query has no direction and finds
+// nothing.
+func (ix *Index) Search(q []float32, k int, f Filter) ([]Hit, error) {
+	return ix.search(q, k, f, false)
+}
+
+// SearchExact is Search scoring every vector the filter allows: the
+// reference a recall check measures Search against.
+func (ix *Index) SearchExact(q []float32, k int, f Filter) ([]Hit, error) {
+	return ix.search(q, k, f, true)
+}
+
+func (ix *Index) search(q []float32, k int, f Filter, exhaustive bool) ([]Hit, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	qn, err := ix.checkVector(q)
+	if errors.Is(err, ErrZeroVector) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("vector search: query: %w", err)
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	c := ix.scope(f)
+	p := ix.plan(k, c.n, exhaustive)
+	if p.Candidates == 0 {
+		return nil, nil
+	}
+	var pool []uint32
+	if p.Strategy == BitsRerank {
+		qb := make([]uint64, ix.words)
+		signBits(qn, qb)
+		pool = ix.scanBits(qb, c, p.Pool)
+	} else {
+		pool = ix.scopeSlots(c)
+	}
+	return ix.rank(qn, pool, k), nil
+}
+
+// scopeSlots lists every slot of c.
+func (ix *Index) scopeSlots(c scope) []uint32 {
+	if !c.all && len(c.excl) == 0 {
+		return c.slots
+	}
+	out := make([]uint32, 0, c.n)
+	if c.all {
+		for s := range ix.ids {
+			if ix.isAlive(uint32(s)) && !c.excluded(uint32(s)) {
+				out = append(out, uint32(s))
+			}
+		}
+		return out
+	}
+	for _, s := range c.slots {
+		if !c.excluded(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (ix *Index) isAlive(s uint32) bool { return ix.alive[s/64]&(1<<(s%64)) != 0 }
+
+// parallel runs f over [0,n) split into one range per worker, each of
+// at least grain items.
+func (ix *Index) parallel(n, grain int, f func(w, lo, hi int)) {
+	workers := min(ix.opt.Workers, max(1, n/grain))
+	if workers <= 1 {
+		f(0, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(w, lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+var distPool = sync.Pool{New: func() any { return new([]uint16) }}
+
+// scanBits returns the pool slots of c nearest to qb in Hamming distance
+// (ties to the lower slot). It counts distances into a histogram, so the
+// cut-off is found without sorting.
+func (ix *Index) scanBits(qb []uint64, c scope, pool int) []uint32 {
+	n := len(c.slots)
+	if c.all {
+		n = len(ix.ids)
+	}
+	dp := distPool.Get().(*[]uint16)
+	defer distPool.Put(dp)
+	if cap(*dp) < n {
+		*dp = make([]uint16, n)
+	}
+	dist := (*dp)[:n]
+	w, none := ix.words, uint16(ix.opt.Dims+1)
+	hists := make([][]int32, ix.opt.Workers)
+	ix.parallel(n, 4096, func(wk, lo, hi int) {
+		h := make([]int32, ix.opt.Dims+2)
+		for j := lo; j < hi; j++ {
+			s := uint32(j)
+			if !c.all {
+				s = c.slots[j]
+			} else if !ix.isAlive(s) {
+				dist[j] = none
+				continue
+			}
+			d := hamming(qb, ix.bits[int(s)*w:int(s+1)*w])
+			dist[j] = uint16(d)
+			h[d]++
+		}
+		hists[wk] = h
+	})
+	h := make([]int32, ix.opt.Dims+2)
+	for _, hw := range hists {
+		for i, x := range hw {
+			h[i] += x
+		}
+	}
+	for _, s := range c.excl {
+		j := int(s)
+		if !c.all {
+			j = sort.Search(len(c.slots), func(i int) bool { return c.slots[i] >= s })
+		}
+		h[dist[j]]--
+		dist[j] = none
+	}
+	// The cut-off: every distance below cut is taken, and at cut only as
+	// many as fill the pool.
+	cut, below := 0, 0
+	for cut < len(h) && below+int(h[cut]) < pool {
+		below += int(h[cut])
+		cut++
+	}
+	atCut := pool - below
+	out := make([]uint32, 0, pool)
+	for j, d := range dist {
+		if int(d) < cut || (int(d) == cut && atCut > 0 && d != none) {
+			if int(d) == cut {
+				atCut--
+			}
+			s := uint32(j)
+			if !c.all {
+				s = c.slots[j]
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// score is the cosine of unit q with slot s.
+func (ix *Index) score(q []float32, s uint32) float32 {
+	d := ix.opt.Dims
+	if ix.opt.Rerank == Int8 {
+		return dotInt8(q, ix.codes[int(s)*d:int(s+1)*d]) * ix.scales[s]
+	}
+	return dotFloat(q, ix.floats[int(s)*d:int(s+1)*d])
+}
+
+// rank scores pool against q and returns the best k.
+func (ix *Index) rank(q []float32, pool []uint32, k int) []Hit {
+	tops := make([]topK, ix.opt.Workers)
+	ix.parallel(len(pool), max(1, 1<<16/ix.opt.Dims), func(w, lo, hi int) {
+		t := topK{k: k, ids: ix.ids}
+		for _, s := range pool[lo:hi] {
+			t.offer(s, ix.score(q, s))
+		}
+		tops[w] = t
+	})
+	all := topK{k: k, ids: ix.ids}
+	for _, t := range tops {
+		for i, s := range t.slots {
+			all.offer(s, t.scores[i])
+		}
+	}
+	out := make([]Hit, len(all.slots))
+	for i, s := range all.slots {
+		out[i] = Hit{ID: ix.ids[s], Score: all.scores[i]}
+	}
+	return out
+}
+
+// topK keeps the k best (score, slot) pairs seen, best first.
+type topK struct {
+	k      int
+	ids    []string
+	slots  []uint32
+	scores []float32
+}
+
+func (t *topK) better(s uint32, sc float32, i int) bool {
+	if sc != t.scores[i] {
+		return sc > t.scores[i]
+	}
+	return t.ids[s] < t.ids[t.slots[i]]
+}
+
+func (t *topK) offer(s uint32, sc float32) {
+	n := len(t.slots)
+	if n == t.k && !t.better(s, sc, n-1) {
+		return
+	}
+	i := n
+	for i > 0 && t.better(s, sc, i-1) {
+		i--
+	}
+	if n < t.k {
+		t.slots = append(t.slots, 0)
+		t.scores = append(t.scores, 0)
+	}
+	copy(t.slots[i+1:], t.slots[i:])
+	copy(t.scores[i+1:], t.scores[i:])
+	t.slots[i], t.scores[i] = s, sc
+}
