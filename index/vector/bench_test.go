@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -28,7 +29,8 @@ import (
 // The million-record cases build 6 GB (1,536 dims) and run only with
 // MEMREVIEW_BENCH_1M=1; hnsw runs at 100,000 only (its build is too slow
 // beyond). Each run reports recall@10 against exact (over 100 queries),
-// p50 and p99 of single queries (over the run's queries, 1,000 distinct),
+// p50 and p99 of single queries (over the run's queries, 1,000 distinct;
+// exact at a million runs 50),
 // build time (adds only, not generating vectors) and memory.
 
 var benchFilters = []struct {
@@ -139,9 +141,8 @@ func (fx *fixture) makeGraph(b *testing.B) {
 	g.Rng.Seed(1)
 	h0 := heapNow()
 	t0 := time.Now()
-	d := fx.dims
 	for s, id := range fx.flt.ids {
-		g.Add(hnsw.MakeNode(id, slices.Clone(fx.flt.floats[s*d:(s+1)*d])))
+		g.Add(hnsw.MakeNode(id, slices.Clone(fx.flt.floats.at(uint32(s)))))
 	}
 	fx.build["hnsw"] = time.Since(t0)
 	fx.heap["hnsw"] = heapNow() - h0
@@ -190,6 +191,8 @@ func BenchmarkVectorSearch(b *testing.B) {
 						b.Skip("a million records: set MEMREVIEW_BENCH_1M=1 (6 GB at 1,536 dims)")
 					}
 					benchEngines(b, profile, n, dims)
+					fixtures.Delete(fmt.Sprintf("%s/%d/%d", profile, n, dims)) // free it for the next size
+					runtime.GC()
 				})
 			}
 		}
@@ -205,6 +208,17 @@ func benchEngines(b *testing.B, profile string, n, dims int) {
 		{"exact", func(fx *fixture, q []float32, f Filter) []Hit { h, _ := fx.flt.SearchExact(q, 10, f); return h }},
 		{"bits+float32", func(fx *fixture, q []float32, f Filter) []Hit { h, _ := fx.flt.Search(q, 10, f); return h }},
 		{"bits+int8", func(fx *fixture, q []float32, f Filter) []Hit { h, _ := fx.i8.Search(q, 10, f); return h }},
+	}
+	if dims > 512 {
+		// The same index scanned in one step (the whole bits of every
+		// candidate): what the two-step scan saves.
+		engines = append(engines, engine{"bits-one-step+int8", func(fx *fixture, q []float32, f Filter) []Hit {
+			keep := fx.i8.opt.Shortlist
+			fx.i8.opt.Shortlist = 1 << 30
+			h, _ := fx.i8.Search(q, 10, f)
+			fx.i8.opt.Shortlist = keep
+			return h
+		}})
 	}
 	if n <= 100_000 {
 		for _, ef := range []int{64, 128, 256} {
@@ -226,9 +240,14 @@ func benchEngines(b *testing.B, profile string, n, dims int) {
 				for i, q := range fx.queries[:100] {
 					rsum += recallAt(e.search(fx, q, bf.f), truth[i])
 				}
-				lat := make([]time.Duration, 0, b.N)
+				// Exact search of a million takes seconds a query: 50 do.
+				iters := b.N
+				if e.name == "exact" && n >= 1_000_000 {
+					iters = min(iters, 50)
+				}
+				lat := make([]time.Duration, 0, iters)
 				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
+				for i := 0; i < iters; i++ {
 					t0 := time.Now()
 					e.search(fx, fx.queries[i%len(fx.queries)], bf.f)
 					lat = append(lat, time.Since(t0))
@@ -242,7 +261,7 @@ func benchEngines(b *testing.B, profile string, n, dims int) {
 				switch {
 				case buildKey == "hnsw":
 					b.ReportMetric(float64(fx.heap["hnsw"])/(1<<20), "heap-MiB")
-				case e.name == "bits+int8":
+				case strings.HasSuffix(e.name, "+int8"):
 					b.ReportMetric(float64(fx.i8.MemoryBytes())/(1<<20), "MiB")
 				default:
 					b.ReportMetric(float64(fx.flt.MemoryBytes())/(1<<20), "MiB")
@@ -250,5 +269,63 @@ func benchEngines(b *testing.B, profile string, n, dims int) {
 				b.ReportMetric(0, "ns/op")
 			})
 		}
+	}
+}
+
+// BenchmarkVectorAdd is one Add (a new id) into an index of 100,000,
+// vectors generated beforehand.
+//
+// go test ./index/vector -run '^$' -bench VectorAdd -benchtime 100000x
+func BenchmarkVectorAdd(b *testing.B) {
+	for _, dims := range []int{384, 1536} {
+		for _, rr := range []Rerank{Int8, Float32} {
+			b.Run(fmt.Sprintf("dims=%d/rerank=%v", dims, rr), func(b *testing.B) {
+				gen := newProfile("hard", dims, 1000, 1)
+				es := make([]Entry, 1000)
+				for i := range es {
+					es[i] = gen.entry(uint64(i), make([]float32, dims))
+				}
+				ix, _ := New(Options{Dims: dims, Rerank: rr})
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					e := es[i%len(es)]
+					e.ID = fmt.Sprintf("mem_%08d", i)
+					if err := ix.Add(e); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkVectorFile saves and loads an index of 100,000 (int8).
+//
+// go test ./index/vector -run '^$' -bench VectorFile -benchtime 3x
+func BenchmarkVectorFile(b *testing.B) {
+	for _, dims := range []int{384, 1536} {
+		gen := newProfile("hard", dims, 1000, 1)
+		ix, _ := New(Options{Model: "bench", Dims: dims})
+		for i := range 100_000 {
+			ix.Add(gen.entry(uint64(i), make([]float32, dims)))
+		}
+		path := b.TempDir() + "/v.idx"
+		b.Run(fmt.Sprintf("dims=%d/op=save", dims), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if err := ix.Save(path); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if st, err := os.Stat(path); err == nil {
+				b.ReportMetric(float64(st.Size())/(1<<20), "file-MiB")
+			}
+		})
+		b.Run(fmt.Sprintf("dims=%d/op=load", dims), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := Load(path, Options{Model: "bench"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -81,7 +81,6 @@ func (ix *Index) Write(w io.Writer) error {
 	if _, err := mw.Write(b); err != nil {
 		return err
 	}
-	d, words := ix.opt.Dims, ix.words
 	for s, id := range ix.ids {
 		if !ix.isAlive(uint32(s)) {
 			continue
@@ -94,16 +93,16 @@ func (ix *Index) Write(w io.Writer) error {
 		for _, t := range tags {
 			b = appendString(b, t)
 		}
-		for _, x := range ix.bits[s*words : (s+1)*words] {
+		for _, x := range ix.bits(uint32(s)) {
 			b = binary.LittleEndian.AppendUint64(b, x)
 		}
 		if ix.opt.Rerank == Int8 {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(ix.scales[s]))
-			for _, c := range ix.codes[s*d : (s+1)*d] {
+			for _, c := range ix.codes.at(uint32(s)) {
 				b = append(b, byte(c))
 			}
 		} else {
-			for _, x := range ix.floats[s*d : (s+1)*d] {
+			for _, x := range ix.floats.at(uint32(s)) {
 				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 			}
 		}
@@ -194,12 +193,12 @@ func Read(r io.Reader, opt Options) (*Index, error) {
 		ix.slot[e.ID] = s
 		ix.alive[s/64] |= 1 << (s % 64)
 		ix.live++
-		copy(ix.bits[int(s)*ix.words:], words)
+		ix.setBits(s, words)
 		if rerank == Int8 {
-			copy(ix.codes[int(s)*dims:], codes)
+			copy(ix.codes.at(s), codes)
 			ix.scales[s] = v[0]
 		} else {
-			copy(ix.floats[int(s)*dims:], v)
+			copy(ix.floats.at(s), v)
 		}
 		ix.label(s, e.Env, e.Category, e.Tags)
 	}

@@ -3,6 +3,7 @@ package vector
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"sort"
 	"sync"
 )
@@ -187,8 +188,10 @@ func (ix *Index) parallel(n, grain int, f func(w, lo, hi int)) {
 var distPool = sync.Pool{New: func() any { return new([]uint16) }}
 
 // scanBits returns the pool slots of c nearest to qb in Hamming distance
-// (ties to the lower slot). It counts distances into a histogram, so the
-// cut-off is found without sorting.
+// (ties to the lower slot). Distances are counted into a histogram, so
+// each cut-off is found without sorting. Long vectors go in two steps:
+// the head's distance, for every candidate, keeps a shortlist
+// (Shortlist × pool); the full distance of those keeps the pool.
 func (ix *Index) scanBits(qb []uint64, c scope, pool int) []uint32 {
 	n := len(c.slots)
 	if c.all {
@@ -200,69 +203,135 @@ func (ix *Index) scanBits(qb []uint64, c scope, pool int) []uint32 {
 		*dp = make([]uint16, n)
 	}
 	dist := (*dp)[:n]
-	w, none := ix.words, uint16(ix.opt.Dims+1)
+	hw := ix.head.width
+	none := uint16(hw*64 + 1)
 	hists := make([][]int32, ix.opt.Workers)
 	ix.parallel(n, 4096, func(wk, lo, hi int) {
-		h := make([]int32, ix.opt.Dims+2)
-		for j := lo; j < hi; j++ {
-			s := uint32(j)
-			if !c.all {
-				s = c.slots[j]
-			} else if !ix.isAlive(s) {
-				dist[j] = none
-				continue
-			}
-			d := hamming(qb, ix.bits[int(s)*w:int(s+1)*w])
-			dist[j] = uint16(d)
-			h[d]++
-		}
-		hists[wk] = h
+		hists[wk] = ix.scanHead(qb[:hw], c, dist, lo, hi, none)
 	})
-	h := make([]int32, ix.opt.Dims+2)
-	for _, hw := range hists {
+	h := sumHists(hists, int(none)+1)
+	for _, s := range c.excl {
+		j := c.index(s)
+		h[dist[j]]--
+		dist[j] = none
+	}
+	if ix.tail.width == 0 {
+		return c.slotsOf(pickNearest(dist, h, pool, none))
+	}
+	short := pickNearest(dist, h, min(n, pool*ix.opt.Shortlist), none)
+	full := make([]uint16, len(short))
+	fnone := uint16(ix.words*64 + 1)
+	qt := qb[hw:]
+	hists = make([][]int32, ix.opt.Workers)
+	ix.parallel(len(short), 1024, func(wk, lo, hi int) {
+		hf := make([]int32, fnone+1)
+		for i := lo; i < hi; i++ {
+			d := int(dist[short[i]]) + hamming(qt, ix.tail.at(c.slot(short[i])))
+			full[i] = uint16(d)
+			hf[d]++
+		}
+		hists[wk] = hf
+	})
+	picked := pickNearest(full, sumHists(hists, int(fnone)+1), pool, fnone)
+	out := make([]uint32, len(picked))
+	for i, k := range picked {
+		out[i] = c.slot(short[k])
+	}
+	return out
+}
+
+// scanHead writes the head distance of candidates [lo,hi) of c into dist
+// (none for a free slot) and returns their histogram.
+func (ix *Index) scanHead(q []uint64, c scope, dist []uint16, lo, hi int, none uint16) []int32 {
+	h := make([]int32, none+1)
+	hw := ix.head.width
+	for j := lo; j < hi; j++ {
+		s := uint32(j)
+		if !c.all {
+			s = c.slots[j]
+		} else if !ix.isAlive(s) {
+			dist[j] = none
+			continue
+		}
+		o := int(s&blockMask) * hw
+		b := ix.head.blocks[s>>blockShift][o : o+hw : o+hw]
+		var d int
+		if hw == headWords {
+			d = bits.OnesCount64(q[0]^b[0]) + bits.OnesCount64(q[1]^b[1]) +
+				bits.OnesCount64(q[2]^b[2]) + bits.OnesCount64(q[3]^b[3])
+		} else {
+			d = hamming(q, b)
+		}
+		dist[j] = uint16(d)
+		h[d]++
+	}
+	return h
+}
+
+func sumHists(hs [][]int32, n int) []int32 {
+	h := make([]int32, n)
+	for _, hw := range hs {
 		for i, x := range hw {
 			h[i] += x
 		}
 	}
-	for _, s := range c.excl {
-		j := int(s)
-		if !c.all {
-			j = sort.Search(len(c.slots), func(i int) bool { return c.slots[i] >= s })
-		}
-		h[dist[j]]--
-		dist[j] = none
-	}
-	// The cut-off: every distance below cut is taken, and at cut only as
-	// many as fill the pool.
+	return h
+}
+
+// pickNearest returns the indexes of the k smallest distances (h is
+// their histogram; none marks an index to skip), in index order: every
+// distance below the cut-off, and at it as many as fill k.
+func pickNearest(dist []uint16, h []int32, k int, none uint16) []int {
 	cut, below := 0, 0
-	for cut < len(h) && below+int(h[cut]) < pool {
+	for cut < len(h) && below+int(h[cut]) < k {
 		below += int(h[cut])
 		cut++
 	}
-	atCut := pool - below
-	out := make([]uint32, 0, pool)
+	atCut := k - below
+	out := make([]int, 0, k)
 	for j, d := range dist {
-		if int(d) < cut || (int(d) == cut && atCut > 0 && d != none) {
+		if d == none {
+			continue
+		}
+		if int(d) < cut || int(d) == cut && atCut > 0 {
 			if int(d) == cut {
 				atCut--
 			}
-			s := uint32(j)
-			if !c.all {
-				s = c.slots[j]
-			}
-			out = append(out, s)
+			out = append(out, j)
 		}
+	}
+	return out
+}
+
+// slot is the slot of candidate j; index the candidate of slot s.
+func (c scope) slot(j int) uint32 {
+	if c.all {
+		return uint32(j)
+	}
+	return c.slots[j]
+}
+
+func (c scope) index(s uint32) int {
+	if c.all {
+		return int(s)
+	}
+	return sort.Search(len(c.slots), func(i int) bool { return c.slots[i] >= s })
+}
+
+func (c scope) slotsOf(js []int) []uint32 {
+	out := make([]uint32, len(js))
+	for i, j := range js {
+		out[i] = c.slot(j)
 	}
 	return out
 }
 
 // score is the cosine of unit q with slot s.
 func (ix *Index) score(q []float32, s uint32) float32 {
-	d := ix.opt.Dims
 	if ix.opt.Rerank == Int8 {
-		return dotInt8(q, ix.codes[int(s)*d:int(s+1)*d]) * ix.scales[s]
+		return dotInt8(q, ix.codes.at(s)) * ix.scales[s]
 	}
-	return dotFloat(q, ix.floats[int(s)*d:int(s+1)*d])
+	return dotFloat(q, ix.floats.at(s))
 }
 
 // rank scores pool against q and returns the best k.

@@ -60,6 +60,10 @@ type Options struct {
 	// Exhaustive re-ranks every candidate the filter allows (exact search,
 	// no bit scan): the peer the benchmarks measure recall against.
 	Exhaustive bool
+	// Shortlist: for vectors of over 512 dimensions, the bit scan first
+	// compares the first 256 bits and keeps Shortlist × pool candidates
+	// for the full comparison; zero means 32.
+	Shortlist int
 	// Workers is how many goroutines scan one query; zero: GOMAXPROCS.
 	Workers int
 }
@@ -121,10 +125,13 @@ type Index struct {
 	alive []uint64 // bitset over slots
 	live  int
 
-	bits   []uint64  // words per slot
-	codes  []int8    // Dims per slot (Int8)
-	scales []float32 // per slot (Int8)
-	floats []float32 // Dims per slot (Float32)
+	// The sign bits of each slot, split in two: head (the first
+	// headWords words) is scanned for every candidate, tail only for the
+	// shortlist the head leaves (long vectors; see scanBits).
+	head, tail slab[uint64]
+	codes      slab[int8]    // Dims per slot (Int8)
+	scales     []float32     // per slot (Int8)
+	floats     slab[float32] // Dims per slot (Float32)
 
 	env, cat *labels
 	tags     *labels
@@ -153,16 +160,38 @@ func New(opt Options) (*Index, error) {
 	if opt.PoolPerHit <= 0 {
 		opt.PoolPerHit = 20
 	}
+	if opt.Shortlist <= 0 {
+		opt.Shortlist = 32
+	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	return &Index{
+	ix := &Index{
 		opt:   opt,
 		words: (opt.Dims + 63) / 64,
 		slot:  map[string]uint32{},
 		env:   newLabels(), cat: newLabels(), tags: newLabels(),
-	}, nil
+	}
+	hw := ix.words
+	if hw > splitAbove {
+		hw = headWords
+	}
+	ix.head.width, ix.tail.width = hw, ix.words-hw
+	if opt.Rerank == Int8 {
+		ix.codes.width = opt.Dims
+	} else {
+		ix.floats.width = opt.Dims
+	}
+	return ix, nil
 }
+
+// Vectors of more than splitAbove words of bits (512 dimensions) are
+// scanned in two steps: their first headWords words (256 dimensions),
+// then the rest for the best of those.
+const (
+	splitAbove = 8
+	headWords  = 4
+)
 
 const (
 	maxDims  = 1<<15 - 1 // distances fit a uint16
@@ -286,12 +315,13 @@ func (ix *Index) takeSlot() uint32 {
 	if int(s)/64 >= len(ix.alive) {
 		ix.alive = append(ix.alive, 0)
 	}
-	ix.bits = append(ix.bits, make([]uint64, ix.words)...)
+	ix.head.ensure(s)
+	ix.tail.ensure(s)
 	if ix.opt.Rerank == Int8 {
-		ix.codes = append(ix.codes, make([]int8, ix.opt.Dims)...)
+		ix.codes.ensure(s)
 		ix.scales = append(ix.scales, 0)
 	} else {
-		ix.floats = append(ix.floats, make([]float32, ix.opt.Dims)...)
+		ix.floats.ensure(s)
 	}
 	ix.slotEnv = append(ix.slotEnv, 0)
 	ix.slotCat = append(ix.slotCat, 0)
@@ -301,13 +331,24 @@ func (ix *Index) takeSlot() uint32 {
 
 // store writes the unit vector v into slot s.
 func (ix *Index) store(s uint32, v []float32) {
-	d, w := ix.opt.Dims, ix.words
-	signBits(v, ix.bits[int(s)*w:int(s+1)*w])
+	bits := make([]uint64, ix.words)
+	signBits(v, bits)
+	ix.setBits(s, bits)
 	if ix.opt.Rerank == Int8 {
-		ix.scales[s] = quantise(v, ix.codes[int(s)*d:int(s+1)*d])
+		ix.scales[s] = quantise(v, ix.codes.at(s))
 	} else {
-		copy(ix.floats[int(s)*d:int(s+1)*d], v)
+		copy(ix.floats.at(s), v)
 	}
+}
+
+// setBits stores slot s's sign bits; bits returns them whole.
+func (ix *Index) setBits(s uint32, bits []uint64) {
+	copy(ix.head.at(s), bits)
+	copy(ix.tail.at(s), bits[ix.head.width:])
+}
+
+func (ix *Index) bits(s uint32) []uint64 {
+	return append(append(make([]uint64, 0, ix.words), ix.head.at(s)...), ix.tail.at(s)...)
 }
 
 // label files slot s under its env, category and tags.
@@ -360,8 +401,8 @@ func (ix *Index) entryLabels(s uint32) (env, cat string, tags []string) {
 func (ix *Index) MemoryBytes() uint64 {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	n := uint64(len(ix.bits))*8 + uint64(len(ix.codes)) + uint64(len(ix.scales))*4 +
-		uint64(len(ix.floats))*4 + uint64(len(ix.alive))*8 +
+	n := (ix.head.values()+ix.tail.values())*8 + ix.codes.values() + uint64(len(ix.scales))*4 +
+		ix.floats.values()*4 + uint64(len(ix.alive))*8 +
 		uint64(len(ix.slotEnv)+len(ix.slotCat))*4 + uint64(len(ix.slotTags))*24
 	for _, id := range ix.ids {
 		n += 16 + uint64(len(id)) + 16 // string header, bytes, map entry (approx.)

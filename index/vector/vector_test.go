@@ -130,12 +130,20 @@ func TestSearchExactMatchesBruteForce(t *testing.T) {
 
 // The bit scan with a small pool: every hit obeys the filter, scores are
 // true cosines in order, and recall against brute force stays high.
-// A selective filter (env rare, about 1%) still fills k hits.
+// A selective filter (env rare, about 1%) still fills k hits. At 640
+// dimensions the scan goes in two steps (head, then the whole).
 func TestSearchBitsRerank(t *testing.T) {
-	const n, dims = 6000, 256
+	testBitsRerank(t, 6000, 256)
+	testBitsRerank(t, 3000, 640)
+}
+
+func testBitsRerank(t *testing.T, n, dims int) {
 	w := newWorld(n, dims)
 	for _, rr := range []Rerank{Float32, Int8} {
-		ix := w.build(t, Options{Dims: dims, Rerank: rr, Pool: 200})
+		ix := w.build(t, Options{Dims: dims, Rerank: rr, Pool: 200, Shortlist: 4})
+		if split := ix.tail.width > 0; split != (dims > 512) {
+			t.Fatalf("%d dims: two-step scan %v", dims, split)
+		}
 		c := newClustered(dims, 40, 7)
 		var sum float64
 		var runs int
@@ -170,9 +178,9 @@ func TestSearchBitsRerank(t *testing.T) {
 				runs++
 			}
 		}
-		t.Logf("%v: recall@10 %.3f with pool 200 of %d", rr, sum/float64(runs), n)
+		t.Logf("%d dims, %v: recall@10 %.3f with pool 200 of %d", dims, rr, sum/float64(runs), n)
 		if r := sum / float64(runs); r < 0.9 {
-			t.Errorf("%v: recall@10 %.3f with pool 200 of %d", rr, r, n)
+			t.Errorf("%d dims, %v: recall@10 %.3f with pool 200 of %d", dims, rr, r, n)
 		}
 		if p := ix.Explain(10, Filter{}); p.Strategy != BitsRerank || p.Pool != 200 {
 			t.Errorf("plan %v, want bits+rerank of 200", p)
