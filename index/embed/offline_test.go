@@ -115,9 +115,9 @@ func TestOfflineParaphrasesNearer(t *testing.T) {
 // same model name and the same vectors.
 func TestOfflineDeterministic(t *testing.T) {
 	o, texts := sampleModel(t)
-	shuffled := slices.Clone(texts[:600])
+	shuffled := slices.Clone(texts[:300])
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	a, err := TrainOffline(texts[:600], OfflineOptions{})
+	a, err := TrainOffline(texts[:300], OfflineOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,9 @@ import (
 // beyond). Each run reports recall@10 against exact (over 100 queries),
 // p50 and p99 of single queries (over the run's queries, 1,000 distinct;
 // exact at a million runs 50),
-// build time (adds only, not generating vectors) and memory.
+// CPU per query (the process's user+system time over the queries: on
+// this shared machine steadier than wall time), build time (adds only,
+// not generating vectors) and memory.
 
 var benchFilters = []struct {
 	name string
@@ -246,6 +248,7 @@ func benchEngines(b *testing.B, profile string, n, dims int) {
 					iters = min(iters, 50)
 				}
 				lat := make([]time.Duration, 0, iters)
+				cpu0 := cpuTime()
 				b.ResetTimer()
 				for i := 0; i < iters; i++ {
 					t0 := time.Now()
@@ -253,6 +256,7 @@ func benchEngines(b *testing.B, profile string, n, dims int) {
 					lat = append(lat, time.Since(t0))
 				}
 				b.StopTimer()
+				b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(iters), "cpu-ms/query")
 				slices.Sort(lat)
 				b.ReportMetric(rsum/100, "recall@10")
 				b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")

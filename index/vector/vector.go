@@ -383,8 +383,7 @@ func (ix *Index) unlabel(s uint32) {
 	ix.slotTags[s] = nil
 }
 
-// entry reads slot s back (for Save and tests); the vector is the stored
-// one, normalised (and quantised for Int8).
+// entryLabels is slot s's env, category and tags (for Save).
 func (ix *Index) entryLabels(s uint32) (env, cat string, tags []string) {
 	env = ix.env.names[ix.slotEnv[s]]
 	cat = ix.cat.names[ix.slotCat[s]]
