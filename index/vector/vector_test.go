@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -299,5 +300,51 @@ func TestBadVectorsChangeNothing(t *testing.T) {
 	}
 	if _, err := New(Options{Dims: 1 << 20}); err == nil {
 		t.Error("New with 2^20 dims: no error")
+	}
+}
+
+// Searches run while entries are added, replaced and deleted; every
+// search sees a consistent index (run with -race).
+func TestConcurrentSearchAndWrite(t *testing.T) {
+	w := newWorld(9000, 24)
+	ix := w.build(t, Options{Dims: 24, Pool: 50})
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for g := range 3 {
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				hs, err := ix.Search(w.entries[(g*97+i)%len(w.entries)].Vector, 10, Filter{Envs: []string{"shop", ""}})
+				if err != nil || len(hs) != 10 {
+					errs <- fmt.Errorf("search during writes: %d hits, %v", len(hs), err)
+					return
+				}
+			}
+		}()
+	}
+	for i := range 3000 {
+		e := w.entries[i]
+		if i%3 == 0 {
+			ix.Delete(e.ID)
+		} else {
+			e.Env = "shop"
+			if err := ix.Add(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	close(done)
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ix.Len() != 9000-1000 {
+		t.Errorf("Len %d, want 8000", ix.Len())
 	}
 }
