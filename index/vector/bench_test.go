@@ -333,3 +333,28 @@ func BenchmarkVectorFile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkVectorScan is one unfiltered search of 100,000 (hard profile),
+// Search alone (no recall or quantiles), wall and CPU time: for
+// profiling and comparing the scan.
+//
+// go test ./index/vector -run '^$' -bench VectorScan -benchtime 2000x
+func BenchmarkVectorScan(b *testing.B) {
+	for _, dims := range []int{384, 1536} {
+		b.Run(fmt.Sprintf("dims=%d", dims), func(b *testing.B) {
+			gen := newProfile("hard", dims, 1000, 1)
+			ix, _ := New(Options{Dims: dims})
+			for i := range 100_000 {
+				ix.Add(gen.entry(uint64(i), make([]float32, dims)))
+			}
+			q := gen.entry(1<<40, make([]float32, dims)).Vector
+			cpu0 := cpuTime()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ix.Search(q, 10, Filter{})
+			}
+			b.StopTimer()
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
+	}
+}

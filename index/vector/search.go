@@ -190,8 +190,8 @@ var distPool = sync.Pool{New: func() any { return new([]uint16) }}
 // scanBits returns the pool slots of c nearest to qb in Hamming distance
 // (ties to the lower slot). Distances are counted into a histogram, so
 // each cut-off is found without sorting. Long vectors go in two steps:
-// the head's distance, for every candidate, keeps a shortlist
-// (Shortlist × pool); the full distance of those keeps the pool.
+// the head's distance, for every candidate, keeps a shortlist (see
+// Options.Shortlist); the full distance of those keeps the pool.
 func (ix *Index) scanBits(qb []uint64, c scope, pool int) []uint32 {
 	n := len(c.slots)
 	if c.all {
@@ -218,7 +218,7 @@ func (ix *Index) scanBits(qb []uint64, c scope, pool int) []uint32 {
 	if ix.tail.width == 0 {
 		return c.slotsOf(pickNearest(dist, h, pool, none))
 	}
-	short := pickNearest(dist, h, min(n, pool*ix.opt.Shortlist), none)
+	short := pickNearest(dist, h, min(n, max(pool*ix.opt.Shortlist, n/64)), none)
 	full := make([]uint16, len(short))
 	fnone := uint16(ix.words*64 + 1)
 	qt := qb[hw:]
@@ -245,27 +245,92 @@ func (ix *Index) scanBits(qb []uint64, c scope, pool int) []uint32 {
 func (ix *Index) scanHead(q []uint64, c scope, dist []uint16, lo, hi int, none uint16) []int32 {
 	h := make([]int32, none+1)
 	hw := ix.head.width
-	for j := lo; j < hi; j++ {
-		s := uint32(j)
-		if !c.all {
-			s = c.slots[j]
-		} else if !ix.isAlive(s) {
-			dist[j] = none
-			continue
+	if !c.all {
+		for j := lo; j < hi; j++ {
+			s := c.slots[j]
+			o := int(s&blockMask) * hw
+			d := headDistance(q, ix.head.blocks[s>>blockShift][o:o+hw:o+hw])
+			dist[j] = uint16(d)
+			h[d]++
 		}
-		o := int(s&blockMask) * hw
-		b := ix.head.blocks[s>>blockShift][o : o+hw : o+hw]
-		var d int
-		if hw == headWords {
-			d = bits.OnesCount64(q[0]^b[0]) + bits.OnesCount64(q[1]^b[1]) +
-				bits.OnesCount64(q[2]^b[2]) + bits.OnesCount64(q[3]^b[3])
-		} else {
-			d = hamming(q, b)
+		return h
+	}
+	// Every slot: a block at a time, the free ones skipped by the alive
+	// bitset's words.
+	for j := lo; j < hi; {
+		blk := ix.head.blocks[j>>blockShift]
+		end := min(hi, (j>>blockShift+1)<<blockShift)
+		switch hw {
+		case 4:
+			scan4(q, blk, ix.alive, j, end, dist, h, none)
+		case 6:
+			scan6(q, blk, ix.alive, j, end, dist, h, none)
+		default:
+			for k := j; k < end; k++ {
+				if ix.alive[k/64]&(1<<(k%64)) == 0 {
+					dist[k] = none
+					continue
+				}
+				o := (k & blockMask) * hw
+				d := hamming(q, blk[o:o+hw:o+hw])
+				dist[k], h[d] = uint16(d), h[d]+1
+			}
 		}
-		dist[j] = uint16(d)
-		h[d]++
+		j = end
 	}
 	return h
+}
+
+// scan4 and scan6 are scanHead's loop over slots [j, end) of one block
+// for heads of 4 and 6 words, with the query in registers.
+func scan4(q, blk, alive []uint64, j, end int, dist []uint16, h []int32, none uint16) {
+	q0, q1, q2, q3 := q[0], q[1], q[2], q[3]
+	for k := j; k < end; k++ {
+		if alive[k/64]&(1<<(k%64)) == 0 {
+			dist[k] = none
+			continue
+		}
+		b := blk[(k&blockMask)*4:]
+		b = b[:4]
+		d := bits.OnesCount64(q0^b[0]) + bits.OnesCount64(q1^b[1]) +
+			bits.OnesCount64(q2^b[2]) + bits.OnesCount64(q3^b[3])
+		dist[k] = uint16(d)
+		h[d]++
+	}
+}
+
+func scan6(q, blk, alive []uint64, j, end int, dist []uint16, h []int32, none uint16) {
+	q0, q1, q2, q3, q4, q5 := q[0], q[1], q[2], q[3], q[4], q[5]
+	for k := j; k < end; k++ {
+		if alive[k/64]&(1<<(k%64)) == 0 {
+			dist[k] = none
+			continue
+		}
+		b := blk[(k&blockMask)*6:]
+		b = b[:6]
+		d := bits.OnesCount64(q0^b[0]) + bits.OnesCount64(q1^b[1]) +
+			bits.OnesCount64(q2^b[2]) + bits.OnesCount64(q3^b[3]) +
+			bits.OnesCount64(q4^b[4]) + bits.OnesCount64(q5^b[5])
+		dist[k] = uint16(d)
+		h[d]++
+	}
+}
+
+// headDistance is hamming, unrolled for the usual head widths (256 and
+// 384 dimensions).
+func headDistance(q, b []uint64) int {
+	switch len(q) {
+	case 4:
+		b = b[:4]
+		return bits.OnesCount64(q[0]^b[0]) + bits.OnesCount64(q[1]^b[1]) +
+			bits.OnesCount64(q[2]^b[2]) + bits.OnesCount64(q[3]^b[3])
+	case 6:
+		b = b[:6]
+		return bits.OnesCount64(q[0]^b[0]) + bits.OnesCount64(q[1]^b[1]) +
+			bits.OnesCount64(q[2]^b[2]) + bits.OnesCount64(q[3]^b[3]) +
+			bits.OnesCount64(q[4]^b[4]) + bits.OnesCount64(q[5]^b[5])
+	}
+	return hamming(q, b)
 }
 
 func sumHists(hs [][]int32, n int) []int32 {

@@ -61,8 +61,11 @@ type Options struct {
 	// no bit scan): the peer the benchmarks measure recall against.
 	Exhaustive bool
 	// Shortlist: for vectors of over 512 dimensions, the bit scan first
-	// compares the first 256 bits and keeps Shortlist × pool candidates
-	// for the full comparison; zero means 32.
+	// compares the first 256 bits and keeps max(Shortlist × pool, 1/64 of
+	// the candidates) for the full comparison; zero means 8. (The full
+	// comparison reads each shortlisted vector's bits at random, so the
+	// shortlist is kept short; at 100,000 × 1,536, pool 400: recall@10
+	// 0.995 at 8, 0.998 at 32 for twice the CPU.)
 	Shortlist int
 	// Workers is how many goroutines scan one query; zero: GOMAXPROCS.
 	Workers int
@@ -161,7 +164,7 @@ func New(opt Options) (*Index, error) {
 		opt.PoolPerHit = 20
 	}
 	if opt.Shortlist <= 0 {
-		opt.Shortlist = 32
+		opt.Shortlist = 8
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
