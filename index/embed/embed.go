@@ -6,7 +6,8 @@
 // app shows while embedding runs (Tracker).
 //
 // It knows nothing of records, stores or the index: callers pass texts.
-// It imports the standard library, go-openai, gonum and a stemmer.
+// It imports the standard library, go-openai and the Porter stemmer bleve
+// uses (the SVD is its own: a randomised range finder and Jacobi).
 package embed
 
 import (
