@@ -6,8 +6,9 @@
 // float32) copy that re-ranks the pool by cosine. A filter selects the
 // slots that are scanned before anything is ranked, so a selective filter
 // never starves the pool. The strategy is chosen per query in one place
-// (plan) and can be printed; BENCHMARKS.md ("Issue 27: vector search")
-// says why binary-then-rerank beat an HNSW graph here.
+// (plan) and can be printed; BENCHMARKS.md ("Issue 27: vector search,
+// embedders and fusion") says why binary-then-rerank beat an HNSW graph
+// here.
 //
 // It owns vectors, their labels and the index file; it knows nothing of
 // records, stores or embeddings, and imports only the standard library
