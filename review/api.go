@@ -16,6 +16,9 @@ type Config struct {
 	Envs    []probe.Env   `toml:"env,omitempty"`
 	Curator CuratorConfig `toml:"curator"`
 	Hygiene HygieneConfig `toml:"hygiene"`
+	// Embeddings and Retrieval: see embeddings.go.
+	Embeddings EmbeddingsConfig `toml:"embeddings,omitempty"`
+	Retrieval  RetrievalConfig  `toml:"retrieval,omitempty"`
 }
 
 // HygieneConfig holds memreview.toml [hygiene].

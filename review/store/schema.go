@@ -3,7 +3,7 @@ package store
 import "fmt"
 
 // schemaVersion is the bank.db schema this code writes (PRAGMA user_version).
-const schemaVersion = 4
+const schemaVersion = 5
 
 // migrations[i] brings a bank from user_version i to i+1. The SQL stays
 // portable (plain tables, JSON bodies in TEXT) so the store can move to
@@ -41,6 +41,11 @@ var migrations = []string{
 	// live runs a decision takes as baselines, ProbeRunsFor); PostgreSQL
 	// has had this index from its first schema.
 	`CREATE INDEX attachments_target ON attachments(kind, target);`,
+	// 4→5: embeddings (embeddings.go): each active record version's text
+	// key, the vectors stored by model and key (seq is the feed the vector
+	// index follows), the texts whose embedding failed and when to try
+	// again, and the trained offline embedders.
+	embeddingsSchema,
 }
 
 func (s *Store) migrate() error {

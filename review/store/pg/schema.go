@@ -12,7 +12,7 @@ import (
 
 // schemaVersion is the PostgreSQL schema this code writes (memreview_meta
 // key schema_version).
-const schemaVersion = 3
+const schemaVersion = 4
 
 // migrations[i] brings a bank from schema version i to i+1. The tables are
 // review's SQLite tables (review/schema.go) in PostgreSQL types, so the
@@ -49,6 +49,14 @@ var migrations = []string{
 		client TEXT NOT NULL DEFAULT '', task_id TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);`,
 	// 2→3: claims (review/claims.go).
 	`CREATE TABLE claims(proposal TEXT PRIMARY KEY, operator TEXT NOT NULL, expires TEXT NOT NULL);`,
+	// 3→4: embeddings (review/store/embeddings.go), BYTEA for SQLite's BLOB.
+	`CREATE TABLE IF NOT EXISTS record_texts(id TEXT PRIMARY KEY, version INTEGER NOT NULL, text_key TEXT NOT NULL);
+	CREATE INDEX IF NOT EXISTS record_texts_key ON record_texts(text_key);
+	CREATE TABLE IF NOT EXISTS embeddings(seq BIGSERIAL PRIMARY KEY, model TEXT NOT NULL, text_key TEXT NOT NULL,
+		dims INTEGER NOT NULL, vector BYTEA NOT NULL, created TEXT NOT NULL, UNIQUE(model, text_key));
+	CREATE TABLE IF NOT EXISTS embed_failures(model TEXT NOT NULL, text_key TEXT NOT NULL, attempts INTEGER NOT NULL,
+		last_error TEXT NOT NULL, next_try TEXT NOT NULL, PRIMARY KEY(model, text_key));
+	CREATE TABLE IF NOT EXISTS offline_models(model TEXT PRIMARY KEY, docs INTEGER NOT NULL, trained TEXT NOT NULL, data BYTEA NOT NULL);`,
 }
 
 // lockKey is the advisory lock every write transaction takes (advisory
