@@ -215,8 +215,11 @@ func (o *Offline) name() string {
 		b[0], b[1], b[2], b[3] = byte(u), byte(u>>8), byte(u>>16), byte(u>>24)
 		h.Write(b)
 	}
-	return fmt.Sprintf("offline-ppmi-svd-%d-%016x", o.dims, h.Sum64())
+	return fmt.Sprintf("%sppmi-svd-%d-%016x", OfflinePrefix, o.dims, h.Sum64())
 }
+
+// OfflinePrefix begins the model name of every offline embedder.
+const OfflinePrefix = "offline-"
 
 // Model names this training.
 func (o *Offline) Model() string { return o.model }

@@ -81,10 +81,12 @@ type FacetCount struct {
 	Count int    `json:"count"`
 }
 
-// Scored is a record Retrieve chose and its final score.
+// Scored is a record Retrieve chose and its final score; BM25 is its
+// score before the weighting (hybrid retrieval ranks by it).
 type Scored struct {
 	ID    string
 	Score float64
+	BM25  float64 `json:",omitempty"`
 }
 
 // defaultSize is the number of hits returned when Request.Size is 0.

@@ -81,7 +81,7 @@ func (e *Engine) Retrieve(task string, scope review.Scope, k int, exclude []stri
 		if s, _ := h.Fields["suspect"].(string); s == "true" {
 			w *= suspectWeight
 		}
-		out = append(out, Scored{ID: id, Score: h.Score * w})
+		out = append(out, Scored{ID: id, Score: h.Score * w, BM25: h.Score})
 	}
 	SortScored(out)
 	if len(out) > k {

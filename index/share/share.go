@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/index/vecbank"
 	"github.com/memreview/memreview/review"
 )
 
@@ -74,6 +75,9 @@ type Options struct {
 	// (index.OpenOptions.Tuning; tests lower its thresholds, such as
 	// Tuning.RebuildMin, to take their paths with small banks).
 	Tuning index.Tuning
+	// Vectors, when set, makes the owner hold the bank's vector index
+	// beside Bleve (index/vecbank, vectors.go) and serve its searches.
+	Vectors *vecbank.Options
 }
 
 // Index is one process's handle on a bank's shared index. Its methods are
@@ -85,6 +89,9 @@ type Index struct {
 
 	mu     sync.Mutex
 	own    *index.Index  // non-nil while this process owns the index
+	vec    *vecbank.Side // the owner's vector side (Options.Vectors), or nil
+	// vecReady is closed once the owner's vector side opened (or failed to).
+	vecReady chan struct{}
 	ln     net.Listener  // the owner's socket
 	stop   chan struct{} // closed to stop the owner's loops
 	done   sync.WaitGroup
@@ -159,6 +166,11 @@ func (ix *Index) takeOver() error {
 		_ = os.Remove(ix.sock)
 	}
 	ix.own, ix.stop = own, make(chan struct{})
+	if ix.opt.Vectors != nil {
+		ix.vecReady = make(chan struct{})
+		ix.done.Add(1)
+		go ix.startVectors(ix.stop, ix.vecReady)
+	}
 	ix.done.Add(1)
 	go ix.follow(own, ix.stop)
 	ln, err := net.Listen("unix", ix.sock)
@@ -209,6 +221,7 @@ func (ix *Index) follow(own *index.Index, stop chan struct{}) {
 			if err := own.Sync(); err != nil && !ix.isClosed() {
 				ix.opt.Logf("index: catch up: %v", err)
 			}
+			ix.catchUpVectors()
 		}
 	}
 }
@@ -222,8 +235,8 @@ func (ix *Index) Close() error {
 		return nil
 	}
 	ix.closed = true
-	own, ln, stop := ix.own, ix.ln, ix.stop
-	ix.own, ix.ln = nil, nil
+	own, ln, stop, vec := ix.own, ix.ln, ix.stop, ix.vec
+	ix.own, ix.ln, ix.vec = nil, nil, nil
 	ix.mu.Unlock()
 	for drained := false; !drained; {
 		select {
@@ -242,6 +255,11 @@ func (ix *Index) Close() error {
 	close(stop)
 	if ln != nil {
 		ln.Close() // removes the socket file
+	}
+	if vec != nil {
+		if err := vec.Close(); err != nil {
+			ix.opt.Logf("index: close the vector index: %v", err)
+		}
 	}
 	// Closing the index first stops a catch-up in progress, which the
 	// loops may be waiting for.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/index/vecbank"
 	"github.com/memreview/memreview/review"
 )
 
@@ -30,6 +31,11 @@ type request struct {
 	Task   string         `json:"task,omitempty"`
 	Scope  *review.Scope  `json:"scope,omitempty"`
 	K      int            `json:"k,omitempty"`
+	// The vector side's requests (vectors.go).
+	Vector     *vecbank.Query             `json:"vector,omitempty"`
+	Neighbours *vecbank.NeighboursRequest `json:"neighbours,omitempty"`
+	VecSeq     int64                      `json:"vec_seq,omitempty"`
+	VecEmb     int64                      `json:"vec_emb,omitempty"`
 }
 
 type response struct {
@@ -38,6 +44,11 @@ type response struct {
 	Results *index.Results `json:"results,omitempty"`
 	Scored  []index.Scored `json:"scored,omitempty"`
 	Count   uint64         `json:"count,omitempty"`
+	// The vector side's answers (vectors.go).
+	Answer  *vecbank.Answer `json:"answer,omitempty"`
+	Pairs   []vecbank.Pair  `json:"pairs,omitempty"`
+	Model   string          `json:"model,omitempty"`
+	Vectors *vecbank.Status `json:"vectors,omitempty"`
 }
 
 // requestTimeout bounds one exchange with the owner (a rebuild excepted):
@@ -146,7 +157,7 @@ func (ix *Index) answer(c net.Conn, own *index.Index) {
 		if err := json.Unmarshal(line, &req); err != nil {
 			resp.Error = "index: bad request: " + err.Error()
 		} else {
-			resp = handle(own, req)
+			resp = ix.handle(own, req)
 		}
 		if err := enc.Encode(resp); err != nil {
 			return

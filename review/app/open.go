@@ -99,8 +99,9 @@ func New(st Store, opt Options) *Service {
 		logf, progress, finish := opt.Logf, opt.IndexProgress, opt.FinishIndex
 		// The index owner catches up when the service's change follower
 		// says the bank moved: one follower a process.
+		vectors := s.vectorOptions(ixDir)
 		s.opt.OpenIndex = func() (Index, error) {
-			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, Finish: finish})
+			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, Finish: finish, Vectors: vectors})
 		}
 	}
 	return s

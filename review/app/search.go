@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -116,42 +117,37 @@ type RetrieveRequest struct {
 	Client, TaskID string
 	// Preview: a person looking, not an agent; nothing is logged.
 	Preview bool
+	// Select asks for LLM-guided selection (selection.go); [retrieval]
+	// select in memreview.toml turns it on for every call.
+	Select bool
+	// Guidelines, when set, renders the records as the guidelines section
+	// (guidelines.go); the retrieval log then lists the records it holds.
+	Guidelines *GuidelineOptions
 }
 
-// Retrieved is one record given to a task agent.
+// Retrieved is one record given to a task agent. Hybrid retrieval
+// (retrieval.go) also says how it ranked it: its rank in the BM25 and
+// vector lists (nil where that list did not find it), the fused score
+// before weighting and its vector similarity to the task.
 type Retrieved struct {
-	Score  float64       `json:"score"`
-	Record review.Record `json:"record"`
+	Score      float64       `json:"score"`
+	Record     review.Record `json:"record"`
+	BM25Rank   *int          `json:"-"`
+	VectorRank *int          `json:"-"`
+	RRF        float64       `json:"-"`
+	Similarity float32       `json:"-"`
 }
 
-// Retrieve returns the records a task agent should be given (see
-// index.Retrieve for the ranking) and, unless req.Preview, logs the
-// retrieval. A hit whose record is gone from the store is left out.
+// Retrieve returns the records a task agent should be given, best first
+// (hybrid BM25 and vector ranking, retrieval.go) and, unless req.Preview,
+// logs the retrieval. A hit whose record is gone from the store is left
+// out.
 func (s *Service) Retrieve(req RetrieveRequest) ([]Retrieved, error) {
-	ix, err := s.index()
+	res, err := s.RetrieveWith(context.Background(), req)
 	if err != nil {
 		return nil, err
 	}
-	hits, err := ix.Retrieve(req.Task, req.Scope, req.K, s.wrote.Load())
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Retrieved, 0, len(hits))
-	ids := make([]string, 0, len(hits))
-	for _, h := range hits {
-		r, err := s.b.Record(h.ID)
-		if err != nil {
-			continue
-		}
-		out = append(out, Retrieved{Score: h.Score, Record: *r})
-		ids = append(ids, r.ID)
-	}
-	if !req.Preview {
-		if err := s.rlog.log(s.b, review.Retrieval{Client: req.Client, TaskID: req.TaskID, Task: req.Task, Records: ids}); err != nil {
-			s.opt.Warnf("retrieval for %q was not logged: %v", req.Task, err)
-		}
-	}
-	return out, nil
+	return res.Records, nil
 }
 
 // Reindex rebuilds the index from the store (in whichever process owns

@@ -72,6 +72,13 @@ type Options struct {
 	// TUI leaves it unset: quitting stops the work, which the next open
 	// starts again.
 	FinishIndex bool
+	// BackgroundEmbedding makes this process embed new and changed records
+	// in the background while it owns the index (the TUI, serve); without
+	// it a one-shot command embeds only what a small bank lacks when it
+	// searches (embeddings.go). EmbedBackoff is the first wait after the
+	// endpoint fails (0: a second; tests shorten it).
+	BackgroundEmbedding bool
+	EmbedBackoff        time.Duration
 }
 
 // ErrNoIndex is returned by searches on a service built without an index.
@@ -93,6 +100,7 @@ type Service struct {
 	info   BankInfo
 	rlog   retrievalLog
 	follow follower
+	emb    embedding // embeddings.go
 }
 
 // Dir is the bank's folder, "" for a team bank.

@@ -1,0 +1,263 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/index/fusion"
+	"github.com/memreview/memreview/index/vecbank"
+	"github.com/memreview/memreview/index/vector"
+	"github.com/memreview/memreview/review"
+)
+
+// Hybrid retrieval: the BM25 pool (index.Retrieve) and the records whose
+// vectors are nearest the task (the vector side) are fused by reciprocal
+// rank fusion (k = fusion.DefaultK, 60), then weighted by each record's
+// standing — priority (× max(0.1, 1 + 0.1×priority)), confidence (×
+// (1 − retrieveConfidence + retrieveConfidence×confidence)) and a failing
+// check (× 0.5) — and retired records are out. Without vector hits (no
+// vectors yet, the task could not be embedded, nothing near enough) it is
+// the BM25 retrieval as it was, and RetrieveResult.Notes says why.
+
+// The hybrid ranking's constants (BENCHMARKS.md, issue 27: the gold set).
+const (
+	retrievePool       = 50   // candidates each list brings
+	retrieveConfidence = 0.5  // how much a record's confidence weighs
+	minSimilarity      = 0.25 // vector hits less similar than this are left out
+)
+
+var retrieveWeights = fusion.Weights{Priority: 0.1, MinFactor: 0.1, Suspect: 0.5, Confidence: retrieveConfidence}
+
+// RetrieveResult is a retrieval and how it was made.
+type RetrieveResult struct {
+	Records []Retrieved
+	// Notes say what fell back and why ("vectors: endpoint unreachable;
+	// BM25 only", "selection: no chat endpoint is configured").
+	Notes []string
+	// Model is the embedding model whose vectors took part ("" none);
+	// VectorPlan how the vector search ran.
+	Model, VectorPlan string
+	// Query is what was searched (the task, or the selection's query).
+	Query string
+	// Selection is what LLM-guided selection chose, when it ran.
+	Selection *Selection
+	// Guidelines is the guidelines section, when the request asked for it.
+	Guidelines *Guide
+}
+
+// RetrieveWith is Retrieve with what it did: the fused ranks of each
+// record (Retrieved.BM25Rank, VectorRank, RRF, Similarity), the notes of
+// what fell back, the selection and the guidelines section.
+func (s *Service) RetrieveWith(ctx context.Context, req RetrieveRequest) (*RetrieveResult, error) {
+	ix, err := s.index()
+	if err != nil {
+		return nil, err
+	}
+	k := req.K
+	if k <= 0 {
+		k = 5
+	}
+	res := &RetrieveResult{Query: req.Task}
+	scope, cats, query := req.Scope, []string(nil), req.Task
+	if s.wantSelect(req) {
+		sel, notes := s.selectFor(ctx, req)
+		res.Notes = append(res.Notes, notes...)
+		if sel != nil {
+			res.Selection = sel
+			scope, cats, query = sel.apply(scope, query)
+			res.Query = query
+		}
+	}
+	recs, err := s.hybrid(ctx, ix, query, scope, cats, k, res)
+	if err != nil {
+		return nil, err
+	}
+	res.Records = recs
+	ids := make([]string, 0, len(recs))
+	for _, r := range recs {
+		ids = append(ids, r.Record.ID)
+	}
+	if req.Guidelines != nil {
+		g := Guidelines(recs, *req.Guidelines)
+		res.Guidelines = &g
+		ids = g.IDs // the agent is given these
+	}
+	if !req.Preview {
+		if err := s.rlog.log(s.b, review.Retrieval{Client: req.Client, TaskID: req.TaskID, Task: req.Task, Records: ids}); err != nil {
+			s.opt.Warnf("retrieval for %q was not logged: %v", req.Task, err)
+		}
+	}
+	return res, nil
+}
+
+// hybrid ranks the k records for query within scope (and cats, when
+// given), noting in res what it used.
+func (s *Service) hybrid(ctx context.Context, ix Index, query string, scope review.Scope, cats []string, k int, res *RetrieveResult) ([]Retrieved, error) {
+	pool := max(retrievePool, k)
+	bm, err := ix.Retrieve(query, scope, pool, s.wrote.Load())
+	if err != nil {
+		return nil, err
+	}
+	ans := s.vectorHits(ctx, query, "", vectorFilter(scope, cats, nil), pool, res)
+	ids := make([]string, 0, len(bm)+len(ans))
+	for _, h := range bm {
+		ids = append(ids, h.ID)
+	}
+	for _, h := range ans {
+		ids = append(ids, h.ID)
+	}
+	recs, err := s.recordsByID(ids)
+	if err != nil {
+		return nil, err
+	}
+	allowed := func(id string) bool {
+		r := recs[id]
+		return r != nil && r.Status == review.Active && (len(cats) == 0 || containsStr(cats, string(r.Category)))
+	}
+	// BM25 ranks are by the unweighted score: the weighting comes after
+	// the fusion, once.
+	raw := append([]scoredHit(nil), bm...)
+	sort.SliceStable(raw, func(i, j int) bool {
+		if raw[i].BM25 != raw[j].BM25 {
+			return raw[i].BM25 > raw[j].BM25
+		}
+		return raw[i].ID < raw[j].ID
+	})
+	var bmIDs, vecIDs []string
+	rank := map[string]int{}
+	for _, h := range raw {
+		if allowed(h.ID) {
+			bmIDs = append(bmIDs, h.ID)
+			rank[h.ID] = len(bmIDs)
+		}
+	}
+	if len(ans) == 0 { // BM25 as it was: its weighted order
+		var out []Retrieved
+		for _, h := range bm {
+			if allowed(h.ID) && len(out) < k {
+				out = append(out, Retrieved{Score: h.Score, Record: *recs[h.ID], BM25Rank: intp(rank[h.ID])})
+			}
+		}
+		return out, nil
+	}
+	sim := map[string]float32{}
+	for _, h := range ans {
+		if allowed(h.ID) {
+			vecIDs = append(vecIDs, h.ID)
+			sim[h.ID] = h.Score
+		}
+	}
+	fused := fusion.Weight(fusion.Hybrid(bmIDs, vecIDs, 0), retrieveWeights, func(id string) (fusion.Standing, bool) {
+		r := recs[id]
+		if r == nil {
+			return fusion.Standing{Drop: true}, true
+		}
+		return fusion.Standing{Priority: r.Priority, Confidence: r.Confidence, Suspect: r.Suspect}, true
+	})
+	out := make([]Retrieved, 0, k)
+	for _, f := range fused[:min(k, len(fused))] {
+		out = append(out, Retrieved{Score: f.Score, Record: *recs[f.ID], BM25Rank: f.BM25Rank, VectorRank: f.VectorRank,
+			RRF: f.RRF, Similarity: sim[f.ID]})
+	}
+	return out, nil
+}
+
+// vectorHits is the vector side's nearest records for text (or for key's
+// stored vector), noting in res the model and plan, or why there are none.
+func (s *Service) vectorHits(ctx context.Context, text, key string, f vector.Filter, k int, res *RetrieveResult) []vector.Hit {
+	if strings.TrimSpace(text) == "" && key == "" {
+		return nil
+	}
+	v := s.vectors()
+	if v == nil {
+		res.note("vectors: this bank's index holds none; BM25 only")
+		return nil
+	}
+	s.catchUpEmbeddings(ctx)
+	ans, err := v.VectorSearch(ctx, vecbank.Query{Text: text, Key: key, K: k, Filter: f, MinScore: minSimilarity}, s.wrote.Load(), s.ownEmbeddings())
+	if err != nil {
+		res.note(fmt.Sprintf("vectors: %v; BM25 only", err))
+		return nil
+	}
+	res.Model, res.VectorPlan = ans.Model, ans.Plan
+	if ans.Why != "" {
+		res.note("vectors: " + ans.Why + "; BM25 only")
+	}
+	return ans.Hits
+}
+
+// ownEmbeddings is the embeddings feed position a search must include:
+// the vectors this process stored (its own catch-up).
+func (s *Service) ownEmbeddings() int64 {
+	s.emb.mu.Lock()
+	owner := s.emb.side != nil
+	s.emb.mu.Unlock()
+	if !owner {
+		return 0
+	}
+	if es := s.embStore(); es != nil {
+		n, _ := es.LastEmbeddingSeq()
+		return n
+	}
+	return 0
+}
+
+func (r *RetrieveResult) note(s string) {
+	for _, n := range r.Notes {
+		if n == s {
+			return
+		}
+	}
+	r.Notes = append(r.Notes, s)
+}
+
+// vectorFilter is retrieval's scope as a vector filter: records of the
+// env or of none, with one of the tags or none, of one of cats.
+func vectorFilter(scope review.Scope, cats, exclude []string) vector.Filter {
+	f := vector.Filter{Categories: cats, Exclude: exclude}
+	if scope.Env != "" {
+		f.Envs = []string{scope.Env, ""}
+	}
+	if len(scope.Tags) > 0 {
+		f.Tags = append(append([]string(nil), scope.Tags...), "")
+	}
+	return f
+}
+
+// recordsByID reads records in bulk when the store can.
+func (s *Service) recordsByID(ids []string) (map[string]*review.Record, error) {
+	if b, ok := s.b.(interface {
+		RecordsByID(ids []string) (map[string]*review.Record, error)
+	}); ok {
+		return b.RecordsByID(ids)
+	}
+	out := make(map[string]*review.Record, len(ids))
+	for _, id := range ids {
+		if _, ok := out[id]; ok {
+			continue
+		}
+		r, err := s.b.Record(id)
+		if err != nil {
+			continue
+		}
+		out[id] = r
+	}
+	return out, nil
+}
+
+func containsStr(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func intp(n int) *int { return &n }
+
+// scoredHit is a BM25 hit as the index gives it.
+type scoredHit = index.Scored
