@@ -21,7 +21,7 @@ func (l LLM) CallTool(ctx context.Context, system, user, name, description strin
 		},
 		Tools: []openai.Tool{{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
 			Name: name, Description: description, Parameters: parameters}}},
-		ToolChoice: openai.ToolChoice{Type: openai.ToolTypeFunction, Function: openai.ToolFunction{Name: name}},
+		ToolChoice:  openai.ToolChoice{Type: openai.ToolTypeFunction, Function: openai.ToolFunction{Name: name}},
 		Temperature: 0,
 	}, during)
 	if err != nil {

@@ -87,16 +87,16 @@ type Index struct {
 	src       index.Source
 	opt       Options
 
-	mu     sync.Mutex
-	own    *index.Index  // non-nil while this process owns the index
-	vec    *vecbank.Side // the owner's vector side (Options.Vectors), or nil
+	mu  sync.Mutex
+	own *index.Index  // non-nil while this process owns the index
+	vec *vecbank.Side // the owner's vector side (Options.Vectors), or nil
 	// vecReady is closed once the owner's vector side opened (or failed to).
 	vecReady chan struct{}
-	ln     net.Listener  // the owner's socket
-	stop   chan struct{} // closed to stop the owner's loops
-	done   sync.WaitGroup
-	closed bool
-	pool   chan *conn // idle connections to the owner
+	ln       net.Listener  // the owner's socket
+	stop     chan struct{} // closed to stop the owner's loops
+	done     sync.WaitGroup
+	closed   bool
+	pool     chan *conn // idle connections to the owner
 }
 
 // Open returns a handle on the index in dir (BANK/index) of the bank src.

@@ -89,7 +89,7 @@ func TestHybridFindsWhatBM25Misses(t *testing.T) {
 	srv := embedtest.New(t, embedtest.Topics(8, topics))
 	svc := vecBank(t, []review.Record{
 		rec("mem_conn", "attrs_g2 holds connectivity for every items_g2 row", review.Fact), // no word of the task
-		rec("mem_rev", "reviewed gadgets are counted once per item", review.Procedure),    // BM25's first
+		rec("mem_rev", "reviewed gadgets are counted once per item", review.Procedure),     // BM25's first
 		rec("mem_cents", "a price is stored in cents", review.Convention),
 		rec("mem_many", "how many reviews an item has is fdbk count", review.Fact),
 	}, srv, app.Options{})

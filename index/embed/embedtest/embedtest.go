@@ -23,14 +23,14 @@ import (
 type Fault int
 
 const (
-	None       Fault = iota
-	Down             // every request's connection is dropped
-	Slow             // answers after the server's delay (SetDelay)
-	WrongDims        // vectors one value longer than asked
-	NaN              // a NaN in the body (not JSON)
-	Inf              // an out-of-range number in the body
-	Fewer            // one vector fewer than inputs
-	RateLimited      // HTTP 429 with Retry-After (SetRetryAfter)
+	None        Fault = iota
+	Down              // every request's connection is dropped
+	Slow              // answers after the server's delay (SetDelay)
+	WrongDims         // vectors one value longer than asked
+	NaN               // a NaN in the body (not JSON)
+	Inf               // an out-of-range number in the body
+	Fewer             // one vector fewer than inputs
+	RateLimited       // HTTP 429 with Retry-After (SetRetryAfter)
 )
 
 // Server is the scripted endpoint.
