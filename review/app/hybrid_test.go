@@ -25,8 +25,9 @@ var topics = map[string]int{
 }
 
 // vecBank writes recs into a new bank whose [embeddings] name srv (nil:
-// none, the offline fallback) and opens it.
-func vecBank(t *testing.T, recs []review.Record, srv *embedtest.Server, opt app.Options) *app.Service {
+// none, the offline fallback) and opens it. edit, when given, changes the
+// config first.
+func vecBank(t *testing.T, recs []review.Record, srv *embedtest.Server, opt app.Options, edit ...func(*review.Config)) *app.Service {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bank")
 	st, err := store.Create(dir, store.Options{})
@@ -35,7 +36,10 @@ func vecBank(t *testing.T, recs []review.Record, srv *embedtest.Server, opt app.
 	}
 	cfg := review.Config{}
 	if srv != nil {
-		cfg.Embeddings = review.EmbeddingsConfig{BaseURL: srv.BaseURL(), Model: "topic-embed", Timeout: "2s", QueryTimeout: "1s"}
+		cfg.Embeddings = review.EmbeddingsConfig{BaseURL: srv.BaseURL(), Model: "topic-embed", Dims: 8, Timeout: "2s", QueryTimeout: "1s"}
+	}
+	for _, e := range edit {
+		e(&cfg)
 	}
 	if err := st.SaveConfig(cfg); err != nil {
 		t.Fatal(err)
@@ -46,6 +50,9 @@ func vecBank(t *testing.T, recs []review.Record, srv *embedtest.Server, opt app.
 		}
 	}
 	st.Close()
+	if opt.Now == nil {
+		opt.Now = func() time.Time { return time.Now().UTC() }
+	}
 	if opt.EmbedBackoff == 0 {
 		opt.EmbedBackoff = 10 * time.Millisecond
 	}
