@@ -96,11 +96,11 @@ func New(st Store, opt Options) *Service {
 	s := &Service{b: st, opt: opt, info: info}
 	if s.opt.OpenIndex == nil && ixDir != "" {
 		src := st.(index.Source)
-		logf, progress, finish := opt.Logf, opt.IndexProgress, opt.FinishIndex
+		logf, progress, handOff := opt.Logf, opt.IndexProgress, opt.HandOffIndex
 		// The index owner catches up when the service's change follower
 		// says the bank moved: one follower a process.
 		s.opt.OpenIndex = func() (Index, error) {
-			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, Finish: finish})
+			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, HandOff: handOff})
 		}
 	}
 	return s

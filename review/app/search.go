@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -192,4 +193,37 @@ func (s *Service) HoldIndex(wait time.Duration) error {
 	}
 	_, err = h.Hold(wait)
 	return err
+}
+
+// FollowIndex makes this process the index's owner (waiting up to wait for
+// another owner to let go) and keeps the index caught up with every
+// process's writes until ctx ends, or, with untilCaughtUp, until it holds
+// the bank's changes as they were when it took over.
+func (s *Service) FollowIndex(ctx context.Context, wait time.Duration, untilCaughtUp bool) error {
+	ix, err := s.index()
+	if err != nil {
+		return err
+	}
+	h, ok := ix.(interface {
+		Hold(time.Duration) (*index.Index, error)
+	})
+	if !ok {
+		return fmt.Errorf("service: this bank's index cannot be held by one process")
+	}
+	own, err := h.Hold(wait)
+	if err != nil {
+		return err
+	}
+	if untilCaughtUp {
+		done := make(chan struct{})
+		go func() { own.WaitCatchUp(); close(done) }()
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	<-ctx.Done()
+	return nil
 }

@@ -65,13 +65,14 @@ type Options struct {
 	// WatchEvery is how often the change follower reads the change
 	// sequence (0: DefaultWatchEvery); a notifying store wakes it sooner.
 	WatchEvery time.Duration
-	// FinishIndex makes Close let a catch-up or build of the index that
-	// this process took over end first (one-shot commands): a search
-	// answers while the index catches up (index.Results.Direct), and the
-	// catch-up it started is not thrown away when the command ends. The
-	// TUI leaves it unset: quitting stops the work, which the next open
-	// starts again.
-	FinishIndex bool
+	// HandOffIndex is called when the service closes while a catch-up or
+	// build of the index this process took over is still running: a
+	// one-shot command answers at once and starts another process that
+	// finishes the work (the CLI starts 'memreview index --until-caught-up'),
+	// so no command waits for a catch-up it did not need. nil (the TUI,
+	// serve): the work stops, and the next process that needs the index
+	// starts it again.
+	HandOffIndex func()
 }
 
 // ErrNoIndex is returned by searches on a service built without an index.

@@ -60,7 +60,6 @@ type Notifier interface {
 type follower struct {
 	mu      sync.Mutex
 	subs    map[chan struct{}]bool
-	started bool
 	stop    chan struct{}
 	done    chan struct{}
 	last    int64

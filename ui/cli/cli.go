@@ -37,6 +37,7 @@ type call struct {
 	// stdout untouched, for exact output (JSON, export).
 	stdout, stderr, rawOut io.Writer
 	json                   bool // --json was given
+	holdsIndex             bool // the index command: no catch-up to hand off
 	// muteProgress stops the index progress line (the TUI's screen is up).
 	muteProgress atomic.Bool
 	// tuiProgress, once set, receives the index progress instead (the TUI
@@ -115,10 +116,11 @@ func exit(stderr io.Writer, err error) int {
 // open opens the bank as a service. Its index opens on first use: a
 // command that only writes never waits for it, and one that searches while
 // another process (the TUI) holds the index asks that process. A command
-// answers while the index catches up, and then lets the catch-up it
-// started end before it exits (FinishIndex).
+// answers while the index catches up (the newest changes searched from the
+// bank directly), and a catch-up it started and did not finish goes on in
+// a process of its own (handOffIndex): no command waits for one.
 func (c *call) open() (*app.Service, error) {
-	return app.Open(c.ctx, c.bank, app.Options{Operator: c.operator, Warnf: c.warnf, IndexProgress: c.indexProgress(), FinishIndex: true})
+	return app.Open(c.ctx, c.bank, app.Options{Operator: c.operator, Warnf: c.warnf, IndexProgress: c.indexProgress(), HandOffIndex: c.handOffIndex})
 }
 
 // warnf prints a warning on stderr: something went wrong after a write

@@ -228,6 +228,6 @@ func commands() []*command {
 		decideCommand(), mergeCommand(), undoCommand(), claimCommand(),
 		liveCommand(), rebaselineCommand(), verifyCommand(), hygieneCommand(),
 		envCommand(), probeCommand(), curateCommand(),
-		reindexCommand(), serveCommand(), migrateCommand(), sampleCommand(), demoCommand(),
+		reindexCommand(), indexCommand(), serveCommand(), migrateCommand(), sampleCommand(), demoCommand(),
 	}
 }
