@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -38,6 +39,9 @@ func (m *Model) inputLines() int {
 // no message), since it scrolls only within the text of its last View.
 func (m *Model) fitInput() {
 	n := m.inputLines()
+	if m.input.Value() == "" {
+		n = m.placeholderLines()
+	}
 	m.input.SetHeight(min(n, MaxInputLines))
 	if n > MaxInputLines {
 		_ = m.input.View()
@@ -132,6 +136,8 @@ func (m *Model) resultLine() string {
 	st := m.Styles
 	left := ""
 	switch r := m.last; {
+	case m.running && m.pdfWait && probe.PDFState() != probe.PDFReady:
+		left = st.Warn.Render("running… the PDF engine is being prepared (once per machine, about 15 s)")
 	case m.running:
 		left = st.Warn.Render("running…")
 	case r == nil:
