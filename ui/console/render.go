@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -89,6 +88,9 @@ func (m *Model) renderBody() {
 	if r.Truncated {
 		m.body = append(m.body, m.Styles.Warn.Render("(output truncated at the probe's limits)"))
 	}
+	if r.Note != "" && r.Error == "" { // an MCP tool called through the allow-list
+		m.body = append(m.body, strings.Split(m.Styles.Warn.Render(ansi.Wrap("("+common.Printable(r.Note)+")", w, " ")), "\n")...)
+	}
 	m.scroll(0)
 }
 
@@ -136,7 +138,7 @@ func (m *Model) resultLine() string {
 	st := m.Styles
 	left := ""
 	switch r := m.last; {
-	case m.running && m.pdfWait && probe.PDFState() != probe.PDFReady:
+	case m.running && m.pdfWait:
 		left = st.Warn.Render("running… the PDF engine is being prepared (once per machine, about 15 s)")
 	case m.running:
 		left = st.Warn.Render("running…")

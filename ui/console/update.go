@@ -249,7 +249,7 @@ func (m *Model) run() tea.Cmd {
 	m.histPos, m.draft = len(m.history), ""
 	m.runSeq++
 	m.running = true
-	m.pdfWait = mayWaitForPDF(e.Kind, input)
+	m.pdfWait = mayWaitForPDF(e.Kind, input, probe.PDFState())
 	seq, svc, asked := m.runSeq, m.deps.Service, probe.Result{Env: e.Name, Kind: e.Kind, Input: input}
 	return func() tea.Msg {
 		// Rerun: the probe as asked, within review.CheckTimeout.
@@ -258,10 +258,9 @@ func (m *Model) run() tea.Cmd {
 }
 
 // mayWaitForPDF reports whether a probe of input on a kind environment
-// may wait for the PDF engine: it names a PDF, or greps while the engine
-// is being prepared (the folder holds PDFs).
-func mayWaitForPDF(kind probe.Kind, input string) bool {
-	state := probe.PDFState()
+// may wait for the PDF engine, in state: it names a PDF, or greps while
+// the engine is being prepared (a files environment holds PDFs).
+func mayWaitForPDF(kind probe.Kind, input string, state probe.PDFEngine) bool {
 	if kind != probe.KindFiles || state == probe.PDFReady {
 		return false
 	}
