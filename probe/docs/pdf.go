@@ -71,6 +71,14 @@ func PDFReady() bool {
 	}
 }
 
+// PreparingError is a PDF read that ended while the engine was still
+// being prepared: its one-time compile outlasted the probe's time limit.
+type PreparingError struct{ Dir string }
+
+func (e *PreparingError) Error() string {
+	return fmt.Sprintf("the PDF engine is still being prepared (compiled once per machine into %s, about 15 s; the probe's time limit ran out first); run the probe again shortly", e.Dir)
+}
+
 // PreparePDF starts the engine and waits until it is ready or ctx ends.
 func PreparePDF(ctx context.Context) error {
 	StartPDF()
@@ -78,7 +86,7 @@ func PreparePDF(ctx context.Context) error {
 	case <-engine.ready:
 		return engine.err
 	case <-ctx.Done():
-		return fmt.Errorf("the PDF engine is still being prepared (compiled once per machine into %s, about 15 s); run the probe again shortly: %w", cacheDir(), ctx.Err())
+		return &PreparingError{Dir: cacheDir()}
 	}
 }
 

@@ -65,7 +65,7 @@ func envAddCommand() *command {
 			if _, _, err := s.EnvConfig(); err != nil {
 				return err
 			}
-			if e.Kind == probe.KindPostgres || e.Kind == probe.KindMCP {
+			if (e.Kind == probe.KindPostgres || e.Kind == probe.KindMCP) && probe.CheckEnv(e) == nil {
 				fmt.Fprintf(c.stderr, "checking %s…\n", e.Target())
 			}
 			e, err = s.AddEnv(c.ctx, e)

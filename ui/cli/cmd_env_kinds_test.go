@@ -192,4 +192,13 @@ func TestEnvCommandsOfTheNewKinds(t *testing.T) {
 	if p := must(t, run("probe", "reports", "grep", "-i", "revenue", ".")).stdout; !strings.Contains(p, "q3.docx:¶1: Revenue grew 4% in Q3.") {
 		t.Errorf("grep over a DOCX: %s", p)
 	}
+	// On a machine that never compiled the PDF engine, a PDF probe whose
+	// time runs out first says why, not that the probe ran too long.
+	if err := os.WriteFile(filepath.Join(folder, "q3.pdf"), docstest.PDF([]string{"Revenue grew 4%"}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cold := mrEnv(t, append(env, "XDG_CACHE_HOME="+t.TempDir()), "--bank", bank, "probe", "--timeout", "300ms", "reports", "read", "q3.pdf")
+	if cold.code != 1 || !strings.Contains(cold.stdout, "the PDF engine is still being prepared") || strings.Contains(cold.stdout, "timed out") {
+		t.Errorf("a PDF probe before the engine is ready: exit %d\n%s%s", cold.code, cold.stdout, cold.stderr)
+	}
 }

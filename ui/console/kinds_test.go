@@ -82,7 +82,7 @@ func TestPDFProbeSaysTheEngineIsPrepared(t *testing.T) {
 	m := New(common.NewCommon(), common.Deps{}).(*Model)
 	m.SetSize(80, 24)
 	m.running, m.pdfWait = true, true
-	if v := ansi.Strip(m.View()); !strings.Contains(v, "the PDF engine is being prepared (once per machine, about 15 s)") {
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "running… preparing the PDF engine (once per machine, about 15 s)") {
 		t.Errorf("a probe waiting for the PDF engine does not say so:\n%s", v)
 	}
 }

@@ -139,7 +139,7 @@ func (m *Model) resultLine() string {
 	left := ""
 	switch r := m.last; {
 	case m.running && m.pdfWait:
-		left = st.Warn.Render("running… the PDF engine is being prepared (once per machine, about 15 s)")
+		left = st.Warn.Render("running… preparing the PDF engine (once per machine, about 15 s)")
 	case m.running:
 		left = st.Warn.Render("running…")
 	case r == nil:
