@@ -7,8 +7,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -211,6 +213,47 @@ func TestAddEnvOfTheNewKinds(t *testing.T) {
 	if res := svc.Probe(ctx, "tools", `write_note {"text": "x"}`, probe.Limits{}); !strings.HasPrefix(res.Error, "refused: write_note is not callable") {
 		t.Errorf("a tool the server does not say is read-only: %+v", res)
 	}
+
+	// One server process served the add, the health check, the tool list
+	// and every probe; closing the service stops it.
+	if n := mcpChildren(t); n != 1 {
+		t.Errorf("%d MCP server processes after the probes, want the one session's", n)
+	}
+	svc.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for mcpChildren(t) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the stdio MCP server still runs 5 s after the service closed")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// mcpChildren counts this process's children that are mcptest servers
+// (Linux: read from /proc).
+func mcpChildren(t *testing.T) int {
+	t.Helper()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	if len(stats) == 0 {
+		t.Skip("no /proc to count processes in")
+	}
+	n := 0
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …; comm may hold spaces, so read past ")".
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) < 2 || f[0] == "Z" || f[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		env, _ := os.ReadFile(filepath.Join(filepath.Dir(st), "environ"))
+		if strings.Contains(string(env), "MCPTEST_SERVER=") {
+			n++
+		}
+	}
+	return n
 }
 
 // bearer lets through only requests carrying token.
