@@ -24,14 +24,7 @@ import (
 //	go test ./probe/pg/ -run '^$' -bench KeptVsStateless -benchtime 40x -count 3
 func BenchmarkKeptVsStateless(b *testing.B) {
 	roURL, _, _ := pg.Fixture(b)
-	cmd, env := mcptest.Command(mcptest.ModeTools, "")
-	var pass []string
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		os.Setenv(k, v)
-		pass = append(pass, k)
-	}
-	defer os.Unsetenv("MCPTEST_SERVER")
+	mcpEnv := mcpBenchEnv(b)
 	kept := probe.NewRunner()
 	defer kept.Close()
 	for _, k := range []struct {
@@ -40,7 +33,7 @@ func BenchmarkKeptVsStateless(b *testing.B) {
 		input string
 	}{
 		{"postgres", probe.Env{Name: "p", Kind: probe.KindPostgres, URL: roURL}, "SELECT 1"},
-		{"mcp-stdio", probe.Env{Name: "m", Kind: probe.KindMCP, Command: cmd, PassEnv: pass}, `lookup {"id": 1}`},
+		{"mcp-stdio", mcpEnv, `lookup {"id": 1}`},
 	} {
 		for _, way := range []struct {
 			name string
@@ -65,4 +58,18 @@ func BenchmarkKeptVsStateless(b *testing.B) {
 			})
 		}
 	}
+}
+
+// mcpBenchEnv declares this test binary as a stdio MCP server (mcptest),
+// setting the variables the server reads until the benchmark ends.
+func mcpBenchEnv(b *testing.B) probe.Env {
+	cmd, env := mcptest.Command(mcptest.ModeTools, "")
+	var pass []string
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+		pass = append(pass, k)
+	}
+	b.Cleanup(func() { os.Unsetenv("MCPTEST_SERVER") })
+	return probe.Env{Name: "m", Kind: probe.KindMCP, Command: cmd, PassEnv: pass}
 }

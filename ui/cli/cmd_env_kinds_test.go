@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,21 +13,10 @@ import (
 	"github.com/memreview/memreview/review/store/pg/pgtest"
 )
 
-// mrEnv is mr with more environment variables for the memreview process.
+// mrEnv is mr with more environment variables and no input.
 func mrEnv(t *testing.T, env []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(append(os.Environ(), "MEMREVIEW_OPERATOR=tester", "NO_COLOR=1"), env...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return result{code, o.String(), e.String()}
+	return mrWith(t, "", env, args...)
 }
 
 // pgWarehouse makes a database with items (apple, pear, fig) on the

@@ -90,8 +90,14 @@ type result struct {
 
 func mr(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
+	return mrWith(t, stdin, nil, args...)
+}
+
+// mrWith is mr with more environment variables for the memreview process.
+func mrWith(t *testing.T, stdin string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "MEMREVIEW_OPERATOR=tester", "NO_COLOR=1")
+	cmd.Env = append(append(os.Environ(), "MEMREVIEW_OPERATOR=tester", "NO_COLOR=1"), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
