@@ -94,6 +94,7 @@ type Service struct {
 	info   BankInfo
 	rlog   retrievalLog
 	follow follower
+	probes probeRunner // every probe's pools and sessions (envs.go)
 }
 
 // Dir is the bank's folder, "" for a team bank.
@@ -119,16 +120,21 @@ func (s *Service) index() (Index, error) {
 	return s.ix, s.ixErr
 }
 
-// Close releases the index (another process takes it over) and the store.
+// Close releases the index (another process takes it over), the store,
+// and the probe runner's pools and MCP server sessions.
 func (s *Service) Close() error {
 	var err error
 	s.ixOnce.Do(func() { s.ixErr = fmt.Errorf("service: closed") }) // no index opens after Close
 	s.follow.stopFollowing()
+	perr := s.probes.close()
 	if s.ix != nil {
 		err = s.ix.Close()
 	}
 	if cerr := s.b.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && perr != nil {
+		err = fmt.Errorf("stopping the MCP servers of the environments: %w", perr)
 	}
 	return err
 }
