@@ -93,6 +93,7 @@ type Service struct {
 	info   BankInfo
 	rlog   retrievalLog
 	follow follower
+	evals  evalCache
 }
 
 // Dir is the bank's folder, "" for a team bank.
