@@ -21,11 +21,16 @@ import (
 // queries once and answers the first row, or "unknown" when the query
 // fails.
 func driftAgent(t *testing.T, tasks []review.Task) *llmtest.Server {
+	return llmtest.NewFunc(t, driftRespond(t, tasks))
+}
+
+// driftRespond is driftAgent's answer to one request.
+func driftRespond(t *testing.T, tasks []review.Task) func(llmtest.Request) llmtest.Reply {
 	byText := map[string]review.Task{}
 	for _, tk := range tasks {
 		byText[tk.Text] = tk
 	}
-	return llmtest.NewFunc(t, func(req llmtest.Request) llmtest.Reply {
+	return func(req llmtest.Request) llmtest.Reply {
 		if len(req.Messages) < 2 {
 			t.Errorf("driftAgent: a request of %d messages", len(req.Messages))
 			return llmtest.Text("?")
@@ -42,7 +47,7 @@ func driftAgent(t *testing.T, tasks []review.Task) *llmtest.Server {
 		sql := writeQuery(tk.Grading.Probe, guidelineRecords(req.Messages[0].Content))
 		b, _ := json.Marshal(map[string]string{"sql": sql})
 		return llmtest.Calls(llmtest.Call{Name: eval.ToolSQL, Args: string(b)})
-	})
+	}
 }
 
 // guidelineRecords splits the guidelines section of a system prompt into
