@@ -228,6 +228,7 @@ func commands() []*command {
 		decideCommand(), mergeCommand(), undoCommand(), claimCommand(),
 		liveCommand(), rebaselineCommand(), verifyCommand(), hygieneCommand(),
 		envCommand(), probeCommand(), curateCommand(),
+		evalCommand(),
 		reindexCommand(), serveCommand(), migrateCommand(), sampleCommand(), demoCommand(),
 	}
 }
