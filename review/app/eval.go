@@ -389,8 +389,7 @@ func (s *Service) EvalReport(id string) (*EvalReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &EvalReport{Report: eval.NewReport(p, runs), Running: running,
-		Records: eval.RecordEffects(p, runs), Decisions: eval.DecisionEffects(p, runs)}, nil
+	return NewEvalReport(p, runs, running), nil
 }
 
 // EvalReward is a task run's pass-discounted reward under budget.
@@ -407,4 +406,12 @@ func ParseEvalConditions(list string) ([]string, error) {
 		out[i] = c.Name
 	}
 	return out, nil
+}
+
+// NewEvalReport is the report of plan's task runs: what EvalReport gives
+// for a run in the bank, for a plan and task runs in hand (tests, a
+// preview).
+func NewEvalReport(plan *EvalPlan, runs []EvalTaskRun, running bool) *EvalReport {
+	return &EvalReport{Report: eval.NewReport(plan, runs), Running: running,
+		Records: eval.RecordEffects(plan, runs), Decisions: eval.DecisionEffects(plan, runs)}
 }

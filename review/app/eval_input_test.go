@@ -11,8 +11,8 @@ import (
 
 	"github.com/memreview/memreview/curator/llmtest"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/formats"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/review/formats"
 	"github.com/memreview/memreview/sample"
 )
 

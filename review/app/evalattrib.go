@@ -50,7 +50,7 @@ func (e RecordEval) Empty() bool { return len(e.Runs) == 0 && len(e.Decisions) =
 func (s *Service) RecordEval(id string) (RecordEval, error) {
 	out := RecordEval{Record: id}
 	runs, err := s.evalRunsRead()
-	if err != nil {
+	if err != nil || len(runs) == 0 {
 		return out, err
 	}
 	h, err := s.b.History(id)

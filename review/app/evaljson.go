@@ -15,7 +15,7 @@ type (
 	}
 	// EvalCondJSON is one condition: means over the run's repetitions
 	// (null where nothing was graded), ci95 the pass rate's 95% Student-t
-	// interval (null with one repetition), cost_usd the whole task set's
+	// interval, within [0, 1] (null with one repetition), cost_usd the whole task set's
 	// estimated cost per repetition (null without a price).
 	EvalCondJSON struct {
 		Name         string      `json:"name"`
@@ -62,7 +62,7 @@ func (r *EvalReport) JSON() EvalJSON {
 			ToolCalls: num(c.ToolCalls.Mean), InputTokens: num(c.InputTokens.Mean), OutputTokens: num(c.Output.Mean),
 			Runs: c.Runs, CostUSD: num(c.Cost.Mean), Ungradable: c.Ungradable, Errors: c.Error, Faults: c.Faults}
 		if c.PassRate.HasCI() {
-			cj.CI95 = &[2]float64{c.PassRate.Lo, c.PassRate.Hi}
+			cj.CI95 = &[2]float64{max(c.PassRate.Lo, 0), min(c.PassRate.Hi, 1)}
 		}
 		out.Conditions = append(out.Conditions, cj)
 	}

@@ -146,6 +146,9 @@ func printEval(c *call, rep *app.EvalReport) error {
 			fmt.Fprintln(w, "  "+l)
 		}
 	}
+	if l := evalui.RecordsLine(rep, 1<<20); l != "" {
+		fmt.Fprintln(w, "\n"+l)
+	}
 	for i, d := range rep.Decisions {
 		if i == 0 {
 			fmt.Fprintln(w, "\ndecisions:")

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -72,9 +73,9 @@ func FaultLines(rep *app.EvalReport, w int) []string {
 var levels = []rune("▁▂▃▄▅▆▇█")
 
 // ChartLines is the pass rate over the task sequence: one line per
-// condition, one column per task (tasks share a column, averaged, when
-// there are more than fit), then an axis numbering the tasks. It reads
-// without colour.
+// condition, one column per task (two to four when the width allows;
+// tasks share a column, averaged, when there are more than fit), then an
+// axis numbering the tasks. It reads without colour.
 func ChartLines(rep *app.EvalReport, w int) []string {
 	n := len(rep.ByIndex)
 	if n == 0 || w < 12 {
@@ -85,7 +86,12 @@ func ChartLines(rep *app.EvalReport, w int) []string {
 		label = max(label, min(ansi.StringWidth(common.PrintableLine(c)), 24))
 	}
 	label = min(label, w/3)
-	cols := min(n, w-label-1)
+	avail := w - label - 1
+	cols := min(n, avail)
+	each := min(max(avail/n, 1), 4) // columns per task
+	if cols < n {
+		each = 1
+	}
 	out := make([]string, 0, len(rep.Plan.Conditions)+1)
 	for _, c := range rep.Plan.Conditions {
 		var b strings.Builder
@@ -98,15 +104,15 @@ func ChartLines(rep *app.EvalReport, w int) []string {
 					k++
 				}
 			}
-			if k == 0 {
-				b.WriteRune(' ')
-				continue
+			g := " "
+			if k > 0 {
+				g = string(levels[int(math.Round(sum/float64(k)*float64(len(levels)-1)))])
 			}
-			b.WriteRune(levels[int(math.Round(sum/float64(k)*float64(len(levels)-1)))])
+			b.WriteString(strings.Repeat(g, each))
 		}
 		out = append(out, pad(common.PrintableLine(c), label)+" "+b.String())
 	}
-	return append(out, pad("task", label)+" "+axis(n, cols))
+	return append(out, pad("task", label)+" "+axis(n, cols*each))
 }
 
 // axis numbers the chart's columns: 1 under the first, then every tenth
@@ -162,7 +168,7 @@ func ci(iv app.EvalInterval) string {
 	if !iv.HasCI() {
 		return "–"
 	}
-	return fmt.Sprintf("%.1f–%.1f", 100*iv.Lo, 100*iv.Hi)
+	return fmt.Sprintf("%.1f–%.1f", 100*max(iv.Lo, 0), 100*min(iv.Hi, 1)) // a rate's interval, within 0–100%
 }
 
 func withCI(iv app.EvalInterval, format string, full bool) string {
@@ -192,4 +198,45 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// RecordsLine names the records that made the most difference between
+// the bank and no memory, by the tasks they helped less those they hurt:
+// "records: mem_0004 +8, mem_0006 +4 · hurt: mem_0031 −1"; "" when the run
+// has no none and bank conditions or no record made a difference.
+func RecordsLine(rep *app.EvalReport, w int) string {
+	var helped, hurt []*app.RecordEffect
+	for _, e := range rep.Records {
+		switch net := len(e.Helped) - len(e.Hurt); {
+		case net > 0:
+			helped = append(helped, e)
+		case net < 0:
+			hurt = append(hurt, e)
+		}
+	}
+	if len(helped)+len(hurt) == 0 {
+		return ""
+	}
+	byNet := func(es []*app.RecordEffect, sign int) string {
+		sort.Slice(es, func(i, j int) bool {
+			a, b := sign*(len(es[i].Helped)-len(es[i].Hurt)), sign*(len(es[j].Helped)-len(es[j].Hurt))
+			if a != b {
+				return a > b
+			}
+			return es[i].Record < es[j].Record
+		})
+		var parts []string
+		for _, e := range es[:min(len(es), 6)] {
+			parts = append(parts, fmt.Sprintf("%s %+d", common.PrintableLine(e.Record), len(e.Helped)-len(e.Hurt)))
+		}
+		return strings.Join(parts, ", ")
+	}
+	var parts []string
+	if len(helped) > 0 {
+		parts = append(parts, "records that helped (tasks passed with the bank, not without): "+byNet(helped, 1))
+	}
+	if len(hurt) > 0 {
+		parts = append(parts, "hurt: "+byNet(hurt, -1))
+	}
+	return ansi.Truncate(strings.Join(parts, " · "), w, "…")
 }
