@@ -145,10 +145,9 @@ func NewReport(p *Plan, runs []TaskRun) *Report {
 func condStats(p *Plan, cond string, runs []TaskRun) CondStats {
 	cs := CondStats{Name: cond, Tasks: len(p.Tasks)}
 	type acc struct {
-		n, graded, passed  int
-		reward, calls      float64
-		in, out            int
-		costIn, costOut, c float64
+		n, graded, passed int
+		reward, calls     float64
+		in, out           int
 	}
 	byRep := map[int]*acc{}
 	for i := range runs {

@@ -55,7 +55,6 @@ type Model struct {
 	tcursor   int
 	ttop      int
 	opening   bool
-	lastPoll  time.Time
 	pollEvery time.Duration
 }
 
