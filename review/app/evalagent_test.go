@@ -20,12 +20,12 @@ import (
 // before the migration (ref_id, attrs_g2) — a plausible, stale guess. It
 // queries once and answers the first row, or "unknown" when the query
 // fails.
-func driftAgent(t *testing.T, tasks []review.Task) *llmtest.Server {
+func driftAgent(t testing.TB, tasks []review.Task) *llmtest.Server {
 	return llmtest.NewFunc(t, driftRespond(t, tasks))
 }
 
 // driftRespond is driftAgent's answer to one request.
-func driftRespond(t *testing.T, tasks []review.Task) func(llmtest.Request) llmtest.Reply {
+func driftRespond(t testing.TB, tasks []review.Task) func(llmtest.Request) llmtest.Reply {
 	byText := map[string]review.Task{}
 	for _, tk := range tasks {
 		byText[tk.Text] = tk
