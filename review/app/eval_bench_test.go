@@ -79,7 +79,9 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 				return llmtest.Calls(llmtest.Call{Name: eval.ToolAnswer, Args: `{"answer":"120"}`})
 			})
 			agent := eval.Agent{LLM: curator.NewLLM(evalSettings(srv.BaseURL())), Budget: 15,
-				Probe: func(ctx context.Context, env, input string) probe.Result { return svc.Probe(ctx, env, input, probe.Limits{}) }}
+				Probe: func(ctx context.Context, env, input string) probe.Result {
+					return svc.Probe(ctx, env, input, probe.Limits{})
+				}}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				tr, err := agent.Run(context.Background(), &task, probe.KindSQL, nil, 1)

@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,23 +27,6 @@ func oneQuery(t *testing.T) *llmtest.Server {
 	})
 }
 
-// mrEnv is mr with more environment.
-func mrEnv(t *testing.T, env []string, args ...string) result {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(append(os.Environ(), "MEMREVIEW_OPERATOR=tester", "NO_COLOR=1"), env...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return result{code, o.String(), e.String()}
-}
-
 // eval, eval show, eval list and history as a user runs them, and the JSON
 // shapes the issue gives.
 func TestEvalCommand(t *testing.T) {
@@ -57,12 +38,15 @@ func TestEvalCommand(t *testing.T) {
 	os.WriteFile(tasks, []byte(`{"id":"count","env":"shop","text":"How many office products are listed?","grading":{"probe":"SELECT COUNT(*) FROM items_g1"}}
 {"id":"wrong","env":"shop","text":"How many musical instruments are listed?","grading":{"probe":"SELECT COUNT(*) FROM items_g3"},"tags":["g3"]}
 `), 0o644)
-	if r := mrEnv(t, []string{"OPENAI_BASE_URL="}, "--bank", bank, "eval", tasks); r.code == 0 || !strings.Contains(r.stderr, "no model server is configured") {
+	// Not parallel: the environment is the eval's (the commands inherit it).
+	t.Setenv("OPENAI_BASE_URL", "")
+	if r := mr(t, "", "--bank", bank, "eval", tasks); r.code == 0 || !strings.Contains(r.stderr, "no model server is configured") {
 		t.Fatalf("eval with no endpoint: exit %d, %s", r.code, r.stderr)
 	}
 	srv := oneQuery(t)
-	env := []string{"OPENAI_BASE_URL=" + srv.BaseURL(), "OPENAI_MODEL=scripted"}
-	r := mrEnv(t, env, "--bank", bank, "eval", "--json", "--runs", "2", tasks)
+	t.Setenv("OPENAI_BASE_URL", srv.BaseURL())
+	t.Setenv("OPENAI_MODEL", "scripted")
+	r := mr(t, "", "--bank", bank, "eval", "--json", "--runs", "2", tasks)
 	if r.code != 0 {
 		t.Fatalf("eval: exit %d\n%s", r.code, r.stderr)
 	}
@@ -96,17 +80,17 @@ func TestEvalCommand(t *testing.T) {
 	if pass != 0.5 || ci != [2]float64{0.5, 0.5} {
 		t.Errorf("none: pass rate %v, ci95 %v; want 0.5 (one task of two, both runs)", pass, ci)
 	}
-	shown := must(t, mrEnv(t, env, "--bank", bank, "eval", "show", "--json", run))
+	shown := must(t, mr(t, "", "--bank", bank, "eval", "show", "--json", run))
 	if shown.stdout != r.stdout {
 		t.Errorf("eval show --json differs from eval --json:\n%s\n%s", shown.stdout, r.stdout)
 	}
-	text := must(t, mrEnv(t, env, "--bank", bank, "eval", "show", run))
+	text := must(t, mr(t, "", "--bank", bank, "eval", "show", run))
 	for _, want := range []string{"condition", "pass", "none", "bank", "50.0%", "pass rate over the task sequence", "task 1"} {
 		if !strings.Contains(text.stdout, want) {
 			t.Errorf("eval show lacks %q:\n%s", want, text.stdout)
 		}
 	}
-	list := must(t, mrEnv(t, env, "--bank", bank, "eval", "list", "--json"))
+	list := must(t, mr(t, "", "--bank", bank, "eval", "list", "--json"))
 	var runs []map[string]any
 	if err := json.Unmarshal([]byte(list.stdout), &runs); err != nil || len(runs) != 1 || runs[0]["run"] != run ||
 		runs[0]["done"] != 8.0 || runs[0]["total"] != 8.0 || !slices.Equal(toStrings(runs[0]["conditions"]), []string{"none", "bank"}) {
@@ -115,19 +99,19 @@ func TestEvalCommand(t *testing.T) {
 	if _, ok := runs[0]["started"]; !ok {
 		t.Fatal("eval list --json lacks started")
 	}
-	if r := mrEnv(t, env, "--bank", bank, "eval", "--resume", run); r.code != 0 || !strings.Contains(r.stdout, "8/8 task runs, done") {
+	if r := mr(t, "", "--bank", bank, "eval", "--resume", run); r.code != 0 || !strings.Contains(r.stdout, "8/8 task runs, done") {
 		t.Fatalf("resuming a finished run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	imp := must(t, mrEnv(t, env, "--bank", bank, "eval", "import", run))
+	imp := must(t, mr(t, "", "--bank", bank, "eval", "import", run))
 	if !strings.Contains(imp.stdout, "imported 8 transcripts") {
 		t.Fatalf("eval import: %s", imp.stdout)
 	}
 	rec := firstRetrieved(t, filepath.Join(bank, "evals", run, "results.jsonl"), "count")
-	hist := must(t, mrEnv(t, env, "--bank", bank, "history", rec))
+	hist := must(t, mr(t, "", "--bank", bank, "history", rec))
 	if !strings.Contains(hist.stdout, "eval "+run+": retrieved by 1 task: 1 passed with the bank, 1 without memory") {
 		t.Fatalf("history lacks the record's eval line:\n%s", hist.stdout)
 	}
-	if r := mrEnv(t, env, "--bank", bank, "eval", "show", "ev_missing"); r.code == 0 || !strings.Contains(r.stderr, "no run ev_missing") {
+	if r := mr(t, "", "--bank", bank, "eval", "show", "ev_missing"); r.code == 0 || !strings.Contains(r.stderr, "no run ev_missing") {
 		t.Fatalf("eval show of a missing run: exit %d %s", r.code, r.stderr)
 	}
 }
