@@ -263,7 +263,8 @@ type RunInfo struct {
 	Err     error
 }
 
-// List reads every run under root (BANK/evals), newest first. A folder
+// List reads every run under root (BANK/evals), newest first: its plan
+// and how many task runs its log holds (counted, not decoded). A folder
 // that is not a readable run is listed with its error.
 func List(root string) ([]RunInfo, error) {
 	entries, err := os.ReadDir(root)
@@ -279,12 +280,16 @@ func List(root string) ([]RunInfo, error) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		p, runs, running, err := Read(dir)
+		p, err := ReadPlan(dir)
+		var done int
+		if err == nil {
+			done, err = countLines(filepath.Join(dir, ResultsFile))
+		}
 		if err != nil {
 			out = append(out, RunInfo{Plan: &Plan{ID: e.Name()}, Err: err})
 			continue
 		}
-		out = append(out, RunInfo{Plan: p, Done: len(runs), Total: len(p.Units()), Running: running})
+		out = append(out, RunInfo{Plan: p, Done: done, Total: len(p.Units()), Running: Running(dir)})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if !out[i].Plan.Started.Equal(out[j].Plan.Started) {
@@ -293,6 +298,31 @@ func List(root string) ([]RunInfo, error) {
 		return out[i].Plan.ID > out[j].Plan.ID
 	})
 	return out, nil
+}
+
+// countLines counts a results file's whole lines (its task runs, as
+// Append writes them) without decoding them: a listing reads every run.
+func countLines(path string) (int, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("eval: %w", err)
+	}
+	defer f.Close()
+	buf := make([]byte, 256<<10)
+	n := 0
+	for {
+		k, err := f.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("eval: read %s: %w", path, err)
+		}
+	}
 }
 
 // writeAtomic writes data to path through a synced temporary file and a

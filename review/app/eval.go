@@ -329,6 +329,9 @@ func (s *Service) runEval(ctx context.Context, log *eval.Log, p *eval.Plan, done
 			return rep, err
 		}
 	}
+	if errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded) {
+		runErr = fmt.Errorf("eval %s stopped with %d of %d task runs done (%v); memreview eval --resume %s finishes it", p.ID, rep.Done, rep.Total, runErr, p.ID)
+	}
 	return rep, runErr
 }
 

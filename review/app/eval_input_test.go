@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memreview/memreview/curator/llmtest"
 	"github.com/memreview/memreview/review"
@@ -167,5 +168,25 @@ func TestEvalPlanConditions(t *testing.T) {
 	}
 	if _, err := app.ParseEvalConditions("none,bank@"); err == nil {
 		t.Error("bank@ with nothing after it was read as a condition")
+	}
+}
+
+// Stopped midway (ctrl+c), a run says how to finish it, and keeps none of
+// the task run in flight.
+func TestEvalStopped(t *testing.T) {
+	svc := sampleService(t, app.Options{})
+	srv := llmtest.New(t, llmtest.Reply{Gate: make(chan struct{})})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for len(srv.Requests()) == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	set := `{"id":"a","env":"shop","text":"How many?","grading":{"probe":"SELECT COUNT(*) FROM items_g1"}}`
+	rep, err := svc.Eval(ctx, app.EvalRequest{TasksFile: "a.jsonl", Tasks: strings.NewReader(set), Conditions: []string{"none"}, RunID: "ev_stop",
+		Settings: evalSettings(srv.BaseURL())})
+	if err == nil || !strings.Contains(err.Error(), "memreview eval --resume ev_stop finishes it") || rep == nil || rep.Done != 0 {
+		t.Fatalf("a stopped run: %v (%+v)", err, rep)
 	}
 }
