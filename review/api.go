@@ -16,6 +16,7 @@ type Config struct {
 	Envs    []probe.Env   `toml:"env,omitempty"`
 	Curator CuratorConfig `toml:"curator"`
 	Hygiene HygieneConfig `toml:"hygiene"`
+	Eval    EvalConfig    `toml:"eval"`
 }
 
 // HygieneConfig holds memreview.toml [hygiene].

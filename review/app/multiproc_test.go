@@ -192,6 +192,8 @@ func child(role, dir string) int {
 			}
 		}
 		fmt.Println("done")
+	case "eval":
+		return evalChild(svc)
 	default:
 		fmt.Fprintln(os.Stderr, "unknown child role", role)
 		return 2

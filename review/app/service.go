@@ -95,6 +95,7 @@ type Service struct {
 	rlog   retrievalLog
 	follow follower
 	probes probeRunner // every probe's pools and sessions (envs.go)
+	evals  evalCache
 }
 
 // Dir is the bank's folder, "" for a team bank.

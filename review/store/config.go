@@ -49,6 +49,9 @@ func (s *Store) ReadConfig() (review.Config, error) {
 	if c.Hygiene.MaxUnusedDays < 0 {
 		return c, fmt.Errorf("%s: [hygiene] field \"max_unused_days\": %d is negative", path, c.Hygiene.MaxUnusedDays)
 	}
+	if err := c.Eval.CheckPrices(); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
 	return c, nil
 }
 

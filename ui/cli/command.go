@@ -231,6 +231,7 @@ func commands() []*command {
 		decideCommand(), mergeCommand(), undoCommand(), claimCommand(),
 		liveCommand(), rebaselineCommand(), verifyCommand(), hygieneCommand(),
 		envCommand(), probeCommand(), curateCommand(),
+		evalCommand(),
 		reindexCommand(), indexCommand(), serveCommand(), migrateCommand(), sampleCommand(), demoCommand(),
 	}
 }
