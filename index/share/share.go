@@ -67,12 +67,14 @@ type Options struct {
 	// process takes over has come (index.OpenOptions.Progress).
 	Progress func(done, total int)
 	// HandOff is called by Close when a catch-up or build of the index this
-	// process owns is still running: a one-shot command (a CLI search that
-	// took the index over) starts another process that takes the work over
-	// once this one lets go, instead of waiting for it or losing it. nil:
-	// the work stops at its next batch and the next process that needs
-	// the index starts it again.
-	HandOff func()
+	// process owns is still running after HandOffAfter: a one-shot command
+	// (a CLI search that took the index over) starts another process that
+	// takes the work over once this one lets go, instead of waiting for it
+	// or losing it. A small catch-up ends within HandOffAfter and is not
+	// handed off. nil: the work stops at its next batch and the next
+	// process that needs the index starts it again.
+	HandOff      func()
+	HandOffAfter time.Duration
 	// Tuning is the index's when this process takes it over
 	// (index.OpenOptions.Tuning; tests lower its thresholds, such as
 	// Tuning.RebuildMin, to take their paths with small banks).
@@ -240,7 +242,13 @@ func (ix *Index) Close() error {
 		return nil
 	}
 	if ix.opt.HandOff != nil && own.CatchingUp() {
-		ix.opt.HandOff()
+		caughtUp := make(chan struct{})
+		go func() { own.WaitCatchUp(); close(caughtUp) }()
+		select {
+		case <-caughtUp:
+		case <-time.After(ix.opt.HandOffAfter):
+			ix.opt.HandOff()
+		}
 	}
 	close(stop)
 	if ln != nil {

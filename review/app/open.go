@@ -100,7 +100,7 @@ func New(st Store, opt Options) *Service {
 		// The index owner catches up when the service's change follower
 		// says the bank moved: one follower a process.
 		s.opt.OpenIndex = func() (Index, error) {
-			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, HandOff: handOff})
+			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, HandOff: handOff, HandOffAfter: handOffAfter})
 		}
 	}
 	return s

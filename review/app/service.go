@@ -66,7 +66,8 @@ type Options struct {
 	// sequence (0: DefaultWatchEvery); a notifying store wakes it sooner.
 	WatchEvery time.Duration
 	// HandOffIndex is called when the service closes while a catch-up or
-	// build of the index this process took over is still running: a
+	// build of the index this process took over is still running after
+	// handOffAfter (a small one ends by then): a
 	// one-shot command answers at once and starts another process that
 	// finishes the work (the CLI starts 'memreview index --until-caught-up'),
 	// so no command waits for a catch-up it did not need. nil (the TUI,
@@ -74,6 +75,11 @@ type Options struct {
 	// starts it again.
 	HandOffIndex func()
 }
+
+// handOffAfter is how long Close lets a catch-up run before it hands the
+// rest to another process (Options.HandOffIndex): a small bank's whole
+// build, not a large import's.
+const handOffAfter = 3 * time.Second
 
 // ErrNoIndex is returned by searches on a service built without an index.
 var ErrNoIndex = fmt.Errorf("service: this bank has no search index")
