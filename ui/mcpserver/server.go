@@ -29,6 +29,8 @@ type Server struct {
 	mu         sync.Mutex
 	seen       map[*mcp.ServerSession]map[string]int // record versions each session read
 	subscribed map[string]subscription               // resource URI → its subscriptions
+
+	memory *memorySessions // the memory tool's sessions (memory.go); nil when not offered
 }
 
 // instructions tell the agent what the server is for.
@@ -59,6 +61,7 @@ func New(b Bank, opt Options) *Server {
 		UnsubscribeHandler: s.unsubscribe,
 	})
 	s.addTools()
+	s.addMemoryTool()
 	s.addResources()
 	return s
 }
