@@ -119,7 +119,7 @@ var registry []*Format
 
 // detectOrder is the order formats are tried in (init order follows file
 // names, which is not it).
-var detectOrder = []string{"atif", "swe-agent", "inspect-ai", "langfuse", "otel", "openhands", "openai", "mem0", "mcp-memory", "letta"}
+var detectOrder = []string{"atif", "swe-agent", "inspect-ai", "langfuse", "otel", "openhands", "openai", "mem0", "mcp-memory", "letta", "agents-md"}
 
 func register(f *Format) {
 	registry = append(registry, f)
