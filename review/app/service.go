@@ -23,6 +23,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app/telemetry"
 )
 
 // Index is what the service needs of a search index shared between
@@ -93,6 +94,7 @@ type Service struct {
 	info   BankInfo
 	rlog   retrievalLog
 	follow follower
+	tel    *telemetry.Tracer // nil: no telemetry (telemetry.go)
 }
 
 // Dir is the bank's folder, "" for a team bank.
@@ -123,6 +125,7 @@ func (s *Service) Close() error {
 	var err error
 	s.ixOnce.Do(func() { s.ixErr = fmt.Errorf("service: closed") }) // no index opens after Close
 	s.follow.stopFollowing()
+	s.stopTelemetry()
 	if s.ix != nil {
 		err = s.ix.Close()
 	}

@@ -72,6 +72,9 @@ type Report struct {
 	// Places says where each trajectory starts and which field its id came
 	// from (parallel to the trajectories; a zero Place when unknown).
 	Places []Place `json:"-"`
+	// Retrievals are the memory searches the file's runs made (GenAI
+	// search_memory spans), for the retrieval log; TaskID names the run.
+	Retrievals []review.Retrieval `json:"retrievals,omitempty"`
 }
 
 // Skip counts n things skipped for reason.
