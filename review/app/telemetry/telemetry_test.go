@@ -17,7 +17,7 @@ type warnings struct {
 }
 
 func (w *warnings) warnf(string, ...any) { w.mu.Lock(); w.n++; w.mu.Unlock() }
-func (w *warnings) count() int          { w.mu.Lock(); defer w.mu.Unlock(); return w.n }
+func (w *warnings) count() int           { w.mu.Lock(); defer w.mu.Unlock(); return w.n }
 
 func emit(tr *Tracer, n int) {
 	for i := range n {
