@@ -59,10 +59,12 @@ func New(b Bank, opt Options) *Server {
 		Logger:             opt.Logger,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
+		CompletionHandler:  s.complete, // prompts.go
 	})
 	s.addTools()
 	s.addMemoryTool()
 	s.addResources()
+	s.addPrompts()
 	return s
 }
 
