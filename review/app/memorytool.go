@@ -21,7 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -55,6 +55,10 @@ type MemorySession struct {
 	mu     sync.Mutex
 	seen   map[string]int // record id → version viewed
 	writes []memoryWrite  // open proposals this session made, oldest first
+	// base is the bank's active records as a tree, as of change baseSeq:
+	// read again only when the bank has changed since.
+	base    *memTree
+	baseSeq int64
 }
 
 // memoryWrite is one proposal the session queued: the file it left at
@@ -131,15 +135,14 @@ func required(cmd MemoryCommand, field string, missing bool) error {
 // open writes in order. Writes decided meanwhile are forgotten (an
 // accepted one is in the bank now).
 func (m *MemorySession) tree() (*memTree, error) {
-	recs, err := m.svc.b.Records(review.RecordFilter{Status: review.Active})
+	seq, err := m.svc.b.LastSeq()
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
-	t := newMemTree()
-	for i := range recs {
-		t.addRecord(&recs[i])
+	if err := m.catchUp(seq); err != nil {
+		return nil, err
 	}
+	t := &memTree{files: maps.Clone(m.base.files)}
 	open := m.writes[:0]
 	for _, w := range m.writes {
 		p, err := m.svc.b.Proposal(w.proposal)
@@ -162,10 +165,63 @@ func (m *MemorySession) tree() (*memTree, error) {
 			delete(t.files, from.String())
 		}
 		if !w.deleted {
-			t.files[w.path.String()] = &memFile{at: w.path, text: w.text, record: w.record, version: w.version, proposal: w.proposal}
+			t.files[w.path.String()] = &memFile{at: w.path, path: w.path.String(), text: w.text, record: w.record, version: w.version, proposal: w.proposal}
 		}
 	}
 	return t, nil
+}
+
+// maxCatchUp is the most changed records the session's tree takes in one
+// by one; past it the bank is read again whole.
+const maxCatchUp = 500
+
+// catchUp brings the session's tree of active records to change seq: the
+// records changed since are read again (a proposal changes none), or,
+// the first time or after many changes, all of them.
+func (m *MemorySession) catchUp(seq int64) error {
+	if m.base != nil && seq == m.baseSeq {
+		return nil
+	}
+	if m.base != nil {
+		changes, err := m.svc.b.ChangesSince(m.baseSeq)
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for _, c := range changes {
+			if c.Kind == "record" {
+				ids = append(ids, c.ID)
+			}
+		}
+		if len(ids) <= maxCatchUp {
+			for _, id := range ids {
+				m.base.removeRecord(id)
+				r, err := m.svc.b.Record(id)
+				if errors.Is(err, review.ErrNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				if r.Status == review.Active {
+					m.base.addRecord(r)
+				}
+			}
+			m.baseSeq = seq
+			return nil
+		}
+	}
+	recs, err := m.svc.b.Records(review.RecordFilter{Status: review.Active})
+	if err != nil {
+		return err
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
+	base := newMemTree()
+	for i := range recs {
+		base.addRecord(&recs[i])
+	}
+	m.base, m.baseSeq = base, seq
+	return nil
 }
 
 func (m *MemorySession) view(cmd MemoryCommand) (string, error) {
@@ -224,30 +280,44 @@ func (m *MemorySession) listing(t *memTree, d memPath, shown string) string {
 		rel  string
 		size int
 	}
-	sizes := map[string]int{}
+	// The directories below d, by their path below it: env/ and
+	// env/category/ under the root, category/ under an environment.
+	type dirKey struct {
+		env string
+		cat review.Category
+	}
+	sizes := map[dirKey]int{}
 	var files []entry
 	total := 0
 	for _, f := range t.filesUnder(d) {
-		total += len(f.text)
-		rel := strings.TrimPrefix(f.at.String(), d.String()+"/")
-		parts := strings.Split(rel, "/")
-		if slices.ContainsFunc(parts, func(p string) bool { return strings.HasPrefix(p, ".") }) {
+		n := len(f.text)
+		total += n
+		env := envDir(f.at.env)
+		if strings.HasPrefix(f.at.name, ".") || d.depth == 0 && strings.HasPrefix(env, ".") {
 			continue // hidden, as the reference hides them
 		}
-		for i := 1; i < len(parts); i++ {
-			sizes[strings.Join(parts[:i], "/")+"/"] += len(f.text)
-		}
-		if len(parts) <= 2 {
-			files = append(files, entry{rel, len(f.text)})
-		}
-	}
-	var entries []entry
-	for dir, n := range sizes {
-		if strings.Count(dir, "/") <= 2 {
-			entries = append(entries, entry{dir, n})
+		switch d.depth {
+		case 0:
+			sizes[dirKey{env, ""}] += n
+			sizes[dirKey{env, f.at.category}] += n
+		case 1:
+			sizes[dirKey{"", f.at.category}] += n
+			files = append(files, entry{string(f.at.category) + "/" + f.at.name, n})
+		case 2:
+			files = append(files, entry{f.at.name, n})
 		}
 	}
-	entries = append(entries, files...)
+	entries := files
+	for k, n := range sizes {
+		rel := k.env + "/"
+		switch {
+		case k.env == "":
+			rel = string(k.cat) + "/"
+		case k.cat != "":
+			rel = k.env + "/" + string(k.cat) + "/"
+		}
+		entries = append(entries, entry{rel, n})
+	}
 	sort.Slice(entries, func(i, j int) bool { return listOrder(entries[i].rel) < listOrder(entries[j].rel) })
 	var b strings.Builder
 	fmt.Fprintf(&b, "Here're the files and directories up to 2 levels deep in %s, excluding hidden items:\n%s\t%s", shown, fileSize(total), shown)
@@ -349,7 +419,7 @@ func (m *MemorySession) editable(cmd MemoryCommand) (*memTree, *memFile, error) 
 			if err != nil {
 				return nil, nil, err
 			}
-			f = &memFile{at: f.at, text: recordText(r), record: f.record, version: v}
+			f = &memFile{at: f.at, path: f.path, text: recordText(r), record: f.record, version: v}
 		}
 	}
 	return t, f, nil
@@ -466,7 +536,7 @@ func (m *MemorySession) delete(ctx context.Context, cmd MemoryCommand) (string, 
 	}
 	files := []*memFile{t.file(at)}
 	if at.depth < 3 {
-		files = t.filesUnder(at)
+		files = byPath(t.filesUnder(at))
 	}
 	var targets []review.Target
 	var from []memPath

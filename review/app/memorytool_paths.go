@@ -177,7 +177,9 @@ func (t *memTree) resolve(p string) (memPath, error) {
 // memFile is one file of the tree: a record, or a write this session
 // queued (then proposal names it).
 type memFile struct {
-	at       memPath
+	at   memPath
+	path string // at.String(), kept
+
 	text     string
 	record   string // the record it is ("" for a file this session created)
 	version  int
@@ -186,10 +188,21 @@ type memFile struct {
 
 // memTree is the bank as the memory tool shows it.
 type memTree struct {
-	files map[string]*memFile // by canonical path
+	files    map[string]*memFile // by canonical path
+	byRecord map[string]string   // record id → its path (the session's base tree)
 }
 
-func newMemTree() *memTree { return &memTree{files: map[string]*memFile{}} }
+func newMemTree() *memTree {
+	return &memTree{files: map[string]*memFile{}, byRecord: map[string]string{}}
+}
+
+// removeRecord takes a record out of the tree.
+func (t *memTree) removeRecord(id string) {
+	if p, ok := t.byRecord[id]; ok {
+		delete(t.files, p)
+		delete(t.byRecord, id)
+	}
+}
 
 // fileName is the name a record has in the tree: the one the memory tool
 // gave it, else its id plus ".md".
@@ -224,7 +237,8 @@ func (t *memTree) addRecord(r *review.Record) {
 			return
 		}
 	}
-	t.files[at.String()] = &memFile{at: at, text: recordText(r), record: r.ID, version: r.Version}
+	t.files[at.String()] = &memFile{at: at, path: at.String(), text: recordText(r), record: r.ID, version: r.Version}
+	t.byRecord[r.ID] = at.String()
 }
 
 func (t *memTree) file(at memPath) *memFile {
@@ -268,7 +282,7 @@ func (t *memTree) exists(at memPath) bool {
 	return t.isDir(at)
 }
 
-// filesUnder lists the files in directory d, by path.
+// filesUnder lists the files in directory d, in no order.
 func (t *memTree) filesUnder(d memPath) []*memFile {
 	var out []*memFile
 	for _, f := range t.files {
@@ -276,6 +290,11 @@ func (t *memTree) filesUnder(d memPath) []*memFile {
 			out = append(out, f)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].at.String() < out[j].at.String() })
 	return out
+}
+
+// byPath sorts files by path.
+func byPath(fs []*memFile) []*memFile {
+	sort.Slice(fs, func(i, j int) bool { return fs[i].path < fs[j].path })
+	return fs
 }
