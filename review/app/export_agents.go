@@ -91,7 +91,8 @@ func writeAtomic(file string, data []byte, mode os.FileMode) error {
 		return fmt.Errorf("export: %w", err)
 	}
 	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err == nil {
+	_, err = f.Write(data)
+	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
