@@ -224,12 +224,18 @@ func (m *MemorySession) catchUp(seq int64) error {
 	return nil
 }
 
-func (m *MemorySession) view(cmd MemoryCommand) (string, error) {
+// lookup is the session's tree and what p names in it.
+func (m *MemorySession) lookup(p string) (*memTree, memPath, error) {
 	t, err := m.tree()
 	if err != nil {
-		return "", err
+		return nil, memPath{}, err
 	}
-	at, err := t.resolve(cmd.Path)
+	at, err := t.resolve(p)
+	return t, at, err
+}
+
+func (m *MemorySession) view(cmd MemoryCommand) (string, error) {
+	t, at, err := m.lookup(cmd.Path)
 	if err != nil {
 		return "", err
 	}
@@ -353,11 +359,7 @@ func (m *MemorySession) create(ctx context.Context, cmd MemoryCommand) (string, 
 	if err := required(cmd, "file_text", cmd.FileText == nil); err != nil {
 		return "", err
 	}
-	t, err := m.tree()
-	if err != nil {
-		return "", err
-	}
-	at, err := t.resolve(cmd.Path)
+	t, at, err := m.lookup(cmd.Path)
 	if err != nil {
 		return "", err
 	}
@@ -397,11 +399,7 @@ func (m *MemorySession) writable(shown string, at memPath) error {
 
 // editable finds the file an edit names: it must be there and be a file.
 func (m *MemorySession) editable(cmd MemoryCommand) (*memTree, *memFile, error) {
-	t, err := m.tree()
-	if err != nil {
-		return nil, nil, err
-	}
-	at, err := t.resolve(cmd.Path)
+	t, at, err := m.lookup(cmd.Path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -520,11 +518,7 @@ func (m *MemorySession) edit(ctx context.Context, f *memFile, text, command, sho
 }
 
 func (m *MemorySession) delete(ctx context.Context, cmd MemoryCommand) (string, error) {
-	t, err := m.tree()
-	if err != nil {
-		return "", err
-	}
-	at, err := t.resolve(cmd.Path)
+	t, at, err := m.lookup(cmd.Path)
 	if err != nil {
 		return "", err
 	}
@@ -582,11 +576,7 @@ func (m *MemorySession) rename(ctx context.Context, cmd MemoryCommand) (string, 
 	if err := required(cmd, "new_path", cmd.NewPath == ""); err != nil {
 		return "", err
 	}
-	t, err := m.tree()
-	if err != nil {
-		return "", err
-	}
-	from, err := t.resolve(cmd.OldPath)
+	t, from, err := m.lookup(cmd.OldPath)
 	if err != nil {
 		return "", err
 	}
