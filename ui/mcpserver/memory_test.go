@@ -148,6 +148,17 @@ func TestMemoryToolSchemaIsTheCommands(t *testing.T) {
 	if n := queueLen(t, w.store); n != 0 {
 		t.Fatalf("refused input queued %d proposals", n)
 	}
+	// Every command's fields pass the schema as the model sends them.
+	f := "/memories/shop/fact/mem_0002.md"
+	if out := mustMemory(t, cs, map[string]any{"command": "view", "path": f, "view_range": []int{1, 1}}); !strings.HasSuffix(out, "     1\tOrder totals in shop.db are stored in cents; divide by 100 for dollars.") {
+		t.Fatalf("view_range: %q", out)
+	}
+	mustMemory(t, cs, map[string]any{"command": "insert", "path": f, "insert_line": 1, "insert_text": "Check the currency column too."})
+	mustMemory(t, cs, map[string]any{"command": "rename", "old_path": f, "new_path": "/memories/shop/warning/mem_0002.md"})
+	mustMemory(t, cs, map[string]any{"command": "delete", "path": "/memories/shop/relation/mem_0001.md"})
+	if n := queueLen(t, w.store); n != 2 { // the rename replaced the insert
+		t.Fatalf("%d proposals queued, want 2", n)
+	}
 	// A read-only server offers no memory tool.
 	ro := newWorld(t, mcpserver.Options{ReadOnly: true}).connect(t, "c", nil)
 	tools, _ = ro.ListTools(context.Background(), nil)
