@@ -13,10 +13,20 @@ var ErrNotFound = errors.New("not found")
 
 // Config is the bank's memreview.toml.
 type Config struct {
-	Envs    []probe.Env   `toml:"env,omitempty"`
-	Curator CuratorConfig `toml:"curator"`
-	Hygiene HygieneConfig `toml:"hygiene"`
-	Eval    EvalConfig    `toml:"eval"`
+	Envs      []probe.Env     `toml:"env,omitempty"`
+	Curator   CuratorConfig   `toml:"curator"`
+	Hygiene   HygieneConfig   `toml:"hygiene"`
+	Eval      EvalConfig      `toml:"eval"`
+	Telemetry TelemetryConfig `toml:"telemetry,omitempty"`
+}
+
+// TelemetryConfig holds memreview.toml [telemetry]: where OpenTelemetry
+// spans go when OTEL_EXPORTER_OTLP_ENDPOINT does not say (review/app/telemetry).
+type TelemetryConfig struct {
+	// Endpoint is an OTLP/HTTP base URL ("http://localhost:4318"); "" is off.
+	Endpoint string `toml:"endpoint,omitempty"`
+	// CaptureContent adds the query and record text to spans (opt-in).
+	CaptureContent bool `toml:"capture_content,omitempty"`
 }
 
 // HygieneConfig holds memreview.toml [hygiene].

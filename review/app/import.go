@@ -245,10 +245,12 @@ func (s *Service) importProposals(inputs []ImportInput, opt ImportOptions, res *
 	if opt.DryRun {
 		return nil
 	}
+	start := time.Now()
 	if err := s.b.AddProposals(props, nil); err != nil {
 		return fmt.Errorf("import proposals: %w; %w", err, ErrImport)
 	}
 	s.afterBulkWrite(fmt.Sprintf("import of %d proposals", len(props)))
+	s.traceProposals(start, props)
 	return nil
 }
 
@@ -311,7 +313,32 @@ func (s *Service) importTrajectories(inputs []ImportInput, forced *formats.Forma
 		return fmt.Errorf("import trajectories: %w; %w", err, ErrImport)
 	}
 	s.afterWrite(fmt.Sprintf("import of %d trajectories", len(all)))
+	s.logImportedSearches(res.Reports, from)
 	return nil
+}
+
+// logImportedSearches writes the memory searches an import's runs made
+// (search_memory spans) to the retrieval log, for the runs imported; the
+// runs themselves already name the records.
+func (s *Service) logImportedSearches(reps []*FormatReport, imported map[string]origin) {
+	var rs []review.Retrieval
+	for _, rep := range reps {
+		for _, r := range rep.Retrievals {
+			if _, ok := imported[r.TaskID]; ok {
+				rs = append(rs, r)
+			}
+		}
+	}
+	if len(rs) == 0 {
+		return
+	}
+	batch := make([]pendingRetrieval, len(rs))
+	for i, r := range rs {
+		batch[i] = pendingRetrieval{r: r}
+	}
+	if err := writeRetrievals(s.b, batch); err != nil {
+		s.opt.Warnf("the imported runs are stored, but their %d memory searches were not logged as retrievals: %v", len(rs), err)
+	}
 }
 
 // linkRetrievals links to each run the records the retrieval log gave for
@@ -360,10 +387,12 @@ func (s *Service) importMemories(ctx context.Context, inputs []ImportInput, forc
 	if opt.DryRun {
 		return nil
 	}
+	start := time.Now()
 	if err := s.b.AddProposals(props, nil); err != nil {
 		return fmt.Errorf("import memories: %w; %w", err, ErrImport)
 	}
 	s.afterWrite(fmt.Sprintf("import of %d memories", len(props)))
+	s.traceProposals(start, props)
 	if !opt.Accept {
 		return nil
 	}

@@ -94,6 +94,7 @@ func New(st Store, opt Options) *Service {
 		opt.EnvDir = info.Dir
 	}
 	s := &Service{b: st, opt: opt, info: info}
+	s.startTelemetry()
 	if s.opt.OpenIndex == nil && ixDir != "" {
 		src := st.(index.Source)
 		logf, progress, handOff := opt.Logf, opt.IndexProgress, opt.HandOffIndex

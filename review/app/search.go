@@ -128,7 +128,9 @@ type Retrieved struct {
 // Retrieve returns the records a task agent should be given (see
 // index.Retrieve for the ranking) and, unless req.Preview, logs the
 // retrieval. A hit whose record is gone from the store is left out.
-func (s *Service) Retrieve(req RetrieveRequest) ([]Retrieved, error) {
+func (s *Service) Retrieve(req RetrieveRequest) (out []Retrieved, err error) {
+	sp := s.traceSearch(req)
+	defer func() { found(sp, out, err) }()
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
@@ -137,7 +139,7 @@ func (s *Service) Retrieve(req RetrieveRequest) ([]Retrieved, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Retrieved, 0, len(hits))
+	out = make([]Retrieved, 0, len(hits))
 	ids := make([]string, 0, len(hits))
 	for _, h := range hits {
 		r, err := s.b.Record(h.ID)

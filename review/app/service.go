@@ -23,6 +23,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app/telemetry"
 )
 
 // Index is what the service needs of a search index shared between
@@ -102,6 +103,7 @@ type Service struct {
 	follow follower
 	probes probeRunner // every probe's pools and sessions (envs.go)
 	evals  evalCache
+	tel    *telemetry.Tracer // nil: no telemetry (telemetry.go)
 }
 
 // Dir is the bank's folder, "" for a team bank.
@@ -134,6 +136,7 @@ func (s *Service) Close() error {
 	s.ixOnce.Do(func() { s.ixErr = fmt.Errorf("service: closed") }) // no index opens after Close
 	s.follow.stopFollowing()
 	perr := s.probes.close()
+	s.stopTelemetry()
 	if s.ix != nil {
 		err = s.ix.Close()
 	}

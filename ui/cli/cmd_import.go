@@ -4,6 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/memreview/memreview/review"
@@ -15,7 +19,8 @@ func importCommand() *command {
 	return &command{name: "import", args: "records|proposals|trajectories|memories FILE...",
 		summary: "Import records, proposals, trajectories or another tool's memory bank; the whole input is checked first and nothing is written on any error.",
 		help: "records and proposals are JSON Lines; trajectories may be in any format 'memreview formats' lists;\n" +
-			"memories (mem0, MCP memory, Letta, …) arrive as pending create proposals. '-' reads stdin.",
+			"memories (mem0, MCP memory, Letta, AGENTS.md, CLAUDE.md, a Claude Code memory folder, .cursor/rules, …) arrive\n" +
+			"as pending create proposals (a folder: every .md and .mdc file below it). '-' reads stdin.",
 		interspersed: true,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&opt.Format, "format", "", "trajectories or memories: read every FILE in this format (see 'memreview formats'); default: detected from each file's shape")
@@ -47,6 +52,11 @@ func importCommand() *command {
 				return err
 			}
 			defer svc.Close()
+			if kind == app.KindMemories {
+				if files, err = instructionFiles(files); err != nil {
+					return err
+				}
+			}
 			var inputs []app.ImportInput
 			for _, name := range files {
 				r, file, err := c.openInput(name)
@@ -74,6 +84,42 @@ func importCommand() *command {
 			}
 			return nil
 		}}
+}
+
+// instructionFiles replaces each folder among names (a Claude Code memory
+// folder, .cursor/rules) with the .md and .mdc files below it, in name
+// order; hidden folders below it are left out.
+func instructionFiles(names []string) ([]string, error) {
+	var out []string
+	for _, name := range names {
+		st, err := os.Stat(name)
+		if name == "-" || err != nil || !st.IsDir() {
+			out = append(out, name)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && p != name && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			if ext := strings.ToLower(filepath.Ext(p)); !d.IsDir() && (ext == ".md" || ext == ".mdc") {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("import memories: %w", err)
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("import memories: %s holds no .md or .mdc file", name)
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
 }
 
 // knownFormat refuses a --format that import does not read for kind.

@@ -22,8 +22,9 @@ func serveCommand() *command {
 	var readOnly bool
 	return &command{name: "serve", args: "",
 		summary: "Serve the bank to agents over MCP, on stdio or (--http) streamable HTTP at http://ADDR/mcp.",
-		help: "Tools: memory_search, memory_read, proposal_status (read) and memory_propose, trajectory_submit.\n" +
-			"An agent never writes a record: memory_propose queues a pending proposal for a person to decide.",
+		help: "Tools: memory_search, memory_read, proposal_status (read) and memory_propose, trajectory_submit,\n" +
+			"and memory, a backend for Claude's memory tool (also POST /memory with --http).\n" +
+			"An agent never writes a record: memory_propose and the memory tool queue pending proposals for a person to decide.",
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (HOST:PORT or PORT; host defaults to 127.0.0.1) instead of stdio")
 			fs.StringVar(&tokenFile, "token-file", "", "file holding the bearer token HTTP clients must send (default $MEMREVIEW_TOKEN)")

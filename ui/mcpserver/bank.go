@@ -1,6 +1,7 @@
 // Package mcpserver owns memreview's MCP server: the tools memory_search,
 // memory_read, memory_propose, proposal_status and trajectory_submit, the
-// resources memreview://records/{id} and memreview://proposals/{id} with
+// memory tool (a backend for Claude's memory_20250818, also at POST
+// /memory), the resources memreview://records/{id} and memreview://proposals/{id} with
 // resource-updated notifications when a proposal is decided, and the
 // streamable-HTTP handler with its bearer-token check.
 //

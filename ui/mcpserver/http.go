@@ -33,6 +33,7 @@ func (s *Server) Handler(token string) http.Handler {
 		&mcp.StreamableHTTPOptions{Logger: s.log, MaxRequestBodyBytes: MaxRequestBytes, SessionTimeout: 30 * time.Minute})
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
+	mux.Handle(MemoryPath, s.memoryHTTP())
 	if token == "" {
 		return mux
 	}

@@ -29,6 +29,8 @@ type Server struct {
 	mu         sync.Mutex
 	seen       map[*mcp.ServerSession]map[string]int // record versions each session read
 	subscribed map[string]subscription               // resource URI → its subscriptions
+
+	memory *memorySessions // the memory tool's sessions (memory.go); nil when not offered
 }
 
 // instructions tell the agent what the server is for.
@@ -57,9 +59,12 @@ func New(b Bank, opt Options) *Server {
 		Logger:             opt.Logger,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
+		CompletionHandler:  s.complete, // prompts.go
 	})
 	s.addTools()
+	s.addMemoryTool()
 	s.addResources()
+	s.addPrompts()
 	return s
 }
 

@@ -29,7 +29,7 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
 func TestToolsAndHints(t *testing.T) {
 	cs := newWorld(t, mcpserver.Options{}).connect(t, "agent", nil)
 	tools := toolNames(t, cs)
-	want := []string{"memory_propose", "memory_read", "memory_search", "proposal_status", "trajectory_submit"}
+	want := []string{"memory", "memory_propose", "memory_read", "memory_search", "proposal_status", "trajectory_submit"}
 	got := make([]string, 0, len(tools))
 	for n := range tools {
 		got = append(got, n)
@@ -43,7 +43,7 @@ func TestToolsAndHints(t *testing.T) {
 		if tl.Annotations == nil || tl.Annotations.ReadOnlyHint != read {
 			t.Errorf("%s: readOnlyHint = %v, want %v", name, tl.Annotations != nil && tl.Annotations.ReadOnlyHint, read)
 		}
-		if tl.InputSchema == nil || tl.OutputSchema == nil || len(tl.Description) < 40 {
+		if tl.InputSchema == nil || tl.OutputSchema == nil && name != mcpserver.ToolMemory || len(tl.Description) < 40 { // the memory tool answers text
 			t.Errorf("%s: needs input and output schemas and a description", name)
 		}
 	}
