@@ -73,6 +73,13 @@ type secretRule struct {
 	valueOK func(string) bool
 	// multiline: the pattern can run across many lines.
 	multiline bool
+	// anchor, when set, runs the rule from the literals its matches
+	// start with (anchor.go); nil: over each window.
+	anchor *anchor
+	// before and after, when set, bound the window around a keyword
+	// (this package's own rules, whose matches start at or just before
+	// their keyword and end within a few hundred bytes).
+	before, after int
 	// semiGeneric: the pattern is gitleaks' "keyword, then an
 	// assignment, then the value" template: at most 50 identifier bytes
 	// before the keyword, the operator within 23 bytes after it, a value
@@ -192,7 +199,7 @@ func loadSecretSet(src string) (*secretSet, error) {
 		}
 		sr := &secretRule{id: r.ID, reason: oneLine(r.Description), re: re, secretGroup: r.SecretGroup,
 			entropy: r.Entropy, generic: strings.Contains(r.ID, "generic"), multiline: multiline(r.Regex),
-			semiGeneric: strings.Contains(r.Regex, semiGenericTemplate)}
+			semiGeneric: strings.Contains(r.Regex, semiGenericTemplate), anchor: newAnchor(r.Regex)}
 		als := r.Allowlists
 		if r.Allowlist != nil {
 			als = append(als, *r.Allowlist)
@@ -224,6 +231,7 @@ func loadSecretSet(src string) (*secretSet, error) {
 		set.rules = append(set.rules, sr)
 	}
 	for _, own := range ownSecretRules() {
+		own.rule.anchor = newAnchor(own.rule.re.String())
 		for _, k := range own.keys {
 			i, ok := kwIndex[k]
 			if !ok {
@@ -281,7 +289,12 @@ type secretHit struct {
 // specific rule that found the same secret. gitleaks' inline
 // "gitleaks:allow" marker is not honoured: in a proposal it would be the
 // attacker's own switch.
-func (set *secretSet) find(text string) []secretHit {
+func (set *secretSet) find(text string) []secretHit { return set.findWith(text, true) }
+
+// findWith is find, with the rules' anchors or (useAnchors false: the
+// test and the benchmark's peer) every rule's whole pattern over its
+// windows.
+func (set *secretSet) findWith(text string, useAnchors bool) []secretHit {
 	pos := set.keywords.positions(text)
 	windows := map[*secretRule][][2]int{}
 	for i, ps := range pos {
@@ -310,6 +323,14 @@ func (set *secretSet) find(text string) []secretHit {
 			continue
 		}
 		for _, w := range ws {
+			if sr.anchor != nil && useAnchors {
+				sr.anchor.find(text, w[0], w[1], func(m []int) {
+					if h, ok := sr.hit(text, m, set.global); ok {
+						hits = append(hits, h)
+					}
+				})
+				continue
+			}
 			for _, m := range sr.re.FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
 				for j := range m {
 					if m[j] >= 0 {
@@ -333,6 +354,8 @@ func (set *secretSet) find(text string) []secretHit {
 func (sr *secretRule) window(text string, ks, ke int) [2]int {
 	before, after := 512, 4096
 	switch {
+	case sr.after > 0:
+		before, after = sr.before, sr.after
 	case sr.multiline:
 		after = 16 << 10
 	case sr.semiGeneric:
@@ -349,7 +372,9 @@ func (sr *secretRule) window(text string, ks, ke int) [2]int {
 			s--
 		}
 	}
-	if i := strings.IndexByte(text[e:], '\n'); i >= 0 && i < 4096 {
+	// (an own rule uses no $: its window ends where its longest match
+	// through the keyword can)
+	if i := strings.IndexByte(text[e:], '\n'); sr.after == 0 && i >= 0 && i < 4096 {
 		e += i
 	} else {
 		for e < len(text) && !utf8.RuneStart(text[e]) {
