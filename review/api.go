@@ -16,6 +16,8 @@ type Config struct {
 	Envs    []probe.Env   `toml:"env,omitempty"`
 	Curator CuratorConfig `toml:"curator"`
 	Hygiene HygieneConfig `toml:"hygiene"`
+	Screen  ScreenConfig  `toml:"screen,omitempty"`
+	OAuth   OAuthConfig   `toml:"oauth,omitempty"`
 }
 
 // HygieneConfig holds memreview.toml [hygiene].
@@ -125,6 +127,9 @@ type DecideRequest struct {
 	Operator string
 	Note     string
 	Evidence []string // probe run ids the operator relied on
+	// AckFindings: the operator saw the screen's findings and applies the
+	// proposal anyway (a flagged proposal is refused without it).
+	AckFindings bool
 }
 
 // RecordRequest is an operator's change to records outside any proposal
