@@ -46,6 +46,11 @@ type Deps struct {
 	LLM        LLM
 	// Probe runs one probe; nil: probe.Run. Tests may count calls with it.
 	Probe func(ctx context.Context, env probe.Env, input string, lim probe.Limits) probe.Result
+	// Screen, when set, screens each proposal a propose_* call makes
+	// before the run keeps it (the service's poisoning screen): it sets
+	// p.Screen and may redact p; an error refuses the call, and the model
+	// reads it (it names the field and the kind, never the text).
+	Screen func(p *review.Proposal) error
 }
 
 // Options tune one Curate call.

@@ -120,3 +120,65 @@ func (e *SecretError) Error() string {
 	}
 	return where + "holds a secret — " + strings.Join(parts, ", ") + "; a secret never enters the bank (remove it, or set redact = true under [screen] in memreview.toml to store it redacted)"
 }
+
+// Text is one named text of a record or proposal, as the screen reads it
+// and its findings name it.
+type Text struct{ Name, Text string }
+
+// Texts are the record's texts the screen reads: lemma, trigger,
+// steps[i] and checks[i].input.
+func (r *Record) Texts() []Text {
+	ts := []Text{{"lemma", r.Lemma}}
+	if r.Trigger != "" {
+		ts = append(ts, Text{"trigger", r.Trigger})
+	}
+	for i, st := range r.Steps {
+		ts = append(ts, Text{fmt.Sprintf("steps[%d]", i), st})
+	}
+	for i, c := range r.Checks {
+		ts = append(ts, Text{fmt.Sprintf("checks[%d].input", i), c.Input})
+	}
+	return ts
+}
+
+// Texts are the proposal's texts the screen reads: its record's, then
+// the rationale.
+func (p *Proposal) Texts() []Text {
+	var ts []Text
+	if p.Record != nil {
+		ts = p.Record.Texts()
+	}
+	if p.Rationale != "" {
+		ts = append(ts, Text{"rationale", p.Rationale})
+	}
+	return ts
+}
+
+// SetText replaces the record's text named name (as Texts names it).
+func (r *Record) SetText(name, text string) {
+	var i int
+	switch {
+	case name == "lemma":
+		r.Lemma = text
+	case name == "trigger":
+		r.Trigger = text
+	case scanIndex(name, "steps[%d]", &i) && i < len(r.Steps):
+		r.Steps[i] = text
+	case scanIndex(name, "checks[%d].input", &i) && i < len(r.Checks):
+		r.Checks[i].Input = text
+	}
+}
+
+// SetText replaces the proposal's text named name.
+func (p *Proposal) SetText(name, text string) {
+	if name == "rationale" {
+		p.Rationale = text
+	} else if p.Record != nil {
+		p.Record.SetText(name, text)
+	}
+}
+
+func scanIndex(name, format string, i *int) bool {
+	n, err := fmt.Sscanf(name, format, i)
+	return err == nil && n == 1 && fmt.Sprintf(format, *i) == name
+}

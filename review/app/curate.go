@@ -16,7 +16,7 @@ func (s *Service) CuratorDeps(set curator.Settings) curator.Deps {
 	if set.Operator == "" {
 		set.Operator = s.opt.Operator
 	}
-	return curator.Deps{Store: s.b, LLM: curator.NewLLM(set), Search: recordSearcher{s}, ResolveEnv: s.ResolveEnv}
+	return curator.Deps{Store: s.b, LLM: curator.NewLLM(set), Search: recordSearcher{s}, ResolveEnv: s.ResolveEnv, Screen: s.curatorScreen()}
 }
 
 // CuratorSettings are the curator settings of the bank's config, overridden

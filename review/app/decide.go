@@ -14,6 +14,9 @@ func (s *Service) Decide(ctx context.Context, req review.DecideRequest) (*review
 	if req.Operator == "" {
 		req.Operator = s.opt.Operator
 	}
+	if err := s.checkFlagged(&req); err != nil {
+		return nil, err
+	}
 	d, err := s.b.Decide(ctx, req)
 	if err != nil {
 		return nil, err
@@ -54,6 +57,9 @@ func (s *Service) Undo(ctx context.Context, decisionID, operator, note string) (
 // transaction: an agent's or outside curator's write is always a pending
 // proposal, never a record.
 func (s *Service) AddProposals(ps []review.Proposal, runs []review.ProbeRun) error {
+	if err := s.screenProposals(ps, func(i int) (string, int) { return ps[i].ID, 0 }); err != nil {
+		return err
+	}
 	if err := s.b.AddProposals(ps, runs); err != nil {
 		return err
 	}

@@ -22,6 +22,11 @@ var gitleaksTOML string
 // GitleaksVersion is the gitleaks release the embedded rule file comes from.
 const GitleaksVersion = "v8.30.1"
 
+// RulesVersion names this package's rules and the gitleaks file together.
+// A bank stores it with each screening and screens open proposals again
+// when it changes: bump the first part whenever a rule changes.
+const RulesVersion = "1/gitleaks-" + GitleaksVersion
+
 // The TOML shapes of a gitleaks configuration (the fields this package
 // reads; commits and paths only matter to scans of files and commits).
 type glConfig struct {
