@@ -41,7 +41,7 @@ func (b *builder) poisoning(ctx context.Context) error {
 		onlySecrets := true
 		var says []string
 		for j, f := range fs {
-			if f.Kind != screen.Secret {
+			if f.Kind != screen.Secret && !insideSecret(fs, f) {
 				onlySecrets = false
 			}
 			if j < 3 {
@@ -78,4 +78,16 @@ func screenFields(ts []review.Text) []screen.Field {
 		out[i] = screen.Field{Name: t.Name, Text: t.Text}
 	}
 	return out
+}
+
+// insideSecret reports a finding whose span lies within a secret's in
+// the same field (a token is also a long base64 blob): redacting the
+// secret removes it too.
+func insideSecret(fs []screen.Finding, f screen.Finding) bool {
+	for _, o := range fs {
+		if o.Kind == screen.Secret && o.Field == f.Field && o.Start <= f.Start && f.End <= o.End {
+			return true
+		}
+	}
+	return false
 }
