@@ -332,14 +332,16 @@ func (s *Service) importMemories(ctx context.Context, inputs []ImportInput, forc
 		for _, m := range ms {
 			props = append(props, m.Proposal)
 		}
-		if err := s.screenProposals(props[first:], func(i int) (string, int) { return in.Name, ms[i].Line }); err != nil {
+		// The rationale is memreview's own words about the source (its
+		// file path and ids), so the memory itself is what is screened.
+		if err := s.screenMemories(props[first:], func(i int) (string, int) { return in.Name, ms[i].Line }); err != nil {
 			return err
 		}
 		if opt.Accept {
 			for i, p := range props[first:] {
-				if p.Flagged() {
-					return &InputError{File: in.Name, Line: ms[i].Line, Field: p.Screen.Findings[0].Field,
-						Msg: fmt.Sprintf("flagged by the screen (%s); --accept does not accept flagged memories in bulk: import without --accept and decide it in the queue", p.Screen.Findings[0])}
+				if fs := p.RecordFindings(); len(fs) > 0 {
+					return &InputError{File: in.Name, Line: ms[i].Line, Field: "record." + fs[0].Field,
+						Msg: fmt.Sprintf("flagged by the screen (%s); --accept does not accept flagged memories in bulk: import without --accept and decide it in the queue", fs[0])}
 				}
 			}
 		}

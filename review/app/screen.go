@@ -145,17 +145,36 @@ func screenOne(sc *screen.Screener, p *review.Proposal, redact bool) []review.Fi
 // names where proposal i came from (file and line) for the error that
 // refuses a secret.
 func (s *Service) screenProposals(ps []review.Proposal, place func(i int) (string, int)) error {
+	return s.screenProposalsWith(ps, place, false)
+}
+
+func (s *Service) screenProposalsWith(ps []review.Proposal, place func(i int) (string, int), skipRationale bool) error {
 	sc, redact, err := s.screener()
 	if err != nil {
 		return err
 	}
 	for i := range ps {
-		if secrets := screenOne(sc, &ps[i], redact); secrets != nil {
+		rationale := ps[i].Rationale
+		if skipRationale {
+			ps[i].Rationale = ""
+		}
+		secrets := screenOne(sc, &ps[i], redact)
+		if skipRationale {
+			ps[i].Rationale = rationale
+		}
+		if secrets != nil {
 			file, line := place(i)
 			return secretInputError(file, line, secrets, "record.")
 		}
 	}
 	return nil
+}
+
+// screenMemories is screenProposals for imported memories: their
+// records are screened, not the rationale memreview wrote about their
+// source.
+func (s *Service) screenMemories(ps []review.Proposal, place func(i int) (string, int)) error {
+	return s.screenProposalsWith(ps, place, true)
 }
 
 // curatorScreen is the curator's screen hook: each propose_* call's

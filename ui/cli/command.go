@@ -229,5 +229,6 @@ func commands() []*command {
 		liveCommand(), rebaselineCommand(), verifyCommand(), hygieneCommand(),
 		envCommand(), probeCommand(), curateCommand(),
 		reindexCommand(), serveCommand(), migrateCommand(), sampleCommand(), demoCommand(),
+		screenCommand(), tokenCommand(), auditCommand(),
 	}
 }
