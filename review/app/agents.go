@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/memreview/memreview/review"
 )
@@ -113,9 +114,50 @@ func (s *Service) Authenticate(token string) (*review.AgentToken, error) {
 }
 
 // LogAudit appends agents' tool calls to the audit, which keeps the
-// newest review.DefaultAuditCap entries.
-func (s *Service) LogAudit(entries ...review.AuditEntry) error {
-	return s.b.AppendAudit(entries, review.DefaultAuditCap)
+// newest review.DefaultAuditCap entries. Each call returns once its
+// entries are committed; calls that arrive while a commit is in flight
+// share the next one (as the retrieval log does), so many agents at once
+// do not queue on the bank's write lock one by one.
+func (s *Service) LogAudit(entries ...review.AuditEntry) error { return s.alog.log(s.b, entries) }
+
+// auditLog group-commits the audit.
+type auditLog struct {
+	mu       sync.Mutex
+	pending  []pendingAudit
+	flushing bool
+}
+
+type pendingAudit struct {
+	es   []review.AuditEntry
+	done chan error
+}
+
+func (l *auditLog) log(b Store, es []review.AuditEntry) error {
+	done := make(chan error, 1)
+	l.mu.Lock()
+	l.pending = append(l.pending, pendingAudit{es, done})
+	if l.flushing {
+		l.mu.Unlock()
+		return <-done
+	}
+	l.flushing = true
+	for len(l.pending) > 0 {
+		batch := l.pending
+		l.pending = nil
+		l.mu.Unlock()
+		var all []review.AuditEntry
+		for _, p := range batch {
+			all = append(all, p.es...)
+		}
+		err := b.AppendAudit(all, review.DefaultAuditCap)
+		for _, p := range batch {
+			p.done <- err
+		}
+		l.mu.Lock()
+	}
+	l.flushing = false
+	l.mu.Unlock()
+	return <-done
 }
 
 // Audit reads the audit.

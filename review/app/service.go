@@ -92,6 +92,7 @@ type Service struct {
 	wrote  atomic.Int64
 	info   BankInfo
 	rlog   retrievalLog
+	alog   auditLog
 	follow follower
 }
 
