@@ -14,7 +14,7 @@ func TestAnchoredAsWhole(t *testing.T) {
 	set := shared().secrets
 	n := 0
 	for _, sr := range set.rules {
-		if sr.anchor != nil {
+		if sr.anchored() != nil {
 			n++
 		}
 	}
@@ -82,7 +82,7 @@ func TestLiteralStarts(t *testing.T) {
 func TestAssignPrecheck(t *testing.T) {
 	n := 0
 	for _, sr := range shared().secrets.rules {
-		if sr.anchor != nil && sr.anchor.assign {
+		if a := sr.anchored(); a != nil && a.assign {
 			n++
 		}
 	}

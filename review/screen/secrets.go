@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
@@ -79,8 +80,10 @@ type secretRule struct {
 	// multiline: the pattern can run across many lines.
 	multiline bool
 	// anchor, when set, runs the rule from the literals its matches
-	// start with (anchor.go); nil: over each window.
-	anchor *anchor
+	// start with (anchor.go); nil: over each window. It is made on the
+	// rule's first use (most rules never run in a process).
+	anchorOnce sync.Once
+	anchor     *anchor
 	// before and after, when set, bound the window around a keyword
 	// (this package's own rules, whose matches start at or just before
 	// their keyword and end within a few hundred bytes).
@@ -204,7 +207,7 @@ func loadSecretSet(src string) (*secretSet, error) {
 		}
 		sr := &secretRule{id: r.ID, reason: oneLine(r.Description), re: re, secretGroup: r.SecretGroup,
 			entropy: r.Entropy, generic: strings.Contains(r.ID, "generic"), multiline: multiline(r.Regex),
-			semiGeneric: strings.Contains(r.Regex, semiGenericTemplate), anchor: newAnchor(r.Regex)}
+			semiGeneric: strings.Contains(r.Regex, semiGenericTemplate)}
 		als := r.Allowlists
 		if r.Allowlist != nil {
 			als = append(als, *r.Allowlist)
@@ -236,7 +239,6 @@ func loadSecretSet(src string) (*secretSet, error) {
 		set.rules = append(set.rules, sr)
 	}
 	for _, own := range ownSecretRules() {
-		own.rule.anchor = newAnchor(own.rule.re.String())
 		for _, k := range own.keys {
 			i, ok := kwIndex[k]
 			if !ok {
@@ -328,8 +330,8 @@ func (set *secretSet) findWith(text string, useAnchors bool) []secretHit {
 			continue
 		}
 		for _, w := range ws {
-			if sr.anchor != nil && useAnchors {
-				sr.anchor.find(text, w[0], w[1], func(m []int) {
+			if a := sr.anchored(); a != nil && useAnchors {
+				a.find(text, w[0], w[1], func(m []int) {
 					if h, ok := sr.hit(text, m, set.global); ok {
 						hits = append(hits, h)
 					}
@@ -349,6 +351,12 @@ func (set *secretSet) findWith(text string, useAnchors bool) []secretHit {
 		}
 	}
 	return dropGenericInside(hits)
+}
+
+// anchored is the rule's anchor, made on first use (nil: none).
+func (sr *secretRule) anchored() *anchor {
+	sr.anchorOnce.Do(func() { sr.anchor = newAnchor(sr.re.String()) })
+	return sr.anchor
 }
 
 // window is the stretch of text around a keyword at [ks, ke) that a
