@@ -373,5 +373,12 @@ func (s *Service) Rescreen() (int, error) {
 	return len(set), nil
 }
 
-// FlaggedQueue is the open proposals the screen flagged.
-func (s *Service) FlaggedQueue() ([]review.Proposal, error) { return s.b.FlaggedQueue() }
+// FlaggedQueue is the open proposals the screen flagged. Open proposals
+// screened with other rules (or queued before the screen) are screened
+// first; a bank this process cannot write is listed as it stands.
+func (s *Service) FlaggedQueue() ([]review.Proposal, error) {
+	if _, err := s.Rescreen(); err != nil {
+		s.opt.Warnf("the open proposals were not screened again with the current rules (%v); listing them as they were screened", err)
+	}
+	return s.b.FlaggedQueue()
+}
