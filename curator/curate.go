@@ -53,6 +53,11 @@ type Deps struct {
 	// (the service passes its runner's Describe); nil: the run's own
 	// runner's.
 	Describe func(ctx context.Context, env probe.Env) probe.Description
+	// Screen, when set, screens each proposal a propose_* call makes
+	// before the run keeps it (the service's poisoning screen): it sets
+	// p.Screen and may redact p; an error refuses the call, and the model
+	// reads it (it names the field and the kind, never the text).
+	Screen func(p *review.Proposal) error
 }
 
 // Options tune one Curate call.

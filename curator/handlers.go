@@ -374,6 +374,11 @@ func (c *curation) propose(op review.Op, tool string, a proposeArgs) (any, error
 	} else if a.Record != nil {
 		return nil, fmt.Errorf("%s takes no record", tool)
 	}
+	if c.deps.Screen != nil {
+		if err := c.deps.Screen(&p); err != nil {
+			return nil, fmt.Errorf("%s refused: %w", tool, err)
+		}
+	}
 	c.run.Proposals = append(c.run.Proposals, p)
 	c.proposed++
 	return map[string]any{"queued": tool, "proposal": len(c.run.Proposals), "probe_runs": runs}, nil

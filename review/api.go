@@ -18,6 +18,8 @@ type Config struct {
 	Hygiene   HygieneConfig   `toml:"hygiene"`
 	Eval      EvalConfig      `toml:"eval"`
 	Telemetry TelemetryConfig `toml:"telemetry,omitempty"`
+	Screen    ScreenConfig    `toml:"screen,omitempty"`
+	OAuth     OAuthConfig     `toml:"oauth,omitempty"`
 }
 
 // TelemetryConfig holds memreview.toml [telemetry]: where OpenTelemetry
@@ -136,6 +138,9 @@ type DecideRequest struct {
 	Operator string
 	Note     string
 	Evidence []string // probe run ids the operator relied on
+	// AckFindings: the operator saw the screen's findings and applies the
+	// proposal anyway (a flagged proposal is refused without it).
+	AckFindings bool
 }
 
 // RecordRequest is an operator's change to records outside any proposal

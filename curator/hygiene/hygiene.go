@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/screen"
 )
 
 // Source is the proposal source hygiene writes.
@@ -33,6 +34,10 @@ const (
 	Contradictions Kind = "contradictions"
 	Stale          Kind = "stale"
 	Unused         Kind = "unused"
+	// Poisoning screens every active record with the poisoning screen
+	// (poisoning.go); it runs only when asked for (Only), since it reads
+	// every record's every text.
+	Poisoning Kind = "poisoning"
 )
 
 // Kinds lists every kind.
@@ -40,7 +45,7 @@ var Kinds = []Kind{Duplicates, Contradictions, Stale, Unused}
 
 // ParseKind returns the kind named s ("" = every kind).
 func ParseKind(s string) (Kind, error) {
-	for _, k := range Kinds {
+	for _, k := range append(Kinds, Poisoning) {
 		if string(k) == s {
 			return k, nil
 		}
@@ -48,7 +53,7 @@ func ParseKind(s string) (Kind, error) {
 	if s == "" {
 		return "", nil
 	}
-	return "", fmt.Errorf("hygiene: %q is not duplicates, contradictions, stale or unused", s)
+	return "", fmt.Errorf("hygiene: %q is not duplicates, contradictions, stale, unused or poisoning", s)
 }
 
 // Thresholds of the similarity measure (see similar.go and slots.go),
@@ -87,6 +92,9 @@ type Options struct {
 	// curator model); without it the members' lemmas are joined.
 	Lemmas LemmaWriter
 	RunID  string // the hygiene run's id, for CuratorRun and probe-run ids
+	// Screen is the poisoning screen for Poisoning (nil: screen.New(),
+	// hosts not checked).
+	Screen *screen.Screener
 }
 
 // Finding is one thing hygiene found and the proposal it makes of it.
@@ -143,9 +151,10 @@ func Run(ctx context.Context, in Input, opt Options) (*Report, error) {
 		run  func(context.Context) error
 	}{
 		{Duplicates, b.duplicates}, {Contradictions, b.contradictions}, {Stale, b.stale}, {Unused, b.unused},
+		{Poisoning, b.poisoning},
 	}
 	for _, s := range steps {
-		if opt.Only != "" && opt.Only != s.kind {
+		if opt.Only != "" && opt.Only != s.kind || opt.Only == "" && s.kind == Poisoning {
 			continue
 		}
 		if err := ctx.Err(); err != nil {

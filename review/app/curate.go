@@ -18,7 +18,7 @@ func (s *Service) CuratorDeps(set curator.Settings) curator.Deps {
 		set.Operator = s.opt.Operator
 	}
 	return curator.Deps{Store: s.b, LLM: curator.NewLLM(set), Search: recordSearcher{s}, ResolveEnv: s.ResolveEnv,
-		Probe: s.runner().Run, Describe: s.DescribeEnv}
+		Probe: s.runner().Run, Describe: s.DescribeEnv, Screen: s.curatorScreen()}
 }
 
 // CuratorSettings are the curator settings of the bank's config, overridden

@@ -16,6 +16,9 @@ func (s *Service) Decide(ctx context.Context, req review.DecideRequest) (*review
 		req.Operator = s.opt.Operator
 	}
 	start := time.Now()
+	if err := s.checkFlagged(&req); err != nil {
+		return nil, err
+	}
 	d, err := s.b.Decide(ctx, req)
 	if err != nil {
 		return nil, err
@@ -62,6 +65,9 @@ func (s *Service) Undo(ctx context.Context, decisionID, operator, note string) (
 // proposal, never a record.
 func (s *Service) AddProposals(ps []review.Proposal, runs []review.ProbeRun) error {
 	start := time.Now()
+	if err := s.screenProposals(ps, func(i int) (string, int) { return ps[i].ID, 0 }); err != nil {
+		return err
+	}
 	if err := s.b.AddProposals(ps, runs); err != nil {
 		return err
 	}

@@ -65,6 +65,26 @@ type ImportResult struct {
 	Proposals    []review.Proposal
 	// Accepted holds the decisions of an Accept import.
 	Accepted []*review.Decision
+	// Flagged counts the proposals (or records) the poisoning screen
+	// flagged; a proposal's findings are in its Screen.
+	Flagged int
+}
+
+func lineOf(lines []int, i int) int {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return 0
+}
+
+func countFlagged(ps []review.Proposal) int {
+	n := 0
+	for i := range ps {
+		if ps[i].Flagged() {
+			n++
+		}
+	}
+	return n
 }
 
 // InputError says where an input is wrong: file, line, field and what;
@@ -147,6 +167,11 @@ func (s *Service) importRecords(inputs []ImportInput, opt ImportOptions, res *Im
 		if err := formats.CheckNewRecords(in.Name, rs, lines, func(id string) bool { return have[id] }, from); err != nil {
 			return err
 		}
+		flagged, err := s.screenRecords(rs, in.Name, lines)
+		if err != nil {
+			return err
+		}
+		res.Flagged += flagged
 		recs = append(recs, rs...)
 	}
 	res.Count = len(recs)
@@ -239,9 +264,13 @@ func (s *Service) importProposals(inputs []ImportInput, opt ImportOptions, res *
 			}
 			from[p.ID] = in.Name
 		}
+		if err := s.screenProposals(ps, func(i int) (string, int) { return in.Name, lineOf(lines, i) }); err != nil {
+			return err
+		}
 		props = append(props, ps...)
 	}
 	res.Count, res.Proposals = len(props), props
+	res.Flagged = countFlagged(props)
 	if opt.DryRun {
 		return nil
 	}
@@ -378,12 +407,27 @@ func (s *Service) importMemories(ctx context.Context, inputs []ImportInput, forc
 		if err != nil {
 			return err
 		}
+		first := len(props)
 		for _, m := range ms {
 			props = append(props, m.Proposal)
+		}
+		// The rationale is memreview's own words about the source (its
+		// file path and ids), so the memory itself is what is screened.
+		if err := s.screenMemories(props[first:], func(i int) (string, int) { return in.Name, ms[i].Line }); err != nil {
+			return err
+		}
+		if opt.Accept {
+			for i, p := range props[first:] {
+				if fs := p.RecordFindings(); len(fs) > 0 {
+					return &InputError{File: in.Name, Line: ms[i].Line, Field: "record." + fs[0].Field,
+						Msg: fmt.Sprintf("flagged by the screen (%s); --accept does not accept flagged memories in bulk: import without --accept and decide it in the queue", fs[0])}
+				}
+			}
 		}
 		res.Reports = append(res.Reports, rep)
 	}
 	res.Count, res.Proposals = len(props), props
+	res.Flagged = countFlagged(props)
 	if opt.DryRun {
 		return nil
 	}

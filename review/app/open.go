@@ -98,10 +98,17 @@ func New(st Store, opt Options) *Service {
 	if s.opt.OpenIndex == nil && ixDir != "" {
 		src := st.(index.Source)
 		logf, progress, handOff := opt.Logf, opt.IndexProgress, opt.HandOffIndex
+		after := opt.HandOffAfter
+		switch {
+		case after == 0:
+			after = handOffAfter
+		case after < 0:
+			after = 0
+		}
 		// The index owner catches up when the service's change follower
 		// says the bank moved: one follower a process.
 		s.opt.OpenIndex = func() (Index, error) {
-			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, HandOff: handOff, HandOffAfter: handOffAfter})
+			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, HandOff: handOff, HandOffAfter: after})
 		}
 	}
 	return s

@@ -75,6 +75,9 @@ type Options struct {
 	// serve): the work stops, and the next process that needs the index
 	// starts it again.
 	HandOffIndex func()
+	// HandOffAfter replaces handOffAfter (0: handOffAfter; a negative
+	// duration hands off at once).
+	HandOffAfter time.Duration
 }
 
 // handOffAfter is how long Close lets a catch-up run before it hands the
@@ -100,6 +103,7 @@ type Service struct {
 	wrote  atomic.Int64
 	info   BankInfo
 	rlog   retrievalLog
+	alog   auditLog
 	follow follower
 	probes probeRunner // every probe's pools and sessions (envs.go)
 	evals  evalCache

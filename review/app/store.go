@@ -70,6 +70,18 @@ type Store interface {
 	// Claims: who is reviewing which proposal (review/claims.go).
 	review.ClaimStore
 
+	// The poisoning screen's findings kept with proposals, agents'
+	// credentials and the agent audit (issue 26; storetest.RunAgents).
+	SetScreenings(screens map[string]*review.Screening) error
+	FlaggedQueue() ([]review.Proposal, error)
+	AddToken(tok review.AgentToken) error
+	Tokens() ([]review.AgentToken, error)
+	TokenByHash(hash string) (*review.AgentToken, error)
+	ActiveTokens() (int, error)
+	RevokeToken(name string) (*review.AgentToken, error)
+	AppendAudit(entries []review.AuditEntry, keep int) error
+	Audit(f review.AuditFilter) ([]review.AuditEntry, error)
+
 	// The change sequence.
 	LastSeq() (int64, error)
 	ChangesSince(seq int64) ([]review.Change, error)

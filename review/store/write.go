@@ -263,8 +263,9 @@ func (s *Store) AddProposals(ps []review.Proposal, runs []review.ProbeRun) error
 			if p.Created.IsZero() {
 				p.Created = s.Now()
 			}
-			if _, err := t.Exec(`INSERT INTO proposals(id, status, created, body) VALUES(?,?,?,?)`,
-				p.ID, string(p.Status), ts(p.Created), marshal(p)); err != nil {
+			rules, flagged := screenColumns(p.Screen)
+			if _, err := t.Exec(`INSERT INTO proposals(id, status, created, body, screen_rules, flagged) VALUES(?,?,?,?,?,?)`,
+				p.ID, string(p.Status), ts(p.Created), marshal(p), rules, flagged); err != nil {
 				return fmt.Errorf("proposal %s: %w", p.ID, err)
 			}
 			if err := addChange(t, "proposal", p.ID); err != nil {

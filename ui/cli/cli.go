@@ -120,7 +120,8 @@ func exit(stderr io.Writer, err error) int {
 // bank directly), and a catch-up it started and did not finish goes on in
 // a process of its own (handOffIndex): no command waits for one.
 func (c *call) open() (*app.Service, error) {
-	return app.Open(c.ctx, c.bank, app.Options{Operator: c.operator, Warnf: c.warnf, IndexProgress: c.indexProgress(), HandOffIndex: c.handOffIndex})
+	return app.Open(c.ctx, c.bank, app.Options{Operator: c.operator, Warnf: c.warnf, IndexProgress: c.indexProgress(),
+		HandOffIndex: c.handOffIndex, HandOffAfter: handOffAfter()})
 }
 
 // warnf prints a warning on stderr: something went wrong after a write

@@ -82,6 +82,13 @@ func importCommand() *command {
 			default:
 				fmt.Fprintf(c.stdout, "imported %d %s\n", res.Count, kind)
 			}
+			if res.Flagged > 0 {
+				what := "of them are flagged by the poisoning screen: see 'memreview queue --flagged'"
+				if kind == app.KindRecords {
+					what = "of the records hold text the poisoning screen flags: see 'memreview hygiene --only poisoning'"
+				}
+				fmt.Fprintf(c.stdout, "%d %s\n", res.Flagged, what)
+			}
 			return nil
 		}}
 }

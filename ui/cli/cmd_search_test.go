@@ -55,7 +55,7 @@ func TestImportReturnsSearchable(t *testing.T) {
 	if err := st.PutRecords(recs, "test", "behind the index's back"); err != nil {
 		t.Fatal(err)
 	}
-	r = must(t, mr(t, "", "--bank", bank, "search", "mem_4199"))
+	r = must(t, mrWith(t, "", []string{"MEMREVIEW_INDEX_HANDOFF_AFTER=0s"}, "--bank", bank, "search", "mem_4199"))
 	if !strings.Contains(r.stdout, "mem_4199") {
 		t.Fatalf("the last record written behind the index was not found:\n%s", r.stdout)
 	}

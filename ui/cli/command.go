@@ -233,5 +233,6 @@ func commands() []*command {
 		envCommand(), probeCommand(), curateCommand(),
 		evalCommand(),
 		reindexCommand(), indexCommand(), serveCommand(), migrateCommand(), sampleCommand(), demoCommand(),
+		screenCommand(), tokenCommand(), auditCommand(),
 	}
 }

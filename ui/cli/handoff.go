@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"time"
 )
 
 // handOffIndex starts 'memreview index --until-caught-up' on the same bank,
@@ -28,4 +29,19 @@ func (c *call) handOffIndex() {
 	}
 	fmt.Fprintf(c.stderr, "memreview: the index's catch-up goes on in process %d\n", cmd.Process.Pid)
 	cmd.Process.Release()
+}
+
+// handOffAfter is MEMREVIEW_INDEX_HANDOFF_AFTER: how long a command lets
+// a catch-up it started run before it hands the rest to another process
+// (a Go duration; "0s" hands off at once, for scripts that want the
+// command back at once). Unset or unreadable: the service's default.
+func handOffAfter() time.Duration {
+	d, err := time.ParseDuration(os.Getenv("MEMREVIEW_INDEX_HANDOFF_AFTER"))
+	switch {
+	case err != nil:
+		return 0
+	case d <= 0:
+		return -1
+	}
+	return d
 }

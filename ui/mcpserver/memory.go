@@ -21,8 +21,10 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 )
 
@@ -86,20 +88,48 @@ const memoryDescription = "Claude's memory tool (memory_20250818) over memreview
 	"A file is a memory record at /memories/ENV/CATEGORY/NAME (ENV _any for records that apply anywhere). create, str_replace, insert, delete and rename never change the bank at once: " +
 	"each queues a pending proposal a person reviews (the result names it, 'pending review as prop_N'), and your own views show your writes meanwhile."
 
-// addMemoryTool offers the memory tool when the bank can back it.
-func (s *Server) addMemoryTool() {
+// addMemoryTool offers the memory tool on m when the bank can back it
+// (m offers reading and proposing: the tool does both).
+func (s *Server) addMemoryTool(m *mcp.Server) {
 	mb, ok := s.bank.(MemoryBank)
 	if !ok || s.opt.ReadOnly {
 		return
 	}
-	s.memory = &memorySessions{bank: mb, byMCP: map[*mcp.ServerSession]MemoryRunner{}, byName: map[string]MemoryRunner{}}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolMemory, Title: "Memory (Claude's memory tool)", Description: memoryDescription, InputSchema: memorySchema(),
+	s.mu.Lock()
+	if s.memory == nil {
+		s.memory = &memorySessions{bank: mb, byMCP: map[*mcp.ServerSession]MemoryRunner{}, byName: map[string]MemoryRunner{}}
+	}
+	s.mu.Unlock()
+	mcp.AddTool(m, &mcp.Tool{Name: ToolMemory, Title: "Memory (Claude's memory tool)", Description: memoryDescription, InputSchema: memorySchema(),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(bool), OpenWorldHint: new(bool)}},
 		s.memoryCall)
 }
 
+// memoryRefusal is why principal p may not run cmd through the memory
+// tool, or nil: the tool reads and proposes over the whole bank, so a
+// credential limited to environments or tags gets memory_search and
+// memory_propose instead, and a write counts against the agent's rate.
+func (s *Server) memoryRefusal(p *Principal, cmd app.MemoryCommand) error {
+	if !p.Can(review.ScopeRead) || !p.Can(review.ScopePropose) {
+		return &refusal{"the memory tool needs the read and propose scopes, which this credential does not have both of"}
+	}
+	if p.scoped() {
+		return &refusal{"the memory tool is not offered to a credential limited to environments or tags; use memory_search and memory_propose"}
+	}
+	if cmd.Command != "view" {
+		if err := s.limit.allow(p.Agent(), p.RatePerMin); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (s *Server) memoryCall(ctx context.Context, req *mcp.CallToolRequest, in app.MemoryCommand) (*mcp.CallToolResult, any, error) {
-	out, err := s.memory.forMCP(req.Session, s).Run(ctx, in)
+	who := principalOf(req.Extra)
+	if err := s.memoryRefusal(who, in); err != nil {
+		return nil, nil, err
+	}
+	out, err := s.memory.forMCP(req.Session, who, s).Run(ctx, in)
 	if err != nil {
 		var te *app.MemoryToolError
 		if !errors.As(err, &te) {
@@ -124,22 +154,24 @@ type memorySessions struct {
 // maxNamedSessions bounds the HTTP sessions remembered.
 const maxNamedSessions = 256
 
-func (ms *memorySessions) forMCP(ss *mcp.ServerSession, s *Server) MemoryRunner {
+func (ms *memorySessions) forMCP(ss *mcp.ServerSession, who *Principal, s *Server) MemoryRunner {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
 	if r, ok := ms.byMCP[ss]; ok && ss != nil {
 		return r
 	}
 	live := map[*mcp.ServerSession]bool{}
-	for x := range s.mcp.Sessions() {
-		live[x] = true
+	for _, m := range s.servers() {
+		for x := range m.Sessions() {
+			live[x] = true
+		}
 	}
 	for x := range ms.byMCP {
 		if !live[x] {
 			delete(ms.byMCP, x)
 		}
 	}
-	r := ms.bank.MemorySession(clientName(ss))
+	r := ms.bank.MemorySession(agentLabel(who, ss))
 	if ss != nil {
 		ms.byMCP[ss] = r
 	}
@@ -202,9 +234,17 @@ func (s *Server) memoryHTTP() http.Handler {
 			http.Error(w, "the body is not a memory tool command: "+strings.TrimPrefix(err.Error(), "json: "), http.StatusBadRequest)
 			return
 		}
+		who := principalOf(&mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context())})
+		if err := s.memoryRefusal(who, cmd); err != nil {
+			http.Error(w, err.Error(), http.StatusForbidden)
+			return
+		}
 		name := strings.TrimSpace(r.Header.Get(SessionHeader))
 		if name == "" {
 			name = "http"
+		}
+		if who.Name != "" {
+			name = who.Name + "/" + name // one agent's sessions apart from another's
 		}
 		out, err := s.memory.forName(name).Run(r.Context(), cmd)
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -8,6 +8,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -35,19 +36,23 @@ func (b serviceBank) Complete(_ context.Context, kind, prefix string, limit int)
 	return b.s.Complete(kind, prefix, limit)
 }
 
-func (s *Server) addPrompts() {
-	s.mcp.AddPrompt(&mcp.Prompt{Name: PromptRecall, Title: "Recall what the bank knows",
-		Description: "The memory bank's reviewed guidelines for a task: the records memory_search would give, as a list to follow.",
-		Arguments: []*mcp.PromptArgument{
-			{Name: "task", Description: "the task you are about to work on", Required: true},
-			{Name: "env", Description: "the environment it runs in (a database or folder name)"},
-			{Name: "tags", Description: "the task's tags, comma-separated"},
-			{Name: "task_id", Description: "an id for the task, to link the records to the run you submit later"},
-		}}, s.recall)
-	if s.opt.ReadOnly {
+// addPrompts offers recall on a server that reads and propose_lesson on
+// one that proposes.
+func (s *Server) addPrompts(m *mcp.Server, read, write bool) {
+	if read {
+		m.AddPrompt(&mcp.Prompt{Name: PromptRecall, Title: "Recall what the bank knows",
+			Description: "The memory bank's reviewed guidelines for a task: the records memory_search would give, as a list to follow.",
+			Arguments: []*mcp.PromptArgument{
+				{Name: "task", Description: "the task you are about to work on", Required: true},
+				{Name: "env", Description: "the environment it runs in (a database or folder name)"},
+				{Name: "tags", Description: "the task's tags, comma-separated"},
+				{Name: "task_id", Description: "an id for the task, to link the records to the run you submit later"},
+			}}, s.recall)
+	}
+	if !write {
 		return
 	}
-	s.mcp.AddPrompt(&mcp.Prompt{Name: PromptPropose, Title: "Propose a lesson",
+	m.AddPrompt(&mcp.Prompt{Name: PromptPropose, Title: "Propose a lesson",
 		Description: "A template that asks for one well-formed memory_propose call: a concise, scoped, checkable lesson from a finished run.",
 		Arguments: []*mcp.PromptArgument{
 			{Name: "lesson", Description: "what you learned, in your own words (optional)"},
@@ -200,6 +205,9 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	if err != nil {
 		return nil, fmt.Errorf("completion: %w", err)
 	}
+	if who := principalOf(req.Extra); !who.Can(review.ScopeRead) || who.scoped() {
+		vals, total = s.visibleCompletions(ctx, who, kind, vals)
+	}
 	for i := range vals {
 		vals[i] = head + vals[i]
 	}
@@ -211,4 +219,32 @@ func nonNilStrings(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// visibleCompletions keeps the completions a principal limited to some
+// environments or tags (or without the read scope) may see: ids of the
+// records and proposals it can read, its own environments and tags, and
+// no trajectory ids (runs carry no scope it could be checked against).
+func (s *Server) visibleCompletions(ctx context.Context, who *Principal, kind string, vals []string) ([]string, int) {
+	if !who.Can(review.ScopeRead) {
+		return nil, 0
+	}
+	var out []string
+	for _, v := range vals {
+		ok := false
+		switch kind {
+		case app.CompleteRecord:
+			ok = s.uriVisible(ctx, who, RecordURI+v)
+		case app.CompleteProposal:
+			ok = s.uriVisible(ctx, who, ProposalURI+v)
+		case app.CompleteEnv:
+			ok = v != "" && who.EnvAllowed(v)
+		case app.CompleteTag:
+			ok = len(who.Tags) == 0 || slices.Contains(who.Tags, v)
+		}
+		if ok {
+			out = append(out, v)
+		}
+	}
+	return out, len(out)
 }
