@@ -225,6 +225,9 @@ func (s *Store) AddProposals(ps []review.Proposal, runs []review.ProbeRun) error
 			if m := review.CheckText(p.Rationale); m != "" {
 				return fmt.Errorf("proposal %s: field \"rationale\": %s", printable.Line(p.ID), m)
 			}
+			if m := review.CheckTargetCount(p.Op, len(p.Targets)); m != "" {
+				return fmt.Errorf("proposal %s: field \"targets\": %s", printable.Line(p.ID), m)
+			}
 			if p.ID == "" {
 				id, err := nextID(t, "prop_", "proposals")
 				if err != nil {

@@ -20,23 +20,23 @@ import (
 
 func (s *Server) addTools() {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolSearch, Title: "Search memory", Annotations: readOnly,
+	addTool(s, &mcp.Tool{Name: ToolSearch, Title: "Search memory", Annotations: readOnly,
 		Description: "Get the memory records that apply to a task, best first: active, reviewed lessons (facts, procedures, warnings, strategies …) with their scope, trigger and steps. Call it before you start a task, with the task text as query; pass env and tags to keep records for other environments out, and task_id so the bank knows which records your task used."},
 		s.search)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolRead, Title: "Read a memory record", Annotations: readOnly,
+	addTool(s, &mcp.Tool{Name: ToolRead, Title: "Read a memory record", Annotations: readOnly,
 		Description: "Read one memory record in full: scope, trigger, steps, checks, provenance, status and version. An unknown id is an error."},
 		s.read)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolStatus, Title: "Proposal status", Annotations: readOnly,
+	addTool(s, &mcp.Tool{Name: ToolStatus, Title: "Proposal status", Annotations: readOnly,
 		Description: "Where a proposal made with memory_propose stands: pending or deferred until a person decides; then accepted, narrowed, merged, edited, rejected or deleted, with the decision id, the records it wrote, who decided, their note and when."},
 		s.status)
 	if s.opt.ReadOnly {
 		return
 	}
 	write := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(bool), OpenWorldHint: new(bool)}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolPropose, Title: "Propose a memory change", Annotations: write,
+	addTool(s, &mcp.Tool{Name: ToolPropose, Title: "Propose a memory change", Annotations: write,
 		Description: "Propose a change to the memory bank. It does not change the bank: it queues a pending proposal that a person reviews (with your trajectory and live probes) and accepts, narrows, merges, edits, rejects or defers. op create needs record; update and narrow need one target and record; merge needs targets and record; delete needs targets; skip records that nothing should change. Cite trajectory_id and steps (from trajectory_submit) so the reviewer can see the evidence. The proposal remembers the record versions you read, so a change made meanwhile is shown to the reviewer as a conflict. Returns the proposal id; poll proposal_status for the decision."},
 		s.propose)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolSubmit, Title: "Submit a trajectory", Annotations: write,
+	addTool(s, &mcp.Tool{Name: ToolSubmit, Title: "Submit a trajectory", Annotations: write,
 		Description: "Store one finished run (the task, its messages and tool calls, and how it ended) so proposals can cite its steps and reviewers can read it. Accepts memreview's trajectory JSON, OpenAI chat messages, and the formats of SWE-agent, OpenTelemetry GenAI or OpenInference spans, Langfuse, Inspect AI, OpenHands and ATIF (run 'memreview formats'). Returns the trajectory id and its number of steps."},
 		s.submit)
 }
