@@ -29,6 +29,7 @@ type Server struct {
 	mu         sync.Mutex
 	seen       map[*mcp.ServerSession]map[string]int // record versions each session read
 	subscribed map[string]subscription               // resource URI → its subscriptions
+	tokens     sessionTokens                         // each session's token (session.go)
 }
 
 // instructions tell the agent what the server is for.

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,7 +49,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		return nil, SearchOut{}, fmt.Errorf("field \"k\": %d is outside 1..%d", k, MaxK)
 	}
 	hits, err := s.bank.Retrieve(ctx, RetrieveRequest{Query: in.Query, Env: in.Env, Tags: in.Tags, K: k,
-		Client: clientName(req.Session), TaskID: strings.TrimSpace(in.TaskID)})
+		Client: clientName(req.Session), TaskID: strings.TrimSpace(in.TaskID), Session: s.sessionToken(req.Session)})
 	if err != nil {
 		return nil, SearchOut{}, fmt.Errorf("search failed: %w", err)
 	}
@@ -240,9 +239,6 @@ func contains(ids []string, id string) bool {
 	return false
 }
 
-// submitSeq numbers submissions, for the ids of runs that bring none.
-var submitSeq atomic.Int64
-
 func (s *Server) submit(ctx context.Context, req *mcp.CallToolRequest, in SubmitIn) (*mcp.CallToolResult, SubmitOut, error) {
 	var data []byte
 	switch v := in.Trajectory.(type) {
@@ -257,9 +253,20 @@ func (s *Server) submit(ctx context.Context, req *mcp.CallToolRequest, in Submit
 		}
 		data = b
 	}
-	// The name seeds ids of runs that carry none: mcp-CLIENT-TIME-N.
-	name := fmt.Sprintf("mcp-%s-%s-%d", idSafe(clientName(req.Session)), time.Now().UTC().Format("20060102T150405Z"), submitSeq.Add(1))
-	t, err := s.bank.SubmitTrajectory(ctx, data, name)
+	// The name seeds the id of a run that carries none (runID). Another
+	// call's run may take that id first only by a 64-bit coincidence; the
+	// run then gets another, never a refusal about an id it did not give.
+	var t *review.Trajectory
+	var err error
+	for try := 0; ; try++ {
+		name := runID(clientName(req.Session))
+		t, err = s.bank.SubmitTrajectory(ctx, data, name, s.sessionToken(req.Session))
+		var ee *review.ExistsError
+		if try < 2 && errors.As(err, &ee) && strings.HasPrefix(ee.ID, name) {
+			continue
+		}
+		break
+	}
 	if err != nil {
 		var ie *app.InputError
 		if errors.As(err, &ie) {
