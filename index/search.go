@@ -438,7 +438,7 @@ func searchGuarded(idx bleve.Index, sr *bleve.SearchRequest) (res *bleve.SearchR
 			res, err = nil, fmt.Errorf("%w: %v", ErrCorrupt, p)
 		}
 	}()
-	return idx.Search(sr)
+	return searchLimited(idx, sr)
 }
 
 // facetKey identifies what a request's facet counts depend on: the hits
@@ -757,9 +757,7 @@ func (ix *Index) Retrieve(task string, scope review.Scope, k int) ([]Scored, err
 func (ix *Index) retrieve(task string, scope review.Scope, k int, exclude []string) ([]Scored, error) {
 	var q query.Query = query.NewMatchAllQuery()
 	if strings.TrimSpace(task) != "" {
-		mq := query.NewMatchQuery(task)
-		mq.SetField("_all")
-		q = mq
+		q = taskQuery(task)
 	}
 	filters := []query.Query{termQuery("type", "record"), termQuery("status", string(review.Active))}
 	if scope.Env != "" {

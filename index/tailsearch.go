@@ -9,7 +9,6 @@ import (
 	"time"
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/memreview/memreview/review"
 )
@@ -275,9 +274,7 @@ func (ix *Index) retrieveBehind(task string, scope review.Scope, k int, t *tail)
 	var keep pred
 	if strings.TrimSpace(task) != "" {
 		if m, err := newMapping(); err == nil {
-			mq := query.NewMatchQuery(task)
-			mq.SetField("_all")
-			keep = prefilter(m, mq)
+			keep = prefilter(m, taskQuery(task))
 		}
 	}
 	snap, release := ix.chunkSnapshot(t)
