@@ -14,7 +14,7 @@ func hygieneCommand() *command {
 	var llm, dry bool
 	return &command{name: "hygiene", args: "",
 		summary: "Find near-duplicate, contradicting, stale and unused records and queue a proposal for each, with the evidence in its rationale.",
-		help:    "A second run adds nothing while the first run's proposals are open.",
+		help:    "A second run adds nothing while the first run's proposals are open, nor a finding rejected before while its records are unchanged.",
 		json:    true,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&env, "env", "", "only records of this environment")
@@ -51,6 +51,8 @@ func hygieneCommand() *command {
 				switch {
 				case f.Open != "":
 					state = "already open as " + f.Open
+				case f.Rejected != "":
+					state = "rejected as " + f.Rejected
 				case dry:
 					state = "dry run"
 				}
