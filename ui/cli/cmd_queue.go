@@ -40,9 +40,19 @@ func queueCommand() *command {
 				if p.Record != nil {
 					lemma = p.Record.Lemma
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s%s\n", p.ID, p.Status, p.Op, strings.Join(p.TargetIDs(), ","), oneLine(lemma, 80), reviewers[p.ID])
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s%s\n", p.ID, p.Status, p.Op, targetList(p.TargetIDs()), oneLine(lemma, 80), reviewers[p.ID])
 			}
 			fmt.Fprintf(tw, "%d open proposals\n", len(q))
 			return tw.Flush()
 		}}
+}
+
+// targetList is a queue row's targets: two ids at most, then how many
+// more, so that one wide merge does not pad every row ('show ID' lists
+// them all).
+func targetList(ids []string) string {
+	if len(ids) <= 2 {
+		return strings.Join(ids, ",")
+	}
+	return fmt.Sprintf("%s,%s +%d more", ids[0], ids[1], len(ids)-2)
 }
