@@ -32,6 +32,9 @@ func IsTeamBank(bank string) bool { return pg.IsURL(bank) }
 // id>/, shared by this machine's processes like a folder bank's, built on
 // first use and caught up from the bank's change sequence after.
 func Open(ctx context.Context, bank string, opt Options) (*Service, error) {
+	if err := CheckBankName(bank); err != nil {
+		return nil, err
+	}
 	if IsTeamBank(bank) {
 		return openTeam(ctx, bank, opt)
 	}
@@ -45,6 +48,9 @@ func Open(ctx context.Context, bank string, opt Options) (*Service, error) {
 // Create makes a new bank — a folder, or an empty PostgreSQL database made
 // a bank (schema and bank id) — and builds its empty index.
 func Create(ctx context.Context, bank string, opt Options) (*Service, error) {
+	if err := CheckBankName(bank); err != nil {
+		return nil, err
+	}
 	var s *Service
 	if IsTeamBank(bank) {
 		var err error

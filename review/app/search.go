@@ -112,9 +112,12 @@ type RetrieveRequest struct {
 	Task  string
 	Scope review.Scope
 	K     int // 0: 5
-	// Client names who asked ("cli", an MCP client); TaskID the task (a
-	// trajectory id when the bank has it). Both go to the retrieval log.
+	// Client names who asked ("cli", an MCP client); TaskID the task (the
+	// id its run is stored under later). Both go to the retrieval log.
 	Client, TaskID string
+	// Session is the MCP session asking ("" outside one): the run that
+	// session submits under TaskID is linked to these records (Import).
+	Session string
 	// Preview: a person looking, not an agent; nothing is logged.
 	Preview bool
 }
@@ -150,7 +153,7 @@ func (s *Service) Retrieve(req RetrieveRequest) (out []Retrieved, err error) {
 		ids = append(ids, r.ID)
 	}
 	if !req.Preview {
-		if err := s.rlog.log(s.b, review.Retrieval{Client: req.Client, TaskID: req.TaskID, Task: req.Task, Records: ids}); err != nil {
+		if err := s.rlog.log(s.b, review.Retrieval{Client: req.Client, TaskID: req.TaskID, Session: req.Session, Task: req.Task, Records: ids}); err != nil {
 			s.opt.Warnf("retrieval for %q was not logged: %v", req.Task, err)
 		}
 	}

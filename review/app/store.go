@@ -48,7 +48,10 @@ type Store interface {
 	// Trajectories and who retrieved what.
 	Trajectory(id string) (*review.Trajectory, error)
 	Trajectories() ([]review.Trajectory, error)
-	PutTrajectories(trs []review.Trajectory) error
+	PutTrajectories(trs []review.Trajectory) error // inserts or replaces (the curator's packets)
+	// AddTrajectories inserts new runs, all or nothing; an id already in
+	// the bank is a *review.ExistsError, checked inside the write.
+	AddTrajectories(trs []review.Trajectory) error
 	RetrievedBy(recordID string) ([]review.TrajectoryUse, error)
 	Worth(recordID string) (review.Worth, error) // retrieving tasks' outcomes vs the bank's
 	// LogRetrieval records one retrieval call (client, task id, records);

@@ -11,6 +11,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -74,6 +75,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		} else {
 			c.bank = ".memreview"
 		}
+	}
+	if err := app.CheckBankName(c.bank); err != nil {
+		return exit(safeErr, usageError{"--bank: " + err.Error()})
 	}
 	c.operator = app.OperatorName(c.operator)
 	rest := global.Args()
@@ -148,10 +152,18 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
+// printJSON writes v as indented JSON whose unsafe runes are \u escapes
+// (printable.JSON): exact JSON, and never a raw control character on a
+// terminal, whether w is the escaping stdout or the raw one (--json).
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(printable.JSON(b.Bytes()))
+	return err
 }
 
 func oneLine(s string, max int) string {

@@ -14,7 +14,7 @@ func hygieneCommand() *command {
 	var llm, dry bool
 	return &command{name: "hygiene", args: "",
 		summary: "Find near-duplicate, contradicting, stale and unused records and queue a proposal for each, with the evidence in its rationale.",
-		help: "A second run adds nothing while the first run's proposals are open.\n" +
+		help: "A second run adds nothing while the first run's proposals are open, nor a finding rejected before while its records are unchanged.\n" +
 			"--only poisoning screens every active record as proposals are screened (it runs only when asked):\n" +
 			"a record that steers its reader, moves data out or hides text is proposed for deletion; one that\n" +
 			"only holds a secret, for an update with the secret replaced by its marker.",
@@ -54,6 +54,8 @@ func hygieneCommand() *command {
 				switch {
 				case f.Open != "":
 					state = "already open as " + f.Open
+				case f.Rejected != "":
+					state = "rejected as " + f.Rejected
 				case dry:
 					state = "dry run"
 				}

@@ -24,7 +24,7 @@ func importCommand() *command {
 		interspersed: true,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&opt.Format, "format", "", "trajectories or memories: read every FILE in this format (see 'memreview formats'); default: detected from each file's shape")
-			fs.StringVar(&opt.Env, "env", "", "memories: scope every imported record to this environment")
+			fs.StringVar(&opt.Env, "env", "", "memories: scope every imported record to this environment; trajectories: the environment every run worked in")
 			fs.BoolVar(&opt.Accept, "accept", false, "memories: import as records at once (one audit entry each) instead of pending proposals")
 			fs.BoolVar(&opt.DryRun, "dry-run", false, "show what would be imported (counts per file, the first run's steps); write nothing")
 		},
@@ -41,8 +41,8 @@ func importCommand() *command {
 			if kind != app.KindTrajectories && kind != app.KindMemories && (opt.Format != "" || opt.Env != "" || opt.Accept) {
 				return usagef("import: --format, --env and --accept are for trajectories and memories, not %s", kind)
 			}
-			if kind == app.KindTrajectories && (opt.Env != "" || opt.Accept) {
-				return usagef("import trajectories: --env and --accept are for memories")
+			if kind == app.KindTrajectories && opt.Accept {
+				return usagef("import trajectories: --accept is for memories")
 			}
 			if err := knownFormat(kind, opt.Format); err != nil {
 				return err
@@ -72,6 +72,7 @@ func importCommand() *command {
 				return fmt.Errorf("%w; nothing was imported", err)
 			}
 			printReports(c.stdout, res.Reports)
+			printKnown(c.stdout, res.Known)
 			switch {
 			case opt.DryRun:
 				printDryRun(c.stdout, res)
@@ -197,5 +198,28 @@ func printSteps(w io.Writer, t *review.Trajectory) {
 		for _, tc := range s.ToolCalls {
 			fmt.Fprintf(w, "      → %s %s ⇒ %s\n", tc.Name, oneLine(tc.Arguments, 50), oneLine(tc.Result, 40))
 		}
+	}
+}
+
+// printKnown lists the memories an import left out because the bank (or
+// an earlier line) already has them.
+func printKnown(w io.Writer, known []app.KnownMemory) {
+	for i, k := range known {
+		if i == 5 {
+			fmt.Fprintf(w, "  … %d more left out\n", len(known)-5)
+			break
+		}
+		at := k.File
+		if k.Line > 0 {
+			at = fmt.Sprintf("%s:%d", k.File, k.Line)
+		}
+		if k.Proposal != "" {
+			fmt.Fprintf(w, "  left out %s: already in the bank as %s (%s)\n", at, k.Proposal, k.Status)
+		} else {
+			fmt.Fprintf(w, "  left out %s: the same memory as %s\n", at, k.AlsoAt)
+		}
+	}
+	if len(known) > 0 {
+		fmt.Fprintf(w, "%d memories were already in the bank or repeated, and were left out\n", len(known))
 	}
 }

@@ -53,7 +53,7 @@ func queueCommand() *command {
 				if p.Flagged() {
 					mark = fmt.Sprintf("  [flagged: %s]", p.Screen.Findings[0].Kind)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s%s%s\n", p.ID, p.Status, p.Op, strings.Join(p.TargetIDs(), ","), oneLine(lemma, 80), reviewers[p.ID], mark)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s%s%s\n", p.ID, p.Status, p.Op, targetList(p.TargetIDs()), oneLine(lemma, 80), reviewers[p.ID], mark)
 				if flagged {
 					for _, f := range p.Screen.Findings {
 						fmt.Fprintf(tw, "  %s\n", f)
@@ -67,4 +67,14 @@ func queueCommand() *command {
 			fmt.Fprintf(tw, "%d %s\n", len(q), what)
 			return tw.Flush()
 		}}
+}
+
+// targetList is a queue row's targets: two ids at most, then how many
+// more, so that one wide merge does not pad every row ('show ID' lists
+// them all).
+func targetList(ids []string) string {
+	if len(ids) <= 2 {
+		return strings.Join(ids, ",")
+	}
+	return fmt.Sprintf("%s,%s +%d more", ids[0], ids[1], len(ids)-2)
 }

@@ -45,6 +45,7 @@ type Server struct {
 	agents   Agents // nil when the bank keeps no credentials or audit
 	limit    *limiter
 	now      func() time.Time
+	tokens   sessionTokens // each session's token (session.go)
 }
 
 // instructions tell the agent what the server is for.

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,22 +28,22 @@ func (s *Server) addTools(m *mcp.Server, read, write bool) {
 		return
 	}
 	wt := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(bool), OpenWorldHint: new(bool)}
-	mcp.AddTool(m, &mcp.Tool{Name: ToolPropose, Title: "Propose a memory change", Annotations: wt,
+	addTool(m, &mcp.Tool{Name: ToolPropose, Title: "Propose a memory change", Annotations: wt,
 		Description: proposeDescription},
 		withScope(review.ScopePropose, s.propose))
-	mcp.AddTool(m, &mcp.Tool{Name: ToolSubmit, Title: "Submit a trajectory", Annotations: wt,
+	addTool(m, &mcp.Tool{Name: ToolSubmit, Title: "Submit a trajectory", Annotations: wt,
 		Description: submitDescription},
 		withScope(review.ScopePropose, s.submit))
 }
 
 func (s *Server) addReadTools(m *mcp.Server, readOnly *mcp.ToolAnnotations) {
-	mcp.AddTool(m, &mcp.Tool{Name: ToolSearch, Title: "Search memory", Annotations: readOnly,
+	addTool(m, &mcp.Tool{Name: ToolSearch, Title: "Search memory", Annotations: readOnly,
 		Description: "Get the memory records that apply to a task, best first: active, reviewed lessons (facts, procedures, warnings, strategies …) with their scope, trigger and steps. Call it before you start a task, with the task text as query; pass env and tags to keep records for other environments out, and task_id so the bank knows which records your task used."},
 		withScope(review.ScopeRead, s.search))
-	mcp.AddTool(m, &mcp.Tool{Name: ToolRead, Title: "Read a memory record", Annotations: readOnly,
+	addTool(m, &mcp.Tool{Name: ToolRead, Title: "Read a memory record", Annotations: readOnly,
 		Description: "Read one memory record in full: scope, trigger, steps, checks, provenance, status and version. An unknown id is an error."},
 		withScope(review.ScopeRead, s.read))
-	mcp.AddTool(m, &mcp.Tool{Name: ToolStatus, Title: "Proposal status", Annotations: readOnly,
+	addTool(m, &mcp.Tool{Name: ToolStatus, Title: "Proposal status", Annotations: readOnly,
 		Description: "Where a proposal made with memory_propose stands: pending or deferred until a person decides; then accepted, narrowed, merged, edited, rejected or deleted, with the decision id, the records it wrote, who decided, their note and when."},
 		withScope(review.ScopeRead, s.status))
 }
@@ -68,7 +67,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		return nil, SearchOut{}, err
 	}
 	hits, err := s.bank.Retrieve(ctx, RetrieveRequest{Query: in.Query, Env: env, Tags: tags, K: k,
-		Client: agentLabel(p, req.Session), TaskID: strings.TrimSpace(in.TaskID)})
+		Client: agentLabel(p, req.Session), TaskID: strings.TrimSpace(in.TaskID), Session: s.sessionToken(req.Session)})
 	if err != nil {
 		return nil, SearchOut{}, fmt.Errorf("search failed: %w", err)
 	}
@@ -277,9 +276,6 @@ func contains(ids []string, id string) bool {
 	return false
 }
 
-// submitSeq numbers submissions, for the ids of runs that bring none.
-var submitSeq atomic.Int64
-
 func (s *Server) submit(ctx context.Context, req *mcp.CallToolRequest, in SubmitIn) (*mcp.CallToolResult, SubmitOut, error) {
 	var data []byte
 	switch v := in.Trajectory.(type) {
@@ -298,9 +294,20 @@ func (s *Server) submit(ctx context.Context, req *mcp.CallToolRequest, in Submit
 	if err := s.limit.allow(who.Agent(), who.RatePerMin); err != nil {
 		return nil, SubmitOut{}, err
 	}
-	// The name seeds ids of runs that carry none: mcp-CLIENT-TIME-N.
-	name := fmt.Sprintf("mcp-%s-%s-%d", idSafe(agentLabel(who, req.Session)), time.Now().UTC().Format("20060102T150405Z"), submitSeq.Add(1))
-	t, err := s.bank.SubmitTrajectory(ctx, data, name)
+	// The name seeds the id of a run that carries none (runID). Another
+	// call's run may take that id first only by a 64-bit coincidence; the
+	// run then gets another, never a refusal about an id it did not give.
+	var t *review.Trajectory
+	var err error
+	for try := 0; ; try++ {
+		name := runID(agentLabel(who, req.Session))
+		t, err = s.bank.SubmitTrajectory(ctx, data, name, s.sessionToken(req.Session))
+		var ee *review.ExistsError
+		if try < 2 && errors.As(err, &ee) && strings.HasPrefix(ee.ID, name) {
+			continue
+		}
+		break
+	}
 	if err != nil {
 		var ie *app.InputError
 		if errors.As(err, &ie) {
