@@ -21,6 +21,11 @@ type Worth struct {
 	// [From, To], and how many of them passed.
 	BankTasks  int `json:"bank_tasks"`
 	BankPassed int `json:"bank_passed"`
+	// Eval, when set, names the eval run the worth comes from instead:
+	// Retrieved and Passed are the tasks whose bank condition retrieved
+	// the record and how many passed with the bank; BankTasks and
+	// BankPassed the same tasks and how many passed without memory.
+	Eval string `json:"eval,omitempty"`
 }
 
 // Failed is how many of the tasks that retrieved the record failed.
@@ -46,6 +51,10 @@ func (w Worth) Lift() float64 {
 func (w Worth) String() string {
 	if w.Retrieved == 0 {
 		return "retrieved by no task"
+	}
+	if w.Eval != "" {
+		return fmt.Sprintf("in eval %s: retrieved by %d task%s: %d passed with the bank, %d without memory",
+			w.Eval, w.Retrieved, plural(w.Retrieved), w.Passed, w.BankPassed)
 	}
 	s := fmt.Sprintf("retrieved by %d task%s: %d passed, %d failed; the bank over the same period (%s – %s): %d of %d passed",
 		w.Retrieved, plural(w.Retrieved), w.Passed, w.Failed(), w.From.Format("2006-01-02"), w.To.Format("2006-01-02"), w.BankPassed, w.BankTasks)

@@ -270,7 +270,7 @@ func searchGuarded(idx bleve.Index, sr *bleve.SearchRequest) (res *bleve.SearchR
 			res, err = nil, fmt.Errorf("%w: %v", bleveext.ErrCorrupt, p)
 		}
 	}()
-	return idx.Search(sr)
+	return SearchWithin(idx, sr, SearchLimit)
 }
 
 // Guarded runs sr on idx as the plan's strategies do, a panic inside

@@ -30,9 +30,7 @@ func (e *Engine) Retrieve(task string, scope review.Scope, k int, exclude []stri
 	}
 	var q query.Query = query.NewMatchAllQuery()
 	if strings.TrimSpace(task) != "" {
-		mq := query.NewMatchQuery(task)
-		mq.SetField("_all")
-		q = mq
+		q = schema.TaskQuery(task)
 	}
 	filters := []query.Query{termQuery("type", "record"), termQuery("status", string(review.Active))}
 	if scope.Env != "" {

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blevesearch/bleve/v2/search/query"
-
 	"github.com/memreview/memreview/index/plan"
 	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
@@ -205,9 +203,7 @@ func (tl *Tail) retrieve(task string, scope review.Scope, k int, t *span) ([]pla
 	var keep pred
 	if strings.TrimSpace(task) != "" {
 		if m, err := schema.New(); err == nil {
-			mq := query.NewMatchQuery(task)
-			mq.SetField("_all")
-			keep = prefilter(m, mq)
+			keep = prefilter(m, schema.TaskQuery(task))
 		}
 	}
 	snap, release := tl.chunkSnapshot(t)

@@ -51,7 +51,15 @@ type RetrieveResult struct {
 // RetrieveWith is Retrieve with what it did: the fused ranks of each
 // record (Retrieved.BM25Rank, VectorRank, RRF, Similarity), the notes of
 // what fell back, the selection and the guidelines section.
-func (s *Service) RetrieveWith(ctx context.Context, req RetrieveRequest) (*RetrieveResult, error) {
+func (s *Service) RetrieveWith(ctx context.Context, req RetrieveRequest) (res *RetrieveResult, err error) {
+	sp := s.traceSearch(req)
+	defer func() {
+		var out []Retrieved
+		if res != nil {
+			out = res.Records
+		}
+		found(sp, out, err)
+	}()
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
@@ -60,7 +68,7 @@ func (s *Service) RetrieveWith(ctx context.Context, req RetrieveRequest) (*Retri
 	if k <= 0 {
 		k = 5
 	}
-	res := &RetrieveResult{Query: req.Task}
+	res = &RetrieveResult{Query: req.Task}
 	scope, cats, query := req.Scope, []string(nil), req.Task
 	if s.wantSelect(req) {
 		sel, notes := s.selectFor(ctx, req)
@@ -71,7 +79,7 @@ func (s *Service) RetrieveWith(ctx context.Context, req RetrieveRequest) (*Retri
 			res.Query = query
 		}
 	}
-	recs, err := s.hybrid(ctx, ix, query, scope, cats, k, res)
+	recs, err := s.hybrid(ctx, ix, query, scope, cats, k, !req.BM25Only, res)
 	if err != nil {
 		return nil, err
 	}
@@ -81,12 +89,18 @@ func (s *Service) RetrieveWith(ctx context.Context, req RetrieveRequest) (*Retri
 		ids = append(ids, r.Record.ID)
 	}
 	if req.Guidelines != nil {
-		g := Guidelines(recs, *req.Guidelines)
+		opt := *req.Guidelines
+		if opt.MaxTokens <= 0 {
+			if cfg, err := s.b.Config(); err == nil {
+				opt.MaxTokens = cfg.Retrieval.GuidelineTokens
+			}
+		}
+		g := Guidelines(recs, opt)
 		res.Guidelines = &g
 		ids = g.IDs // the agent is given these
 	}
 	if !req.Preview {
-		if err := s.rlog.log(s.b, review.Retrieval{Client: req.Client, TaskID: req.TaskID, Task: req.Task, Records: ids}); err != nil {
+		if err := s.rlog.log(s.b, review.Retrieval{Client: req.Client, TaskID: req.TaskID, Session: req.Session, Task: req.Task, Records: ids}); err != nil {
 			s.opt.Warnf("retrieval for %q was not logged: %v", req.Task, err)
 		}
 	}
@@ -95,13 +109,16 @@ func (s *Service) RetrieveWith(ctx context.Context, req RetrieveRequest) (*Retri
 
 // hybrid ranks the k records for query within scope (and cats, when
 // given), noting in res what it used.
-func (s *Service) hybrid(ctx context.Context, ix Index, query string, scope review.Scope, cats []string, k int, res *RetrieveResult) ([]Retrieved, error) {
+func (s *Service) hybrid(ctx context.Context, ix Index, query string, scope review.Scope, cats []string, k int, vectors bool, res *RetrieveResult) ([]Retrieved, error) {
 	pool := max(retrievePool, k)
 	bm, err := ix.Retrieve(query, scope, pool, s.wrote.Load())
 	if err != nil {
 		return nil, err
 	}
-	ans := s.vectorHits(ctx, query, "", vectorFilter(scope, cats, nil), pool, res)
+	var ans []vector.Hit
+	if vectors {
+		ans = s.vectorHits(ctx, query, "", vectorFilter(scope, cats, nil), pool, res)
+	}
 	ids := make([]string, 0, len(bm)+len(ans))
 	for _, h := range bm {
 		ids = append(ids, h.ID)

@@ -112,9 +112,12 @@ type RetrieveRequest struct {
 	Task  string
 	Scope review.Scope
 	K     int // 0: 5
-	// Client names who asked ("cli", an MCP client); TaskID the task (a
-	// trajectory id when the bank has it). Both go to the retrieval log.
+	// Client names who asked ("cli", an MCP client); TaskID the task (the
+	// id its run is stored under later). Both go to the retrieval log.
 	Client, TaskID string
+	// Session is the MCP session asking ("" outside one): the run that
+	// session submits under TaskID is linked to these records (Import).
+	Session string
 	// Preview: a person looking, not an agent; nothing is logged.
 	Preview bool
 	// Select asks for LLM-guided selection (selection.go); [retrieval]
@@ -123,6 +126,10 @@ type RetrieveRequest struct {
 	// Guidelines, when set, renders the records as the guidelines section
 	// (guidelines.go); the retrieval log then lists the records it holds.
 	Guidelines *GuidelineOptions
+	// BM25Only ranks by BM25 alone, as before hybrid ranking: the eval
+	// compares the live bank with snapshots of it, which have no vectors,
+	// so every condition is ranked the same way.
+	BM25Only bool
 }
 
 // Retrieved is one record given to a task agent. Hybrid retrieval
@@ -188,4 +195,37 @@ func (s *Service) HoldIndex(wait time.Duration) error {
 	}
 	_, err = h.Hold(wait)
 	return err
+}
+
+// FollowIndex makes this process the index's owner (waiting up to wait for
+// another owner to let go) and keeps the index caught up with every
+// process's writes until ctx ends, or, with untilCaughtUp, until it holds
+// the bank's changes as they were when it took over.
+func (s *Service) FollowIndex(ctx context.Context, wait time.Duration, untilCaughtUp bool) error {
+	ix, err := s.index()
+	if err != nil {
+		return err
+	}
+	h, ok := ix.(interface {
+		Hold(time.Duration) (*index.Index, error)
+	})
+	if !ok {
+		return fmt.Errorf("service: this bank's index cannot be held by one process")
+	}
+	own, err := h.Hold(wait)
+	if err != nil {
+		return err
+	}
+	if untilCaughtUp {
+		done := make(chan struct{})
+		go func() { own.WaitCatchUp(); close(done) }()
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	<-ctx.Done()
+	return nil
 }

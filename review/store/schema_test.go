@@ -22,7 +22,8 @@ func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP INDEX attachments_target`, `PRAGMA user_version = 3`} {
+	for _, q := range []string{`DROP INDEX attachments_target`, `DROP TABLE agent_tokens`, `DROP TABLE agent_audit`,
+		`ALTER TABLE proposals DROP COLUMN screen_rules`, `ALTER TABLE proposals DROP COLUMN flagged`, `PRAGMA user_version = 3`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(q, err)
 		}

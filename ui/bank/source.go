@@ -28,6 +28,8 @@ type Detail struct {
 	History []review.Version       // oldest first
 	Checks  []review.CheckResult   // last verify result of each check
 	Uses    []review.TrajectoryUse // trajectories that retrieved it
+	Eval    app.RecordEval         // what eval runs say it and its decisions did
+	EvalErr string                 // why Eval could not be read
 }
 
 // StoreSource is the program's Source: the bank's service.
@@ -79,6 +81,9 @@ func (s StoreSource) Detail(id string) (*Detail, error) {
 	}
 	if d.Uses, err = s.Service.RetrievedBy(id); err != nil {
 		return nil, fmt.Errorf("load the trajectories that retrieved %s: %w", id, err)
+	}
+	if d.Eval, err = s.Service.RecordEval(id); err != nil {
+		d.EvalErr = "what eval runs say of it could not be read: " + err.Error()
 	}
 	return d, nil
 }

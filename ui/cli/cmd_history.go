@@ -4,7 +4,7 @@ import "fmt"
 
 func historyCommand() *command {
 	return &command{name: "history", args: "RECORD_ID",
-		summary: "Show every version of a record with who wrote it, why, and in which decision.",
+		summary: "Show every version of a record with who wrote it, why, and in which decision, and what eval runs say it did.",
 		json:    true,
 		run: func(c *call, args []string) error {
 			if err := needArgs("history", args, 1, "RECORD_ID"); err != nil {
@@ -26,6 +26,6 @@ func historyCommand() *command {
 				fmt.Fprintf(c.stdout, "v%d  %s  %-7s by %s  %s  %s\n   %s  %s\n", v.Record.Version, v.At.Format("2006-01-02 15:04:05"),
 					v.Op, v.Actor, v.Decision, v.Reason, v.Record.Status, v.Record.Lemma)
 			}
-			return nil
+			return printRecordEval(c, svc, args[0])
 		}}
 }

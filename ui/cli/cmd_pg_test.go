@@ -17,7 +17,7 @@ import (
 // search through the local index under $XDG_CACHE_HOME, probes through
 // the operator's own memreview.toml.
 func TestMigrateToPostgresAndUseIt(t *testing.T) {
-	url := pgtest.OwnDB(t)
+	url := pgtest.NewDB(t) // the package's server (TestMain runs through pgtest.Main)
 	home := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))
@@ -54,7 +54,8 @@ func TestMigrateToPostgresAndUseIt(t *testing.T) {
 	var idx []string
 	all, _ := filepath.Glob(filepath.Join(home, "cache", "memreview", "pg-*"))
 	for _, p := range all {
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() { // pg-*.lock is the index's build lock
+		// pg-*.lock is the index's build lock, pg-*.vectors its vector side.
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() && !strings.HasSuffix(p, ".vectors") {
 			idx = append(idx, p)
 		}
 	}

@@ -20,13 +20,14 @@ type Table struct {
 	Cols   []string
 	Key    string // ORDER BY for a deterministic content hash
 	Serial string // "" or the BIGSERIAL column
+	Binary string // "" or the BLOB (BYTEA) column, copied as bytes
 }
 
 // Tables is every table of a bank, in both stores' schemas.
 var Tables = []Table{
 	{Name: "records", Cols: []string{"id", "version", "status", "env", "body"}, Key: "id"},
 	{Name: "record_versions", Cols: []string{"id", "version", "op", "actor", "reason", "decision", "at", "body"}, Key: "id, version"},
-	{Name: "proposals", Cols: []string{"id", "status", "created", "body"}, Key: "id"},
+	{Name: "proposals", Cols: []string{"id", "status", "created", "body", "screen_rules", "flagged"}, Key: "id"},
 	{Name: "decisions", Cols: []string{"seq", "id", "proposal", "verb", "undone_by", "body"}, Key: "seq", Serial: "seq"},
 	{Name: "trajectories", Cols: []string{"id", "body"}, Key: "id"},
 	{Name: "retrievals", Cols: []string{"record_id", "trajectory_id"}, Key: "record_id, trajectory_id"},
@@ -37,6 +38,12 @@ var Tables = []Table{
 	{Name: "counters", Cols: []string{"name", "n"}, Key: "name"},
 	{Name: "retrieval_log", Cols: []string{"seq", "at", "client", "task_id", "body"}, Key: "seq", Serial: "seq"},
 	{Name: "claims", Cols: []string{"proposal", "operator", "expires"}, Key: "proposal"},
+	{Name: "agent_tokens", Cols: []string{"name", "hash", "revoked", "body"}, Key: "name"},
+	{Name: "agent_audit", Cols: []string{"seq", "at", "agent", "body"}, Key: "seq", Serial: "seq"},
+	{Name: "record_texts", Cols: []string{"id", "version", "text_key"}, Key: "id"},
+	{Name: "embeddings", Cols: []string{"seq", "model", "text_key", "dims", "vector", "created"}, Key: "seq", Serial: "seq", Binary: "vector"},
+	{Name: "embed_failures", Cols: []string{"model", "text_key", "attempts", "last_error", "next_try"}, Key: "model, text_key"},
+	{Name: "offline_models", Cols: []string{"model", "docs", "trained", "data"}, Key: "model", Binary: "data"},
 }
 
 // Queryer reads rows: a *sql.DB or *sql.Tx on either store.
@@ -123,7 +130,7 @@ func (s *Store) CopyFrom(ctx context.Context, src Queryer) error {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", tb.Name, err)
 		}
-		n, err := t.CopyFrom(ctx, pgx.Identifier{tb.Name}, tb.Cols, &sqlRows{rows: rows, n: len(tb.Cols)})
+		n, err := t.CopyFrom(ctx, pgx.Identifier{tb.Name}, tb.Cols, &sqlRows{rows: rows, n: len(tb.Cols), binary: slices.Index(tb.Cols, tb.Binary)})
 		rows.Close()
 		if err != nil {
 			return fmt.Errorf("copy %s (after %d rows): %w", tb.Name, n, err)
@@ -140,10 +147,11 @@ func (s *Store) CopyFrom(ctx context.Context, src Queryer) error {
 
 // sqlRows feeds database/sql rows to pgx's COPY.
 type sqlRows struct {
-	rows *sql.Rows
-	n    int
-	vals []any
-	err  error
+	rows   *sql.Rows
+	n      int
+	binary int // the column kept as bytes (-1: none)
+	vals   []any
+	err    error
 }
 
 func (r *sqlRows) Next() bool {
@@ -160,7 +168,7 @@ func (r *sqlRows) Next() bool {
 		return false
 	}
 	for i, v := range r.vals {
-		if b, ok := v.([]byte); ok {
+		if b, ok := v.([]byte); ok && i != r.binary {
 			r.vals[i] = string(b)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 // schemaVersion is the PostgreSQL schema this code writes (memreview_meta
 // key schema_version).
-const schemaVersion = 4
+const schemaVersion = 5
 
 // migrations[i] brings a bank from schema version i to i+1. The tables are
 // review's SQLite tables (review/schema.go) in PostgreSQL types, so the
@@ -49,7 +49,14 @@ var migrations = []string{
 		client TEXT NOT NULL DEFAULT '', task_id TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);`,
 	// 2→3: claims (review/claims.go).
 	`CREATE TABLE claims(proposal TEXT PRIMARY KEY, operator TEXT NOT NULL, expires TEXT NOT NULL);`,
-	// 3→4: embeddings (review/store/embeddings.go), BYTEA for SQLite's BLOB.
+	// 3→4 (issue 26): screenings, agents' credentials, the agent audit
+	// (review/store/schema.go 4→5).
+	`ALTER TABLE proposals ADD COLUMN screen_rules TEXT NOT NULL DEFAULT '';
+	ALTER TABLE proposals ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
+	CREATE TABLE agent_tokens(name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, revoked TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);
+	CREATE TABLE agent_audit(seq BIGSERIAL PRIMARY KEY, at TEXT NOT NULL, agent TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);
+	CREATE INDEX agent_audit_agent ON agent_audit(agent, seq);`,
+	// 4→5: embeddings (review/store/embeddings.go), BYTEA for SQLite's BLOB.
 	`CREATE TABLE IF NOT EXISTS record_texts(id TEXT PRIMARY KEY, version INTEGER NOT NULL, text_key TEXT NOT NULL);
 	CREATE INDEX IF NOT EXISTS record_texts_key ON record_texts(text_key);
 	CREATE TABLE IF NOT EXISTS embeddings(seq BIGSERIAL PRIMARY KEY, model TEXT NOT NULL, text_key TEXT NOT NULL,

@@ -28,6 +28,9 @@ func TestSchemaMigratesForward(t *testing.T) {
 		t.Fatal(err)
 	}
 	must(`DROP TABLE claims`)
+	must(`DROP TABLE agent_tokens`)
+	must(`DROP TABLE agent_audit`)
+	must(`ALTER TABLE proposals DROP COLUMN screen_rules, DROP COLUMN flagged`)
 	must(`DROP TABLE retrieval_log`)
 	must(`UPDATE memreview_meta SET value = '1' WHERE key = 'schema_version'`)
 	id := s.BankID()

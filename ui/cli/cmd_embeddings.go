@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/memreview/memreview/review/app"
+)
+
+func embeddingsCommand() *command {
+	return &command{name: "embeddings", args: "status|wait",
+		summary: "Show how far the bank's records are embedded, or wait until every active record has a vector.",
+		subs:    []*command{embeddingsStatusCommand(), embeddingsWaitCommand()}}
+}
+
+func embeddingsStatusCommand() *command {
+	return &command{name: "status",
+		summary: "Print where embedding stands: the model (or the offline fallback), how many active records have a vector, and why embedding fails when it does.",
+		json:    true,
+		run: func(c *call, args []string) error {
+			if err := noArgs("embeddings status", args); err != nil {
+				return err
+			}
+			svc, err := c.open()
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			st, err := svc.EmbeddingsStatus()
+			if err != nil {
+				return err
+			}
+			if c.json {
+				return printJSON(c.stdout, st)
+			}
+			fmt.Fprintln(c.stdout, st.String())
+			return nil
+		}}
+}
+
+func embeddingsWaitCommand() *command {
+	var timeout time.Duration
+	return &command{name: "wait",
+		summary: "Return once every active record has a vector of the configured model (or the offline fallback), embedding them here when no other process does.",
+		help:    "It prints the status as it changes on stderr and the final status on stdout; with --timeout it fails (exit 1) when the time runs out first.",
+		json:    true,
+		flags: func(fs *flag.FlagSet) {
+			fs.DurationVar(&timeout, "timeout", 0, "give up after this long (0: wait as long as it takes)")
+		},
+		run: func(c *call, args []string) error {
+			if err := noArgs("embeddings wait", args); err != nil {
+				return err
+			}
+			svc, err := c.open()
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			ctx := c.ctx
+			if timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+				defer cancel()
+			}
+			st, err := svc.WaitEmbeddings(ctx, func(st app.EmbeddingStatus) {
+				if !c.json {
+					fmt.Fprintln(c.stderr, st.String())
+				}
+			})
+			if err != nil {
+				return err
+			}
+			if c.json {
+				return printJSON(c.stdout, st)
+			}
+			fmt.Fprintln(c.stdout, st.String())
+			return nil
+		}}
+}
