@@ -35,7 +35,7 @@ func embeddingsStatusCommand() *command {
 			if c.json {
 				return printJSON(c.stdout, st)
 			}
-			fmt.Fprintln(c.stdout, st.String())
+			printEmbeddingStatus(c, st)
 			return nil
 		}}
 }
@@ -75,7 +75,23 @@ func embeddingsWaitCommand() *command {
 			if c.json {
 				return printJSON(c.stdout, st)
 			}
-			fmt.Fprintln(c.stdout, st.String())
+			printEmbeddingStatus(c, st)
 			return nil
 		}}
+}
+
+// printEmbeddingStatus prints the status line and, under it, the model
+// and where its vectors come from.
+func printEmbeddingStatus(c *call, st app.EmbeddingStatus) {
+	fmt.Fprintln(c.stdout, st.String())
+	switch {
+	case st.Model == "":
+	case st.Fallback:
+		fmt.Fprintf(c.stdout, "model: %s (offline fallback; [embeddings] base_url and model, or MEMREVIEW_EMBEDDINGS_URL and MEMREVIEW_EMBEDDINGS_MODEL, name an endpoint)\n", st.Model)
+	default:
+		fmt.Fprintf(c.stdout, "model: %s at %s\n", st.Model, st.Endpoint)
+	}
+	if st.Serving != "" && st.Serving != st.Model {
+		fmt.Fprintf(c.stdout, "serving: %s (%d vectors) until %s is complete\n", st.Serving, st.ServingVectors, st.Model)
+	}
 }
