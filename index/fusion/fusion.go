@@ -136,7 +136,7 @@ func Weight(fs []Fused, w Weights, standing func(id string) (Standing, bool)) []
 			if st.Drop {
 				continue
 			}
-			f.Score = f.RRF * w.factor(st)
+			f.Score = f.RRF * w.Factor(st)
 		}
 		out = append(out, f)
 	}
@@ -144,7 +144,9 @@ func Weight(fs []Fused, w Weights, standing func(id string) (Standing, bool)) []
 	return out
 }
 
-func (w Weights) factor(st Standing) float64 {
+// Factor is what w multiplies the score of a record of standing st by
+// (a dropped record's too: Weight leaves it out first).
+func (w Weights) Factor(st Standing) float64 {
 	x := 1.0
 	if w.Priority != 0 {
 		x *= math.Max(w.MinFactor, 1+w.Priority*float64(st.Priority))

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/index/fusion"
 	"github.com/memreview/memreview/index/vecbank"
 	"github.com/memreview/memreview/index/vector"
@@ -14,13 +13,15 @@ import (
 )
 
 // Hybrid retrieval: the BM25 pool (index.Retrieve) and the records whose
-// vectors are nearest the task (the vector side) are fused by reciprocal
-// rank fusion (k = fusion.DefaultK, 60), then weighted by each record's
-// standing — priority (× max(0.1, 1 + 0.1×priority)), confidence (×
-// (1 − retrieveConfidence + retrieveConfidence×confidence)) and a failing
-// check (× 0.5) — and retired records are out. Without vector hits (no
-// vectors yet, the task could not be embedded, nothing near enough) it is
-// the BM25 retrieval as it was, and RetrieveResult.Notes says why.
+// vectors are nearest the task (the vector side) are each ranked with the
+// record's standing weighed in — priority (× max(0.1, 1 + 0.1×priority)),
+// confidence (× (1 − retrieveConfidence + retrieveConfidence×confidence))
+// and a failing check (× 0.5): BM25 by its weighted score as before,
+// vectors by similarity × that factor — and the two ranks are fused by
+// reciprocal rank fusion (k = fusion.DefaultK, 60); retired records are
+// out. Without vector hits (no vectors yet, the task could not be
+// embedded, nothing near enough) it is the BM25 retrieval as it was, and
+// RetrieveResult.Notes says why.
 
 // The hybrid ranking's constants (BENCHMARKS.md, issue 27: the gold set).
 const (
@@ -134,18 +135,14 @@ func (s *Service) hybrid(ctx context.Context, ix Index, query string, scope revi
 		r := recs[id]
 		return r != nil && r.Status == review.Active && (len(cats) == 0 || containsStr(cats, string(r.Category)))
 	}
-	// BM25 ranks are by the unweighted score: the weighting comes after
-	// the fusion, once.
-	raw := append([]scoredHit(nil), bm...)
-	sort.SliceStable(raw, func(i, j int) bool {
-		if raw[i].BM25 != raw[j].BM25 {
-			return raw[i].BM25 > raw[j].BM25
-		}
-		return raw[i].ID < raw[j].ID
-	})
+	// Each list is ranked with the records' standing already weighed in —
+	// BM25 by its weighted score (index.Retrieve), vectors by similarity ×
+	// the same factor — and the two ranks are fused. Weighting the fused
+	// score instead would let a small confidence difference outweigh a
+	// whole rank in both lists (RRF's ranks 1 and 2 differ by under 2%).
 	var bmIDs, vecIDs []string
 	rank := map[string]int{}
-	for _, h := range raw {
+	for _, h := range bm {
 		if allowed(h.ID) {
 			bmIDs = append(bmIDs, h.ID)
 			rank[h.ID] = len(bmIDs)
@@ -161,22 +158,19 @@ func (s *Service) hybrid(ctx context.Context, ix Index, query string, scope revi
 		return out, nil
 	}
 	sim := map[string]float32{}
+	weighted := map[string]float64{}
 	for _, h := range ans {
-		if allowed(h.ID) {
+		if r := recs[h.ID]; allowed(h.ID) {
 			vecIDs = append(vecIDs, h.ID)
 			sim[h.ID] = h.Score
+			weighted[h.ID] = float64(h.Score) * retrieveWeights.Factor(fusion.Standing{Priority: r.Priority, Confidence: r.Confidence, Suspect: r.Suspect})
 		}
 	}
-	fused := fusion.Weight(fusion.Hybrid(bmIDs, vecIDs, 0), retrieveWeights, func(id string) (fusion.Standing, bool) {
-		r := recs[id]
-		if r == nil {
-			return fusion.Standing{Drop: true}, true
-		}
-		return fusion.Standing{Priority: r.Priority, Confidence: r.Confidence, Suspect: r.Suspect}, true
-	})
+	sort.SliceStable(vecIDs, func(i, j int) bool { return weighted[vecIDs[i]] > weighted[vecIDs[j]] })
+	fused := fusion.Hybrid(bmIDs, vecIDs, 0)
 	out := make([]Retrieved, 0, k)
 	for _, f := range fused[:min(k, len(fused))] {
-		out = append(out, Retrieved{Score: f.Score, Record: *recs[f.ID], BM25Rank: f.BM25Rank, VectorRank: f.VectorRank,
+		out = append(out, Retrieved{Score: f.RRF, Record: *recs[f.ID], BM25Rank: f.BM25Rank, VectorRank: f.VectorRank,
 			RRF: f.RRF, Similarity: sim[f.ID]})
 	}
 	return out, nil
@@ -275,6 +269,3 @@ func containsStr(xs []string, x string) bool {
 }
 
 func intp(n int) *int { return &n }
-
-// scoredHit is a BM25 hit as the index gives it.
-type scoredHit = index.Scored

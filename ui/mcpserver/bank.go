@@ -66,6 +66,10 @@ type RetrieveRequest struct {
 	// Session identifies the MCP session (a random token per session): a
 	// run it submits under TaskID is linked to these records.
 	Session string
+	// Select asks for LLM-guided selection before the search; Note, when
+	// set, is told what fell back and why (no vectors, no chat endpoint).
+	Select bool
+	Note   func(string)
 }
 
 // Retrieved is one record Retrieve chose and its final score.

@@ -90,31 +90,16 @@ func (s *Server) recall(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.Ge
 		Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: guidelines(task, hits)}}}}, nil
 }
 
-// guidelines renders retrieved records for a model to follow. It is the
-// one place recall's text is made, so that the retrieval guidelines
-// format (retrieve --format guidelines) can take its place.
+// guidelines renders retrieved records for a model to follow: the
+// guidelines section (review.RenderGuidelines, as retrieve --format
+// guidelines gives it), then the task.
 func guidelines(task string, hits []Retrieved) string {
-	var b strings.Builder
-	if len(hits) == 0 {
-		b.WriteString("The memory bank has no reviewed record for this task.\n")
-	} else {
-		b.WriteString("Guidelines from the memory bank (reviewed by a person; follow one when its \"when\" applies, and cite its id if you rely on it):\n\n")
-		for i, h := range hits {
-			r := h.Record
-			fmt.Fprintf(&b, "%d. [%s %s] %s\n", i+1, r.Category, r.ID, oneLineOf(r.Lemma))
-			if r.Trigger != "" {
-				fmt.Fprintf(&b, "   When: %s\n", oneLineOf(r.Trigger))
-			}
-			for j, st := range r.Steps {
-				fmt.Fprintf(&b, "   %d) %s\n", j+1, oneLineOf(st))
-			}
-		}
+	recs := make([]review.Record, len(hits))
+	for i, h := range hits {
+		recs[i] = h.Record
 	}
-	fmt.Fprintf(&b, "\nTask: %s\n", task)
-	return b.String()
+	return review.RenderGuidelines(recs, review.GuidelineOptions{}).Text + "\nTask: " + task + "\n"
 }
-
-func oneLineOf(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func (s *Server) proposeLesson(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	args := req.Params.Arguments

@@ -39,7 +39,7 @@ func TestRecallPromptGivesTheGuidelines(t *testing.T) {
 		t.Fatalf("prompts %v", names)
 	}
 	text := promptText(t, cs, mcpserver.PromptRecall, map[string]string{"task": "join reviews to items", "env": "shop", "task_id": "task-9"})
-	if !strings.Contains(text, "1. [relation mem_0001] In shop.db, reviews join items on fdbk_g1.ref_id = items_g1.item_id.\n   When: joining reviews to items\n") ||
+	if !strings.Contains(text, "### 1. Relation · priority 0 · mem_0001\n- Content: In shop.db, reviews join items on fdbk_g1.ref_id = items_g1.item_id.\n- Purpose: how things in the environment connect\n- Trigger: joining reviews to items\n") ||
 		!strings.HasSuffix(text, "\nTask: join reviews to items\n") || strings.Contains(text, "mem_0003") {
 		t.Fatalf("recall:\n%s", text)
 	}

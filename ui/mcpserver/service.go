@@ -14,12 +14,18 @@ func FromService(s *app.Service) Bank { return serviceBank{s} }
 
 type serviceBank struct{ s *app.Service }
 
-func (b serviceBank) Retrieve(_ context.Context, req RetrieveRequest) ([]Retrieved, error) {
-	hits, err := b.s.Retrieve(app.RetrieveRequest{Task: req.Query, Scope: review.Scope{Env: req.Env, Tags: req.Tags},
-		K: req.K, Client: "mcp:" + req.Client, TaskID: req.TaskID, Session: req.Session})
+func (b serviceBank) Retrieve(ctx context.Context, req RetrieveRequest) ([]Retrieved, error) {
+	res, err := b.s.RetrieveWith(ctx, app.RetrieveRequest{Task: req.Query, Scope: review.Scope{Env: req.Env, Tags: req.Tags},
+		K: req.K, Client: "mcp:" + req.Client, TaskID: req.TaskID, Session: req.Session, Select: req.Select})
 	if err != nil {
 		return nil, err
 	}
+	if req.Note != nil {
+		for _, n := range res.Notes {
+			req.Note(n)
+		}
+	}
+	hits := res.Records
 	out := make([]Retrieved, len(hits))
 	for i, h := range hits {
 		out[i] = Retrieved{Record: h.Record, Score: h.Score}

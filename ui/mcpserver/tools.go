@@ -61,25 +61,38 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	case k < 0 || k > MaxK:
 		return nil, SearchOut{}, fmt.Errorf("field \"k\": %d is outside 1..%d", k, MaxK)
 	}
+	if in.Format != "" && in.Format != "records" && in.Format != "guidelines" {
+		return nil, SearchOut{}, fmt.Errorf("field \"format\": %q is not records or guidelines", in.Format)
+	}
 	p := principalOf(req.Extra)
 	env, tags, err := searchScope(p, in.Env, in.Tags)
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
+	var notes []string
 	hits, err := s.bank.Retrieve(ctx, RetrieveRequest{Query: in.Query, Env: env, Tags: tags, K: k,
-		Client: agentLabel(p, req.Session), TaskID: strings.TrimSpace(in.TaskID), Session: s.sessionToken(req.Session)})
+		Client: agentLabel(p, req.Session), TaskID: strings.TrimSpace(in.TaskID), Session: s.sessionToken(req.Session),
+		Select: in.Select, Note: func(n string) { notes = append(notes, n) }})
 	if err != nil {
 		return nil, SearchOut{}, fmt.Errorf("search failed: %w", err)
 	}
-	out := SearchOut{Records: make([]SearchHit, 0, len(hits))}
+	out := SearchOut{Records: make([]SearchHit, 0, len(hits)), Notes: notes}
+	var seen []review.Record
 	for _, h := range hits {
 		r := h.Record
 		if !p.Sees(&r) {
 			continue
 		}
 		s.saw(req.Session, r.ID, r.Version)
+		seen = append(seen, r)
 		out.Records = append(out.Records, SearchHit{ID: r.ID, Lemma: r.Lemma, Category: string(r.Category), Scope: r.Scope,
 			Trigger: r.Trigger, Steps: r.Steps, Confidence: r.Confidence, Priority: r.Priority, Version: r.Version, Score: h.Score})
+	}
+	if in.Format == "guidelines" {
+		out.Guidelines = review.RenderGuidelines(seen, review.GuidelineOptions{}).Text
+		// The section is what the agent reads; the records come along as
+		// structured content.
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Guidelines}}}, out, nil
 	}
 	return nil, out, nil
 }

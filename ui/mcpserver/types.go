@@ -30,6 +30,8 @@ type SearchIn struct {
 	Tags   []string `json:"tags,omitempty" jsonschema:"the task's tags; only records with one of these tags or with no tags are returned"`
 	K      int      `json:"k,omitempty" jsonschema:"how many records to return: 1 to 50, default 5"`
 	TaskID string   `json:"task_id,omitempty" jsonschema:"an id for the task you work on; use the same id as the trajectory you submit later so the bank knows which records this task used"`
+	Select bool     `json:"select,omitempty" jsonschema:"let the bank's chat model read the task first and choose the filters, categories and query (falls back to plain search when it cannot)"`
+	Format string   `json:"format,omitempty" jsonschema:"records (the default) or guidelines: the records also rendered as a prompt section to put after your task context"`
 }
 
 // SearchHit is one record memory_search returns.
@@ -49,6 +51,10 @@ type SearchHit struct {
 // SearchOut is memory_search's result.
 type SearchOut struct {
 	Records []SearchHit `json:"records" jsonschema:"the records, best first (empty when none apply)"`
+	// Guidelines is the records as a prompt section (format guidelines).
+	Guidelines string `json:"guidelines,omitempty" jsonschema:"with format guidelines: the records as a prompt section (priority, category, content, purpose, trigger, steps, id)"`
+	// Notes say what the search fell back to and why.
+	Notes []string `json:"notes,omitempty" jsonschema:"what the search fell back to and why (no vectors yet, selection unavailable)"`
 }
 
 // ReadIn is memory_read's input.
