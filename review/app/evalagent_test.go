@@ -60,9 +60,9 @@ func guidelineRecords(system string) []string {
 	var out []string
 	for _, line := range strings.Split(sec, "\n") {
 		switch {
-		case regexp.MustCompile(`^\d+\. `).MatchString(line):
+		case regexp.MustCompile(`^### \d+\. `).MatchString(line): // review.RenderGuidelines' entry heading
 			out = append(out, line)
-		case strings.HasPrefix(line, "   - ") && len(out) > 0:
+		case (strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "  ")) && len(out) > 0:
 			out[len(out)-1] += " " + line
 		}
 	}
