@@ -44,6 +44,7 @@ type Model struct {
 	showErr      bool                 // the ! overlay
 
 	index indexState // the search index being opened in the background (index.go)
+	embed embedState // the background embedder's status (embedstatus.go)
 
 	hygiene    *hygieneRun // the H run in flight; nil when none (hygiene.go)
 	hygieneSeq int
@@ -80,7 +81,7 @@ func Run(deps common.Deps) error {
 // Init builds and starts the review queue, and follows the opening of the
 // index when it is still under way.
 func (m *Model) Init() tea.Cmd {
-	return safe(tea.Batch(m.screen(m.active).Init(), m.startWatch(), m.waitIndex()), m.deps.Logf)
+	return safe(tea.Batch(m.screen(m.active).Init(), m.startWatch(), m.waitIndex(), m.pollEmbeddings()), m.deps.Logf)
 }
 
 // screen returns screen n, building it on first use.

@@ -52,6 +52,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.seen(msg)
 	case indexMsg:
 		return m, m.indexUpdate(msg)
+	case embedMsg:
+		return m, m.embedUpdate(msg)
+	case embedTick:
+		return m, m.pollEmbeddings()
 	case common.Status:
 		return m, m.setStatus(msg)
 	case clearStatus:

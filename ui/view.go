@@ -124,6 +124,9 @@ func (m *Model) footer(active common.Screen) string {
 	if m.status.Text == "" && m.hygiene == nil && m.index.opening() {
 		status = m.c.Styles.Status.Render(ansi.Truncate(m.index.line(), m.c.Width, "…"))
 	}
+	if m.status.Text == "" && m.hygiene == nil && !m.index.opening() && m.embed.showing() {
+		status = m.c.Styles.Status.Render(ansi.Truncate(common.PrintableLine(m.embed.line()), m.c.Width, "…"))
+	}
 	if m.status.Text != "" {
 		style := m.c.Styles.Status
 		if m.status.Err {

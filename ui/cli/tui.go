@@ -27,7 +27,8 @@ func runTUI(c *call, isSample bool) error {
 	lg := log.New(logw, "", log.LstdFlags)
 	// The TUI takes the index before its screen opens: a first build of a
 	// large bank shows its progress on the terminal meanwhile.
-	svc, err := app.Open(c.ctx, c.bank, app.Options{Operator: c.operator, Logf: lg.Printf, IndexProgress: c.indexProgress()})
+	svc, err := app.Open(c.ctx, c.bank, app.Options{Operator: c.operator, Logf: lg.Printf, IndexProgress: c.indexProgress(),
+		BackgroundEmbedding: true})
 	if err != nil {
 		return err
 	}

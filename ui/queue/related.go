@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -44,6 +45,9 @@ const (
 type relatedRecord struct {
 	Rec  review.Record
 	Near bool // a near-duplicate: most words shared
+	// Similar: its vector is near the candidate's (app.Related.Similar),
+	// whatever words it uses.
+	Similar bool
 	// Overlap is the share of the shorter text's content words the other
 	// holds (minOverlap); Names counts the numbers and names both hold.
 	Overlap float64
@@ -59,16 +63,14 @@ func findRelated(svc *app.Service, p *review.Proposal) ([]relatedRecord, error) 
 		return nil, nil
 	}
 	c := p.Record
-	query := app.LiteralWords(lemmaQuery(c.Lemma + " " + c.Trigger))
-	if strings.TrimSpace(query) == "" {
+	if strings.TrimSpace(c.Lemma+c.Trigger) == "" {
 		return nil, nil
 	}
-	filters := map[string][]string{"status": {string(review.Active)}}
-	if c.Scope.Env != "" {
-		filters["env"] = []string{c.Scope.Env}
-	}
+	// Hybrid: the records sharing its words (BM25) and those whose vectors
+	// are nearest, fused (app.RelatedTo); twice what is shown, since the
+	// word rules below drop some.
 	skip := append(p.TargetIDs(), c.ID)
-	res, err := svc.Search(app.SearchRequest{Query: query, Type: "record", Filters: filters, Size: relatedSize + len(skip), AnyTerm: true})
+	near, err := svc.RelatedTo(context.Background(), c, skip, 2*relatedSize)
 	if errors.Is(err, app.ErrNoIndex) {
 		return nil, nil
 	}
@@ -77,21 +79,13 @@ func findRelated(svc *app.Service, p *review.Proposal) ([]relatedRecord, error) 
 	}
 	ours := words(c.Lemma + " " + c.Trigger)
 	var out []relatedRecord
-	for _, h := range res.Hits {
-		if slices.Contains(skip, h.ID) || len(out) == relatedSize {
+	for _, h := range near {
+		if slices.Contains(skip, h.Record.ID) || len(out) == relatedSize {
 			continue
 		}
-		r, err := svc.Record(h.ID)
-		if errors.Is(err, review.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load related record %s: %w", h.ID, err)
-		}
-		if r.Status != review.Active {
-			continue
-		}
-		if rr := relate(ours, *r); rr.related() {
+		rr := relate(ours, h.Record)
+		rr.Similar = h.Similar
+		if rr.related() {
 			out = append(out, rr)
 		}
 	}
@@ -99,9 +93,11 @@ func findRelated(svc *app.Service, p *review.Proposal) ([]relatedRecord, error) 
 }
 
 // related reports whether r is close enough to the candidate to show: a
-// near-duplicate, or enough of the content words shared (minOverlap).
+// near-duplicate, its vector near the candidate's (app.SimilarThreshold:
+// the same in other words), or enough of the content words shared
+// (minOverlap).
 func (r relatedRecord) related() bool {
-	return r.Near || (r.Names > 0 && r.Overlap >= minOverlap) || r.Overlap >= minOverlapWords
+	return r.Near || r.Similar || (r.Names > 0 && r.Overlap >= minOverlap) || r.Overlap >= minOverlapWords
 }
 
 // relate compares the candidate's words with r's.
@@ -207,8 +203,11 @@ func (m *Model) writeRelated(b *strings.Builder, w int) {
 	b.WriteString("\n" + st.Title.Render("Related") + "\n")
 	for _, r := range m.cur.Related {
 		kind := "overlap"
-		if r.Near {
+		switch {
+		case r.Near:
 			kind = "near-duplicate"
+		case r.Similar && r.Overlap < minOverlapWords:
+			kind = "same in other words"
 		}
 		head := st.Label.Render(r.Rec.ID) + " " + st.Subtle.Render(kind) + " "
 		b.WriteString(common.Indent(head, markWords(common.Printable(r.Rec.Lemma), r.Its, st.Warn), w, 2) + "\n")
