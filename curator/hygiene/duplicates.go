@@ -89,6 +89,7 @@ func (b *builder) duplicates(ctx context.Context) error {
 		return 1
 	})
 	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
+	pairs = append(pairs, b.vectorPairs(group, pairs)...)
 	var kept []pair
 	slots := slotTerms(six.lemmas, six.lv, pairs)
 	named := &namedSeqs{b: b, slots: slots, term: map[string]int32{}, seq: map[int][]string{}}
@@ -96,7 +97,7 @@ func (b *builder) duplicates(ctx context.Context) error {
 		if _, ok := conflict(six.claims[p.a], six.claims[p.b]); ok {
 			continue // a contradiction, not a duplicate
 		}
-		if ia, ib := six.idents[p.a], six.idents[p.b]; (len(ia) > 0 || len(ib) > 0) && !sameSubject(ia, ib, !p.rare) {
+		if ia, ib := six.idents[p.a], six.idents[p.b]; (len(ia) > 0 || len(ib) > 0) && !sameSubject(ia, ib, !p.rare && !p.vector) {
 			continue // about another table, file, code or number
 		}
 		if swapsSlot(six.lemmas[p.a], six.lemmas[p.b], six.lv, slots) {
@@ -121,6 +122,40 @@ func (b *builder) duplicates(ctx context.Context) error {
 		b.add(f)
 	}
 	return nil
+}
+
+// vectorPairs are the input's embedding neighbours of one group (same
+// scope and category, not suspect) that the word lists did not already
+// pair, in record order.
+func (b *builder) vectorPairs(group []string, have []pair) []pair {
+	if len(b.in.Neighbours) == 0 {
+		return nil
+	}
+	six := b.index()
+	at := make(map[string]int, len(b.recs))
+	for i := range b.recs {
+		at[b.recs[i].ID] = i
+	}
+	known := map[[2]int]bool{}
+	for _, p := range have {
+		known[[2]int{p.a, p.b}] = true
+	}
+	var out []pair
+	for _, n := range b.in.Neighbours {
+		i, ok1 := at[n.A]
+		j, ok2 := at[n.B]
+		if !ok1 || !ok2 || i == j || group[i] != group[j] {
+			continue
+		}
+		i, j = min(i, j), max(i, j)
+		if known[[2]int{i, j}] {
+			continue
+		}
+		known[[2]int{i, j}] = true
+		out = append(out, pair{a: i, b: j, sim: six.v.similarity(six.sets[i], six.sets[j]), vector: true, cos: n.Similarity})
+	}
+	slices.SortFunc(out, byRecords)
+	return out
 }
 
 // rarePairs returns the pairs of records of one group that are the only
@@ -204,7 +239,10 @@ func (b *builder) mergeFinding(ctx context.Context, members []int, weakest pair)
 		desc = append(desc, fmt.Sprintf("%s (confidence %.2f, %s)", r.ID, r.Confidence, b.uses(r.ID)))
 	}
 	rule := fmt.Sprintf("threshold %.2f", DuplicateThreshold)
-	if weakest.rare {
+	switch {
+	case weakest.vector:
+		rule = fmt.Sprintf("paired by their embeddings, cosine %.2f, though their wording differs", weakest.cos)
+	case weakest.rare:
 		rule = fmt.Sprintf("threshold %.2f for the only records of their scope and category that name %s", RareThreshold, strings.Join(b.sharedRare(weakest), ", "))
 	}
 	rat := fmt.Sprintf("Near-duplicates in %s · %s: %s; weighted term overlap of lemma, trigger and steps ≥ %.2f (%s). %s%s",

@@ -84,6 +84,17 @@ type Input struct {
 	// proposed again while its records are at the versions it named.
 	Rejected []review.Proposal
 	Now      time.Time
+	// Neighbours are pairs of records whose embeddings are near (the
+	// service finds them in the vector index): duplicate candidates beside
+	// word overlap, so a paraphrase is paired too. They are decided by the
+	// same rules as every candidate pair.
+	Neighbours []Neighbour
+}
+
+// Neighbour is two records (by id) and the cosine of their vectors.
+type Neighbour struct {
+	A, B       string
+	Similarity float64
 }
 
 // Options say what to look for.

@@ -178,6 +178,10 @@ type pair struct {
 	a, b int
 	sim  float64
 	rare bool // found by a rare shared identifier (rarePairs)
+	// vector: found by the records' embeddings (Input.Neighbours), whose
+	// cosine is cos; sim stays their word similarity.
+	vector bool
+	cos    float64
 }
 
 // similarPairs returns (unsorted) every pair of members (indexes into sets) whose

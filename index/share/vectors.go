@@ -107,14 +107,19 @@ func (ix *Index) VectorSearch(ctx context.Context, q vecbank.Query, seq, emb int
 }
 
 // Neighbours returns the owner's near pairs among req's items and the
-// model they come from ("" when it holds no vectors).
-func (ix *Index) Neighbours(ctx context.Context, req vecbank.NeighboursRequest) ([]vecbank.Pair, string, error) {
+// model they come from ("" when it holds no vectors), once the vector
+// side has caught up with change seq and embeddings feed position emb
+// (as VectorSearch).
+func (ix *Index) Neighbours(ctx context.Context, req vecbank.NeighboursRequest, seq, emb int64) ([]vecbank.Pair, string, error) {
 	var pairs []vecbank.Pair
 	var model string
-	err := ix.do(request{Op: opNeighbours, Neighbours: &req}, func(*index.Index) error {
+	err := ix.do(request{Op: opNeighbours, Neighbours: &req, VecSeq: seq, VecEmb: emb}, func(*index.Index) error {
 		side := ix.readyVectors()
 		if side == nil {
 			return nil
+		}
+		if err := side.Ensure(seq, emb); err != nil {
+			return err
 		}
 		var err error
 		pairs, model, err = side.Neighbours(ctx, req)
@@ -165,7 +170,9 @@ func (ix *Index) handle(own *index.Index, req request) response {
 			resp.Answer, err = side.Search(context.Background(), *req.Vector)
 		}
 	default:
-		resp.Pairs, resp.Model, err = side.Neighbours(context.Background(), *req.Neighbours)
+		if err = side.Ensure(req.VecSeq, req.VecEmb); err == nil {
+			resp.Pairs, resp.Model, err = side.Neighbours(context.Background(), *req.Neighbours)
+		}
 	}
 	if err != nil {
 		resp.Error = err.Error()

@@ -71,7 +71,7 @@ func (st EmbeddingStatus) String() string {
 // (*share.Index has it; a test's index may not).
 type vectorIndex interface {
 	VectorSearch(ctx context.Context, q vecbank.Query, seq, emb int64) (*vecbank.Answer, error)
-	Neighbours(ctx context.Context, req vecbank.NeighboursRequest) ([]vecbank.Pair, string, error)
+	Neighbours(ctx context.Context, req vecbank.NeighboursRequest, seq, emb int64) ([]vecbank.Pair, string, error)
 	VectorStatus() (vecbank.Status, error)
 }
 

@@ -32,6 +32,9 @@ func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*HygieneRepo
 	if err != nil {
 		return nil, nil, err
 	}
+	if opt.Only == "" || opt.Only == hygiene.Duplicates {
+		in.Neighbours = s.vectorNeighbours(ctx, in.Records)
+	}
 	hopt := hygiene.Options{Env: opt.Env, Only: opt.Only, MaxUnusedDays: cfg.Hygiene.UnusedDays(),
 		Screen: screen.New(screen.WithKnownHosts(envHosts(cfg.Envs)...))}
 	if opt.LLM {
