@@ -73,11 +73,7 @@ func (m *Model) writeFindings(b *strings.Builder, w int) {
 		return
 	}
 	st := m.Styles
-	banner := flaggedBanner(fs)
-	if len(p.RecordFindings()) > 0 {
-		banner += " — accepting asks first; bulk accept leaves it out"
-	}
-	b.WriteString(st.Banner.Render(common.Wrap(banner, w)) + "\n")
+	b.WriteString(st.Banner.Render(common.Wrap(flaggedBanner(fs), w)) + "\n")
 	if p.Screen.Redacted {
 		b.WriteString(st.Subtle.Render(common.Wrap("secrets were redacted before the proposal was stored", w)) + "\n")
 	}
@@ -240,25 +236,37 @@ func spanShown(s string, r region) string {
 	if r.secret != "" {
 		return app.RedactMarker(r.secret)
 	}
+	s = cutMiddle(s, maxSpanRunes)
 	if r.hidden {
-		s = escapeHidden(s)
-	} else {
-		s = common.PrintableLine(s)
+		return escapeHidden(s)
 	}
-	return cutMiddle(s, maxSpanRunes)
+	return common.PrintableLine(s)
 }
 
-// escapeHidden shows every rune of s that a reader would not see as
-// written — not ASCII, or not graphic — as \u{XXXX}: a Unicode tag run,
-// a bidi control, a zero-width space or a homoglyph stands out where it is.
+// escapeHidden shows what a reader would not see as written: a run of
+// Unicode tags decoded ([tags: "…"], as common.Printable shows it), and
+// every other rune that is not ASCII or not graphic as \u{XXXX}, so a
+// bidi control, a zero-width space or a homoglyph stands out where it is.
 func escapeHidden(s string) string {
 	var b strings.Builder
+	tags := ""
 	for _, r := range s {
+		if common.IsTag(r) {
+			tags += string(r)
+			continue
+		}
+		if tags != "" {
+			b.WriteString(common.Printable(tags))
+			tags = ""
+		}
 		if r == ' ' || r < utf8.RuneSelf && unicode.IsGraphic(r) {
 			b.WriteRune(r)
 			continue
 		}
 		fmt.Fprintf(&b, `\u{%X}`, r)
+	}
+	if tags != "" {
+		b.WriteString(common.Printable(tags))
 	}
 	return b.String()
 }

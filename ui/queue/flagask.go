@@ -42,7 +42,7 @@ func (m *Model) flaggedRefused(msg decided) (tea.Cmd, bool) {
 		q.quote = findingQuote(m.cur.P, fe.Findings[0])
 	}
 	m.overlay = q
-	return common.Notify(fmt.Sprintf("%s is flagged by the screen: y %s it despite the findings, n leaves it pending", msg.pid, msg.req.Verb)), true
+	return common.Notify(fmt.Sprintf("%s is flagged: y %ss it anyway, n leaves it pending", msg.pid, msg.req.Verb)), true
 }
 
 // findingQuote is f's span in p as the pane shows it (a secret's

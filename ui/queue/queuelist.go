@@ -20,9 +20,10 @@ import (
 // on it; filters by op, env, category and text (x clears them); marks
 // (space, * for every row shown); bulk reject and defer of the marked
 // rows after a y/n that gives the count; enter reviews the row's proposal
-// in the panes. The list is a component of its own (Update, View,
-// SetSize); the screen owns the store and runs what the list asks for
-// (queuebulk.go).
+// in the panes. a accepts the marked rows in bulk, leaving out those the
+// poisoning screen flagged; F shows only those (listflagged.go). The list
+// is a component of its own (Update, View, SetSize); the screen owns the
+// store and runs what the list asks for (queuebulk.go).
 
 // listRow is one open proposal as the list shows it.
 type listRow struct {
