@@ -30,6 +30,19 @@ const (
 	maxSpanRunes   = 80
 )
 
+// screenNow gives p the findings of the service's current rules when
+// it was screened with others, or never (queued before the screen):
+// the service screens it again (ProposalFindings), storing nothing. A
+// failure leaves p as stored; the service screens it again at accept.
+func screenNow(svc *app.Service, p *review.Proposal) {
+	if p.Screen != nil && p.Screen.Rules == app.ScreenRules {
+		return
+	}
+	if fs, err := svc.ProposalFindings(p.ID); err == nil {
+		p.Screen = &review.Screening{Rules: app.ScreenRules, Findings: fs}
+	}
+}
+
 // findings are the proposal's screen findings (every field, the
 // rationale too), ordered as the service stored them.
 func findings(p *review.Proposal) []review.Finding {

@@ -97,6 +97,7 @@ func readContext(store *app.Service, id string) (*proposalContext, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load proposal %s: %w", id, err)
 	}
+	screenNow(store, p) // findings.go
 	c := &proposalContext{P: p}
 	if p.Trajectory != "" {
 		if t, err := store.Trajectory(p.Trajectory); err == nil {
