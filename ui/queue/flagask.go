@@ -38,18 +38,21 @@ func (m *Model) flaggedRefused(msg decided) (tea.Cmd, bool) {
 	}
 	m.busy = ""
 	q := &flaggedQuestion{req: msg.req, findings: fe.Findings}
-	if m.ready() && m.cur.P.ID == msg.pid {
-		q.quote = findingQuote(m.cur.P, fe.Findings[0])
+	switch {
+	case msg.req.Record != nil: // the findings are in the record as edited
+		q.quote = findingQuote(msg.req.Record.Texts(), fe.Findings[0])
+	case m.ready() && m.cur.P.ID == msg.pid:
+		q.quote = findingQuote(m.cur.P.Texts(), fe.Findings[0])
 	}
 	m.overlay = q
 	return common.Notify(fmt.Sprintf("%s is flagged: y %ss it anyway, n leaves it pending", msg.pid, msg.req.Verb)), true
 }
 
-// findingQuote is f's span in p as the pane shows it (a secret's
+// findingQuote is f's span in texts as the pane shows it (a secret's
 // marker, hidden text escaped), cut to 60 runes; "" when f's field is
-// not in p.
-func findingQuote(p *review.Proposal, f review.Finding) string {
-	text, ok := fieldText(p.Texts(), f.Field)
+// not among them.
+func findingQuote(texts []review.Text, f review.Finding) string {
+	text, ok := fieldText(texts, f.Field)
 	if !ok {
 		return ""
 	}
