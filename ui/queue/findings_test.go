@@ -130,3 +130,17 @@ func TestQuestionQuotesTheEditedRecord(t *testing.T) {
 		t.Errorf("the question reads %q, want %q", got, want)
 	}
 }
+
+// A span deep in a long text is shown with findingContext runes on each
+// side, the rest cut to "…"; two spans far apart keep their own context.
+func TestMarkSpansCutsLongText(t *testing.T) {
+	t.Parallel()
+	m := &Model{Common: common.NewCommon()}
+	text := strings.Repeat("a", 200) + "EVIL" + strings.Repeat("b", 200) + "BAD" + strings.Repeat("c", 200)
+	got := m.markSpans(text, []review.Finding{{Kind: "instruction", Start: 200, End: 204}, {Kind: "exfiltration", Start: 404, End: 407}})
+	want := "…" + strings.Repeat("a", findingContext) + "[!EVIL!]" + strings.Repeat("b", findingContext) + " … " +
+		strings.Repeat("b", findingContext) + "[!BAD!]" + strings.Repeat("c", findingContext) + "…"
+	if got != want {
+		t.Errorf("markSpans:\n%q\nwant\n%q", got, want)
+	}
+}
