@@ -121,7 +121,6 @@ type embedding struct {
 	offline  map[string]*embed.Offline
 	stepped  int64 // the change sequence at the end of the last complete step
 	running  bool  // the background embedder runs in this process
-	retryAt  time.Time
 	cfgError string
 }
 
