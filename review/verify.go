@@ -35,6 +35,9 @@ func RunChecks(ctx context.Context, recs []Record, env string, resolve func(stri
 				cancel()
 			}
 			res.Verdict = probe.Compare(c.Expect, res.Now)
+			if !c.HasBaseline() {
+				res.Verdict = probe.NoBaseline
+			}
 			out = append(out, res)
 		}
 	}
@@ -43,3 +46,7 @@ func RunChecks(ctx context.Context, recs []Record, env string, resolve func(stri
 
 // Holds reports whether a verdict means the check still holds.
 func Holds(v probe.Verdict) bool { return v == probe.Same || v == probe.EnvChanged }
+
+// Fails reports whether a verdict makes the record suspect: the check no
+// longer holds. A check with no baseline neither holds nor fails.
+func Fails(v probe.Verdict) bool { return !Holds(v) && v != probe.NoBaseline }

@@ -173,7 +173,7 @@ func (b *builder) checksHold(id string) int {
 		return 0
 	}
 	for _, c := range cs {
-		if !review.Holds(c.Verdict) {
+		if review.Fails(c.Verdict) {
 			return -1
 		}
 	}

@@ -132,6 +132,10 @@ func (m *Model) detailContent(w int) string {
 			b.WriteString(text + "\n")
 		}
 	}
+	if len(d.MergedInto) > 0 {
+		b.WriteString(st.Warn.Render(common.Wrap("merged into "+strings.Join(d.MergedInto, ", then into ")+
+			": "+d.MergedInto[len(d.MergedInto)-1]+" holds its content now", w)) + "\n")
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -165,6 +169,8 @@ func verdictText(st *common.Styles, v probe.Verdict) string {
 		return st.Warn.Render("~ changed")
 	case probe.FailsNow:
 		return st.Bad.Render("✘ fails now")
+	case probe.NoBaseline:
+		return st.Warn.Render("? no baseline to compare with")
 	}
 	return st.Warn.Render(string(v))
 }

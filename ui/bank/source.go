@@ -28,6 +28,9 @@ type Detail struct {
 	History []review.Version       // oldest first
 	Checks  []review.CheckResult   // last verify result of each check
 	Uses    []review.TrajectoryUse // trajectories that retrieved it
+	// MergedInto is where a merged record's content went: the record it
+	// was merged into, then each later merge's (app.Service.MergeChain).
+	MergedInto []string
 }
 
 // StoreSource is the program's Source: the bank's service.
@@ -79,6 +82,11 @@ func (s StoreSource) Detail(id string) (*Detail, error) {
 	}
 	if d.Uses, err = s.Service.RetrievedBy(id); err != nil {
 		return nil, fmt.Errorf("load the trajectories that retrieved %s: %w", id, err)
+	}
+	if r.Provenance.MergedInto != "" {
+		if d.MergedInto, err = s.Service.MergeChain(id); err != nil {
+			return nil, fmt.Errorf("follow the merges of %s: %w", id, err)
+		}
 	}
 	return d, nil
 }

@@ -202,20 +202,28 @@ func (m *Model) verified(msg verified) tea.Cmd {
 		return tea.Batch(m.refresh(), common.NotifyErr(fmt.Sprintf(
 			"verify %s: the record changed from v%d while its checks ran, so the results were not kept; press v to verify it again", msg.id, msg.version)))
 	}
-	held := 0
+	held, failed, unbased := 0, 0, 0
 	for _, c := range msg.results {
-		if review.Holds(c.Verdict) {
+		switch {
+		case review.Holds(c.Verdict):
 			held++
+		case review.Fails(c.Verdict):
+			failed++
+		default:
+			unbased++
 		}
 	}
 	note := fmt.Sprintf("verified %s: %d of %d checks hold", msg.id, held, len(msg.results))
+	if unbased > 0 {
+		note += fmt.Sprintf(", %d had no baseline to compare with (b takes the result now as one)", unbased)
+	}
 	if m.ready() && m.detail.Record.ID == msg.id && m.detail.Record.Version == msg.version {
 		m.detail.Checks = msg.results
-		m.detail.Record.Suspect = held < len(msg.results)
+		m.detail.Record.Suspect = failed > 0
 		m.recs[msg.id] = m.detail.Record
 		m.renderDetail()
 	}
-	if held < len(msg.results) {
+	if failed > 0 {
 		return common.NotifyErr(note + "; the record is suspect")
 	}
 	return common.Notify(note)

@@ -26,7 +26,7 @@ type editForm struct {
 }
 
 func newForm(m *Model, verb review.Verb, labels []string) *editForm {
-	f := &editForm{RecordForm: form.NewRecordForm(m.cur.P.Record, labels, m.envs), pid: m.cur.P.ID, verb: verb}
+	f := &editForm{RecordForm: form.NewRecordForm(m.cur.Accepted, labels, m.envs), pid: m.cur.P.ID, verb: verb}
 	f.setWidth(m.overlayInner())
 	return f
 }

@@ -111,6 +111,16 @@ func readContext(store *app.Service, id string) (*proposalContext, error) {
 		}
 		c.Targets = append(c.Targets, r)
 	}
+	c.Accepted = review.AcceptedRecord(p, c.Targets)
+	if p.Op == review.OpMerge && p.Record != nil {
+		var srcs []review.Record
+		for _, t := range c.Targets {
+			if t != nil {
+				srcs = append(srcs, *t)
+			}
+		}
+		c.Lacks = review.Lacks(*p.Record, srcs...)
+	}
 	if c.Conflict, err = store.Conflicts(p); err != nil {
 		return nil, fmt.Errorf("check %s for conflicts: %w", id, err)
 	}

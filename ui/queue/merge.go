@@ -22,8 +22,9 @@ import (
 // (mergeForm) on the combined record; only the editor commits.
 type mergePicker struct {
 	pid       string
-	base      review.Record // the candidate record the merge keeps
-	targets   []string      // the proposal's targets, always folded in
+	base      review.Record   // the candidate record the merge keeps (a merge proposal's with its targets folded in)
+	targets   []string        // the proposal's targets, always folded in
+	targetRs  []review.Record // their current versions, whose content the editor warns about dropping
 	seedQuery string
 	exclude   []string
 	related   []review.Record // the candidate's related records, listed first by the opening search
@@ -42,13 +43,18 @@ func newMergePicker(m *Model) *mergePicker {
 	p := m.cur.P
 	mp := &mergePicker{
 		pid:       p.ID,
-		base:      p.Record.Clone(),
+		base:      m.cur.Accepted.Clone(),
 		targets:   p.TargetIDs(),
 		seedQuery: lemmaQuery(p.Record.Lemma),
 		search:    common.NewInput(""),
 		loading:   true,
 	}
 	mp.search.Placeholder = "search records"
+	for _, t := range m.cur.Targets {
+		if t != nil {
+			mp.targetRs = append(mp.targetRs, *t)
+		}
+	}
 	mp.exclude = append(slices.Clone(mp.targets), p.Record.ID)
 	mp.related = relatedSeed(m.cur.Related, mp.exclude)
 	mp.setWidth(m.overlayInner())
@@ -70,6 +76,12 @@ func (mp *mergePicker) found(msg searched) {
 
 func (mp *mergePicker) isChosen(id string) bool {
 	return slices.ContainsFunc(mp.chosen, func(r review.Record) bool { return r.ID == id })
+}
+
+// retired are the records the merge retires as read: the targets still
+// in the bank, then the chosen ones.
+func (mp *mergePicker) retired() []review.Record {
+	return append(slices.Clone(mp.targetRs), mp.chosen...)
 }
 
 // sources are the records the merge retires: targets, then chosen.

@@ -97,11 +97,17 @@ type Model struct {
 // proposalContext is everything the panes show about one proposal, loaded
 // in one Cmd.
 type proposalContext struct {
-	P          *review.Proposal
-	Traj       *review.Trajectory // nil when the proposal names none or it is gone
-	Targets    []*review.Record   // current version of each target; nil entries when missing
-	Conflict   *review.ConflictError
-	Runs       []review.ProbeRun
+	P        *review.Proposal
+	Traj     *review.Trajectory // nil when the proposal names none or it is gone
+	Targets  []*review.Record   // current version of each target; nil entries when missing
+	Conflict *review.ConflictError
+	Runs     []review.ProbeRun
+	// Accepted is the record accepting the proposal as proposed writes
+	// (review.AcceptedRecord: a merge's with its targets' content folded
+	// in), which the forms start from; Lacks what the proposal's own
+	// record drops of its targets, and accept keeps.
+	Accepted   *review.Record
+	Lacks      []review.Lack
 	Related    []relatedRecord // active records near the candidate (related.go)
 	RelatedErr error           // why they could not be read
 }
