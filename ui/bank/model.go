@@ -95,7 +95,8 @@ type Model struct {
 	worthAsked bool       // the first load of the worth has started
 	countsDue  bool       // the facets (and worth) wait for the rows on screen (counts)
 
-	note    string   // N: the note the next verb carries (note.go)
+	note    string       // N: the note the next verb carries (note.go)
+	undos   common.Undos // the decisions made on this screen, which u undoes (undo.go)
 	busy    string   // "deleting mem_3…" while a write is in flight
 	overlay overlay  // a form, picker or question over the screen; nil when none
 	envs    []string // the environments the bank declares, for the forms (form.EnvNames); nil until read

@@ -89,6 +89,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case written:
 		return m.written(msg)
+	case undoAsked:
+		return m.undoAsked(msg)
 	case mergeLoaded:
 		return m.mergeReady(msg)
 	case verified:

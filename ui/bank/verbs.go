@@ -23,6 +23,7 @@ type written struct {
 	verb review.Verb
 	dec  *review.Decision
 	err  error
+	undo string // for an undo: the decision asked to undo
 }
 
 type verified struct {
@@ -125,21 +126,6 @@ func (m *Model) decide(req review.RecordRequest) tea.Cmd {
 	}
 }
 
-// undo reverses the last decision not yet undone.
-func (m *Model) undo() tea.Cmd {
-	m.busy = "undoing…"
-	var note string
-	form.TakeNote(&note, &m.note)
-	svc, deps := m.deps.Service, m.deps
-	return func() tea.Msg {
-		dec, err := svc.Undo(context.Background(), "", deps.Operator, note)
-		if err == nil {
-			deps.Logf("bank: undid %s: %s", dec.Undoes, dec.ID)
-		}
-		return written{verb: review.Undo, dec: dec, err: err}
-	}
-}
-
 // changedFrom names this screen in the common.BankChanged it sends.
 const changedFrom = "bank"
 
@@ -151,6 +137,9 @@ func (m *Model) written(msg written) tea.Cmd {
 	var ce *review.ConflictError
 	switch {
 	case msg.verb == review.Undo && msg.err != nil:
+		if strings.Contains(msg.err.Error(), "already undone") {
+			m.undos.Drop(msg.undo) // undone elsewhere: u goes on to the one before
+		}
 		return common.NotifyErr(common.UndoFailed(msg.err))
 	case errors.As(msg.err, &ce):
 		return tea.Batch(m.refresh(), common.NotifyErr(fmt.Sprintf("%s: nothing was changed — %v", msg.verb, msg.err)))
@@ -159,6 +148,11 @@ func (m *Model) written(msg written) tea.Cmd {
 	}
 	if msg.verb == review.Merge {
 		m.marks = map[string]int{}
+	}
+	if msg.verb == review.Undo {
+		m.undos.Drop(msg.dec.Undoes)
+	} else {
+		m.undos.Push(msg.dec.ID)
 	}
 	return tea.Batch(m.refresh(), common.Notify(summary(msg.verb, msg.dec)), common.Changed(changedFrom))
 }

@@ -52,6 +52,7 @@ type decided struct {
 }
 
 type undone struct {
+	id  string // the decision asked to undo
 	dec *review.Decision
 	err error
 }
@@ -167,23 +168,6 @@ func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 			deps.Logf("decide %s %s: %v", req.Verb, req.Proposal, err)
 		}
 		return decided{pid: req.Proposal, verb: req.Verb, dec: dec, err: err}
-	}
-}
-
-// undo reverses the last decision not yet undone.
-func (m *Model) undo() tea.Cmd {
-	m.busy = "undoing…"
-	var note string
-	form.TakeNote(&note, &m.note)
-	svc, deps := m.deps.Service, m.deps
-	return func() tea.Msg {
-		dec, err := svc.Undo(context.Background(), "", deps.Operator, note)
-		if err == nil {
-			deps.Logf("undid %s: %s", dec.Undoes, dec.ID)
-		} else {
-			deps.Logf("undo: %v", err)
-		}
-		return undone{dec: dec, err: err}
 	}
 }
 

@@ -46,6 +46,7 @@ type Filter struct {
 type Model struct {
 	note    string          // N: the note the next decision carries
 	session map[string]bool // proposals decided on this screen this session, less undos
+	undos   common.Undos    // the decisions made on this screen, which u undoes (undo.go)
 	common.Common
 	deps common.Deps
 

@@ -23,6 +23,7 @@ import (
 type bulkDecided struct {
 	verb    review.Verb
 	done    []string // decided
+	decs    []string // their decisions' ids
 	claimed []string // skipped: another operator holds a live claim ("id (who)")
 	failed  []string // "id: why" (decided elsewhere, a store error)
 }
@@ -127,6 +128,7 @@ func (m *Model) bulkDecide(verb review.Verb, ids, claimed []string) tea.Cmd {
 				res.failed = append(res.failed, id+": "+err.Error())
 			default:
 				res.done = append(res.done, id)
+				res.decs = append(res.decs, dec.ID)
 				logf("decided %s: %s %s (bulk)", id, verb, dec.ID)
 				continue
 			}
@@ -147,6 +149,9 @@ func (m *Model) bulkDone(msg bulkDecided) tea.Cmd {
 	for _, id := range msg.done {
 		m.session[id] = true
 		delete(m.list.marks, id)
+	}
+	for _, id := range msg.decs {
+		m.undos.Push(id)
 	}
 	total := len(msg.done) + len(msg.claimed) + len(msg.failed)
 	text := fmt.Sprintf("%s %d of %d marked", verbDone[msg.verb], len(msg.done), total)

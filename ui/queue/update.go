@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -116,11 +117,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.decided(msg)
 	case bulkDecided:
 		return m.bulkDone(msg)
+	case undoAsked:
+		return m.undoAsked(msg)
 	case undone:
 		m.busy = ""
 		if msg.err != nil {
+			if strings.Contains(msg.err.Error(), "already undone") {
+				m.undos.Drop(msg.id) // undone elsewhere: u goes on to the one before
+			}
 			return common.NotifyErr(common.UndoFailed(msg.err))
 		}
+		m.undos.Drop(msg.dec.Undoes)
 		delete(m.session, msg.dec.Proposal)
 		text := "undid " + msg.dec.Undoes
 		if msg.dec.Proposal != "" {
@@ -293,6 +300,7 @@ func (m *Model) decided(msg decided) tea.Cmd {
 		m.session = map[string]bool{}
 	}
 	m.session[msg.pid] = true
+	m.undos.Push(msg.dec.ID)
 	return tea.Batch(m.reloadQueue(keep), common.Notify(summary(msg.dec)), common.Changed(changedFrom))
 }
 
