@@ -97,9 +97,9 @@ type Model struct {
 
 	note    string       // N: the note the next verb carries (note.go)
 	undos   common.Undos // the decisions made on this screen, which u undoes (undo.go)
-	busy    string   // "deleting mem_3…" while a write is in flight
-	overlay overlay  // a form, picker or question over the screen; nil when none
-	envs    []string // the environments the bank declares, for the forms (form.EnvNames); nil until read
+	busy    string       // "deleting mem_3…" while a write is in flight
+	overlay overlay      // a form, picker or question over the screen; nil when none
+	envs    []string     // the environments the bank declares, for the forms (form.EnvNames); nil until read
 }
 
 // link is a trajectory step the detail pane can open.
