@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,6 +38,9 @@ type verified struct {
 // verbKey starts a verb when msg names one that applies now.
 func (m *Model) verbKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := m.Keys
+	if !m.keys.Rebaseline.Enabled() && slices.Contains(m.keys.Rebaseline.Keys(), msg.String()) && m.ready() {
+		return common.Notify(m.whyNoRebaseline()), true // b does not apply: say why, and what does
+	}
 	switch {
 	case key.Matches(msg, k.Undo):
 		return m.undo(), true
