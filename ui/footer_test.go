@@ -56,6 +56,18 @@ func TestErrorOverlay(t *testing.T) {
 	if strings.Contains(ansi.Strip(m.View()), "Last error") {
 		t.Error("esc did not close the error overlay")
 	}
+	// Read in full, the error leaves the footer of every screen (issue 23
+	// item 12); ! still shows it.
+	for _, k := range []string{"1", "2", "4"} {
+		m = drive(t, m, uitest.Key(k))
+		if v := ansi.Strip(m.View()); strings.Contains(v, "upstream detail") {
+			t.Errorf("screen %s still shows the error read with !:\n%s", k, v)
+		}
+	}
+	m = drive(t, m, uitest.Key("!"))
+	if !strings.Contains(ansi.Strip(m.View()), "Last error") {
+		t.Error("! no longer shows the error after it was read")
+	}
 }
 
 // TestSessionProgress: the title counts what this session decided against

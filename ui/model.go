@@ -36,12 +36,13 @@ type Model struct {
 
 	status       common.Status
 	statusSeq    int
-	focus        *common.Focus        // the latest, for screens built later
-	seq          int64                // the bank's change sequence as last seen (watch.go)
-	changes      <-chan app.ChangeSet // the service's changes after seq (watch.go)
-	othersClaims string               // other operators' claims as last polled (watch.go)
-	lastErr      string               // the last error shown in the footer, in full (! shows it)
-	showErr      bool                 // the ! overlay
+	focus        *common.Focus          // the latest, for screens built later
+	seq          int64                  // the bank's change sequence as last seen (watch.go)
+	changes      <-chan app.ChangeSet   // the service's changes after seq (watch.go)
+	othersClaims string                 // other operators' claims as last polled (watch.go)
+	lastErr      string                 // the last error shown in the footer, in full (! shows it)
+	showErr      bool                   // the ! overlay
+	consent      *common.CuratorConsent // the first curator run's question, while asked (consent.go)
 
 	index indexState // the search index being opened in the background (index.go)
 

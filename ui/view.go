@@ -36,6 +36,8 @@ func (m *Model) View() string {
 	body := ""
 	_, h := m.bodySize()
 	switch {
+	case m.consent != nil:
+		body = m.consentOverlay(h)
 	case m.showErr:
 		body = m.errorOverlay(h)
 	case m.showAll:
@@ -108,6 +110,9 @@ func (m *Model) footer(active common.Screen) string {
 	right := hm.View(fixed)
 	sep := m.c.Styles.Footer.Render(" • ")
 	left := hm.View(common.Bindings(active.ShortHelp()))
+	if m.consent != nil {
+		left = hm.View(common.Bindings{k.Yes, k.No})
+	}
 	room := m.c.Width - lipgloss.Width(right) - lipgloss.Width(sep)
 	line := right
 	switch {
