@@ -160,7 +160,7 @@ func TestCurateFromReview(t *testing.T) {
 	s.waitFor("Review 1/15", "Candidate "+first.ID)
 
 	s.typ("c")
-	s.waitFor("Send "+first.Trajectory+" to the model test-model at "+f.BaseURL()+"?") // the session's first run asks
+	s.waitFor("Send " + first.Trajectory + " to the model test-model at " + f.BaseURL() + "?") // the session's first run asks
 	s.typ("y")
 	out := s.waitFor("Curator run cur_", "→ sql_query", countQuery, "← 1 row (run_cur_")
 	if bytes.Contains(out, []byte("made 1 proposal")) {
