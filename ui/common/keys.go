@@ -67,7 +67,7 @@ type QueueKeys struct {
 	Category key.Binding // c: cycle the category filter
 	Text     key.Binding // /: type a text filter
 	Clear    key.Binding // x: clear every filter
-	Mark     key.Binding // space: mark the row
+	Mark     key.Binding // space: mark the row, the cursor staying on it
 	MarkAll  key.Binding // *: mark every row shown (again: unmark them)
 	Reject   key.Binding // r: reject the marked proposals, after y/n
 	Defer    key.Binding // s: defer the marked proposals, after y/n

@@ -125,7 +125,7 @@ func newFilterPicker(m *Model) *filterPicker {
 		fp.rows[i] = []string{""}
 	}
 	for _, p := range m.all {
-		vals := [3]string{string(p.Op), proposalEnv(&p), ""}
+		vals := [3]string{string(p.Op), proposalEnv(&p, m.envOf), ""}
 		if p.Record != nil {
 			vals[2] = string(p.Record.Category)
 		}

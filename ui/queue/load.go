@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -25,6 +26,7 @@ type queueLoaded struct {
 	keep  string // the proposal to show, when it is still open
 	err   error
 	now   time.Time // the store's clock at the load (the list's ages)
+	envs  map[string]string // proposalEnvs of props
 
 	claims []review.Claim // live claims, read with the queue (claims.go)
 }
@@ -69,11 +71,43 @@ func (m *Model) nextSeq() int { m.seq++; return m.seq }
 // reloadQueue reads the open queue; keep names a proposal to show if open.
 func (m *Model) reloadQueue(keep string) tea.Cmd {
 	m.queueSeq = m.nextSeq()
-	seq, svc, cs := m.queueSeq, m.deps.Service, m.claimStore()
+	seq, svc, cs, known := m.queueSeq, m.deps.Service, m.claimStore(), maps.Clone(m.envOf)
 	return func() tea.Msg {
 		ps, err := svc.Queue()
-		return queueLoaded{seq: seq, props: ps, claims: readClaims(cs), keep: keep, err: err, now: svc.Now()}
+		return queueLoaded{seq: seq, props: ps, claims: readClaims(cs), keep: keep, err: err, now: svc.Now(), envs: proposalEnvs(svc, ps, known)}
 	}
+}
+
+// proposalEnvs finds the environment of each proposal that has no record
+// to say it, so that the filters find a delete or skip by env: the env
+// of its first target that has one, else its trajectory's. known holds
+// those found at an earlier load (a proposal's targets and trajectory do
+// not change); one that cannot be read has none.
+func proposalEnvs(svc *app.Service, ps []review.Proposal, known map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, p := range ps {
+		if p.Record != nil && p.Record.Scope.Env != "" {
+			continue
+		}
+		if env, ok := known[p.ID]; ok {
+			out[p.ID] = env
+			continue
+		}
+		env := ""
+		for _, t := range p.Targets {
+			if r, err := svc.Record(t.ID); err == nil && r.Scope.Env != "" {
+				env = r.Scope.Env
+				break
+			}
+		}
+		if env == "" && p.Trajectory != "" {
+			if t, err := svc.Trajectory(p.Trajectory); err == nil {
+				env = t.Env
+			}
+		}
+		out[p.ID] = env
+	}
+	return out
 }
 
 // loadContext reads everything the panes show about proposal id.

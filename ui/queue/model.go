@@ -51,6 +51,7 @@ type Model struct {
 	deps common.Deps
 
 	all    []review.Proposal // the open queue as loaded
+	envOf  map[string]string // the env of each proposal without a record (delete, skip): its targets' or trajectory's
 	queue  []review.Proposal // all, filtered
 	pos    int               // index into queue
 	filter Filter

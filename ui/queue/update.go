@@ -206,12 +206,13 @@ func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
 	}
 	m.loadErr = nil
 	m.all = msg.props
+	m.envOf = msg.envs
 	m.open = make(map[string]bool, len(m.all))
 	for _, p := range m.all {
 		m.open[p.ID] = true
 	}
 	m.setClaims(msg.claims)
-	m.list.SetRows(m.all, m.claim.holders, msg.now)
+	m.list.SetRows(m.all, m.claim.holders, m.envOf, msg.now)
 	m.applyFilter()
 	if keep != "" && !slices.ContainsFunc(m.queue, func(p review.Proposal) bool { return p.ID == keep }) &&
 		slices.ContainsFunc(m.all, func(p review.Proposal) bool { return p.ID == keep }) {
@@ -231,30 +232,33 @@ func (m *Model) applyFilter() {
 	m.queue = m.queue[:0:0]
 	m.resetClaimCount()
 	for _, p := range m.all {
-		if m.filter.matches(&p) && !m.claimedByOther(&p) {
+		if m.filter.matches(&p, m.envOf) && !m.claimedByOther(&p) {
 			m.queue = append(m.queue, p)
 		}
 	}
 	m.pos = min(max(m.pos, 0), max(len(m.queue)-1, 0))
 }
 
-// matches reports whether p passes the filter.
-func (f Filter) matches(p *review.Proposal) bool {
+// matches reports whether p passes the filter; envs holds the env of
+// the proposals that have no record (proposalEnvs).
+func (f Filter) matches(p *review.Proposal, envs map[string]string) bool {
 	if f.Op != "" && p.Op != f.Op {
 		return false
 	}
-	env, cat := proposalEnv(p), review.Category("")
+	env, cat := proposalEnv(p, envs), review.Category("")
 	if p.Record != nil {
 		cat = p.Record.Category
 	}
 	return (f.Env == "" || env == f.Env) && (f.Category == "" || cat == f.Category)
 }
 
-func proposalEnv(p *review.Proposal) string {
-	if p.Record != nil {
+// proposalEnv is the environment p is about: its record's, else (a
+// delete or skip) the one its targets or trajectory have, as envs holds it.
+func proposalEnv(p *review.Proposal, envs map[string]string) string {
+	if p.Record != nil && p.Record.Scope.Env != "" {
 		return p.Record.Scope.Env
 	}
-	return ""
+	return envs[p.ID]
 }
 
 // show starts loading the proposal under the cursor, dropping the old one.
