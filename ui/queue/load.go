@@ -25,7 +25,7 @@ type queueLoaded struct {
 	props []review.Proposal
 	keep  string // the proposal to show, when it is still open
 	err   error
-	now   time.Time // the store's clock at the load (the list's ages)
+	now   time.Time         // the store's clock at the load (the list's ages)
 	envs  map[string]string // proposalEnvs of props
 
 	claims []review.Claim // live claims, read with the queue (claims.go)
