@@ -33,7 +33,10 @@ import (
 // Version 4: no "sample" field (version 3 parted the documents by a hash
 // of their id for estimated facets; runs of doc numbers do it now,
 // blockSampleQuery).
-const mappingVersion = "4"
+//
+// Version 5: a trajectory's "passed" is "unknown" when its outcome is not
+// a reward (review.Outcome.PassedTerm), not "false".
+const mappingVersion = "5"
 
 // keywordAnalyzer indexes a whole value as one lower-cased term, so that
 // category:Fact and category:fact find the same records: query-string field
@@ -267,7 +270,7 @@ func proposalDoc(p *review.Proposal) doc {
 // catch-all text field only.
 func trajectoryDoc(t *review.Trajectory) doc {
 	d := doc{"type": "trajectory", "id": t.ID,
-		"passed": strconv.FormatBool(t.Outcome.Passed), "reward": t.Outcome.Reward}
+		"passed": t.Outcome.PassedTerm(), "reward": t.Outcome.Reward}
 	d.set("env", t.Env)
 	d.set("task", t.Task)
 	var tools, text []string

@@ -100,12 +100,8 @@ func (m *Model) detailContent(w int) string {
 	b.WriteString("\n" + st.Title.Render(fmt.Sprintf("Retrieved by (%d)", len(d.Uses))) + "\n")
 	b.WriteString(m.worthLine(r.ID, w) + "\n")
 	for _, u := range d.Uses {
-		mark := st.Bad.Render("✘")
-		if u.Outcome.Passed {
-			mark = st.Good.Render("✔")
-		}
-		text := fmt.Sprintf("%s %.2f %s", u.Trajectory, u.Outcome.Reward, common.PrintableLine(u.Task))
-		b.WriteString(mark + " " + m.linkLine(li, text, w-2) + "\n")
+		text := u.Trajectory + " " + common.PrintableLine(u.Task)
+		b.WriteString(common.OutcomeMark(st, u.Outcome) + " " + m.linkLine(li, text, w-common.OutcomeWidth-1) + "\n")
 		li++
 	}
 

@@ -41,7 +41,7 @@ func showCommand() *command {
 					fmt.Fprintf(c.stdout, "evidence     %s  %s: %s\n", run.ID, run.Result.Env, oneLine(run.Result.Input, 70))
 				}
 				for _, u := range used {
-					fmt.Fprintf(c.stdout, "retrieved by %s  passed=%v reward=%.2f\n", u.Trajectory, u.Outcome.Passed, u.Outcome.Reward)
+					fmt.Fprintf(c.stdout, "retrieved by %s  %s\n", u.Trajectory, oneLine(u.Outcome.Words(), 60))
 				}
 				return nil
 			}

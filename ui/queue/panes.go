@@ -48,11 +48,7 @@ func (m *Model) trajectoryContent(w int) string {
 		return st.Error.Render(common.Wrap("Trajectory "+m.cur.P.Trajectory+" is not in the bank.", w))
 	}
 	var b strings.Builder
-	outcome := st.Bad.Render("✘ fail")
-	if t.Outcome.Passed {
-		outcome = st.Good.Render("✔ pass")
-	}
-	fmt.Fprintf(&b, "%s  reward %s\n", outcome, strconv.FormatFloat(t.Outcome.Reward, 'f', 2, 64))
+	b.WriteString(common.OutcomeLine(st, t.Outcome) + "\n")
 	b.WriteString(common.Indent(st.Label.Render("task: "), t.Task, w, 6) + "\n")
 	if t.Env != "" {
 		b.WriteString(st.Label.Render("env: ") + t.Env + "\n")

@@ -31,9 +31,10 @@ const (
 	anyOutcome = iota
 	passed
 	failed
+	unrewarded // no outcome, or one that is not a reward
 )
 
-var outcomeNames = []string{"any", "passed", "failed"}
+var outcomeNames = []string{"any", "passed", "failed", "no reward"}
 
 // Keys are the keys this screen adds (declared with the others in
 // common.KeyMap).

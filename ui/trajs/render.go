@@ -89,13 +89,8 @@ func (m *Model) View() string {
 	return lipgloss.NewStyle().MaxHeight(m.Height).Render(out)
 }
 
-// outcomeMark is ✔ or ✘ with the reward.
-func (m *Model) outcomeMark(o review.Outcome) string {
-	if o.Passed {
-		return m.Styles.Good.Render(fmt.Sprintf("✔ %.2f", o.Reward))
-	}
-	return m.Styles.Bad.Render(fmt.Sprintf("✘ %.2f", o.Reward))
-}
+// outcomeMark is the run's outcome as the list shows it (common.OutcomeMark).
+func (m *Model) outcomeMark(o review.Outcome) string { return common.OutcomeMark(m.Styles, o) }
 
 // listView draws the rows on screen.
 func (m *Model) listView(w int) string {
@@ -150,7 +145,7 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 		put(m.deps.Curator.View(st, w, false))
 		put("")
 	}
-	put(m.outcomeMark(t.Outcome) + st.Subtle.Render(" · "+t.Env+" · "+fmt.Sprintf("%d steps", len(t.Steps))))
+	put(common.OutcomeLine(st, t.Outcome) + st.Subtle.Render(" · "+t.Env+" · "+fmt.Sprintf("%d steps", len(t.Steps))))
 	put(common.Indent(st.Label.Render("task: "), common.Printable(t.Task), w, 6))
 	put(st.Subtle.Render(common.Indent("id: ", t.ID, w, 4)))
 	if t.Outcome.Notes != "" {

@@ -241,7 +241,8 @@ func (m *Model) applyFilter() {
 	m.cursor = 0
 	for i, t := range m.all {
 		if m.env != "" && t.Env != m.env ||
-			m.outcome == passed && !t.Outcome.Passed || m.outcome == failed && t.Outcome.Passed ||
+			m.outcome == passed && !t.Outcome.Succeeded() || m.outcome == failed && !t.Outcome.Failed() ||
+			m.outcome == unrewarded && t.Outcome.Rewarded() ||
 			m.matches != nil && !m.matches[t.ID] {
 			continue
 		}
