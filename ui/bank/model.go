@@ -260,7 +260,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Search, k.Filter, m.keys.Clear, m.keys.Worth, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
 		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, k.Note, m.keys.Verify, rebase, k.Cancel, next, prev},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, keep},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, keep, k.Form.Jump},
 	}
 }
 

@@ -31,7 +31,11 @@ type KeyMap struct {
 	Probe, Filter, Search         key.Binding
 	Curate                        key.Binding // run the LLM curator on a trajectory
 	Note                          key.Binding // N: a note for the next decision
-	Zoom                          key.Binding // z: the focused pane takes the whole screen
+	// A and R: the note, then accept or reject with it, in one step.
+	AcceptNote, RejectNote key.Binding
+	// o: the candidate pane's related records, wherever it is scrolled.
+	Related key.Binding
+	Zoom    key.Binding // z: the focused pane takes the whole screen
 
 	// Inside pickers and forms.
 	Toggle, Confirm, Cancel key.Binding
@@ -78,7 +82,10 @@ type QueueKeys struct {
 // FormKeys are the keys the record forms add (form.Form): the edit,
 // narrow and merge forms of the review and bank screens.
 type FormKeys struct {
-	Save       key.Binding // ctrl+s: apply from any field (enter does from a one-line field)
+	Save key.Binding // ctrl+s: apply from any field (enter does from a one-line field)
+	// alt+1 … alt+9: jump to the form's first … ninth field (the edit
+	// form's checks are alt+7, six tabs away).
+	Jump       key.Binding
 	NewLine    key.Binding // enter in a multi-line field (lemma, steps, checks): a line break
 	KeepExpect key.Binding // ctrl+x in the checks field: keep or drop the expected output of the check under the cursor
 	MoveLine   key.Binding // alt+↑/alt+↓ in a multi-line field: move the line under the cursor (reorder steps, checks)
@@ -158,7 +165,11 @@ func DefaultKeyMap() KeyMap {
 		Search: bind("/", "search", "/"),
 		Curate: bind("c", "curate", "c"),
 		Note:   bind("N", "note", "N"),
-		Zoom:   bind("z", "zoom pane", "z"),
+		// Shifted a and r: the verb, with a note asked first.
+		AcceptNote: bind("A", "accept+note", "A"),
+		RejectNote: bind("R", "reject+note", "R"),
+		Related:    bind("o", "related", "o"),
+		Zoom:       bind("z", "zoom pane", "z"),
 
 		Toggle:    bind("space", "toggle", " "),
 		Confirm:   bind("enter", "apply", "enter"),
@@ -169,6 +180,7 @@ func DefaultKeyMap() KeyMap {
 		PrevField: bind("shift+tab", "prev field", "shift+tab", "up"),
 		Form: FormKeys{
 			Save:       bind("ctrl+s", "save", "ctrl+s"),
+			Jump:       bind("alt+1-9", "to field", "alt+1", "alt+2", "alt+3", "alt+4", "alt+5", "alt+6", "alt+7", "alt+8", "alt+9"),
 			NewLine:    bind("enter", "new line", "enter"),
 			KeepExpect: bind("ctrl+x", "keep/drop expect", "ctrl+x"),
 			MoveLine:   bind("alt+↑/↓", "move line", "alt+up", "alt+down"),

@@ -209,21 +209,26 @@ func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 const mergeSearchSize = 12
 
 // searchRecords finds active records for the merge picker: the index's
-// hits for query, loaded from the store, without the excluded ids.
-func (m *Model) searchRecords(pid, query string, exclude []string) tea.Cmd {
+// hits for query (in env only, when not ""), loaded from the store,
+// without the excluded ids.
+func (m *Model) searchRecords(pid, query, env string, exclude []string) tea.Cmd {
 	m.searchSeq = m.nextSeq()
 	seq, svc := m.searchSeq, m.deps.Service
 	return func() tea.Msg {
-		recs, err := findRecords(svc, query, exclude)
+		recs, err := findRecords(svc, query, env, exclude)
 		return searched{pid: pid, seq: seq, recs: recs, err: err}
 	}
 }
 
-func findRecords(svc *app.Service, query string, exclude []string) ([]review.Record, error) {
+func findRecords(svc *app.Service, query, env string, exclude []string) ([]review.Record, error) {
+	filters := map[string][]string{"status": {string(review.Active)}}
+	if env != "" {
+		filters["env"] = []string{env}
+	}
 	res, err := svc.Search(app.SearchRequest{
 		Query:   query,
 		Type:    "record",
-		Filters: map[string][]string{"status": {string(review.Active)}},
+		Filters: filters,
 		Size:    mergeSearchSize + len(exclude),
 		AnyTerm: true,
 	})

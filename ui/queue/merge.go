@@ -16,8 +16,9 @@ import (
 )
 
 // mergePicker chooses records to fold into the proposal's record. It opens
-// with the index's suggestions for the candidate's lemma (active records,
-// not the proposal's own targets); the search box finds more. Chosen
+// with the index's suggestions for the candidate's lemma (active records
+// of the candidate's env, not the proposal's own targets); the search box
+// finds more, in every env (each row names its env). Chosen
 // records stay chosen across searches. Enter opens the merge editor
 // (mergeForm) on the combined record; only the editor commits.
 type mergePicker struct {
@@ -110,7 +111,7 @@ func (mp *mergePicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 			if q == "" {
 				q = mp.seedQuery
 			}
-			return mp, m.searchRecords(mp.pid, q, mp.exclude)
+			return mp, m.searchRecords(mp.pid, q, "", mp.exclude) // the operator's search: every env
 		default:
 			var cmd tea.Cmd
 			mp.search, cmd = mp.search.Update(msg)
@@ -178,7 +179,7 @@ func (mp *mergePicker) view(m *Model, w, h int) string {
 		if mp.isChosen(r.ID) {
 			box = "[x] "
 		}
-		line := cut(box + r.ID + "  " + common.PrintableLine(r.Lemma))
+		line := cut(box + r.ID + "  " + r.Scope.Env + "  " + common.PrintableLine(r.Lemma))
 		if i == mp.cursor {
 			line = st.Selected.Render("▸" + ansi.Truncate(line, inner-1, "…"))
 		} else {

@@ -200,8 +200,20 @@ func (m *Model) candidateContent(w int) string {
 	if p.CuratorRun != "" {
 		b.WriteString(st.Label.Render("curator run: ") + p.CuratorRun + "\n")
 	}
+	m.relatedLine = -1
+	if len(c.Related) > 0 || c.RelatedErr != nil {
+		m.relatedLine = strings.Count(b.String(), "\n") + 1 // the blank line, then the heading
+	}
 	m.writeRelated(&b, w)
-	return strings.TrimRight(b.String(), "\n")
+	out := strings.TrimRight(b.String(), "\n")
+	// Below the fold, the related records are one key away: the first
+	// line says so.
+	if n := len(c.Related); n > 0 && m.relatedLine >= m.panes.Body(paneCandidate).Height() {
+		hint := st.Subtle.Render(common.Wrap(fmt.Sprintf("Related (%d) ↓ below · o shows them", n), w))
+		out = hint + "\n" + out
+		m.relatedLine += strings.Count(hint, "\n") + 1
+	}
+	return out
 }
 
 func opVerb(op review.Op) string {

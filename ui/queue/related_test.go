@@ -134,3 +134,52 @@ func TestRelatedMinimumOverlap(t *testing.T) {
 		t.Errorf("overlaps: brand %.2f (want < %.2f), g3 %.2f (want ≥ %.2f)", brand.Overlap, minOverlapWords, g3.Overlap, minOverlap)
 	}
 }
+
+// A decimal, a date and a time are one word each where the related pane
+// says how two records differ, not "100, 0" or "2026, 03, 16" (issue 23
+// item 12); an en dash still parts a range.
+func TestRelatedWordsKeepNumbersWhole(t *testing.T) {
+	ws := words("average price_cents / 100.0 since 2026-03-16 at 12:30; stars 1–10, end-of-line.")
+	for _, w := range []string{"100.0", "2026-03-16", "12:30", "1", "10", "price_cents", "end", "of"} {
+		if !ws.has[w] {
+			t.Errorf("words lack %q: %v", w, ws.order)
+		}
+	}
+	for _, w := range []string{"100", "0", "2026", "03", "16"} {
+		if ws.has[w] {
+			t.Errorf("words cut a number into %q: %v", w, ws.order)
+		}
+	}
+	if got := ansi.Strip(markWords("was 100.0 on 2026-03-16.", []string{"100.0"}, lipgloss.NewStyle())); got != "was 100.0 on 2026-03-16." {
+		t.Errorf("markWords changed the text: %q", got)
+	}
+}
+
+// At 120x40 the first proposal's related records are below the fold of
+// the candidate pane: its first line says so, and o scrolls there; t at
+// 80x24 shows the trajectory pane it toggled the raw steps in (issue 23
+// items 12 and 15).
+func TestRelatedWithinReach(t *testing.T) {
+	t.Parallel()
+	m := New(common.NewCommon(), uitest.OpenSample(t)).(*Model)
+	m.SetSize(120, 30)
+	settle(t, m, m.Init())
+	if !m.ready() || len(m.cur.Related) == 0 {
+		t.Fatalf("the first proposal has no related records")
+	}
+	body := m.panes.Body(paneCandidate)
+	if first := ansi.Strip(body.Lines()[0]); !strings.Contains(first, "Related (") || !strings.Contains(first, "o shows them") {
+		t.Errorf("the candidate pane starts %q, want the related records' hint", first)
+	}
+	settle(t, m, func() tea.Msg { return uitest.Key("o") })
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Related (") || body.YOffset() == 0 {
+		t.Errorf("o did not scroll to the related records:\n%s", v)
+	}
+
+	m.SetSize(80, 24)
+	m.panes.SetFocus(paneProbes)
+	settle(t, m, func() tea.Msg { return uitest.Key("t") })
+	if m.panes.Focus() != paneTrajectory || !strings.Contains(ansi.Strip(m.View()), "5 assistant: ") {
+		t.Errorf("t at 80x24 left the focus on pane %d:\n%s", m.panes.Focus(), ansi.Strip(m.View()))
+	}
+}

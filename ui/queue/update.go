@@ -325,8 +325,16 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.show()
 	case key.Matches(msg, k.Raw):
 		m.raw = !m.raw
+		if !m.panes.SideBySide() {
+			m.panes.SetFocus(paneTrajectory) // stacked: show the pane the steps toggled in
+		}
 		m.renderPane(paneTrajectory)
 		m.scrollToCited()
+	case key.Matches(msg, k.Related):
+		m.panes.SetFocus(paneCandidate)
+		if m.relatedLine >= 0 {
+			m.panes.Body(paneCandidate).SetYOffset(m.relatedLine)
+		}
 	case key.Matches(msg, k.Probe):
 		return m.runProbes()
 	case key.Matches(msg, k.Probes.Sideways):
@@ -349,6 +357,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	id := m.cur.P.ID
 	switch {
+	case key.Matches(msg, k.AcceptNote):
+		m.overlay = newVerbNote(m, review.Accept)
+	case key.Matches(msg, k.RejectNote):
+		m.overlay = newVerbNote(m, review.Reject)
 	case key.Matches(msg, k.Accept) && m.cur.P.Op == review.OpDelete:
 		m.overlay = &confirmDelete{pid: id, ids: m.cur.P.TargetIDs(), verb: review.Accept}
 	case key.Matches(msg, k.Accept):
@@ -368,7 +380,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Merge):
 		mp := newMergePicker(m)
 		m.overlay = mp
-		return m.searchRecords(mp.pid, mp.seedQuery, mp.exclude)
+		return m.searchRecords(mp.pid, mp.seedQuery, mp.base.Scope.Env, mp.exclude) // suggestions: the candidate's env
 	}
 	return m.heldBack(msg) // a verb enableKeys turned off
 }
@@ -409,7 +421,7 @@ func (m *Model) heldBack(msg tea.KeyMsg) tea.Cmd {
 	verbs := []struct {
 		b             key.Binding
 		writes, onRec bool // waits for the live runs; needs a record (hasRecord)
-	}{{k.Accept, true, false}, {k.Reject, false, false}, {k.Defer, false, false}, {k.Delete, false, false},
+	}{{k.Accept, true, false}, {k.AcceptNote, true, false}, {k.Reject, false, false}, {k.RejectNote, false, false}, {k.Defer, false, false}, {k.Delete, false, false},
 		{k.Narrow, true, true}, {k.Edit, true, true}, {k.Merge, true, true}}
 	for _, v := range verbs {
 		if !slices.Contains(v.b.Keys(), msg.String()) {
