@@ -70,6 +70,32 @@ func TestErrorOverlay(t *testing.T) {
 	}
 }
 
+// TestErrorLeavesOnNextKey: an error not read with ! leaves the footer
+// on the next key, and a screen change (a navigation, no key) takes it
+// off too; the footer still offers ! until it is read (issue 23 item 12).
+func TestErrorLeavesOnNextKey(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	m := started(t, w.deps, 120, 40)
+	m = drive(t, m, common.Status{Text: "probe: SHOP-DB-DOWN", Err: true})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "SHOP-DB-DOWN") {
+		t.Fatalf("the footer does not show the error:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("j"))
+	if v := ansi.Strip(m.View()); strings.Contains(v, "SHOP-DB-DOWN") || !strings.Contains(v, "! error") {
+		t.Errorf("after a key the footer still shows the error, or lost !:\n%s", v)
+	}
+	m = drive(t, m, common.Status{Text: "probe: SHOP-DB-DOWN", Err: true})
+	m = drive(t, m, common.ShowRecord{ID: "mem_0001"})
+	if v := ansi.Strip(m.View()); strings.Contains(v, "SHOP-DB-DOWN") {
+		t.Errorf("another screen still shows the error:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("!"))
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Last error") || !strings.Contains(v, "SHOP-DB-DOWN") {
+		t.Errorf("! does not show the error:\n%s", v)
+	}
+}
+
 // TestSessionProgress: the title counts what this session decided against
 // all it has had to review; a defer counts as decided but stays open, an
 // undo takes the decision back.

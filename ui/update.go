@@ -83,6 +83,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type == tea.KeyCtrlC {
 		return m.quit()
 	}
+	if !key.Matches(msg, k.Errors) {
+		m.clearErr() // an error stays in the footer until the next key
+	}
 	if m.consent != nil {
 		return m.consentKey(msg)
 	}
@@ -103,7 +106,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.showErr {
 		if key.Matches(msg, k.Errors, k.Cancel, k.Help) {
-			m.showErr = false
+			m.showErr, m.errUnread = false, false
 			if m.status.Err && m.status.Text == m.lastErr {
 				m.status = common.Status{} // read in full: it leaves the footer (! shows it again)
 			}

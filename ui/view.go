@@ -97,12 +97,12 @@ func (m *Model) header(active common.Screen) string {
 }
 
 // footer is the screen's key hints, then the status line. The hints are
-// cut to make room for "? help · q quit" (and "! error" while there is one),
+// cut to make room for "? help · q quit" (and "! error" while there is one unread),
 // which are never cut: they lead to everything else.
 func (m *Model) footer(active common.Screen) string {
 	k := m.c.Keys
 	fixed := common.Bindings{k.Help, k.Quit}
-	if m.lastErr != "" {
+	if m.lastErr != "" && m.errUnread {
 		fixed = append(common.Bindings{k.Errors}, fixed...)
 	}
 	hm := m.help
