@@ -124,6 +124,7 @@ type TrajKeys struct {
 	Outcome key.Binding // o: cycle the outcome filter
 	Env     key.Binding // f: cycle the env filter
 	Open    key.Binding // enter: open the record the selected step produced
+	Whole   key.Binding // x: the selected step in full (its long results are cut to a few lines)
 }
 
 func bind(help string, desc string, keys ...string) key.Binding {
@@ -230,6 +231,7 @@ func DefaultKeyMap() KeyMap {
 			Outcome: bind("o", "outcome", "o"),
 			Env:     bind("f", "env", "f"),
 			Open:    bind("enter", "open record", "enter"),
+			Whole:   bind("x", "whole step", "x"),
 		},
 	}
 }
