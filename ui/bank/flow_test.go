@@ -113,10 +113,16 @@ func TestFacetToggle(t *testing.T) {
 	}
 	tm := startBank(t, deps)
 	tm.Type("f")
-	uitest.WaitFor(t, tm, "Facets", fmt.Sprintf("[ ] %s %d", fc.Term, fc.Count))
+	uitest.WaitFor(t, tm, "Facets", fmt.Sprintf("[ ] %s %d", fc.Term, fc.Count), "esc put filters back")
 	tm.Send(space)
 	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", fc.Count), "category="+fc.Term, fmt.Sprintf("[x] %s", fc.Term))
 	tm.Send(space) // off again: every record
+	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", all.Total))
+	// esc puts back the filters the picker opened with (issue 23 item 12:
+	// the footer said "esc cancel" and the filter stayed); enter keeps them.
+	tm.Send(space)
+	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", fc.Count))
+	tm.Send(esc)
 	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", all.Total))
 }
 
