@@ -270,19 +270,27 @@ func (rp *retrievePreview) view(m *Model, w, h int) string {
 	}
 	if len(rp.res) > 0 {
 		if rp.linesW != inner {
-			rp.lines, rp.linesW = resultLines(rp.res, inner), inner
+			rp.lines, rp.linesW = resultLines(st, rp.res, inner), inner
 		}
 		lines = append(lines, rp.lines)
+		if slices.ContainsFunc(rp.res, func(r app.Retrieved) bool { return r.Record.Suspect }) {
+			lines = append(lines, st.Subtle.Render(common.Wrap("An agent is given the suspect ones too, in this order: on the record, v verifies it again, e edits it, d retires it.", inner)))
+		}
 	}
 	return box(m, strings.Join(lines, "\n"), w, h)
 }
 
-// resultLines renders the retrieved records at width w.
-func resultLines(res []app.Retrieved, w int) string {
+// resultLines renders the retrieved records at width w, in the order an
+// agent gets them; a suspect record (its last verify found a check that
+// no longer holds) says so before its lemma.
+func resultLines(st *common.Styles, res []app.Retrieved, w int) string {
 	lines := make([]string, len(res))
 	for i, s := range res {
 		lemma := common.Printable(s.Record.Lemma)
 		lead := fmt.Sprintf("%d %-8s %6.3f ", i+1, s.Record.ID, s.Score)
+		if s.Record.Suspect {
+			lemma = st.Bad.Render("suspect: a check no longer holds") + " — " + lemma
+		}
 		lines[i] = common.Indent(lead, lemma, w, ansi.StringWidth(lead))
 	}
 	return strings.Join(lines, "\n")
