@@ -183,3 +183,43 @@ func TestRelatedWithinReach(t *testing.T) {
 		t.Errorf("t at 80x24 left the focus on pane %d:\n%s", m.panes.Focus(), ansi.Strip(m.View()))
 	}
 }
+
+// The merge picker's opening suggestions for a docs proposal are docs
+// records, never shop ones (issue 23 item 12); its rows name each env.
+func TestMergeSeedKeepsTheEnv(t *testing.T) {
+	t.Parallel()
+	m := New(common.NewCommon(), uitest.OpenSample(t)).(*Model)
+	m.SetSize(200, 50)
+	settle(t, m, m.Init())
+	q, err := m.deps.Service.Queue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := ""
+	for _, p := range q {
+		if p.Record.Scope.Env == "docs" && p.Op != review.OpDelete && p.Op != review.OpSkip {
+			pid = p.ID
+			break
+		}
+	}
+	if pid == "" {
+		t.Fatal("the sample queue has no docs proposal with a record")
+	}
+	settle(t, m, func() tea.Msg { return common.ShowProposal{ID: pid} })
+	if !m.ready() || m.cur.P.ID != pid {
+		t.Fatalf("%s did not show", pid)
+	}
+	settle(t, m, func() tea.Msg { return uitest.Key("m") })
+	mp, ok := m.overlay.(*mergePicker)
+	if !ok || len(mp.found_) == 0 {
+		t.Fatalf("m opened %T with no suggestions", m.overlay)
+	}
+	for _, r := range mp.found_ {
+		if r.Scope.Env != "docs" {
+			t.Errorf("the picker for docs %s suggests %s of env %q", pid, r.ID, r.Scope.Env)
+		}
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, mp.found_[0].ID+"  docs  ") {
+		t.Errorf("the picker's row does not name the env:\n%s", v)
+	}
+}
