@@ -255,8 +255,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	if m.listOn {
 		return m.list.help()
 	}
-	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note, k.AcceptNote, k.RejectNote,
-		k.Probe, k.Probes.Full, k.Probes.Sideways, k.Curate, k.Raw, k.Related, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List}
+	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note,
+		k.Probe, k.Probes.Full, k.Probes.Sideways, k.Curate, k.Raw, k.Related, k.AcceptNote, k.RejectNote, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
