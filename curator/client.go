@@ -174,10 +174,10 @@ func (l LLM) chat(ctx context.Context, req openai.ChatCompletionRequest, during 
 	resp, err := l.Client.CreateChatCompletion(withAttempts(ctx, &attempts), req)
 	took := time.Since(start)
 	if err != nil {
-		return resp, took, describe(s, err, int(attempts.Load()), during)
+		return resp, took, &ChatError{Status: httpStatus(err), Timeout: isTimeout(err), err: describe(s, err, int(attempts.Load()), during)}
 	}
 	if len(resp.Choices) == 0 {
-		return resp, took, fmt.Errorf("curator: the model server at %s answered with no choices while %s; check that model %q is served there and can answer chat completions", s.BaseURL, during, s.Model)
+		return resp, took, &ChatError{err: fmt.Errorf("curator: the model server at %s answered with no choices while %s; check that model %q is served there and can answer chat completions", s.BaseURL, during, s.Model)}
 	}
 	return resp, took, nil
 }

@@ -44,8 +44,20 @@ type Deps struct {
 	ResolveEnv func(name string) (probe.Env, error)
 	Search     Searcher // nil: scan the bank's active records
 	LLM        LLM
-	// Probe runs one probe; nil: probe.Run. Tests may count calls with it.
+	// Probe runs one probe (the service passes its probe.Runner's Run);
+	// nil: a probe.Runner of the run's own, closed when it ends. Tests may
+	// count calls with it.
 	Probe func(ctx context.Context, env probe.Env, input string, lim probe.Limits) probe.Result
+	// Describe describes an environment to the model: kind, target, probe
+	// grammar, and for mcp the callable tools with their input schemas
+	// (the service passes its runner's Describe); nil: the run's own
+	// runner's.
+	Describe func(ctx context.Context, env probe.Env) probe.Description
+	// Screen, when set, screens each proposal a propose_* call makes
+	// before the run keeps it (the service's poisoning screen): it sets
+	// p.Screen and may redact p; an error refuses the call, and the model
+	// reads it (it names the field and the kind, never the text).
+	Screen func(p *review.Proposal) error
 }
 
 // Options tune one Curate call.
@@ -117,6 +129,7 @@ type curation struct {
 	opt   Options
 	s     Settings
 	cfg   review.Config
+	envs  []probe.Description // the environments as the model is told of them
 	run   *Run
 	tools []openai.Tool
 	names []string // declared tool names
@@ -142,8 +155,15 @@ func Curate(ctx context.Context, deps Deps, trajIDs []string, opt Options) (*Run
 	if deps.LLM.Client == nil {
 		deps.LLM.Client = NewClient(s)
 	}
-	if deps.Probe == nil {
-		deps.Probe = probe.Run
+	if deps.Probe == nil || deps.Describe == nil {
+		own := probe.NewRunner()
+		defer own.Close()
+		if deps.Probe == nil {
+			deps.Probe = own.Run
+		}
+		if deps.Describe == nil {
+			deps.Describe = own.Describe
+		}
 	}
 	if opt.MaxBadCalls <= 0 {
 		opt.MaxBadCalls = 3
@@ -172,7 +192,10 @@ func (c *curation) curate(ctx context.Context, trajIDs []string) error {
 		return fmt.Errorf("curator: cannot read the bank's settings: %w", err)
 	}
 	c.cfg = cfg
-	c.tools = declareTools(cfg, c.opt.Probe || c.s.Probe)
+	if c.opt.Probe || c.s.Probe {
+		c.describeEnvs(ctx)
+	}
+	c.tools = declareTools(cfg, c.opt.Probe || c.s.Probe, c.callable())
 	for _, t := range c.tools {
 		c.names = append(c.names, t.Function.Name)
 	}
@@ -341,11 +364,7 @@ func (c *curation) brief(t *review.Trajectory) string {
 		fmt.Fprintf(&b, "Answer: %s\n", p.Answer)
 	}
 	if c.opt.Probe || c.s.Probe {
-		var envs []string
-		for _, e := range c.cfg.Envs {
-			envs = append(envs, fmt.Sprintf("%s (%s)", e.Name, e.Kind))
-		}
-		fmt.Fprintf(&b, "Environments you may probe read-only: %s.\n", strings.Join(envs, ", "))
+		b.WriteString(c.envBrief())
 	} else {
 		b.WriteString("Probing is off in this session: rely on the trajectory and the bank.\n")
 	}

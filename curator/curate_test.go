@@ -10,7 +10,7 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-var allProbeTools = []string{"memory_search", "memory_get", "sql_query", "files_ls", "files_read", "files_grep",
+var allProbeTools = []string{"memory_search", "memory_get", "sql_query", "files_ls", "files_read", "files_grep", "files_sheet",
 	"propose_create", "propose_update", "propose_narrow", "propose_merge", "propose_delete", "propose_skip", "finish"}
 
 var noProbeTools = []string{"memory_search", "memory_get",

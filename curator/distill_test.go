@@ -72,15 +72,27 @@ func TestDeclaredSchemasAreStrict(t *testing.T) {
 			check(path+"."+k, c)
 		}
 	}
-	for _, tl := range declareTools(review.Config{Envs: []probe.Env{{Name: "a", Kind: probe.KindSQL}}}, true) {
+	every := review.Config{Envs: []probe.Env{{Name: "a", Kind: probe.KindSQL}, {Name: "b", Kind: probe.KindFiles},
+		{Name: "c", Kind: probe.KindPostgres}, {Name: "d", Kind: probe.KindMCP}}}
+	var loose []string
+	for _, tl := range declareTools(every, true, map[string][]string{"d": {"lookup"}}) {
 		var v any
 		if err := json.Unmarshal(tl.Function.Parameters.(json.RawMessage), &v); err != nil {
 			t.Fatal(err)
 		}
+		if !tl.Function.Strict {
+			// mcp_call's arguments follow each MCP tool's own schema;
+			// the rest of it is strict.
+			loose = append(loose, tl.Function.Name)
+			v.(map[string]any)["properties"].(map[string]any)["arguments"] = nil
+		}
 		check(tl.Function.Name, v)
 	}
+	if !slices.Equal(loose, []string{"mcp_call"}) {
+		t.Errorf("tools declared without strict mode: %v, want only mcp_call", loose)
+	}
 	names := []string{}
-	for _, tl := range declareTools(review.Config{Envs: []probe.Env{{Name: "a", Kind: probe.KindSQL}}}, true) {
+	for _, tl := range declareTools(review.Config{Envs: []probe.Env{{Name: "a", Kind: probe.KindSQL}}}, true, nil) {
 		names = append(names, tl.Function.Name)
 	}
 	if slices.Contains(names, "files_ls") || !slices.Contains(names, "sql_query") {

@@ -170,6 +170,7 @@ type probeOut struct {
 	Rows      [][]any  `json:"rows,omitempty"`
 	Text      string   `json:"text,omitempty"`
 	Truncated bool     `json:"truncated,omitempty"`
+	Note      string   `json:"note,omitempty"` // mcp: "read-only by your allow-list, not by the server"
 	Error     string   `json:"error,omitempty"`
 }
 
@@ -187,22 +188,36 @@ func (c *curation) probe(ctx context.Context, tool string, a probeArgs) (any, er
 		input = a.SQL
 	case ToolFilesLs:
 		input = "ls " + shellQuote(orDot(a.Path))
+	case ToolPostgres:
+		if strings.TrimSpace(a.SQL) == "" {
+			return nil, errors.New("postgres_query needs a non-empty sql statement")
+		}
+		input = a.SQL
 	case ToolFilesRead:
-		if a.Path == "" {
-			return nil, errors.New("files_read needs a path")
-		}
-		input = "read " + shellQuote(a.Path)
-		if a.Offset > 0 {
-			input += " --offset " + strconv.FormatInt(a.Offset, 10)
-		}
-		if a.Limit > 0 {
-			input += " --limit " + strconv.FormatInt(a.Limit, 10)
+		var err error
+		if input, err = readInput(a); err != nil {
+			return nil, err
 		}
 	case ToolFilesGrep:
 		if a.Pattern == "" {
 			return nil, errors.New("files_grep needs a pattern")
 		}
 		input = "grep " + shellQuote(a.Pattern) + " " + shellQuote(orDot(a.Path))
+	case ToolFilesSheet:
+		if a.Path == "" {
+			return nil, errors.New("files_sheet needs the path of an .xlsx file")
+		}
+		input = "sheet " + shellQuote(a.Path)
+		for _, w := range []string{a.Sheet, a.Range} {
+			if w != "" {
+				input += " " + shellQuote(w)
+			}
+		}
+	case ToolMCP:
+		var err error
+		if input, err = mcpInput(a); err != nil {
+			return nil, err
+		}
 	}
 	env, err := c.deps.resolveEnv(a.Env)
 	if err != nil {
@@ -216,7 +231,66 @@ func (c *curation) probe(ctx context.Context, tool string, a probeArgs) (any, er
 	id := fmt.Sprintf("run_%s_%d", c.run.ID, len(c.run.ProbeRuns)+1)
 	c.run.ProbeRuns = append(c.run.ProbeRuns, review.ProbeRun{ID: id, Result: res, At: c.deps.Store.Now(), Actor: "curator:" + c.s.Model})
 	c.probes = append(c.probes, id)
-	return probeOut{id, res.Columns, probe.FiniteRows(res.Rows), res.Text, res.Truncated, res.Error}, nil
+	return probeOut{id, res.Columns, probe.FiniteRows(res.Rows), res.Text, res.Truncated, res.Note, res.Error}, nil
+}
+
+// readInput is files_read's probe: bytes of a text file, or one page,
+// slide or sheet of a document.
+func readInput(a probeArgs) (string, error) {
+	if a.Path == "" {
+		return "", errors.New("files_read needs a path")
+	}
+	input := "read " + shellQuote(a.Path)
+	if a.Offset > 0 {
+		input += " --offset " + strconv.FormatInt(a.Offset, 10)
+	}
+	if a.Limit > 0 {
+		input += " --limit " + strconv.FormatInt(a.Limit, 10)
+	}
+	n := 0
+	if a.Page > 0 {
+		input += " --page " + strconv.Itoa(a.Page)
+		n++
+	}
+	if a.Slide > 0 {
+		input += " --slide " + strconv.Itoa(a.Slide)
+		n++
+	}
+	if a.Sheet != "" {
+		input += " --sheet " + shellQuote(a.Sheet)
+		n++
+	}
+	if n > 1 {
+		return "", errors.New("files_read takes at most one of page, slide and sheet")
+	}
+	if a.Page < 0 || a.Slide < 0 || a.Offset < 0 || a.Limit < 0 {
+		return "", errors.New("files_read: page, slide, offset and limit are 0 or more")
+	}
+	return input, nil
+}
+
+// mcpInput is mcp_call's probe, "TOOL {json arguments}" (the runner checks
+// the tool is callable and the arguments against its input schema).
+func mcpInput(a probeArgs) (string, error) {
+	if a.Tool == "" || strings.ContainsFunc(a.Tool, func(r rune) bool { return r <= ' ' || r == '{' }) {
+		return "", fmt.Errorf("mcp_call needs tool to be the name of one callable tool of %s, not %q", a.Env, a.Tool)
+	}
+	args := bytes.TrimSpace(a.Arguments)
+	var text string
+	if json.Unmarshal(args, &text) == nil { // a string holding the object
+		args = bytes.TrimSpace([]byte(text))
+	}
+	switch {
+	case len(args) == 0 || string(args) == "null":
+		args = []byte("{}")
+	case args[0] != '{' || !json.Valid(args):
+		return "", fmt.Errorf("mcp_call: arguments must be a JSON object, as the input schema of %s asks ({} for none)", a.Tool)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, args); err != nil {
+		return "", fmt.Errorf("mcp_call: arguments: %v", err)
+	}
+	return a.Tool + " " + compact.String(), nil
 }
 
 func orDot(p string) string {
@@ -299,6 +373,11 @@ func (c *curation) propose(op review.Op, tool string, a proposeArgs) (any, error
 		p.Record = rec
 	} else if a.Record != nil {
 		return nil, fmt.Errorf("%s takes no record", tool)
+	}
+	if c.deps.Screen != nil {
+		if err := c.deps.Screen(&p); err != nil {
+			return nil, fmt.Errorf("%s refused: %w", tool, err)
+		}
 	}
 	c.run.Proposals = append(c.run.Proposals, p)
 	c.proposed++

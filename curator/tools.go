@@ -3,6 +3,7 @@ package curator
 import (
 	"encoding/json"
 	"sort"
+	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -12,13 +13,16 @@ import (
 
 // Tool names the curator declares.
 const (
-	ToolSearch    = "memory_search"
-	ToolGet       = "memory_get"
-	ToolSQL       = "sql_query"
-	ToolFilesLs   = "files_ls"
-	ToolFilesRead = "files_read"
-	ToolFilesGrep = "files_grep"
-	ToolFinish    = "finish"
+	ToolSearch     = "memory_search"
+	ToolGet        = "memory_get"
+	ToolSQL        = "sql_query"
+	ToolPostgres   = "postgres_query"
+	ToolFilesLs    = "files_ls"
+	ToolFilesRead  = "files_read"
+	ToolFilesGrep  = "files_grep"
+	ToolFilesSheet = "files_sheet"
+	ToolMCP        = "mcp_call"
+	ToolFinish     = "finish"
 )
 
 // proposeTools maps each propose_* tool to the op it proposes.
@@ -33,7 +37,9 @@ var proposeTools = map[string]review.Op{
 
 // probeTools maps each probe tool to the environment kind it runs on.
 var probeTools = map[string]probe.Kind{
-	ToolSQL: probe.KindSQL, ToolFilesLs: probe.KindFiles, ToolFilesRead: probe.KindFiles, ToolFilesGrep: probe.KindFiles,
+	ToolSQL: probe.KindSQL, ToolPostgres: probe.KindPostgres,
+	ToolFilesLs: probe.KindFiles, ToolFilesRead: probe.KindFiles, ToolFilesGrep: probe.KindFiles, ToolFilesSheet: probe.KindFiles,
+	ToolMCP: probe.KindMCP,
 }
 
 // Schema helpers. Every object is strict: all properties required, no
@@ -117,48 +123,92 @@ func fn(name, desc string, params map[string]any) openai.Tool {
 	}}
 }
 
+// looseFn is fn without strict mode, for a tool one of whose arguments is
+// an object of any shape (mcp_call's arguments follow the MCP tool's own
+// schema), which strict mode cannot declare.
+func looseFn(name, desc string, params map[string]any) openai.Tool {
+	t := fn(name, desc, params)
+	t.Function.Strict = false
+	return t
+}
+
 // declareTools returns the tools of a session: memory tools, one set of
 // probe tools per environment kind in cfg when withProbes, the propose_*
-// tools and finish.
-func declareTools(cfg review.Config, withProbes bool) []openai.Tool {
-	tools := []openai.Tool{
+// tools and finish. tools names the callable tools of each mcp
+// environment (Describe), for mcp_call's description.
+func declareTools(cfg review.Config, withProbes bool, tools map[string][]string) []openai.Tool {
+	out := []openai.Tool{
 		fn(ToolSearch, "Full-text search over the memory bank's records; returns ids, lemmas and scopes.", obj(map[string]any{
 			"query": str("words to search for"), "k": integer("how many records, 1..20"),
 		})),
 		fn(ToolGet, "Read one record in full by id.", obj(map[string]any{"id": str("record id")})),
 	}
 	if withProbes {
-		for _, kind := range []probe.Kind{probe.KindSQL, probe.KindFiles} {
+		for _, kind := range probe.Kinds {
 			names := envNames(cfg, kind)
-			if len(names) == 0 {
-				continue
+			if len(names) > 0 {
+				out = append(out, probeToolsOf(kind, enum("environment name", names), names, tools)...)
 			}
-			env := enum("environment name", names)
-			if kind == probe.KindSQL {
-				tools = append(tools, fn(ToolSQL, "Run one read-only SQL statement on a SQLite environment; rows are capped.", obj(map[string]any{
-					"env": env, "sql": str("one SELECT (or PRAGMA) statement"),
-				})))
-				continue
-			}
-			tools = append(tools,
-				fn(ToolFilesLs, "List a folder of a files environment.", obj(map[string]any{
-					"env": env, "path": str("folder relative to the environment root; \".\" for the root"),
-				})),
-				fn(ToolFilesRead, "Read part of a file of a files environment.", obj(map[string]any{
-					"env": env, "path": str("file relative to the environment root"),
-					"offset": integer("byte offset to start at; 0 for the start"), "limit": integer("bytes to read; 0 for the cap"),
-				})),
-				fn(ToolFilesGrep, "Search files of a files environment for a regular expression; lines are capped.", obj(map[string]any{
-					"env": env, "pattern": str("regular expression"), "path": str("file or folder; \".\" for all"),
-				})))
 		}
 	}
 	for _, op := range review.Ops {
-		tools = append(tools, fn("propose_"+string(op), proposeDocs[op], proposeSchema(op)))
+		out = append(out, fn("propose_"+string(op), proposeDocs[op], proposeSchema(op)))
 	}
-	return append(tools, fn(ToolFinish, "End the session once every lesson has a proposal (propose_skip when nothing should change).", obj(map[string]any{
+	return append(out, fn(ToolFinish, "End the session once every lesson has a proposal (propose_skip when nothing should change).", obj(map[string]any{
 		"summary": str("one sentence on what you proposed"),
 	})))
+}
+
+// probeToolsOf declares the probe tools of one environment kind.
+func probeToolsOf(kind probe.Kind, env map[string]any, names []string, tools map[string][]string) []openai.Tool {
+	switch kind {
+	case probe.KindSQL:
+		return []openai.Tool{fn(ToolSQL, "Run one read-only SQL statement on a SQLite environment; rows are capped.", obj(map[string]any{
+			"env": env, "sql": str("one SELECT (or PRAGMA) statement"),
+		}))}
+	case probe.KindPostgres:
+		return []openai.Tool{fn(ToolPostgres, "Run one read-only statement on a PostgreSQL environment, in a read-only transaction with a time limit; rows are capped.", obj(map[string]any{
+			"env": env, "sql": str("one SELECT, WITH … SELECT, VALUES, TABLE, EXPLAIN (without ANALYZE) or SHOW statement"),
+		}))}
+	case probe.KindFiles:
+		return []openai.Tool{
+			fn(ToolFilesLs, "List a folder of a files environment.", obj(map[string]any{
+				"env": env, "path": str("folder relative to the environment root; \".\" for the root"),
+			})),
+			fn(ToolFilesRead, "Read part of a file of a files environment: text by bytes, or a PDF, DOCX, XLSX or PPTX document as text with page, slide and sheet markers.", obj(map[string]any{
+				"env": env, "path": str("file relative to the environment root"),
+				"offset": integer("text files: byte offset to start at; 0 for the start"), "limit": integer("text files: bytes to read; 0 for the cap"),
+				"page":  integer("PDF or DOCX: the one page to read; 0 for all"),
+				"slide": integer("PPTX: the one slide to read; 0 for all"),
+				"sheet": str("XLSX: the one sheet to read; empty for all"),
+			})),
+			fn(ToolFilesGrep, "Search files of a files environment (documents included) for a regular expression; each match names its file and the line, page (p3:12), slide, paragraph (¶7) or cell (Q3!B7) it came from; lines are capped.", obj(map[string]any{
+				"env": env, "pattern": str("regular expression"), "path": str("file or folder; \".\" for all"),
+			})),
+			fn(ToolFilesSheet, "Read a range of an XLSX sheet as a table: values as the file stores them, dates as dates, formulas' cached values.", obj(map[string]any{
+				"env": env, "path": str("the .xlsx file relative to the environment root"),
+				"sheet": str("sheet name; empty for the first sheet"), "range": str("cell range such as B2:D9; empty for the whole sheet"),
+			})),
+		}
+	case probe.KindMCP:
+		var callable []string
+		for _, n := range names {
+			if len(tools[n]) == 0 {
+				callable = append(callable, n+": none listed")
+				continue
+			}
+			callable = append(callable, n+": "+strings.Join(tools[n], ", "))
+		}
+		return []openai.Tool{looseFn(ToolMCP, "Call one read-only tool of an MCP environment's server; the brief lists each environment's callable tools with their input schemas. Results are capped.", map[string]any{
+			"type": "object", "additionalProperties": false, "required": []string{"env", "tool", "arguments"},
+			"properties": map[string]any{
+				"env":       env,
+				"tool":      str("a callable tool of that environment (" + strings.Join(callable, "; ") + ")"),
+				"arguments": map[string]any{"type": "object", "description": "the tool's arguments, as its input schema asks; {} for none"},
+			},
+		})}
+	}
+	return nil
 }
 
 func envNames(cfg review.Config, kind probe.Kind) []string {
@@ -187,6 +237,14 @@ type (
 		Pattern string `json:"pattern"`
 		Offset  int64  `json:"offset"`
 		Limit   int64  `json:"limit"`
+		Page    int    `json:"page"`
+		Slide   int    `json:"slide"`
+		Sheet   string `json:"sheet"`
+		Range   string `json:"range"`
+		Tool    string `json:"tool"`
+		// Arguments are an MCP tool's: an object, or (as some models send
+		// it) a string holding one.
+		Arguments json.RawMessage `json:"arguments"`
 	}
 	recordArgs struct {
 		Lemma      string          `json:"lemma"`

@@ -8,7 +8,9 @@ import "strings"
 // `+env:shop +stars`. Bleve's own default is any term (OR). A term already
 // marked + or - is kept as it is; AND between terms is dropped (it is the
 // default now); a query that says OR anywhere is left untouched, so OR
-// still means any of them.
+// still means any of them. A term said twice is kept once: every copy
+// was another searcher over the same postings (a word repeated 4,000
+// times took seconds), and the query matches the same records.
 func RequireAll(q string) string {
 	toks := splitQuery(q)
 	for _, t := range toks {
@@ -17,14 +19,17 @@ func RequireAll(q string) string {
 		}
 	}
 	out := toks[:0]
+	seen := map[string]bool{}
 	for _, t := range toks {
 		switch {
 		case t == "AND" || t == "&&":
 			continue
-		case strings.HasPrefix(t, "+"), strings.HasPrefix(t, "-"):
+		case !strings.HasPrefix(t, "+") && !strings.HasPrefix(t, "-"):
+			t = "+" + t
+		}
+		if !seen[t] {
+			seen[t] = true
 			out = append(out, t)
-		default:
-			out = append(out, "+"+t)
 		}
 	}
 	return strings.Join(out, " ")

@@ -1,6 +1,9 @@
 package index
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRequireAll(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -12,6 +15,9 @@ func TestRequireAll(t *testing.T) {
 		{"stars OR ratings", "stars OR ratings"},
 		{`id:mem\ 1 x`, `+id:mem\ 1 +x`},
 		{"  spaced   out  ", "+spaced +out"},
+		// A term said again is one searcher, not two (issue 23 item 19).
+		{"stars +stars stars ratings -x -x", "+stars +ratings -x"},
+		{strings.Repeat("stars ", 4000), "+stars"},
 	} {
 		if got := RequireAll(c.in); got != c.want {
 			t.Errorf("RequireAll(%q) = %q, want %q", c.in, got, c.want)

@@ -2,12 +2,9 @@ package index
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
-
+	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
 )
 
@@ -50,7 +47,7 @@ func (ix *Index) openBackground() (*Index, error) {
 			_ = idx.Close()
 		}
 	}
-	empty, err := emptyIndex()
+	empty, err := schema.NewMem()
 	if err != nil {
 		release()
 		return nil, err
@@ -59,19 +56,6 @@ func (ix *Index) openBackground() (*Index, error) {
 	ix.seq.Store(0)
 	ix.background(ix.buildAndSwap, release)
 	return ix, nil
-}
-
-// emptyIndex is an in-memory index with no documents, under the mapping.
-func emptyIndex() (bleve.Index, error) {
-	m, err := newMapping()
-	if err != nil {
-		return nil, fmt.Errorf("index: build mapping: %w", err)
-	}
-	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
-	if err != nil {
-		return nil, fmt.Errorf("index: open an in-memory index: %w", err)
-	}
-	return idx, nil
 }
 
 // background runs work holding writeMu in a goroutine that Close waits
@@ -105,7 +89,7 @@ const firstAnswerWait = 2 * time.Second
 // rebuildMin changes to go): a first search at 100,000 records then has
 // both cores.
 func (ix *Index) yieldIfLong() {
-	if last, err := ix.src.LastSeq(); err != nil || last-ix.seq.Load() <= int64(rebuildMin) {
+	if last, err := ix.src.LastSeq(); err != nil || last-ix.seq.Load() <= int64(ix.rebuildMin()) {
 		return
 	}
 	select {

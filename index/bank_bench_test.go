@@ -30,19 +30,20 @@ func BenchmarkSearchBank(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
+	// MEMREVIEW_BENCH_RANK=N ranks at most N hits instead of
+	// plan.Tuning.RankOver's default (to compare bounds side by side).
+	var tune Tuning
+	if n, err := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_RANK")); err == nil && n > 0 {
+		tune.Plan.RankOver = n
+		b.Logf("rank bound %d", n)
+	}
 	start := time.Now()
-	ix, err := Open(filepath.Join(dir, store.IndexDir), st)
+	ix, err := OpenWith(filepath.Join(dir, store.IndexDir), st, OpenOptions{Tuning: tune})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer ix.Close()
 	b.Logf("open %s: %v", dir, time.Since(start))
-	// MEMREVIEW_BENCH_RANK=N ranks at most N hits instead of rankOver
-	// (to compare bounds side by side).
-	if n, err := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_RANK")); err == nil && n > 0 {
-		ix.rankOver = n
-		b.Logf("rank bound %d", n)
-	}
 	blank := Request{Type: "record", Sort: []string{"_id"}, Size: 100, Highlight: true, Facets: []string{"category", "env", "status"}}
 	search := func(b *testing.B, req Request) {
 		if _, err := ix.Search(req); err != nil {
@@ -50,14 +51,10 @@ func BenchmarkSearchBank(b *testing.B) {
 		}
 	}
 	b.Run("queries", func(b *testing.B) {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		var l latencies
-		for i := 0; b.Loop(); i++ {
-			q := cmpQueries[i%len(cmpQueries)]
-			l.timeQuery(q, func() { search(b, bleveRequest(q)) })
-		}
-		l.report(b)
+		runMix(b, func(k int) error {
+			_, err := ix.Search(bleveRequest(cmpQueries[k]))
+			return err
+		}).report(b)
 	})
 	b.Run("blank-first-page", func(b *testing.B) {
 		runtime.LockOSThread()

@@ -9,9 +9,11 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/memreview/memreview/index/bleveext"
+	"github.com/memreview/memreview/index/plan"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 )
@@ -46,7 +48,7 @@ func testFirstHits(t *testing.T, ix *Index) {
 	for _, req := range reqs {
 		name := fmt.Sprintf("type %q filters %v sort %v from %d size %d", req.Type, req.Filters, req.Sort, req.From, req.Size)
 		var want, got *Results
-		onOneSnapshot(t, ix, func() { want, got = withKnob(t, &ix.noFirstHits, ix, req), mustSearch(t, ix, req) })
+		onOneSnapshot(t, ix, func() { want, got = searchOff(t, ix, req, "first-hits"), mustSearch(t, ix, req) })
 		sameResults(t, name, got, want)
 		if got.Ranked != 0 || got.Estimated != want.Estimated {
 			t.Errorf("%s: ranked %d, estimated %v; want 0 and %v", name, got.Ranked, got.Estimated, want.Estimated)
@@ -58,18 +60,6 @@ func testFirstHits(t *testing.T, ix *Index) {
 	if partial < 20 {
 		t.Errorf("only %d requests have more hits than their page", partial)
 	}
-}
-
-// withKnob runs req with *knob set (and clears it after).
-func withKnob(t *testing.T, knob *bool, ix *Index, req Request) *Results {
-	t.Helper()
-	*knob = true
-	defer func() { *knob = false }()
-	res, err := ix.search(req, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
 }
 
 // TestRankBound checks the bounded ranking of huge result sets: with
@@ -90,15 +80,12 @@ func TestRankBound(t *testing.T) {
 	const bound = 120
 	unbounded := func(req Request) *Results {
 		t.Helper()
-		ix.rankOver = math.MaxInt
-		defer func() { ix.rankOver = bound }()
-		res, err := ix.search(req, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return tunedSearch(t, ix, plan.Tuning{RankOver: math.MaxInt}, req, noCache)
 	}
-	ix.rankOver = bound
+	bounded := func(req Request) *Results {
+		t.Helper()
+		return tunedSearch(t, ix, plan.Tuning{RankOver: bound}, req, noCache)
+	}
 	for _, sort := range [][]string{nil, {"-_score"}, {"-_score", "_id"}} {
 		for _, page := range [][2]int{{0, 20}, {10, 30}, {140, 20}} {
 			req := Request{Query: "+join", Sort: sort, From: page[0], Size: page[1]}
@@ -107,11 +94,11 @@ func TestRankBound(t *testing.T) {
 			var want []string
 			onOneSnapshot(t, ix, func() {
 				exact = unbounded(req)
-				got = mustSearch(t, ix, req)
+				got = bounded(req)
 				want = bestOfFirst(t, ix, exact, req, bound)
 				r := req
 				r.Exact = true
-				exactAgain = mustSearch(t, ix, r)
+				exactAgain = bounded(r)
 			})
 			if exact.Total < 3*bound || exact.Ranked != 0 {
 				t.Fatalf("%s: %d hits, ranked %d; want over %d, not ranked", name, exact.Total, exact.Ranked, 3*bound)
@@ -135,7 +122,7 @@ func TestRankBound(t *testing.T) {
 	for _, q := range []string{"+coalesce", "+warranty_months", `+"recompute from"`} {
 		req := Request{Query: q, Size: 20}
 		var exact, got *Results
-		onOneSnapshot(t, ix, func() { exact, got = unbounded(req), mustSearch(t, ix, req) })
+		onOneSnapshot(t, ix, func() { exact, got = unbounded(req), bounded(req) })
 		if exact.Total == 0 || exact.Total > bound {
 			t.Fatalf("%q: %d hits; want 1 to %d", q, exact.Total, bound)
 		}
@@ -158,12 +145,7 @@ func testRetrieveTopScores(t *testing.T, ix *Index) {
 	for _, task := range []string{"join", "join reviews to items", "prices in cents", "coalesce null"} {
 		for _, scope := range []review.Scope{{}, {Env: "shop"}, {Tags: []string{"g1"}}} {
 			for _, k := range []int{1, 5, 20} {
-				ix.allHits = true
-				want, err := ix.Retrieve(task, scope, k)
-				ix.allHits = false
-				if err != nil {
-					t.Fatal(err)
-				}
+				want := tunedRetrieve(t, ix, plan.Tuning{Off: []string{"top-scores"}}, task, scope, k)
 				got, err := ix.Retrieve(task, scope, k)
 				if err != nil {
 					t.Fatal(err)
@@ -188,17 +170,17 @@ func testRetrieveTopScores(t *testing.T, ix *Index) {
 // hits, all in the runs of doc numbers it samples, and spread over the
 // whole index (runs from its start to its end).
 func testBlockSample(t *testing.T, ix *Index) {
-	q, err := parseQuery("+join")
+	q, err := plan.ParseQuery("+join") // no phrase: the query the plan runs
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := query.NewBooleanQuery([]query.Query{allPhrases(q)}, nil, nil)
+	root := query.NewBooleanQuery([]query.Query{q}, nil, nil)
 	all, err := ix.idx.Search(bleve.NewSearchRequestOptions(root, 0, 0, false))
 	if err != nil {
 		t.Fatal(err)
 	}
 	const target = 120
-	bs := &blockSampleQuery{inner: root, total: all.Total, target: target}
+	bs := &bleveext.BlockSampleQuery{Inner: root, Total: all.Total, Target: target}
 	sr := bleve.NewSearchRequestOptions(bs, 10_000, 0, false)
 	sr.Score = "none"
 	res, err := ix.idx.Search(sr)
@@ -209,7 +191,7 @@ func testBlockSample(t *testing.T, ix *Index) {
 		t.Fatalf("sampled %d of %d hits; want about %d", res.Total, all.Total, target)
 	}
 	// The sampled hits are a subset of the query's, in at least half of
-	// the sampleBlocks runs.
+	// the bleveext.SampleBlocks runs.
 	full, err := ix.idx.Search(bleve.NewSearchRequestOptions(root, int(all.Total), 0, false))
 	if err != nil {
 		t.Fatal(err)
@@ -223,35 +205,11 @@ func testBlockSample(t *testing.T, ix *Index) {
 		if !in[h.ID] {
 			t.Fatalf("sampled %s, not a hit of the query", h.ID)
 		}
-		runs[binaryDoc(h.IndexInternalID)*sampleBlocks/docSpace(t, ix)] = true
+		n, _ := bleveext.DocNumber(h.IndexInternalID)
+		runs[n*bleveext.SampleBlocks/docSpace(t, ix)] = true
 	}
-	if len(runs) < sampleBlocks/2 {
-		t.Errorf("the sample lies in %d of %d runs", len(runs), sampleBlocks)
-	}
-}
-
-func binaryDoc(id []byte) uint64 {
-	var n uint64
-	for _, b := range id {
-		n = n<<8 | uint64(b)
-	}
-	return n
-}
-
-// eachSegment calls f with each segment of ix's index now.
-func eachSegment(t *testing.T, ix *Index, f func(*scorch.SegmentSnapshot)) {
-	t.Helper()
-	adv, err := ix.idx.Advanced()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	for _, seg := range r.(*scorch.IndexSnapshot).Segments() {
-		f(seg)
+	if len(runs) < bleveext.SampleBlocks/2 {
+		t.Errorf("the sample lies in %d of %d runs", len(runs), bleveext.SampleBlocks)
 	}
 }
 
@@ -259,7 +217,13 @@ func eachSegment(t *testing.T, ix *Index, f func(*scorch.SegmentSnapshot)) {
 func docSpace(t *testing.T, ix *Index) uint64 {
 	t.Helper()
 	var space uint64
-	eachSegment(t, ix, func(seg *scorch.SegmentSnapshot) { space += uint64(seg.FullSize()) })
+	err := bleveext.Snapshot(ix.idx, func(r bindex.IndexReader) error {
+		space = bleveext.DocSpace(r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return space
 }
 
@@ -269,22 +233,20 @@ func docSpace(t *testing.T, ix *Index) uint64 {
 // with fewer hits than rankAfter is ranked in full however many steps it
 // takes.
 func testWorkBound(t *testing.T, ix *Index) {
-	defer func() { ix.rankOver, ix.rankWork, ix.rankAfter = 0, 0, 0 }()
-	ix.rankOver = math.MaxInt
 	req := Request{Query: "+join", Filters: map[string][]string{"category": {"procedure"}}, Size: 15}
 	var exact, got, under *Results
 	var want []string
 	var after uint64
 	onOneSnapshot(t, ix, func() {
-		ix.rankWork, ix.rankAfter = 0, 0
-		exact = mustSearch(t, ix, Request{Query: req.Query, Filters: req.Filters, Size: req.Size, Exact: true})
+		tune := plan.Tuning{RankOver: math.MaxInt}
+		exact = tunedSearch(t, ix, tune, Request{Query: req.Query, Filters: req.Filters, Size: req.Size, Exact: true}, noCache)
 		// A step or more a hit: the work reaches 2×after by 2×after hits.
 		after = exact.Total / 4
-		ix.rankWork, ix.rankAfter = 2*after, after
-		got = mustSearch(t, ix, req)
+		tune.RankWork, tune.RankAfter = 2*after, after
+		got = tunedSearch(t, ix, tune, req, noCache)
 		want = bestOfFirst(t, ix, exact, req, int(got.Ranked))
-		ix.rankWork, ix.rankAfter = 1, exact.Total+1
-		under = mustSearch(t, ix, req)
+		tune.RankWork, tune.RankAfter = 1, exact.Total+1
+		under = tunedSearch(t, ix, tune, req, noCache)
 	})
 	if exact.Total < 100 {
 		t.Fatalf("%q on %v: %d hits; want 100 or more", req.Query, req.Filters, exact.Total)
@@ -304,14 +266,11 @@ func testWorkBound(t *testing.T, ix *Index) {
 // testRankBoundPhrase checks a phrase query over the bound: its hits are
 // phrase hits of the exact search, best first, marked Ranked.
 func testRankBoundPhrase(t *testing.T, ix *Index, bound int) {
-	defer func() { ix.estimateOver = 0 }()
 	req := Request{Query: `+"one row per"`, Size: 10}
 	var exact, got *Results
 	onOneSnapshot(t, ix, func() {
-		ix.estimateOver, ix.rankOver = 0, bound
-		exact = mustSearch(t, ix, Request{Query: req.Query, Size: 10_000, Exact: true})
-		ix.estimateOver, ix.rankOver = 20, 60
-		got = mustSearch(t, ix, req)
+		exact = tunedSearch(t, ix, plan.Tuning{RankOver: bound}, Request{Query: req.Query, Size: 10_000, Exact: true}, noCache)
+		got = tunedSearch(t, ix, plan.Tuning{EstimateOver: 20, RankOver: 60}, req, noCache)
 	})
 	if got.Ranked != 60 || !got.Estimated || len(got.Hits) == 0 {
 		t.Fatalf("ranked %d, estimated %v, %d hits; want 60, estimated, hits", got.Ranked, got.Estimated, len(got.Hits))
@@ -330,7 +289,7 @@ func testRankBoundPhrase(t *testing.T, ix *Index, bound int) {
 
 func mustSearch(t *testing.T, ix *Index, req Request) *Results {
 	t.Helper()
-	res, err := ix.search(req, false)
+	res, err := ix.search(req, noCache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,11 +315,11 @@ func bestOfFirst(t *testing.T, ix *Index, exact *Results, req Request, n int) []
 	for _, h := range all.Hits {
 		score[h.Type+"/"+h.ID] = h.Score
 	}
-	q, err := parseQuery(req.Query)
+	q, err := plan.ParseQuery(req.Query) // no phrase (bestOfFirst's callers): the query the plan runs
 	if err != nil {
 		t.Fatal(err)
 	}
-	bq := query.NewBooleanQuery([]query.Query{allPhrases(q)}, nil, nil)
+	bq := query.NewBooleanQuery([]query.Query{q}, nil, nil)
 	for f, vs := range req.Filters {
 		mq := query.NewMatchQuery(vs[0])
 		mq.SetField(f)
@@ -453,7 +412,7 @@ func testFilterIDPage(t *testing.T, ix *Index) {
 	}
 	for _, req := range reqs {
 		name := fmt.Sprintf("type %q filters %v sort %v from %d size %d", req.Type, req.Filters, req.Sort, req.From, req.Size)
-		want := withKnob(t, &ix.noFilterIDPage, ix, req)
+		want := searchOff(t, ix, req, "filter-id-page")
 		got := mustSearch(t, ix, req)
 		sameResults(t, name, got, want)
 	}
@@ -461,20 +420,13 @@ func testFilterIDPage(t *testing.T, ix *Index) {
 	if n := mustSearch(t, ix, Request{Type: "record", Filters: rare, Sort: []string{"_id"}}).Total; n == 0 || n > 50 {
 		t.Fatalf("lemma:coalesce has %d hits; want a few", n)
 	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
 	answers := func(filters map[string][]string) bool {
-		var fs []query.Query
-		for f, vs := range filters {
-			mq := query.NewMatchQuery(vs[0])
-			mq.SetField(f)
-			fs = append(fs, mq)
+		p := explainOf(t, ix, Request{Type: "record", Filters: filters, Sort: []string{"_id"}, Size: 20})
+		declined := slices.Contains(p.Declined(), "filter-id-page")
+		if answered := p.Hits() == "filter-id-page"; answered == declined {
+			t.Fatalf("%v: plan %s: filter-id-page neither answered nor declined", filters, p)
 		}
-		res, ok, err := ix.filterIDPage(filterQuery("record", fs), "record", 0, 20)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ok && len(res.Hits) == 20
+		return !declined
 	}
 	if !answers(map[string][]string{"status": {"active"}}) || !answers(map[string][]string{"env": {"docs"}}) {
 		t.Error("filterIDPage did not answer a broad filter")
@@ -504,7 +456,9 @@ func onOneSnapshot(t *testing.T, ix *Index, compute func()) {
 // segmentIDs names the segments of ix's index now.
 func segmentIDs(t *testing.T, ix *Index) string {
 	t.Helper()
-	var ids []string
-	eachSegment(t, ix, func(seg *scorch.SegmentSnapshot) { ids = append(ids, fmt.Sprint(seg.Id())) })
-	return fmt.Sprint(ids)
+	ids, err := bleveext.SegmentIDs(ix.idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }

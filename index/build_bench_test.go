@@ -33,26 +33,14 @@ func reportBuild(b *testing.B, n int, cpu0 time.Duration, stop func() uint64) {
 }
 
 // BenchmarkBuild builds the index of a synthetic bank from a source in
-// memory (so only the index's work is timed): the version-1 mapping with
-// one feeding goroutine (before issue 16) and the version-2 mapping with
-// two, with and without unsafe batches, side by side (MEMREVIEW_BENCH_N
-// sets the size). It reports wall time, CPU seconds (steadier than wall
+// memory (so only the index's work is timed), with and without unsafe
+// batches, side by side (MEMREVIEW_BENCH_N sets the size; the variants
+// with the version-1 mapping went with its frozen copy, see git history). It reports wall time, CPU seconds (steadier than wall
 // time on a loaded machine), peak heap and index size:
 //
 //	go test ./index/ -run '^$' -bench 'Build$' -benchtime 1x -count 1
 func BenchmarkBuild(b *testing.B) {
 	src, n := buildBenchSource()
-	// The version-1 mapping with one feeder: the build before issue 16.
-	b.Run(fmt.Sprintf("n=%d/mapping=v1/feeders=1", n), func(b *testing.B) {
-		for b.Loop() {
-			ix := buildV1(b, src)
-			b.StopTimer()
-			b.ReportMetric(float64(dirSize(ix.dir))/(1<<20), "index-MB")
-			ix.Close()
-			b.StartTimer()
-		}
-		b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
-	})
 	type variant struct {
 		unsafe      bool
 		feeders, gc int
@@ -62,16 +50,12 @@ func BenchmarkBuild(b *testing.B) {
 	// one cut the CPU but raised the peak heap too far to adopt).
 	for _, v := range []variant{{false, 2, 100}, {true, 2, 100}, {true, 2, 200}} {
 		name := fmt.Sprintf("unsafe=%v/gc=%d", v.unsafe, v.gc)
-		b.Run(fmt.Sprintf("n=%d/mapping=v2/build=%s/feeders=%d", n, name, v.feeders), func(b *testing.B) {
-			defer func(f, g int, u bool) {
-				buildFeeders, buildUnsafe = f, u
-				debug.SetGCPercent(g)
-			}(buildFeeders, debug.SetGCPercent(v.gc), buildUnsafe)
-			buildFeeders, buildUnsafe = v.feeders, v.unsafe
+		b.Run(fmt.Sprintf("n=%d/build=%s/feeders=%d", n, name, v.feeders), func(b *testing.B) {
+			defer debug.SetGCPercent(debug.SetGCPercent(v.gc))
 			cpu0 := cpuTime()
 			stop := watchHeap()
 			for i := 0; b.Loop(); i++ {
-				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src}
+				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src, tune: Tuning{Build: BuildTuning{Feeders: v.feeders, Safe: !v.unsafe}}}
 				idx, err := ix.build(ix.dir)
 				if err != nil {
 					b.Fatal(err)

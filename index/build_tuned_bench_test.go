@@ -24,16 +24,14 @@ func BenchmarkBuildTuned(b *testing.B) {
 		{"batch=2000/feeders=2", 2000, 2, nil},
 		{"batch=1000/feeders=2/no-memory-merge", 1000, 2, map[string]interface{}{
 			"scorchPersisterOptions": map[string]interface{}{"MemoryPressurePauseThreshold": 0}}},
+		{"batch=1000/feeders=2/no-file-merge", 1000, 2, map[string]interface{}{
+			"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 10000, "SegmentsPerMergeTask": 10000}}},
 	} {
 		b.Run(fmt.Sprintf("n=%d/%s", n, v.name), func(b *testing.B) {
-			defer func(c, f int, s map[string]interface{}) {
-				buildBatch, buildFeeders, buildScorch = c, f, s
-			}(buildBatch, buildFeeders, buildScorch)
-			buildBatch, buildFeeders, buildScorch = v.batch, v.feeders, v.scorch
 			cpu0 := cpuTime()
 			stop := watchHeap()
 			for b.Loop() {
-				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src}
+				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src, tune: Tuning{Build: BuildTuning{Batch: v.batch, Feeders: v.feeders, Scorch: v.scorch}}}
 				idx, err := ix.build(ix.dir)
 				if err != nil {
 					b.Fatal(err)

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"github.com/memreview/memreview/index/schema"
 	"path/filepath"
 	"testing"
 )
@@ -34,7 +35,7 @@ func TestBuildPersistsEveryBatch(t *testing.T) {
 	if got, err := readSeq(idx); err != nil || got != want {
 		t.Errorf("stored sequence = %d, %v; want %d", got, err, want)
 	}
-	if mv, err := idx.GetInternal(mappingKey); err != nil || string(mv) != mappingVersion {
-		t.Errorf("stored mapping version = %q, %v; want %q", mv, err, mappingVersion)
+	if mv, err := idx.GetInternal(mappingKey); err != nil || string(mv) != schema.Version {
+		t.Errorf("stored mapping version = %q, %v; want %q", mv, err, schema.Version)
 	}
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -21,9 +22,13 @@ func bulkRecords(prefix string, n int) []review.Record {
 // caught up by a rebuild (no item read one by one), reporting progress up
 // to the whole bank, and that a short one is replayed.
 func TestLongFeedRebuilt(t *testing.T) {
-	defer func(n int) { rebuildMin = n }(rebuildMin)
-	rebuildMin = 200 // the rule, at a size a test builds quickly
-	ix, src := openSample(t)
+	const rebuildMin = 200 // the rule, at a size a test builds quickly
+	src := sampleBank()
+	ix, err := OpenWith(filepath.Join(t.TempDir(), "index"), src, OpenOptions{Tuning: Tuning{RebuildMin: rebuildMin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
 	var mu sync.Mutex
 	var reports [][2]int
 	ix.SetProgress(func(done, total int) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memreview/memreview/index/plan"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
@@ -268,6 +269,25 @@ func (l *latencies) add(q cmpQuery, d time.Duration) {
 	l.byQuery[name] = append(l.byQuery[name], d)
 }
 
+// runMix runs the comparison queries in turn, one a b.Loop iteration,
+// query(k) running cmpQueries[k] on the calling goroutine locked to its
+// thread (timeQuery measures the thread's CPU), and returns their
+// latencies.
+func runMix(b *testing.B, query func(k int) error) *latencies {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var lat latencies
+	for i := 0; b.Loop(); i++ {
+		k := i % len(cmpQueries)
+		lat.timeQuery(cmpQueries[k], func() {
+			if err := query(k); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	return &lat
+}
+
 func quantile(ds []time.Duration, q float64) time.Duration {
 	if len(ds) == 0 {
 		return 0
@@ -320,7 +340,7 @@ func BenchmarkSearchCompare(b *testing.B) {
 				reqs := make([]Request, len(cmpQueries))
 				for i, q := range cmpQueries {
 					reqs[i] = bleveRequest(q)
-					res, err := ix.search(reqs[i], cached) // warm and check
+					res, err := ix.search(reqs[i], plan.Options{Cache: cached}) // warm and check
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -331,20 +351,10 @@ func BenchmarkSearchCompare(b *testing.B) {
 						checkCachedFacets(b, ix, reqs[i])
 					}
 				}
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				var lat latencies
-				i := 0
-				for b.Loop() {
-					k := i % len(reqs)
-					lat.timeQuery(cmpQueries[k], func() {
-						if _, err := ix.search(reqs[k], cached); err != nil {
-							b.Fatal(err)
-						}
-					})
-					i++
-				}
-				lat.report(b)
+				runMix(b, func(k int) error {
+					_, err := ix.search(reqs[k], plan.Options{Cache: cached})
+					return err
+				}).report(b)
 			})
 		}
 		b.Run(fmt.Sprintf("n=%d/engine=fts5", n), func(b *testing.B) {
@@ -358,20 +368,10 @@ func BenchmarkSearchCompare(b *testing.B) {
 					b.Fatalf("%s: fts5 found nothing", q.name)
 				}
 			}
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var lat latencies
-			i := 0
-			for b.Loop() {
-				k := i % len(cmpQueries)
-				lat.timeQuery(cmpQueries[k], func() {
-					if _, err := searchFTS(db, cmpQueries[k]); err != nil {
-						b.Fatal(err)
-					}
-				})
-				i++
-			}
-			lat.report(b)
+			runMix(b, func(k int) error {
+				_, err := searchFTS(db, cmpQueries[k])
+				return err
+			}).report(b)
 		})
 		b.Run(fmt.Sprintf("n=%d/engine=scan", n), func(b *testing.B) {
 			docs := corpus(b, n).scan
@@ -440,7 +440,7 @@ func BenchmarkBrowserPage(b *testing.B) {
 					checkCachedFacets(b, ix, p.req)
 				}
 				for b.Loop() {
-					res, err := ix.search(p.req, cached)
+					res, err := ix.search(p.req, plan.Options{Cache: cached})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -458,7 +458,7 @@ func BenchmarkBrowserPage(b *testing.B) {
 // uncached path on the benchmark corpus.
 func checkCachedFacets(b *testing.B, ix *Index, req Request) {
 	b.Helper()
-	want, err := ix.search(req, false)
+	want, err := ix.search(req, noCache)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -483,7 +483,7 @@ func checkCachedFacets(b *testing.B, ix *Index, req Request) {
 func TestCompareQueriesTranslate(t *testing.T) {
 	for _, q := range cmpQueries {
 		req := bleveRequest(q)
-		if _, err := parseQuery(req.Query); err != nil {
+		if _, err := plan.ParseQuery(req.Query); err != nil {
 			t.Errorf("%s: %v", q.name, err)
 		}
 		if m, _, _ := ftsQuery(q); m == "" {
@@ -497,7 +497,7 @@ func TestCompareQueriesTranslate(t *testing.T) {
 }
 
 // BenchmarkOpenBank opens an existing bank of 100,000 records (plus 1,000
-// trajectories) with a caught-up index: review.Open then index.Open, the
+// trajectories) with a caught-up index: store.Open then index.Open, the
 // time until search is ready. It reports the heap in use (after a GC, with
 // the bank open), the part of it the open bank holds, the memory the
 // process got from the OS, and its resident set (which counts the pages of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -209,11 +210,16 @@ type scanDoc struct {
 	confidence                  float64
 }
 
+// joinLines joins the non-empty parts with newlines.
+func joinLines(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "\n")
+}
+
 func scanDocs(recs []review.Record) []scanDoc {
 	out := make([]scanDoc, len(recs))
 	for i, r := range recs {
 		out[i] = scanDoc{id: r.ID,
-			text:     strings.ToLower(join(r.Lemma, r.Trigger, strings.Join(r.Steps, "\n"), strings.Join(r.Scope.Tags, " "), string(r.Category), r.Scope.Env)),
+			text:     strings.ToLower(joinLines(r.Lemma, r.Trigger, strings.Join(r.Steps, "\n"), strings.Join(r.Scope.Tags, " "), string(r.Category), r.Scope.Env)),
 			category: string(r.Category), env: r.Scope.Env, status: string(r.Status),
 			tags: " " + strings.ToLower(strings.Join(r.Scope.Tags, " ")) + " ", confidence: r.Confidence}
 	}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/memreview/memreview/index/plan"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 )
@@ -23,20 +24,14 @@ func TestBlankFacetsFromDictionary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	defer func() { useDict = true }()
 	facets := []string{"category", "env", "status", "tags", "op", "passed"}
 	compare := func(when string) {
 		t.Helper()
 		for _, typ := range []string{"record", "", "proposal", "trajectory"} {
 			req := Request{Type: typ, Facets: facets, Sort: []string{"_id"}}
 			name := fmt.Sprintf("%s: type %q", when, typ)
-			useDict = false
-			want, err := ix.search(req, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			useDict = true
-			got, err := ix.search(req, false)
+			want := searchOff(t, ix, req, "dict-facets")
+			got, err := ix.search(req, noCache)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,19 +68,13 @@ func TestBlankPageByID(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	defer func() { useIDPage = true }()
 	compare := func(when string) {
 		t.Helper()
 		for _, typ := range []string{"record", "proposal", "trajectory"} {
 			for _, from := range []int{0, 1, 95, 290, 400} {
 				req := Request{Type: typ, Sort: []string{"_id"}, From: from, Size: 100, Highlight: true, Facets: []string{"category", "status"}}
-				useIDPage = false
-				want, err := ix.search(req, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				useIDPage = true
-				got, err := ix.search(req, true)
+				want := tunedSearch(t, ix, plan.Tuning{Off: []string{"id-page"}}, req, plan.Options{Cache: true})
+				got, err := ix.search(req, plan.Options{Cache: true})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -35,7 +35,7 @@ var facetRequests = []Request{
 func checkFacetCache(t *testing.T, ix *Index, when string) {
 	t.Helper()
 	for _, req := range facetRequests {
-		want, err := ix.search(req, false)
+		want, err := ix.search(req, noCache)
 		if err != nil {
 			t.Fatalf("%s: uncached %+v: %v", when, req, err)
 		}
@@ -117,31 +117,4 @@ func TestFacetCacheIdentical(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFacetCache(t, ix, "after Rebuild")
-}
-
-func TestFacetKey(t *testing.T) {
-	a := Request{Query: "join", Type: "record", Facets: []string{"env"}}
-	same := []Request{
-		{Query: "join", Type: "record", Facets: []string{"env"}, From: 100, Size: 100, Sort: []string{"_id"}, Highlight: true},
-		{Query: "join", Type: "record", Facets: []string{"env", "env"}},
-	}
-	differs := []Request{
-		{Query: "joins", Type: "record", Facets: []string{"env"}},
-		{Query: "join", Type: "proposal", Facets: []string{"env"}},
-		{Query: "join", Type: "record", Facets: []string{"category"}},
-		{Query: "join", Type: "record", Facets: []string{"env", "status"}},
-		{Query: "join", Type: "record", Facets: []string{"env"}, Filters: map[string][]string{"env": {"shop"}}},
-		{Query: "join", Type: "record", Facets: []string{"env"}, Filters: map[string][]string{"env": {"docs"}}},
-		{Query: `join" "record`, Facets: []string{"env"}},
-	}
-	for _, r := range same {
-		if facetKey(r) != facetKey(a) {
-			t.Errorf("facetKey(%+v) = %s, want %s", r, facetKey(r), facetKey(a))
-		}
-	}
-	for _, r := range differs {
-		if facetKey(r) == facetKey(a) {
-			t.Errorf("facetKey(%+v) = facetKey(%+v)", r, a)
-		}
-	}
 }

@@ -8,12 +8,13 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// Filling is what one writer filling a new bank tells BuildFilling, which
-// builds the bank's index while the writer writes (sample gen): the
-// writer inserts records in ascending id order, calls Committed after each
-// transaction and Inserted once its inserts are over; whatever it writes
-// after that (edits) the index's next open catches up from the change
-// feed. Its methods are safe for concurrent use.
+// Filling is what one writer filling a bank tells the index that follows
+// it (BuildFilling for a new bank's index, Index.Follow for an open one),
+// which indexes what the writer writes while it writes: the writer calls
+// Committed after each transaction and Inserted once its inserts are
+// over, or Fail when it stops; whatever it writes after Inserted (edits)
+// the index catches up from the change feed afterwards. Its methods are
+// safe for concurrent use.
 type Filling struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced at every call
@@ -69,6 +70,11 @@ func (f *Filling) state() (done bool, seq int64, next <-chan struct{}, err error
 // index stores the sequence of f.Inserted; the next Open catches up what
 // came after. src must read records by id in bulk (*store.Store does).
 func BuildFilling(dir string, src Source, f *Filling) error {
+	return buildFilling(dir, src, f, BuildTuning{})
+}
+
+// buildFilling is BuildFilling under bt (tests use small batches).
+func buildFilling(dir string, src Source, f *Filling, bt BuildTuning) error {
 	byID, ok := src.(recordsByID)
 	if !ok {
 		return fmt.Errorf("index: build %s: the bank cannot read records by id in bulk", dir)
@@ -80,7 +86,7 @@ func BuildFilling(dir string, src Source, f *Filling) error {
 	defer release()
 	// buildFrom itself, not an Index's build: fill must see the
 	// followSource, not a wrapper of it.
-	fresh, err := buildFrom(dir+".new", &followSource{Source: src, byID: byID, f: f}, func(int, int) {})
+	fresh, err := buildFrom(dir+".new", &followSource{Source: src, byID: byID, f: f}, func(int, int) {}, bt)
 	if err != nil {
 		return err
 	}
@@ -95,6 +101,58 @@ func BuildFilling(dir string, src Source, f *Filling) error {
 		return fmt.Errorf("index: close %s: %w", dir, err)
 	}
 	return nil
+}
+
+// Follow indexes what a writer writes into the bank while it writes, the
+// open index's side of an import: the writer reports each transaction it
+// commits and the end of its inserts through f (or its failure), and
+// Follow returns once the index holds everything up to f.Inserted's
+// sequence, or the writer's failure, or errStopped when the index closes
+// first. Searches meanwhile answer from the index and the tail
+// (CatchingUp is true).
+//
+// A writer that means to write more records (NewFilling's expect) than
+// rebuildMin and than a quarter of the index's documents (the first
+// import into a new bank, a large one into a small bank) has the index
+// built again beside the open one as BuildFilling builds one: the bank's
+// change feed followed from its start, each transaction's records read by
+// id once it commits while the writer writes the next, the proposals and
+// trajectories after; it is swapped in once the writer is done and every
+// record is written, and the changes after f.Inserted are replayed. For
+// a smaller writer the index catches up after each transaction as Sync
+// does (the changed items read in bulk). A writer that commits once (an
+// import writes one transaction) is followed after its commit.
+func (ix *Index) Follow(f *Filling) error { return ix.writing(func() error { return ix.follow(f) }) }
+
+// follow is Follow for a caller holding writeMu.
+func (ix *Index) follow(f *Filling) error {
+	if docs, err := ix.idx.DocCount(); err == nil && f.expect > ix.rebuildMin() && uint64(f.expect) > docs/4 {
+		if byID, ok := ix.src.(recordsByID); ok {
+			release, err := buildLock(ix.dir)
+			if err != nil {
+				return err
+			}
+			defer release()
+			return ix.buildAndSwapFrom(&followSource{Source: ix.src, byID: byID, f: f, stop: ix.stop})
+		}
+	}
+	for {
+		done, _, next, err := f.state()
+		if err != nil {
+			return fmt.Errorf("the bank's writer failed: %w", err)
+		}
+		if err := ix.catchUp(); err != nil {
+			return err
+		}
+		if done { // the catch-up read the feed after the inserts were over
+			return nil
+		}
+		select {
+		case <-next:
+		case <-ix.stop:
+			return errStopped
+		}
+	}
 }
 
 // recordsByID is what a followed bank reads its records with.
@@ -113,8 +171,9 @@ type followSource struct {
 	Source
 	byID    recordsByID
 	f       *Filling
-	seq     int64    // the change feed is read up to here
-	pending []string // ids of records changed up to seq, not yet handed over
+	stop    <-chan struct{} // closed when the index closes (nil: never)
+	seq     int64           // the change feed is read up to here
+	pending []string        // ids of records changed up to seq, not yet handed over
 }
 
 // RecordsAfter hands over up to limit records changed since the last
@@ -145,7 +204,11 @@ func (s *followSource) RecordsAfter(_ string, limit int) ([]review.Record, error
 				if done { // done before the read: the read saw every insert
 					return nil, nil
 				}
-				<-next
+				select {
+				case <-next:
+				case <-s.stop:
+					return nil, errStopped
+				}
 				continue
 			}
 		}

@@ -57,16 +57,17 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 func TestBuildFilling(t *testing.T) {
 	t.Parallel()
 	st, dir := fillingBank(t)
-	const n = 3*batchSize + 17
+	const batch = 300 // the build's batches (BuildTuning.Batch), small for the test's time
+	const n = 3*batch + 17
 	all := bulkRecords("fill", n)
 	// The last record's id sorts before every other: a build that followed
 	// the ids would have passed it by when it is written.
 	all[n-1].ID = "a_last"
 	f := NewFilling(n)
 	built := make(chan error, 1)
-	go func() { built <- BuildFilling(dir, st, f) }()
+	go func() { built <- buildFilling(dir, st, f, BuildTuning{Batch: batch}) }()
 	waitFor(t, "the build to start", func() bool { _, err := os.Stat(dir + ".new"); return err == nil })
-	for _, part := range [][]review.Record{all[:700], all[700:2100], all[2100:2101], all[2101:]} {
+	for _, part := range [][]review.Record{all[:210], all[210:630], all[630:631], all[631:]} {
 		if err := st.PutRecords(part, "test", "fill"); err != nil {
 			t.Fatal(err)
 		}
@@ -173,11 +174,13 @@ func (p *failingPager) RecordsAfter(afterID string, limit int) ([]review.Record,
 func TestBuildInterrupted(t *testing.T) {
 	t.Parallel()
 	st, dir := fillingBank(t)
-	const n = 2*batchSize + 5 // three pages: the first open fails on the third
+	const batch = 300     // the build's pages (BuildTuning.Batch), small for the test's time
+	const n = 2*batch + 5 // three pages: the first open fails on the third
 	if err := st.PutRecords(bulkRecords("int", n), "test", "fill"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(dir, &failingPager{Store: st, pages: 2}); err == nil || !strings.Contains(err.Error(), "injected") {
+	tuned := OpenOptions{Tuning: Tuning{Build: BuildTuning{Batch: batch}}}
+	if _, err := OpenWith(dir, &failingPager{Store: st, pages: 2}, tuned); err == nil || !strings.Contains(err.Error(), "injected") {
 		t.Fatalf("Open with a failing read = %v; want the injected error", err)
 	}
 	for _, p := range []string{dir, dir + ".new"} {
@@ -185,7 +188,7 @@ func TestBuildInterrupted(t *testing.T) {
 			t.Errorf("%s is left after the failed build (%v)", filepath.Base(p), err)
 		}
 	}
-	ix, err := Open(dir, st)
+	ix, err := OpenWith(dir, st, tuned)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +197,7 @@ func TestBuildInterrupted(t *testing.T) {
 	}
 	ix.Close()
 	bad := &failingPager{Store: st, pages: 1}
-	ix, err = Open(dir, bad)
+	ix, err = OpenWith(dir, bad, tuned)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,15 @@
 // change it holds and catches up from the bank's change feed on Open and on
 // Sync; when it is missing, unreadable or written by another version of the
 // mapping it is rebuilt from the bank. Losing it loses nothing.
+//
+// Its sub-packages, ground floor first: bleveext (what leans on Bleve's,
+// scorch's, zap's and bbolt's internals, pinned to their versions), schema
+// (the mapping and the documents), plan (how a request is answered: the
+// strategies, chosen in one place and printable), tail (searching what
+// the index does not hold yet), share (one process serves the others).
+// index itself opens, builds and catches up the index, and is the door
+// the rest of memreview searches through; it imports review's domain
+// types and its sub-packages below share.
 package index
 
 import (
@@ -19,9 +28,11 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
-	bolterrors "go.etcd.io/bbolt/errors"
 
+	"github.com/memreview/memreview/index/bleveext"
+	"github.com/memreview/memreview/index/plan"
+	"github.com/memreview/memreview/index/schema"
+	"github.com/memreview/memreview/index/tail"
 	"github.com/memreview/memreview/review"
 )
 
@@ -41,11 +52,6 @@ type Source interface {
 // ErrInUse is returned (wrapped) by Open when another process holds the index.
 var ErrInUse = errors.New("bank is in use by another memreview process")
 
-// ErrCorrupt is returned (wrapped) when an index file is damaged so badly
-// that reading it panics inside bleve; Open rebuilds such an index, and a
-// search that meets one fails with it instead of crashing.
-var ErrCorrupt = errors.New("index is corrupt (memreview reindex rebuilds it)")
-
 // lockTimeout is how long Open waits for another process to release the index.
 const lockTimeout = "1s"
 
@@ -64,36 +70,19 @@ type Index struct {
 	dir string
 	src Source
 
+	tune Tuning
+
 	writeMu sync.Mutex   // serialises Sync, Rebuild and Close
 	mu      sync.RWMutex // guards idx: readers search, Rebuild swaps
 	idx     bleve.Index
 	seq     atomic.Int64
-	types   atomic.Pointer[typeCount] // cache of typeCounts
 	// gen counts the changes to idx's contents: apply and the swap of a
 	// rebuilt index bump it after the write. Caches of search results
-	// (facets) are valid for one generation.
+	// (facets, type counts: plans) are valid for one generation.
 	gen      atomic.Uint64
-	facets   facetCache
+	plans    plan.State
 	progress atomic.Pointer[func(done, total int)] // SetProgress
-	// estimateOver and sampleTarget replace the consts of those names
-	// when set, and allHits turns searchTopScores off (tests); so does
-	// rankOver, rankWork and rankAfter for those consts.
-	estimateOver, sampleTarget uint64
-	allHits                    bool
-	rankOver                   int
-	rankWork, rankAfter        uint64
-	// noFirstHits and noFilterIDPage turn firstHits and filterIDPage
-	// off (tests that compare both ways).
-	noFirstHits, noFilterIDPage bool
-
-	tailMu  sync.Mutex // guards tailCur
-	tailCur *tail      // the last tail read (currentTail)
-	mems    memCache   // in-memory indexes of tail candidates
-	chunks  tailChunks // the tail, indexed in the background (tailchunks.go)
-	// noChunks turns the background chunks off, and chunkSize replaces
-	// tailChunkSize when set (tests).
-	noChunks  bool
-	chunkSize int
+	tail     *tail.Tail                            // what the index lacks, searched from the bank
 
 	// stop is closed by Close: a catch-up or build in progress stops at
 	// its next batch. bg counts the background catch-ups of
@@ -116,6 +105,10 @@ func Open(dir string, src Source) (*Index, error) { return OpenWith(dir, src, Op
 
 // OpenOptions tune OpenWith.
 type OpenOptions struct {
+	// Tuning moves the thresholds of the search plan, the tail and the
+	// build, and turns strategies off; the zero value is what the program
+	// runs (tests set it).
+	Tuning Tuning
 	// Progress, when set, is told how far the open's build or catch-up has
 	// come (see SetProgress), so a first open of a large bank can show it.
 	Progress func(done, total int)
@@ -130,9 +123,49 @@ type OpenOptions struct {
 	Background bool
 }
 
+// Tuning holds every threshold and switch of the index that tests move:
+// they are options passed at open, never changed on an open index.
+type Tuning struct {
+	// Plan is the search plan's (plan.Tuning): estimate and rank
+	// thresholds, and strategies turned off.
+	Plan plan.Tuning
+	// NoChunks turns the tail's background chunks off, and ChunkSize
+	// replaces their size (1,000 items; a size set builds chunks even for
+	// a tail that fits one search's candidates).
+	NoChunks  bool
+	ChunkSize int
+	// RebuildMin replaces rebuildMin: a change feed longer than that and
+	// than a quarter of the index's documents is rebuilt, not replayed
+	// (tests take the rebuild path with small feeds).
+	RebuildMin int
+	// Build tunes how a build feeds Bleve (benchmarks).
+	Build BuildTuning
+}
+
+// BuildTuning tunes how a build feeds Bleve; the zero value is what the
+// program runs.
+type BuildTuning struct {
+	// Feeders replaces buildFeeders, the goroutines feeding batches.
+	Feeders int
+	// Batch replaces buildBatch, the documents in one batch.
+	Batch int
+	// Scorch is scorch configuration a build adds to its own.
+	Scorch map[string]interface{}
+	// Safe makes every batch of a build wait until it is on disk (not
+	// unsafe_batch).
+	Safe bool
+}
+
+// newIndex is an Index of src in dir, not yet open.
+func newIndex(dir string, src Source, t Tuning) *Index {
+	ix := &Index{dir: dir, src: src, tune: t, stop: make(chan struct{}), answered: make(chan struct{})}
+	ix.tail = tail.New(src, tailView{ix}, tail.Options{Plan: t.Plan, NoChunks: t.NoChunks, ChunkSize: t.ChunkSize}, ix.stop)
+	return ix
+}
+
 // OpenWith is Open with options.
 func OpenWith(dir string, src Source, opt OpenOptions) (*Index, error) {
-	ix := &Index{dir: dir, src: src, stop: make(chan struct{}), answered: make(chan struct{})}
+	ix := newIndex(dir, src, opt.Tuning)
 	if opt.Progress != nil {
 		ix.SetProgress(opt.Progress)
 	}
@@ -172,7 +205,7 @@ func OpenWith(dir string, src Source, opt OpenOptions) (*Index, error) {
 // of the bank belongs to another bank or to one restored from a backup).
 func (ix *Index) usable(idx bleve.Index) (bool, error) {
 	mv, err := idx.GetInternal(mappingKey)
-	if err != nil || string(mv) != mappingVersion {
+	if err != nil || string(mv) != schema.Version {
 		return false, err
 	}
 	seq, err := readSeq(idx)
@@ -205,11 +238,14 @@ func openDir(dir string) (idx bleve.Index, err error) {
 			idx, err = nil, fmt.Errorf("open index %s: %w: %v", dir, ErrCorrupt, p)
 		}
 	}()
-	release, err := lockFor(dir, time.Second)
+	release, err := bleveext.LockFor(dir, time.Second)
+	if errors.Is(err, bleveext.ErrLocked) {
+		return nil, fmt.Errorf("open index %s: %w", dir, ErrInUse)
+	}
 	if err != nil {
 		return nil, err
 	}
-	segs, err := checkSegments(dir)
+	segs, err := bleveext.CheckSegments(dir)
 	release()
 	if err != nil {
 		return nil, err
@@ -219,9 +255,9 @@ func openDir(dir string) (idx bleve.Index, err error) {
 	// on disk when Batch returns.
 	idx, err = bleve.OpenUsing(dir, map[string]interface{}{"bolt_timeout": lockTimeout, "unsafe_batch": false})
 	if err == nil {
-		markChecked(dir, segs)
+		bleveext.MarkChecked(dir, segs)
 	}
-	if errors.Is(err, bolterrors.ErrTimeout) {
+	if bleveext.LockTimeout(err) {
 		return nil, fmt.Errorf("open index %s: %w", dir, ErrInUse)
 	}
 	if err != nil {
@@ -273,8 +309,7 @@ func (ix *Index) Close() error {
 		}
 	})
 	ix.bg.Wait()
-	ix.mems.clear()
-	ix.closeChunks()
+	ix.tail.Close()
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	ix.mu.Lock()
@@ -318,7 +353,12 @@ func (ix *Index) rebuildLocked() error {
 // build lock. A Close meanwhile stops it before the swap (the next open
 // finds index.new half-way and builds again).
 func (ix *Index) buildAndSwap() error {
-	fresh, err := ix.build(ix.dir + ".new")
+	return ix.buildAndSwapFrom(ix.buildSource())
+}
+
+// buildAndSwapFrom is buildAndSwap of src's items.
+func (ix *Index) buildAndSwapFrom(src Source) error {
+	fresh, err := buildFrom(ix.dir+".new", src, ix.report, ix.tune.Build)
 	if err != nil {
 		return err
 	}
@@ -415,219 +455,4 @@ func swapIn(dir string) (bleve.Index, error) {
 		return nil, fmt.Errorf("index: swap in rebuilt index: %w", err)
 	}
 	return openDir(dir)
-}
-
-// build writes every item of the bank into a new index at path, recording
-// the bank's sequence as read before the items: changes made while it reads
-// are applied again by the next catch-up, which is harmless. A build that
-// fails removes path.
-func (ix *Index) build(path string) (bleve.Index, error) {
-	return buildFrom(path, ix.buildSource(), ix.report)
-}
-
-// buildFrom is build of src's items, report told the progress.
-func buildFrom(path string, src Source, report func(done, total int)) (bleve.Index, error) {
-	if err := os.RemoveAll(path); err != nil {
-		return nil, fmt.Errorf("index: clear %s: %w", path, err)
-	}
-	m, err := newMapping()
-	if err != nil {
-		return nil, fmt.Errorf("index: build mapping: %w", err)
-	}
-	// unsafe_batch: a batch returns once it is searchable, not once it is
-	// on disk, so analysis and segment building never wait for a sync;
-	// the last batch (the stored sequence) waits for everything before it
-	// to be persisted. A build cut short leaves only dir+".new" behind.
-	cfg := map[string]interface{}{"bolt_timeout": lockTimeout, "unsafe_batch": buildUnsafe}
-	for k, v := range buildScorch {
-		cfg[k] = v
-	}
-	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, cfg)
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("create index %s: %w", path, ErrInUse)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("create index %s: %w", path, err)
-	}
-	if err := fill(batchWriter{idx: idx, unsafe: buildUnsafe}, src, buildFeeders, report); err != nil {
-		_ = idx.Close()
-		_ = os.RemoveAll(path) // never trusted (only a finished build is swapped in); its space is freed
-		return nil, err
-	}
-	return idx, nil
-}
-
-// buildScorch is scorch configuration a build adds to its own.
-var buildScorch map[string]interface{}
-
-// buildFeeders is how many goroutines feed batches to bleve during a
-// build: while one batch's segment is being built and introduced, the
-// next one is analysed.
-var buildFeeders = 2
-
-// recordPager is what a Source may offer to be read page by page during a
-// build, so that a bank of a million records is never in memory at once.
-// *store.Store has it.
-type recordPager interface {
-	RecordsAfter(afterID string, limit int) ([]review.Record, error)
-	RecordCount() (int, error)
-}
-
-// chunk is one batch's worth of the bank's items.
-type chunk struct {
-	recs  []review.Record
-	props []review.Proposal
-	trajs []review.Trajectory
-}
-
-// fill writes every item of src into the empty idx, feeders goroutines
-// each sending its own batches (report is told the items written after
-// each), and then, in one last batch, the mapping version and the bank
-// sequence read before the items. A source whose sequence is known only
-// once its records are read (seqAfterer, a bank being filled) has it, its
-// proposals and its trajectories read after the records.
-func fill(w chunkWriter, src Source, feeders int, report func(done, total int)) error {
-	late, isLate := src.(seqAfterer)
-	var seq int64
-	var err error
-	if !isLate {
-		if seq, err = src.LastSeq(); err != nil {
-			return fmt.Errorf("index: read the bank's change sequence: %w", err)
-		}
-	}
-	var props []review.Proposal
-	var trajs []review.Trajectory
-	rest := func() ([]review.Proposal, []review.Trajectory, error) {
-		props, err := src.Proposals()
-		if err != nil {
-			return nil, nil, fmt.Errorf("index: read proposals: %w", err)
-		}
-		trajs, err := src.Trajectories()
-		if err != nil {
-			return nil, nil, fmt.Errorf("index: read trajectories: %w", err)
-		}
-		return props, trajs, nil
-	}
-	if !isLate {
-		if props, trajs, err = rest(); err != nil {
-			return err
-		}
-		rest = func() ([]review.Proposal, []review.Trajectory, error) { return props, trajs, nil }
-	}
-	pager, paged := src.(recordPager)
-	var recs []review.Record
-	nrecs := 0
-	if paged {
-		nrecs, err = pager.RecordCount()
-	} else {
-		recs, err = src.Records(review.RecordFilter{})
-		nrecs = len(recs)
-	}
-	if err != nil {
-		return fmt.Errorf("index: read records: %w", err)
-	}
-	total := nrecs + len(props) + len(trajs)
-
-	var written atomic.Int64
-	chunks := make(chan chunk, max(feeders, 1))
-	errs := make(chan error, max(feeders, 1)+1)
-	var wg sync.WaitGroup
-	for range max(feeders, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var failed error
-			for c := range chunks {
-				if failed == nil {
-					failed = w.writeChunk(c)
-					if failed == nil {
-						report(int(written.Add(int64(len(c.recs)+len(c.props)+len(c.trajs)))), total)
-					}
-				}
-			}
-			errs <- failed
-		}()
-	}
-	errs <- sendChunks(chunks, pager, recs, rest)
-	close(chunks)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	if isLate {
-		if seq, err = late.seqAfterItems(); err != nil {
-			return err
-		}
-	}
-	return w.finish(seq)
-}
-
-// seqAfterer is a Source whose sequence a build reads after its items
-// (followSource).
-type seqAfterer interface {
-	seqAfterItems() (int64, error)
-}
-
-// buildBatch is how many documents a build puts in one chunk (one bleve
-// batch, so one segment, in the online build).
-var buildBatch = batchSize
-
-// sendChunks cuts the bank's items into chunks of buildBatch, reading the
-// records page by page from pager when it is set. A chunk may hold items
-// of several kinds, so that a small bank is one batch and one segment
-// (as one feeder wrote it): BM25's statistics are per segment until a
-// merge, so a bank split into more segments would score differently
-// before and after its first merge.
-// rest gives the proposals and trajectories, once the records are sent.
-func sendChunks(out chan<- chunk, pager recordPager, recs []review.Record, rest func() ([]review.Proposal, []review.Trajectory, error)) error {
-	var cur chunk
-	n := 0
-	flush := func(force bool) {
-		if n > 0 && (force || n >= buildBatch) {
-			out <- cur
-			cur, n = chunk{}, 0
-		}
-	}
-	if pager != nil {
-		after := ""
-		for {
-			page, err := pager.RecordsAfter(after, buildBatch)
-			if err != nil {
-				return fmt.Errorf("index: read records after %q: %w", after, err)
-			}
-			if len(page) == 0 {
-				break
-			}
-			for _, r := range page {
-				cur.recs = append(cur.recs, r)
-				n++
-				flush(false)
-			}
-			after = page[len(page)-1].ID
-		}
-	}
-	for _, r := range recs {
-		cur.recs = append(cur.recs, r)
-		n++
-		flush(false)
-	}
-	props, trajs, err := rest()
-	if err != nil {
-		return err
-	}
-	for _, p := range props {
-		cur.props = append(cur.props, p)
-		n++
-		flush(false)
-	}
-	for _, t := range trajs {
-		cur.trajs = append(cur.trajs, t)
-		n++
-		flush(false)
-	}
-	flush(true)
-	return nil
 }

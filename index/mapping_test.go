@@ -1,163 +1,20 @@
 package index
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"testing"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
-	"github.com/blevesearch/bleve/v2/index/scorch"
-	"github.com/blevesearch/bleve/v2/mapping"
-
+	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/sample/testenv"
 )
-
-// legacyMapping is the part every past mapping version shares: BM25,
-// English by default, bare terms on "_all", the keyword analyzer. The
-// past versions (mappingV1, mappingV2) are deliberately frozen copies of
-// what newMapping built then, not built from newMapping, so that a change
-// to today's mapping cannot change what the equivalence tests compare
-// against.
-func legacyMapping() (*mapping.IndexMappingImpl, error) {
-	im := bleve.NewIndexMapping()
-	im.ScoringModel = "bm25"
-	im.DefaultAnalyzer = en.AnalyzerName
-	im.DefaultField = "_all"
-	err := im.AddCustomAnalyzer(keywordAnalyzer, map[string]interface{}{
-		"type": custom.Name, "tokenizer": single.Name, "token_filters": []string{lowercase.Name},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return im, nil
-}
-
-// mappingV1 is the mapping of version 1, as it was before the leaner
-// mapping: doc values and stored values on every field, dates at full
-// resolution. The equivalence test builds it beside the current one.
-func mappingV1() (mapping.IndexMapping, error) {
-	im, err := legacyMapping()
-	if err != nil {
-		return nil, err
-	}
-	dm := bleve.NewDocumentStaticMapping()
-	for _, f := range keywordFields {
-		fm := bleve.NewTextFieldMapping()
-		fm.Analyzer = keywordAnalyzer
-		fm.IncludeInAll = false
-		fm.IncludeTermVectors = false
-		dm.AddFieldMappingsAt(f, fm)
-	}
-	for _, f := range textFields {
-		fm := bleve.NewTextFieldMapping()
-		fm.Analyzer = en.AnalyzerName
-		fm.IncludeTermVectors = true
-		dm.AddFieldMappingsAt(f, fm)
-	}
-	text := bleve.NewTextFieldMapping()
-	text.Analyzer = en.AnalyzerName
-	text.Store = false
-	text.IncludeTermVectors = true
-	dm.AddFieldMappingsAt("text", text)
-	for _, f := range numericFields {
-		fm := bleve.NewNumericFieldMapping()
-		fm.IncludeInAll = false
-		dm.AddFieldMappingsAt(f, fm)
-	}
-	for _, f := range dateFields {
-		fm := bleve.NewDateTimeFieldMapping()
-		fm.IncludeInAll = false
-		dm.AddFieldMappingsAt(f, fm)
-	}
-	im.DefaultMapping = dm
-	return im, nil
-}
-
-// buildV1 writes src's items into a version-1 index: the
-// documents of today with their dates at full resolution, as version 1
-// indexed them.
-func buildV1(t testing.TB, src *fakeSource) *Index {
-	t.Helper()
-	m, err := mappingV1()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buildLegacy(t, src, m, "1", func(add func(id string, d doc) error) error {
-		recs, _ := src.Records(review.RecordFilter{})
-		for i := range recs {
-			d := recordDoc(&recs[i])
-			d["created"], d["updated"] = recs[i].Created, recs[i].Updated
-			if err := add(docID("record", recs[i].ID), d); err != nil {
-				return err
-			}
-		}
-		props, _ := src.Proposals()
-		for i := range props {
-			d := proposalDoc(&props[i])
-			d["created"] = props[i].Created
-			if err := add(docID("proposal", props[i].ID), d); err != nil {
-				return err
-			}
-		}
-		trajs, _ := src.Trajectories()
-		for i := range trajs {
-			d := trajectoryDoc(&trajs[i])
-			d["created"], d["updated"] = trajs[i].Started, trajs[i].Ended
-			if err := add(docID("trajectory", trajs[i].ID), d); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// buildLegacy writes an index of a past mapping version under m: fill
-// adds the documents through add (bleve's own Batch.Index, so bleve's
-// composite "_all"), and the index is marked as version and as caught up
-// with src.
-func buildLegacy(t testing.TB, src *fakeSource, m mapping.IndexMapping, version string, fill func(add func(id string, d doc) error) error) *Index {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "v"+version)
-	idx, err := bleve.NewUsing(dir, m, scorch.Name, scorch.Name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := idx.NewBatch()
-	err = fill(func(id string, d doc) error {
-		if err := b.Index(id, d); err != nil {
-			return err
-		}
-		if b.Size() >= batchSize {
-			if err := idx.Batch(b); err != nil {
-				return err
-			}
-			b.Reset()
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.SetInternal(mappingKey, []byte(version))
-	b.SetInternal(seqKey, []byte(strconv.Itoa(len(src.log))))
-	if err := idx.Batch(b); err != nil {
-		t.Fatal(err)
-	}
-	ix := &Index{dir: dir, src: src, idx: idx}
-	ix.seq.Store(int64(len(src.log)))
-	t.Cleanup(func() { ix.Close() })
-	return ix
-}
 
 // equivalenceRequests are the comparison queries of the benchmarks (with
 // highlights and facets on every one), blank queries with filters, sorts
@@ -189,7 +46,7 @@ func equivalenceRequests(recs []review.Record) []Request {
 // range as the terms it spans, and a day spans other terms than a
 // timestamp. So they are compared by total and ids (in id order) only.
 func dateRequests(recs []review.Record) []Request {
-	mid := day(recs[len(recs)/2].Created).Format("2006-01-02")
+	mid := schema.Day(recs[len(recs)/2].Created).Format("2006-01-02")
 	return []Request{
 		{Query: fmt.Sprintf(`+created:>="%s" +join`, mid), Type: "record", Sort: []string{"_id"}, Size: 1000},
 		{Query: fmt.Sprintf(`updated:<"%s"`, mid), Type: "record", Sort: []string{"-_id"}, Size: 1000},
@@ -197,10 +54,6 @@ func dateRequests(recs []review.Record) []Request {
 	}
 }
 
-// TestMappingV2Equivalent checks that the version-2 mapping (day dates,
-// fewer doc values and stored values) answers the comparison queries with
-// the same totals, hits in the same order, the same scores, facets and
-// highlight fragments as version 1, and that Retrieve ranks alike.
 // equivalenceN is the corpus of the mapping equivalence tests: 1,000
 // records under CI, 500 otherwise (the test suite's time).
 func equivalenceN() int {
@@ -210,82 +63,165 @@ func equivalenceN() int {
 	return 500
 }
 
+// TestMappingV2Equivalent checks that today's index answers the
+// comparison requests with the same totals, hits in the same order, the
+// same scores, facets and highlight fragments as mapping version 1 did
+// (day dates, fewer doc values and stored values came with version 2),
+// that the date ranges find the same records, and that Retrieve ranks
+// alike: version 1's answers are its golden file.
 func TestMappingV2Equivalent(t *testing.T) {
 	t.Parallel()
 	src := sampleBank()
 	recs := sample.SynthRecords(equivalenceN(), benchSeed)
 	src.putRecord(recs...)
-	v1 := buildV1(t, src)
-	v2, err := Open(filepath.Join(t.TempDir(), "v2"), src)
+	g := readGolden(t, "1", len(recs))
+	checkGoldenRequests(t, g.Searches, equivalenceRequests(recs))
+	checkGoldenRequests(t, g.Dates, dateRequests(recs))
+	cur, err := Open(filepath.Join(t.TempDir(), "index"), src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer v2.Close()
-	compareSearches(t, equivalenceRequests(recs), v1, v2)
-	for _, req := range dateRequests(recs) {
-		want, err1 := v1.search(req, false)
-		got, err2 := v2.search(req, false)
-		if err1 != nil || err2 != nil {
-			t.Fatal(err1, err2)
+	defer cur.Close()
+	compareGolden(t, g.Searches, cur)
+	for _, d := range g.Dates {
+		got, err := cur.search(d.Request, noCache)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if want.Total == 0 || want.Total == uint64(len(recs)) {
-			t.Errorf("%q: %d hits; the date bound splits nothing", req.Query, want.Total)
+		if d.Total == 0 || d.Total == uint64(len(recs)) {
+			t.Errorf("%q: %d hits; the date bound splits nothing", d.Request.Query, d.Total)
 		}
-		if got.Total != want.Total || !slices.Equal(ids(got), ids(want)) {
-			t.Errorf("%q: %d hits %v, want %d %v", req.Query, got.Total, ids(got), want.Total, ids(want))
+		if want := (&Results{Hits: d.Hits}); got.Total != d.Total || !slices.Equal(ids(got), ids(want)) {
+			t.Errorf("%q: %d hits %v, want %d %v", d.Request.Query, got.Total, ids(got), d.Total, ids(want))
 		}
 	}
-	compareRetrieve(t, v1, v2, "join reviews to items", "prices in cents", "")
+	compareGoldenRetrieve(t, g.Retrieve, cur)
 }
 
-// compareSearches checks that cur answers every request as old does, and
-// that the requests find something: at most a fifth of them may find
-// nothing. It returns the number of fragments old's hits held.
-func compareSearches(t *testing.T, reqs []Request, old, cur *Index) (fragments int) {
+// goldenFile is one golden file: the corpus it was answered on, and each
+// request with what the old version answered.
+type goldenFile struct {
+	About    string           `json:"about"`
+	Records  int              `json:"records"` // sample.SynthRecords(Records, Seed) beside sampleBank
+	Seed     int64            `json:"seed"`
+	Phrases  bool             `json:"phrase_records"` // phraseRecords too
+	Searches []goldenSearch   `json:"searches"`
+	Dates    []goldenSearch   `json:"dates,omitempty"` // compared by total and ids only
+	Retrieve []goldenRetrieve `json:"retrieve"`
+}
+
+type goldenSearch struct {
+	Request Request                 `json:"request"`
+	Total   uint64                  `json:"total"`
+	Hits    []Hit                   `json:"hits"`
+	Facets  map[string][]FacetCount `json:"facets,omitempty"`
+}
+
+type goldenRetrieve struct {
+	Task   string       `json:"task"`
+	Scope  review.Scope `json:"scope"`
+	K      int          `json:"k"`
+	Scored []Scored     `json:"scored"`
+}
+
+// goldenPath is the golden file of mapping version v at n records.
+func goldenPath(v string, n int) string {
+	return filepath.Join("testdata", "golden", fmt.Sprintf("mapping_v%s_%d.json", v, n))
+}
+
+// readGolden reads the golden file of mapping version v at n records:
+// that version's answers, written once from a frozen copy of its mapping
+// (git log testdata/golden), never from today's code.
+func readGolden(t *testing.T, v string, n int) goldenFile {
+	t.Helper()
+	b, err := os.ReadFile(goldenPath(v, n))
+	if err != nil {
+		t.Fatalf("golden answers of mapping version %s at %d records: %v", v, n, err)
+	}
+	var g goldenFile
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatalf("%s: %v", goldenPath(v, n), err)
+	}
+	if g.Records != n || g.Seed != benchSeed {
+		t.Fatalf("%s: written for %d records, seed %d; want %d, seed %d", goldenPath(v, n), g.Records, g.Seed, n, benchSeed)
+	}
+	return g
+}
+
+// checkGoldenRequests fails when the requests of the golden file are not
+// reqs, the requests the code builds: the goldens pin the answers to
+// those requests, and are not written again.
+func checkGoldenRequests(t *testing.T, golden []goldenSearch, reqs []Request) {
+	t.Helper()
+	if len(golden) != len(reqs) {
+		t.Fatalf("%d golden requests, the code builds %d", len(golden), len(reqs))
+	}
+	for i, g := range golden {
+		want := reqs[i]
+		if !reflect.DeepEqual(normRequest(g.Request), normRequest(want)) {
+			t.Fatalf("golden request %d is %+v, the code builds %+v", i, g.Request, want)
+		}
+	}
+}
+
+// normRequest is req with empty maps and lists as nil (as JSON reads them).
+func normRequest(req Request) Request {
+	if len(req.Filters) == 0 {
+		req.Filters = nil
+	}
+	if len(req.Facets) == 0 {
+		req.Facets = nil
+	}
+	if len(req.Sort) == 0 {
+		req.Sort = nil
+	}
+	return req
+}
+
+// compareGolden checks that cur answers every golden request as the old
+// version did, and that the requests find something: at most a fifth of
+// them may find nothing. It returns the number of fragments the old
+// version's hits held.
+func compareGolden(t *testing.T, golden []goldenSearch, cur *Index) (fragments int) {
 	t.Helper()
 	empty := 0
-	for _, req := range reqs {
+	for _, g := range golden {
+		req := g.Request
 		name := fmt.Sprintf("%q type=%q filters=%v sort=%v from=%d", req.Query, req.Type, req.Filters, req.Sort, req.From)
-		want, err := old.search(req, false)
+		got, err := cur.search(req, noCache)
 		if err != nil {
-			t.Fatalf("%s on the old version: %v", name, err)
+			t.Fatalf("%s: %v", name, err)
 		}
-		got, err := cur.search(req, false)
-		if err != nil {
-			t.Fatalf("%s on the current version: %v", name, err)
-		}
-		if want.Total == 0 {
+		if g.Total == 0 {
 			empty++
 		}
-		for _, h := range want.Hits {
+		for _, h := range g.Hits {
 			fragments += len(h.Fragments)
 		}
-		sameResults(t, name, got, want)
+		sameResults(t, name, got, &Results{Total: g.Total, Hits: g.Hits, Facets: g.Facets})
 	}
-	if empty > len(reqs)/5 {
-		t.Errorf("%d of %d requests found nothing; they test little", empty, len(reqs))
+	if empty > len(golden)/5 {
+		t.Errorf("%d of %d requests found nothing; they test little", empty, len(golden))
 	}
 	return fragments
 }
 
-// compareRetrieve checks that cur's Retrieve ranks each task as old's
-// does, in three scopes.
-func compareRetrieve(t *testing.T, old, cur *Index, tasks ...string) {
+// compareGoldenRetrieve checks that cur's Retrieve ranks each golden task
+// and scope as the old version did.
+func compareGoldenRetrieve(t *testing.T, golden []goldenRetrieve, cur *Index) {
 	t.Helper()
-	for _, task := range tasks {
-		for _, scope := range []review.Scope{{}, {Env: "shop"}, {Env: "docs", Tags: []string{"g1"}}} {
-			want, err1 := old.Retrieve(task, scope, 10)
-			got, err2 := cur.Retrieve(task, scope, 10)
-			if err1 != nil || err2 != nil {
-				t.Fatal(err1, err2)
-			}
-			if len(got) != len(want) {
-				t.Fatalf("Retrieve(%q, %v): %d records, want %d", task, scope, len(got), len(want))
-			}
-			for i := range got {
-				if got[i].ID != want[i].ID || !near(got[i].Score, want[i].Score) {
-					t.Errorf("Retrieve(%q, %v)[%d] = %v, want %v", task, scope, i, got[i], want[i])
-				}
+	for _, g := range golden {
+		got, err := cur.Retrieve(g.Task, g.Scope, g.K)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := g.Scored
+		if len(got) != len(want) {
+			t.Fatalf("Retrieve(%q, %v): %d records, want %d", g.Task, g.Scope, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].ID != want[i].ID || !near(got[i].Score, want[i].Score) {
+				t.Errorf("Retrieve(%q, %v)[%d] = %v, want %v", g.Task, g.Scope, i, got[i], want[i])
 			}
 		}
 	}

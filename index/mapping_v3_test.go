@@ -5,83 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/mapping"
-
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 )
-
-// mappingV2 is the mapping of version 2, as it was before "_all" lost its
-// positions: bleve's composite "_all" over the text fields, with term
-// vectors. The equivalence test builds it beside the current one. It is
-// a frozen copy of newMapping at version 2, kept apart from it on purpose
-// (legacyMapping).
-func mappingV2() (mapping.IndexMapping, error) {
-	im, err := legacyMapping()
-	if err != nil {
-		return nil, err
-	}
-	stored := map[string]bool{"priority": true, "suspect": true}
-	dm := bleve.NewDocumentStaticMapping()
-	for _, f := range keywordFields {
-		fm := bleve.NewTextFieldMapping()
-		fm.Analyzer = keywordAnalyzer
-		fm.IncludeInAll = false
-		fm.IncludeTermVectors = false
-		fm.Store = stored[f]
-		dm.AddFieldMappingsAt(f, fm)
-	}
-	for _, f := range textFields {
-		fm := bleve.NewTextFieldMapping()
-		fm.Analyzer = en.AnalyzerName
-		fm.IncludeTermVectors = true
-		fm.DocValues = false
-		dm.AddFieldMappingsAt(f, fm)
-	}
-	text := bleve.NewTextFieldMapping()
-	text.Analyzer = en.AnalyzerName
-	text.Store = false
-	text.IncludeTermVectors = true
-	text.DocValues = false
-	dm.AddFieldMappingsAt("text", text)
-	for _, f := range numericFields {
-		fm := bleve.NewNumericFieldMapping()
-		fm.IncludeInAll = false
-		fm.Store = stored[f]
-		dm.AddFieldMappingsAt(f, fm)
-	}
-	for _, f := range dateFields {
-		fm := bleve.NewDateTimeFieldMapping()
-		fm.IncludeInAll = false
-		fm.Store = false
-		dm.AddFieldMappingsAt(f, fm)
-	}
-	im.DefaultMapping = dm
-	return im, nil
-}
-
-// buildV2 writes src's items into a version-2 index: today's documents,
-// indexed through bleve's own mapping (and so its composite "_all").
-func buildV2(t testing.TB, src *fakeSource) *Index {
-	t.Helper()
-	m, err := mappingV2()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buildLegacy(t, src, m, "2", func(add func(id string, d doc) error) error {
-		return eachDoc(chunkOf(src), add)
-	})
-}
-
-// chunkOf is every item of src as one chunk, records in id order.
-func chunkOf(src *fakeSource) chunk {
-	recs, _ := src.Records(review.RecordFilter{})
-	props, _ := src.Proposals()
-	trajs, _ := src.Trajectories()
-	return chunk{recs: recs, props: props, trajs: trajs}
-}
 
 // phraseRecords hold phrases at the edges of what "_all" without positions
 // must still get right: a phrase split over two steps (array elements)
@@ -117,30 +43,35 @@ func v3Requests() []Request {
 	return reqs
 }
 
-// TestMappingV3Equivalent checks that version 3 ("_all" without positions,
-// phrases checked on the text fields, fragments from a second search of
-// the page) answers the comparison queries, the phrase requests and
-// Retrieve with the same totals, hits, scores, facets and fragments as
-// version 2.
+// TestMappingV3Equivalent checks that today's index ("_all" without
+// positions since version 3, phrases checked on the text fields,
+// fragments from a second search of the page) answers the comparison
+// queries, the phrase requests and Retrieve with the same totals, hits,
+// scores, facets and fragments as mapping version 2 did: version 2's
+// answers are its golden file.
 func TestMappingV3Equivalent(t *testing.T) {
 	t.Parallel()
 	src := sampleBank()
 	recs := sample.SynthRecords(equivalenceN(), benchSeed)
 	src.putRecord(recs...)
 	src.putRecord(phraseRecords...)
-	v2 := buildV2(t, src)
-	v3, err := Open(filepath.Join(t.TempDir(), "v3"), src)
+	g := readGolden(t, "2", len(recs))
+	if !g.Phrases {
+		t.Fatal("the golden answers of version 2 were not written with the phrase records")
+	}
+	reqs := append(equivalenceRequests(recs), v3Requests()...)
+	checkGoldenRequests(t, g.Searches, reqs)
+	cur, err := Open(filepath.Join(t.TempDir(), "index"), src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer v3.Close()
-	reqs := append(equivalenceRequests(recs), v3Requests()...)
-	fragments := compareSearches(t, reqs, v2, v3)
+	defer cur.Close()
+	fragments := compareGolden(t, g.Searches, cur)
 	if fragments < len(reqs) {
 		t.Errorf("%d fragments over %d requests; the highlights test little", fragments, len(reqs))
 	}
-	checkTopScores(t, v3, reqs)
-	compareRetrieve(t, v2, v3, "join reviews to items", "prices in cents", "one row per order", "")
+	checkTopScores(t, cur, reqs)
+	compareGoldenRetrieve(t, g.Retrieve, cur)
 }
 
 // TestPhraseEdges pins what the phrase requests above find, so that the

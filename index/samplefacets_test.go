@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/memreview/memreview/index/plan"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 )
@@ -40,21 +41,13 @@ func TestEstimates(t *testing.T) {
 // exact on request and for small result sets.
 func testEstimatedFacets(t *testing.T, ix *Index) {
 	req := Request{Query: "+join", Type: "record", Facets: []string{"category", "status", "env"}}
-	ix.estimateOver = math.MaxUint64
-	exact, err := ix.search(req, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	exact := tunedSearch(t, ix, plan.Tuning{EstimateOver: math.MaxUint64}, req, noCache)
 	if exact.Estimated || exact.Total < 300 {
 		t.Fatalf("exact: %d hits, estimated %v; want an exact count over 300 hits", exact.Total, exact.Estimated)
 	}
 
-	ix.estimateOver, ix.sampleTarget = exact.Total/4, exact.Total/10
-	defer func() { ix.sampleTarget = 0 }()
-	got, err := ix.search(req, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sampled := plan.Tuning{EstimateOver: exact.Total / 4, SampleTarget: exact.Total / 10}
+	got := tunedSearch(t, ix, sampled, req, noCache)
 	if !got.Estimated || got.Total != exact.Total || !reflect.DeepEqual(ids(got), ids(exact)) {
 		t.Fatalf("estimated: %d hits %v, estimated %v; want %d hits %v, estimated", got.Total, ids(got), got.Estimated, exact.Total, ids(exact))
 	}
@@ -81,15 +74,9 @@ func testEstimatedFacets(t *testing.T, ix *Index) {
 	// The first request stores its estimate, the next are served it.
 	// (It may differ from got's: a merge of segments in between renumbers
 	// the documents, and the sample is taken by doc numbers.)
-	first, err := ix.Search(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := tunedSearch(t, ix, sampled, req, plan.Options{Cache: true})
 	for range 2 {
-		cached, err := ix.Search(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cached := tunedSearch(t, ix, sampled, req, plan.Options{Cache: true})
 		if !first.Estimated || !cached.Estimated || !reflect.DeepEqual(cached.Facets, first.Facets) {
 			t.Errorf("cached: estimated %v facets %v, want the estimate %v", cached.Estimated, cached.Facets, first.Facets)
 		}
@@ -98,20 +85,13 @@ func testEstimatedFacets(t *testing.T, ix *Index) {
 	exactReq := req
 	exactReq.Exact = true
 	for _, useCache := range []bool{true, false} {
-		res, err := ix.search(exactReq, useCache)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tunedSearch(t, ix, sampled, exactReq, plan.Options{Cache: useCache})
 		if res.Estimated || !reflect.DeepEqual(res.Facets, exact.Facets) {
 			t.Errorf("Exact (cache %v): estimated %v facets %v, want %v", useCache, res.Estimated, res.Facets, exact.Facets)
 		}
 	}
 
-	ix.estimateOver = exact.Total * 2
-	small, err := ix.search(req, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	small := tunedSearch(t, ix, plan.Tuning{EstimateOver: exact.Total * 2}, req, noCache)
 	if small.Estimated || !reflect.DeepEqual(small.Facets, exact.Facets) {
 		t.Errorf("under the threshold: estimated %v facets %v, want exact %v", small.Estimated, small.Facets, exact.Facets)
 	}
@@ -134,10 +114,8 @@ func testEstimatedPhraseTotal(t *testing.T, ix *Index) {
 		req := c.req
 		var exact, got *Results
 		onOneSnapshot(t, ix, func() {
-			ix.estimateOver = math.MaxUint64
-			exact = mustSearch(t, ix, req)
-			ix.estimateOver = max(exact.Total/4, 1)
-			got = mustSearch(t, ix, req)
+			exact = tunedSearch(t, ix, plan.Tuning{EstimateOver: math.MaxUint64}, req, noCache)
+			got = tunedSearch(t, ix, plan.Tuning{EstimateOver: max(exact.Total/4, 1)}, req, noCache)
 		})
 		if exact.Estimated || exact.Total < 20 {
 			t.Fatalf("%s: %d hits exact, estimated %v; want an exact count of 20 or more", req.Query, exact.Total, exact.Estimated)

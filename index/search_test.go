@@ -1,10 +1,12 @@
 package index
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memreview/memreview/review"
 )
@@ -271,5 +273,51 @@ func TestRetrieveRanking(t *testing.T) {
 	// A blank task ranks by weight alone.
 	if order := retrieved(t, ix, "  ", review.Scope{}, 2); !slices.Equal(order, []string{"other", "high"}) {
 		t.Errorf("Retrieve(blank) = %v, want [other high]", order)
+	}
+}
+
+// TestDateRanges checks date queries on the date fields, which hold days:
+// a lower bound takes its whole day, an upper bound at midnight leaves
+// that day out and one inside a day takes all of it, a quoted day is that
+// day, and a sort by date orders by day, then by the next key.
+func TestDateRanges(t *testing.T) {
+	src := newFake()
+	day := func(d int, h int) time.Time { return time.Date(2026, 3, d, h, 30, 0, 0, time.UTC) }
+	for i, d := range []int{1, 2, 2, 3, 4} {
+		src.putRecord(review.Record{ID: fmt.Sprintf("mem_d%d", i), Lemma: "dated note", Category: review.Fact,
+			Created: day(d, 10+i), Updated: day(d, 12)})
+	}
+	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for q, want := range map[string][]string{
+		`created:>="2026-03-02"`:                         recs("mem_d1", "mem_d2", "mem_d3", "mem_d4"),
+		`created:>"2026-03-02T11:00:00Z"`:                recs("mem_d1", "mem_d2", "mem_d3", "mem_d4"), // the whole day of a lower bound
+		`created:<"2026-03-03"`:                          recs("mem_d0", "mem_d1", "mem_d2"),           // midnight: that day left out
+		`created:<="2026-03-03T01:00:00Z"`:               recs("mem_d0", "mem_d1", "mem_d2", "mem_d3"), // inside a day: all of it
+		`+created:>="2026-03-02" +created:<"2026-03-04"`: recs("mem_d1", "mem_d2", "mem_d3"),
+		`created:"2026-03-02"`:                           recs("mem_d1", "mem_d2"),
+		`updated:>"2026-03-04"`:                          recs("mem_d4"),
+	} {
+		res, err := ix.Search(Request{Query: q, Type: "record", Size: 10})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if got := ids(res); !slices.Equal(got, want) || res.Total != uint64(len(want)) {
+			t.Errorf("%s: %d %v, want %v", q, res.Total, got, want)
+		}
+	}
+	res, err := ix.Search(Request{Type: "record", Sort: []string{"-created", "_id"}, Size: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, h := range res.Hits {
+		order = append(order, h.ID)
+	}
+	if want := []string{"mem_d4", "mem_d3", "mem_d1", "mem_d2", "mem_d0"}; !slices.Equal(order, want) {
+		t.Errorf("sorted by -created, _id: %v, want %v", order, want)
 	}
 }

@@ -1,18 +1,24 @@
 package index
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
 )
 
 // Sync catches the index up with the bank's change feed. Call it after each
 // bank write; it costs one ChangesSince call when nothing changed.
-func (ix *Index) Sync() error {
+func (ix *Index) Sync() error { return ix.writing(ix.catchUp) }
+
+// writing runs work holding writeMu, counted as a catch-up (CatchingUp),
+// unless the index is closed.
+func (ix *Index) writing(work func() error) error {
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	if ix.idx == nil {
@@ -20,14 +26,17 @@ func (ix *Index) Sync() error {
 	}
 	ix.busy.Add(1)
 	defer ix.busy.Add(-1)
-	return ix.catchUp()
+	return work()
 }
 
 // A change feed longer than rebuildMin changes and than a quarter of the
 // index's documents is rebuilt, not replayed: a rebuild reads the bank a
 // page of records per query and writes fresh segments, while a replay
 // reads each changed item by id and replaces its document.
-var rebuildMin = 2000
+const rebuildMin = 2000
+
+// rebuildMin is ix's rebuildMin (Tuning.RebuildMin).
+func (ix *Index) rebuildMin() int { return cmp.Or(ix.tune.RebuildMin, rebuildMin) }
 
 // catchUp brings the index up to the bank: a long feed by a rebuild, a
 // short one by replay. Callers hold writeMu.
@@ -36,7 +45,7 @@ func (ix *Index) catchUp() error {
 	if err != nil {
 		return fmt.Errorf("index: read the bank's changes since %d: %w", ix.seq.Load(), err)
 	}
-	if len(changes) > rebuildMin {
+	if len(changes) > ix.rebuildMin() {
 		docs, err := ix.idx.DocCount()
 		if err == nil && uint64(len(changes)) > docs/4 {
 			return ix.rebuildLocked()
@@ -96,33 +105,33 @@ func (ix *Index) Behind() (int64, error) {
 // and indexed again, or removed when the bank no longer has it.
 func (ix *Index) apply(changes []review.Change) error {
 	b := ix.idx.NewBatch()
-	done := map[string]bool{}
 	last := ix.seq.Load()
 	for _, c := range changes {
 		last = max(last, c.Seq)
-		id := docID(c.Kind, c.ID)
-		if done[id] {
+	}
+	docs, err := schema.LoadAll(ix.src, changes)
+	if err != nil {
+		return err
+	}
+	done := map[string]bool{}
+	for _, c := range changes {
+		id := schema.DocID(c.Kind, c.ID)
+		if done[id] || !slices.Contains(schema.Types, c.Kind) { // a kind the index does not hold
 			continue
 		}
 		done[id] = true
-		d, err := ix.load(c)
-		if errors.Is(err, review.ErrNotFound) {
+		d := docs[id]
+		if d == nil { // the bank no longer holds it
 			b.Delete(id)
 			continue
 		}
-		if err != nil {
-			return err
-		}
-		if d == nil { // a kind the index does not hold
-			continue
-		}
-		if err := addDoc(ix.idx, b, id, d); err != nil {
+		if err := schema.Add(ix.idx, b, id, d); err != nil {
 			return fmt.Errorf("index: %s: %w", id, err)
 		}
 	}
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(last, 10)))
 	ix.gen.Add(1) // before the write too, making it odd while the write runs: a search that sees one even generation before and after it saw none of it (withoutTail)
-	err := ix.write(b)
+	err = ix.write(b)
 	ix.gen.Add(1) // after the write, even a failed one: searches that read the old generation may have seen part of it
 	if err != nil {
 		return err
@@ -136,30 +145,4 @@ func (ix *Index) write(b *bleve.Batch) error {
 		return fmt.Errorf("index: write batch: %w", err)
 	}
 	return nil
-}
-
-// load reads the item a change names and returns its document; nil, nil for
-// kinds the index does not hold.
-func (ix *Index) load(c review.Change) (doc, error) {
-	switch c.Kind {
-	case "record":
-		r, err := ix.src.Record(c.ID)
-		if err != nil {
-			return nil, fmt.Errorf("index: read record %s: %w", c.ID, err)
-		}
-		return recordDoc(r), nil
-	case "proposal":
-		p, err := ix.src.Proposal(c.ID)
-		if err != nil {
-			return nil, fmt.Errorf("index: read proposal %s: %w", c.ID, err)
-		}
-		return proposalDoc(p), nil
-	case "trajectory":
-		t, err := ix.src.Trajectory(c.ID)
-		if err != nil {
-			return nil, fmt.Errorf("index: read trajectory %s: %w", c.ID, err)
-		}
-		return trajectoryDoc(t), nil
-	}
-	return nil, nil
 }

@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/memreview/memreview/index/schema"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -170,15 +170,16 @@ func BenchmarkSearchBehind(b *testing.B) {
 			main := c.index(b)
 			ix := main
 			if tc.behind > 0 || tc.empty {
-				ix = &Index{dir: main.dir, src: c.st, idx: main.idx, stop: make(chan struct{}), noChunks: tc.noChunks}
-				defer func() { close(ix.stop); ix.mems.clear(); ix.closeChunks() }()
+				ix = newIndex(main.dir, c.st, Tuning{NoChunks: tc.noChunks})
+				ix.idx = main.idx
+				defer func() { close(ix.stop); ix.tail.Close() }()
 				last, err := c.st.LastSeq()
 				if err != nil {
 					b.Fatal(err)
 				}
 				ix.seq.Store(max(last-tc.behind, 0))
 				if tc.empty {
-					if ix.idx, err = emptyIndex(); err != nil {
+					if ix.idx, err = schema.NewMem(); err != nil {
 						b.Fatal(err)
 					}
 					ix.seq.Store(0)
@@ -196,27 +197,17 @@ func BenchmarkSearchBehind(b *testing.B) {
 			b.Logf("%s: first pass over %d queries (reads the tail) %s", tc.name, len(reqs), time.Since(start).Round(time.Millisecond))
 			if !tc.noChunks && ix != main {
 				start = time.Now()
-				if err := ix.waitChunks(); err != nil {
+				if err := ix.tail.WaitChunks(); err != nil {
 					b.Fatal(err)
 				}
-				b.Logf("%s: %d chunks built in %s", tc.name, len(ix.chunks.chunks), time.Since(start).Round(time.Millisecond))
+				b.Logf("%s: %d chunks built in %s", tc.name, ix.tail.Chunks(), time.Since(start).Round(time.Millisecond))
 			}
 			res, _ := ix.Search(Request{Type: "record"})
 			b.Logf("%s: behind %d, direct %d, unsearched %d", tc.name, res.Behind, res.Direct, res.Unsearched)
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var lat latencies
-			i := 0
-			for b.Loop() {
-				k := i % len(reqs)
-				lat.timeQuery(cmpQueries[k], func() {
-					if _, err := ix.Search(reqs[k]); err != nil {
-						b.Fatal(err)
-					}
-				})
-				i++
-			}
-			lat.report(b)
+			runMix(b, func(k int) error {
+				_, err := ix.Search(reqs[k])
+				return err
+			}).report(b)
 		})
 	}
 }

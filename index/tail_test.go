@@ -144,38 +144,37 @@ func scoreSorted(s []string) bool { return len(s) == 0 || strings.TrimPrefix(s[0
 // hits under a score sort are compared as a set over the whole result
 // (each request asked again for every hit), because the tail's documents
 // are scored by BM25 over the tail alone, so their place among the
-// index's hits differs (searchBehind).
+// index's hits differs (tail.Tail.Search).
 func TestTailSearchEquivalent(t *testing.T) {
 	t.Parallel()
 	behind, caught, src, recs, tailItems := behindAndCaughtUp(t)
 	// Once with every tail item indexed per search, once with all of them
 	// in background chunks (of 20, so that several are searched at once).
-	perSearch := behindView(t, behind, func(v *Index) { v.noChunks = true })
-	inChunks := behindView(t, behind, func(v *Index) { v.chunkSize = 20 })
-	if err := inChunks.waitChunks(); err != nil {
+	perSearch := behindView(t, behind, Tuning{NoChunks: true})
+	inChunks := behindView(t, behind, Tuning{ChunkSize: 20})
+	if err := inChunks.tail.WaitChunks(); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(inChunks.chunks.chunks); n < 3 {
+	if n := inChunks.tail.Chunks(); n < 3 {
 		t.Fatalf("%d chunks, want the tail in 3 or more", n)
 	}
 	for _, v := range []*Index{perSearch, inChunks} {
 		compareBehind(t, v, caught, src, recs, tailItems)
 	}
-	if n := len(inChunks.chunks.chunks); n < 3 {
+	if n := inChunks.tail.Chunks(); n < 3 {
 		t.Fatalf("%d chunks after the searches, want them kept", n)
 	}
 }
 
 // behindView is another Index on behind's bleve index, at its sequence,
-// set up by f; its tail, chunks and caches are its own.
-func behindView(t *testing.T, behind *Index, f func(*Index)) *Index {
-	v := &Index{dir: behind.dir, src: behind.src, idx: behind.idx, stop: make(chan struct{})}
+// tuned by tune; its tail, chunks and caches are its own.
+func behindView(t *testing.T, behind *Index, tune Tuning) *Index {
+	v := newIndex(behind.dir, behind.src, tune)
+	v.idx = behind.idx
 	v.seq.Store(behind.seq.Load())
-	f(v)
 	t.Cleanup(func() {
 		close(v.stop)
-		v.mems.clear()
-		v.closeChunks()
+		v.tail.Close()
 	})
 	return v
 }
@@ -316,7 +315,7 @@ func TestTailStaleAndDeleted(t *testing.T) {
 			continue
 		}
 		req := Request{Query: fmt.Sprintf("+id:%s +%s", away.ID, w), Type: "record"}
-		stale, err1 := behind.search(req, false) // the index alone
+		stale, err1 := behind.search(req, noCache) // the index alone
 		now, err2 := caught.Search(req)
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
@@ -370,43 +369,6 @@ func TestTailStaleAndDeleted(t *testing.T) {
 	}
 }
 
-// TestStemPrefixInWord checks the prefilter's premise on the English
-// analyzer: every word of the corpus contains the stemPrefix of its stem,
-// so a word whose stem a query asks for is never filtered out.
-func TestStemPrefixInWord(t *testing.T) {
-	t.Parallel()
-	m, err := newMapping()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := m.AnalyzerNamed("en")
-	words := map[string]bool{}
-	var texts []string
-	for _, r := range sample.SynthRecords(300, benchSeed) {
-		texts = append(texts, r.Lemma, r.Trigger, strings.Join(r.Steps, " "))
-	}
-	texts = append(texts, "happy happiness hoping hoped possibly possible abilities dying lying skies "+
-		"generously relational rationalisation organization early gently ugly cried flies news cats' John's "+
-		"naïve Ärger crème brûlée ČEŠTINA façade")
-	checked := 0
-	for _, text := range texts {
-		for _, tok := range a.Analyze([]byte(text)) {
-			word := strings.ToLower(text[tok.Start:tok.End])
-			if words[word] {
-				continue
-			}
-			words[word] = true
-			checked++
-			if p := stemPrefix(string(tok.Term)); !strings.Contains(word, p) {
-				t.Errorf("word %q (stem %q) lacks the stem prefix %q", word, tok.Term, p)
-			}
-		}
-	}
-	if checked < 100 {
-		t.Fatalf("checked %d words", checked)
-	}
-}
-
 func isWord(w string) bool {
 	for _, r := range w {
 		if (r < 'a' || r > 'z') && r != '_' {
@@ -436,21 +398,20 @@ func TestMain(m *testing.M) {
 func TestTailChunksStale(t *testing.T) {
 	t.Parallel()
 	src := &bulkFake{fakeSource: sampleBank()}
-	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
+	ix, err := OpenWith(filepath.Join(t.TempDir(), "index"), src, OpenOptions{Tuning: Tuning{ChunkSize: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	ix.chunkSize = 10
 	var rs []review.Record
 	for i := range 30 {
 		rs = append(rs, review.Record{ID: fmt.Sprintf("chunky_%02d", i), Lemma: fmt.Sprintf("a chunky note, number %d", i), Category: review.Fact})
 	}
 	src.putRecord(rs...)
-	if err := ix.waitChunks(); err != nil {
+	if err := ix.tail.WaitChunks(); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(ix.chunks.chunks); n != 3 {
+	if n := ix.tail.Chunks(); n != 3 {
 		t.Fatalf("%d chunks, want 3", n)
 	}
 	r := rs[5]
@@ -482,7 +443,7 @@ func TestTailChunksStale(t *testing.T) {
 	if after.Behind != 0 || after.Total != before.Total || !slices.Equal(ids(after), ids(before)) || after.Total != 28 {
 		t.Errorf("caught up: total %d, hits %v; behind: total %d, hits %v; want the same, 28 (no chunky_05, rewritten, nor chunky_07, deleted)", after.Total, ids(after), before.Total, ids(before))
 	}
-	if n := len(ix.chunks.chunks); n != 0 {
+	if n := ix.tail.Chunks(); n != 0 {
 		t.Errorf("%d chunks kept after the catch-up", n)
 	}
 }

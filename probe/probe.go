@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/memreview/memreview/probe/docs"
 	"github.com/memreview/memreview/probe/pg"
 )
 
@@ -109,9 +110,12 @@ func run(ctx context.Context, rn *Runner, env Env, input string, lim Limits) Res
 // describe turns err into the sentence stored in Result.Error, naming the
 // time limit when it was the cause.
 func describe(parent, run context.Context, err error, lim Limits) string {
+	var preparing *docs.PreparingError
 	switch {
 	case parent.Err() != nil:
 		return "canceled: the probe was stopped before it finished"
+	case errors.As(err, &preparing): // not a probe that ran too long
+		return err.Error()
 	case errors.Is(run.Err(), context.DeadlineExceeded), errors.Is(err, pg.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("timed out after %s: the probe was stopped at its time limit", lim.Timeout)
 	}

@@ -13,9 +13,22 @@ var ErrNotFound = errors.New("not found")
 
 // Config is the bank's memreview.toml.
 type Config struct {
-	Envs    []probe.Env   `toml:"env,omitempty"`
-	Curator CuratorConfig `toml:"curator"`
-	Hygiene HygieneConfig `toml:"hygiene"`
+	Envs      []probe.Env     `toml:"env,omitempty"`
+	Curator   CuratorConfig   `toml:"curator"`
+	Hygiene   HygieneConfig   `toml:"hygiene"`
+	Eval      EvalConfig      `toml:"eval"`
+	Telemetry TelemetryConfig `toml:"telemetry,omitempty"`
+	Screen    ScreenConfig    `toml:"screen,omitempty"`
+	OAuth     OAuthConfig     `toml:"oauth,omitempty"`
+}
+
+// TelemetryConfig holds memreview.toml [telemetry]: where OpenTelemetry
+// spans go when OTEL_EXPORTER_OTLP_ENDPOINT does not say (review/app/telemetry).
+type TelemetryConfig struct {
+	// Endpoint is an OTLP/HTTP base URL ("http://localhost:4318"); "" is off.
+	Endpoint string `toml:"endpoint,omitempty"`
+	// CaptureContent adds the query and record text to spans (opt-in).
+	CaptureContent bool `toml:"capture_content,omitempty"`
 }
 
 // HygieneConfig holds memreview.toml [hygiene].
@@ -125,6 +138,9 @@ type DecideRequest struct {
 	Operator string
 	Note     string
 	Evidence []string // probe run ids the operator relied on
+	// AckFindings: the operator saw the screen's findings and applies the
+	// proposal anyway (a flagged proposal is refused without it).
+	AckFindings bool
 }
 
 // RecordRequest is an operator's change to records outside any proposal

@@ -3,6 +3,7 @@ package review
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -28,8 +29,10 @@ func CheckEnvName(name string) error {
 }
 
 // CheckEnvs returns what is wrong with each environment entry, in order:
-// a bad name (CheckEnvName), a name declared twice, a kind other than sql
-// or files, a missing path. Each error names the entry (env #N).
+// a bad name (CheckEnvName), a name declared twice, or a declaration its
+// kind refuses (probe.CheckEnv: an unknown kind, a missing path or url, a
+// field of another kind, a password in a URL). Each error names the entry
+// (env #N).
 func (c Config) CheckEnvs() []error {
 	var errs []error
 	first := map[string]int{}
@@ -43,14 +46,28 @@ func (c Config) CheckEnvs() []error {
 		switch j, dup := first[e.Name]; {
 		case dup:
 			errs = append(errs, fmt.Errorf("%s: field \"name\": %q is also the name of env #%d", at, e.Name, j))
-		case e.Kind != probe.KindSQL && e.Kind != probe.KindFiles:
-			errs = append(errs, fmt.Errorf("%s: field \"kind\": %q is not sql or files", at, e.Kind))
-		case e.Path == "":
-			errs = append(errs, fmt.Errorf("%s: field \"path\" is missing", at))
+		default:
+			if err := probe.CheckEnv(e); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", at, err))
+			}
 		}
 		if _, dup := first[e.Name]; !dup {
 			first[e.Name] = i + 1
 		}
 	}
 	return errs
+}
+
+// ResolvePaths makes e's relative file names absolute against dir (the
+// bank's folder): a sql or files environment's path, an mcp environment's
+// token file. Empty names stay empty; an empty dir changes nothing.
+func ResolvePaths(e probe.Env, dir string) probe.Env {
+	abs := func(p string) string {
+		if p == "" || dir == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	e.Path, e.TokenFile = abs(e.Path), abs(e.TokenFile)
+	return e
 }

@@ -224,6 +224,9 @@ type Proposal struct {
 	Fingerprint string         `json:"fingerprint,omitempty"`
 	Status      ProposalStatus `json:"status"`
 	Created     time.Time      `json:"created"`
+	// Screen is what the poisoning screen found in the proposal when it
+	// was queued (nil: not screened, as proposals queued before it).
+	Screen *Screening `json:"screen,omitempty"`
 }
 
 // TargetIDs returns the ids of the proposal's targets.

@@ -14,8 +14,18 @@ const CheckTimeout = 30 * time.Second
 // RunChecks runs the checks of recs (only those on env when env is not
 // empty) against the environments resolve names, each within CheckTimeout,
 // and returns one result per check for the record's version. It stores
-// nothing; SetCheckResults does.
+// nothing; SetCheckResults does. Its probes go through probe.Run, which
+// opens a pool or starts a server for each postgres or mcp check;
+// RunChecksWith takes a probe.Runner's Run instead.
 func RunChecks(ctx context.Context, recs []Record, env string, resolve func(string) (probe.Env, error), now func() time.Time) []CheckResult {
+	return RunChecksWith(ctx, probe.Run, recs, env, resolve, now)
+}
+
+// ProbeFunc runs one probe: probe.Run, or a probe.Runner's Run.
+type ProbeFunc func(ctx context.Context, env probe.Env, input string, lim probe.Limits) probe.Result
+
+// RunChecksWith is RunChecks with run running each check's probe.
+func RunChecksWith(ctx context.Context, run ProbeFunc, recs []Record, env string, resolve func(string) (probe.Env, error), now func() time.Time) []CheckResult {
 	var out []CheckResult
 	for _, r := range recs {
 		for i, c := range r.Checks {
@@ -31,7 +41,7 @@ func RunChecks(ctx context.Context, recs []Record, env string, resolve func(stri
 				res.Now = probe.Result{Env: c.Env, Input: c.Input, Error: err.Error()}
 			} else {
 				cctx, cancel := context.WithTimeout(ctx, CheckTimeout)
-				res.Now = probe.Run(cctx, e, c.Input, probe.Limits{})
+				res.Now = run(cctx, e, c.Input, probe.Limits{})
 				cancel()
 			}
 			res.Verdict = probe.Compare(c.Expect, res.Now)

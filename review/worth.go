@@ -26,6 +26,11 @@ type Worth struct {
 	BankTasks      int `json:"bank_tasks"`
 	BankPassed     int `json:"bank_passed"`
 	BankUnrewarded int `json:"bank_unrewarded,omitempty"`
+	// Eval, when set, names the eval run the worth comes from instead:
+	// Retrieved and Passed are the tasks whose bank condition retrieved
+	// the record and how many passed with the bank; BankTasks and
+	// BankPassed the same tasks and how many passed without memory.
+	Eval string `json:"eval,omitempty"`
 }
 
 // Failed is how many of the tasks that retrieved the record failed: those
@@ -56,6 +61,10 @@ func (w Worth) Lift() float64 {
 func (w Worth) String() string {
 	if w.Retrieved == 0 {
 		return "retrieved by no task"
+	}
+	if w.Eval != "" {
+		return fmt.Sprintf("in eval %s: retrieved by %d task%s: %d passed with the bank, %d without memory",
+			w.Eval, w.Retrieved, plural(w.Retrieved), w.Passed, w.BankPassed)
 	}
 	s := fmt.Sprintf("retrieved by %d task%s: %d passed, %d failed", w.Retrieved, plural(w.Retrieved), w.Passed, w.Failed())
 	if w.Unrewarded > 0 {

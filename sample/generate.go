@@ -41,8 +41,9 @@ type world struct {
 
 // Generate writes a complete sample bank into dir (created if missing; it
 // must not already hold a bank): bank.db with trajectories, records and a
-// queue of proposals, the environments under dir/envs, and memreview.toml
-// naming them. The same seed gives the same world, byte for byte in the
+// queue of proposals, the environments under dir/envs, memreview.toml
+// naming them, and the task set memreview eval replays (TasksPath). The
+// same seed gives the same world, byte for byte in the
 // environments and the exported bank.
 func Generate(dir string, seed int64) error {
 	abs, err := filepath.Abs(dir)
@@ -64,6 +65,9 @@ func Generate(dir string, seed int64) error {
 	}
 	defer w.pre.Close()
 	defer w.cur.Close()
+	if err := w.writeTasks(); err != nil {
+		return err
+	}
 	return w.buildBank()
 }
 

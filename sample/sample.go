@@ -14,6 +14,11 @@
 // Environment "docs" is a folder of finance workbooks (site revenue,
 // headcount, a company P&L) whose tasks need cross-file computations.
 //
+// The task set tasks/shop-drift.jsonl (TasksPath) is what memreview eval
+// replays: 40 shop tasks in the shape of that benchmark, graded by probes,
+// the first DriftAfter on tables the migration left alone and the rest on
+// the ones it changed.
+//
 // The bank holds 30 records (every category), 18 trajectories (nine before
 // the migration, nine after; passes and failures) and a queue of 15
 // pending proposals (every op) made by two curator runs, one before the

@@ -6,6 +6,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -45,7 +46,8 @@ func (p *panicScreen) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 // footer, and the program runs on and quits normally.
 func TestCmdPanicIsLoggedNotFatal(t *testing.T) {
 	saved := Screens
-	Screens = append(Screens[:len(Screens):len(Screens)], ScreenDef{ID: 5, Name: "Panic",
+	id := common.ScreenID(len(Screens) + 1) // the number key after the registered screens
+	Screens = append(Screens[:len(Screens):len(Screens)], ScreenDef{ID: id, Name: "Panic",
 		New: func(c common.Common, _ common.Deps) common.Screen { return &panicScreen{Common: c} }})
 	t.Cleanup(func() { Screens = saved })
 
@@ -54,7 +56,7 @@ func TestCmdPanicIsLoggedNotFatal(t *testing.T) {
 	w.deps.Log = log.New(&logged, "", 0)
 	s := start(t, w.deps, 120, 40)
 	s.waitFor("Review 1/15")
-	s.typ("5")
+	s.typ(strconv.Itoa(int(id)))
 	s.waitFor("panic screen")
 	s.typ("x")
 	s.waitFor("internal error in a background task")

@@ -9,6 +9,7 @@ import (
 	"github.com/memreview/memreview/ui/bank"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/console"
+	"github.com/memreview/memreview/ui/eval"
 	"github.com/memreview/memreview/ui/queue"
 	"github.com/memreview/memreview/ui/trajs"
 )
@@ -33,6 +34,7 @@ var Screens = []ScreenDef{
 	{common.ScreenBank, "Bank", bank.New},
 	{common.ScreenProbes, "Probes", console.New},
 	{common.ScreenTrajectories, "Trajectories", trajs.New},
+	{common.ScreenEval, "Eval", eval.New},
 }
 
 // screenDef returns the registry entry of id.

@@ -166,8 +166,8 @@ func (m *Model) helpOverlay(s common.Screen, h int) string {
 	global := m.help
 	global.Width = inner
 	text := st.Title.Render("Keys") + "\n\n" + helpRows(m.help, groups, inner) +
-		"\n\n" + global.ShortHelpView(append(slices.Clone(m.keys), k.Help, k.Errors, k.Quit)) +
-		"\n" + global.ShortHelpView([]key.Binding{k.Hygiene}) +
+		"\n\n" + global.ShortHelpView(slices.Clone(m.keys)) +
+		"\n" + global.ShortHelpView([]key.Binding{k.Help, k.Errors, k.Quit, k.Hygiene}) +
 		"\n\n" + st.Subtle.Render(common.Wrap("Every decision is committed when the footer says so; q quits at once. Press ? or esc to close.", inner))
 	box := st.Overlay.Width(m.c.Width - st.Overlay.GetHorizontalBorderSize()).Render(fitLines(text, inner))
 	return lipgloss.NewStyle().MaxHeight(h).Render(box)

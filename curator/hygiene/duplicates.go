@@ -63,7 +63,8 @@ func scopeKey(r *review.Record) string {
 
 // duplicates proposes one merge per cluster of near-duplicate records:
 // active, not suspect, same scope and category, similarity at least
-// DuplicateThreshold, and not contradicting each other.
+// DuplicateThreshold, and not contradicting each other — every two members
+// of a cluster, and at most MaxMergeMembers (duplicateClusters).
 func (b *builder) duplicates(ctx context.Context) error {
 	six := b.index()
 	group := make([]string, len(b.recs))
@@ -88,17 +89,6 @@ func (b *builder) duplicates(ctx context.Context) error {
 		return 1
 	})
 	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
-	parent := make([]int, len(b.recs))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
 	var kept []pair
 	slots := slotTerms(six.lemmas, six.lv, pairs)
 	named := &namedSeqs{b: b, slots: slots, term: map[string]int32{}, seq: map[int][]string{}}
@@ -119,37 +109,12 @@ func (b *builder) duplicates(ctx context.Context) error {
 			continue // the same names in another order: "a lags b", "b lags a"
 		}
 		kept = append(kept, p)
-		if ra, rb := find(p.a), find(p.b); ra != rb {
-			parent[rb] = ra
-		}
 	}
-	clusters := map[int][]int{}
-	inCluster := map[int]bool{}
-	best := map[int]pair{} // the weakest pair that joined a cluster, by root
-	for _, p := range kept {
-		r := find(p.a)
-		if s, ok := best[r]; !ok || p.sim < s.sim {
-			best[r] = p
-		}
-		for _, i := range []int{p.a, p.b} {
-			if !inCluster[i] {
-				inCluster[i] = true
-				clusters[r] = append(clusters[r], i)
-			}
-		}
-	}
-	roots := make([]int, 0, len(clusters))
-	for r, ms := range clusters {
-		if len(ms) > 1 {
-			roots = append(roots, r)
-		}
-	}
-	sort.Ints(roots)
-	for _, r := range roots {
+	for _, c := range duplicateClusters(kept) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		f, err := b.mergeFinding(ctx, clusters[r], best[r])
+		f, err := b.mergeFinding(ctx, c.members, c.weakest)
 		if err != nil {
 			return err
 		}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/screen"
 )
 
 // Source is the proposal source hygiene writes.
@@ -33,6 +34,10 @@ const (
 	Contradictions Kind = "contradictions"
 	Stale          Kind = "stale"
 	Unused         Kind = "unused"
+	// Poisoning screens every active record with the poisoning screen
+	// (poisoning.go); it runs only when asked for (Only), since it reads
+	// every record's every text.
+	Poisoning Kind = "poisoning"
 )
 
 // Kinds lists every kind.
@@ -40,7 +45,7 @@ var Kinds = []Kind{Duplicates, Contradictions, Stale, Unused}
 
 // ParseKind returns the kind named s ("" = every kind).
 func ParseKind(s string) (Kind, error) {
-	for _, k := range Kinds {
+	for _, k := range append(Kinds, Poisoning) {
 		if string(k) == s {
 			return k, nil
 		}
@@ -48,12 +53,12 @@ func ParseKind(s string) (Kind, error) {
 	if s == "" {
 		return "", nil
 	}
-	return "", fmt.Errorf("hygiene: %q is not duplicates, contradictions, stale or unused", s)
+	return "", fmt.Errorf("hygiene: %q is not duplicates, contradictions, stale, unused or poisoning", s)
 }
 
 // Thresholds of the similarity measure (see similar.go and slots.go),
-// chosen on the synthetic bank's planted paraphrases (BENCHMARKS.md, issue
-// 17): 0.4 keeps 98% of the planted pairs as candidates before the
+// chosen on the synthetic bank's planted paraphrases (BENCHMARKS.md,
+// "Hygiene"): 0.4 keeps 98% of the planted pairs as candidates before the
 // identifier and slot rules; the sample world's looser pairs (0.26 and
 // 0.34) are found by the rare-identifier rule.
 const (
@@ -75,7 +80,10 @@ type Input struct {
 	Checks       map[string][]review.CheckResult // last verify results, by record id
 	Trajectories []review.Trajectory
 	Open         []review.Proposal // the open proposals: idempotence, and cited in rationales
-	Now          time.Time
+	// Rejected are hygiene's proposals a person rejected: a finding is not
+	// proposed again while its records are at the versions it named.
+	Rejected []review.Proposal
+	Now      time.Time
 }
 
 // Options say what to look for.
@@ -87,6 +95,9 @@ type Options struct {
 	// curator model); without it the members' lemmas are joined.
 	Lemmas LemmaWriter
 	RunID  string // the hygiene run's id, for CuratorRun and probe-run ids
+	// Screen is the poisoning screen for Poisoning (nil: screen.New(),
+	// hosts not checked).
+	Screen *screen.Screener
 }
 
 // Finding is one thing hygiene found and the proposal it makes of it.
@@ -99,6 +110,10 @@ type Finding struct {
 	// Open is the id of an open proposal with the same fingerprint: the
 	// finding was proposed before and is not proposed again.
 	Open string
+	// Rejected is the id of a rejected proposal with the same fingerprint
+	// whose records have not changed since: the finding was judged and is
+	// not proposed again. (A record changed since is new evidence.)
+	Rejected string
 }
 
 // Report is what a run found.
@@ -108,11 +123,11 @@ type Report struct {
 }
 
 // New returns the findings whose proposals a run adds (those not already
-// open).
+// open, nor rejected with their records as they are).
 func (r *Report) New() []Finding {
 	var out []Finding
 	for _, f := range r.Findings {
-		if f.Open == "" {
+		if f.Open == "" && f.Rejected == "" {
 			out = append(out, f)
 		}
 	}
@@ -132,10 +147,15 @@ func Run(ctx context.Context, in Input, opt Options) (*Report, error) {
 		}
 	}
 	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
-	b := &builder{in: in, opt: opt, recs: recs, worth: review.WorthOf(in.Trajectories), open: map[string]string{}}
+	b := &builder{in: in, opt: opt, recs: recs, worth: review.WorthOf(in.Trajectories), open: map[string]string{}, rejected: map[string][]*review.Proposal{}}
 	for _, p := range in.Open {
 		if p.Fingerprint != "" && p.Status.Open() {
 			b.open[p.Fingerprint] = p.ID
+		}
+	}
+	for i, p := range in.Rejected {
+		if p.Fingerprint != "" && p.Status == review.Rejected {
+			b.rejected[p.Fingerprint] = append(b.rejected[p.Fingerprint], &in.Rejected[i])
 		}
 	}
 	steps := []struct {
@@ -143,9 +163,10 @@ func Run(ctx context.Context, in Input, opt Options) (*Report, error) {
 		run  func(context.Context) error
 	}{
 		{Duplicates, b.duplicates}, {Contradictions, b.contradictions}, {Stale, b.stale}, {Unused, b.unused},
+		{Poisoning, b.poisoning},
 	}
 	for _, s := range steps {
-		if opt.Only != "" && opt.Only != s.kind {
+		if opt.Only != "" && opt.Only != s.kind || opt.Only == "" && s.kind == Poisoning {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -168,10 +189,12 @@ type builder struct {
 	recs  []review.Record // active, in scope, by id
 	worth map[string]review.Worth
 	open  map[string]string // fingerprint → open proposal id
-	out   []Finding
-	runs  int
-	sim   *simIndex // built once for duplicates and contradictions
-	trajs map[string]*review.Trajectory
+	// rejected holds the rejected proposals by fingerprint.
+	rejected map[string][]*review.Proposal
+	out      []Finding
+	runs     int
+	sim      *simIndex // built once for duplicates and contradictions
+	trajs    map[string]*review.Trajectory
 	// byTarget indexes the open proposals of other sources by target id.
 	byTarget map[string][]int
 }
@@ -186,6 +209,7 @@ func fingerprint(k Kind, ids ...string) string {
 // add records a finding, marking it open when its fingerprint is.
 func (b *builder) add(f Finding) {
 	f.Open = b.open[f.Fingerprint]
+	f.Rejected = b.rejectedAsIs(f)
 	p := &f.Proposal
 	p.Source, p.Fingerprint, p.CuratorRun = Source, f.Fingerprint, b.opt.RunID
 	p.Created = b.in.Now
@@ -196,6 +220,25 @@ func (b *builder) add(f Finding) {
 		p.Rationale += " " + others
 	}
 	b.out = append(b.out, f)
+}
+
+// rejectedAsIs is the id of a rejected proposal of f's fingerprint that
+// named every target of f at the version f names now, or "".
+func (b *builder) rejectedAsIs(f Finding) string {
+	for _, r := range b.rejected[f.Fingerprint] {
+		seen := map[string]int{}
+		for _, t := range r.Targets {
+			seen[t.ID] = t.Version
+		}
+		same := len(r.Targets) == len(f.Proposal.Targets)
+		for _, t := range f.Proposal.Targets {
+			same = same && seen[t.ID] == t.Version
+		}
+		if same {
+			return r.ID
+		}
+	}
+	return ""
 }
 
 // alsoOpen names the open proposals (of any source) that touch ids, so the

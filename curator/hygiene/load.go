@@ -12,12 +12,13 @@ type Store interface {
 	CheckResults(recordID string) ([]review.CheckResult, error)
 	Trajectories() ([]review.Trajectory, error)
 	Queue() ([]review.Proposal, error)
+	Proposals() ([]review.Proposal, error)
 	Now() time.Time
 }
 
 // Load reads a run's input from a bank: the active records (of env, when
 // set), the last verify results of those that carry checks, the
-// trajectories and the open proposals.
+// trajectories, the open proposals and hygiene's rejected ones.
 func Load(s Store, env string) (Input, error) {
 	in := Input{Checks: map[string][]review.CheckResult{}, Now: s.Now()}
 	var err error
@@ -39,7 +40,15 @@ func Load(s Store, env string) (Input, error) {
 	if in.Trajectories, err = s.Trajectories(); err != nil {
 		return in, err
 	}
-	in.Open, err = s.Queue()
+	if in.Open, err = s.Queue(); err != nil {
+		return in, err
+	}
+	all, err := s.Proposals()
+	for _, p := range all {
+		if p.Source == Source && p.Status == review.Rejected {
+			in.Rejected = append(in.Rejected, p)
+		}
+	}
 	return in, err
 }
 

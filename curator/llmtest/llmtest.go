@@ -19,7 +19,13 @@ import (
 type Reply struct {
 	Body string        // the response body (Text and Calls build one)
 	Gate chan struct{} // when set, the answer waits until it is closed (or the request is cancelled)
+	// Status, when set, answers that HTTP status with an error body
+	// instead (Fail builds one).
+	Status int
 }
+
+// Fail is an answer of HTTP status code with an OpenAI-style error body.
+func Fail(code int) Reply { return Reply{Status: code} }
 
 // Call is one tool call of a Calls reply; an empty ID is numbered.
 type Call struct{ ID, Name, Args string }
@@ -56,6 +62,7 @@ type Server struct {
 	t testing.TB
 
 	mu       sync.Mutex
+	respond  func(Request) Reply
 	script   []Reply
 	next     int
 	bodies   []string
@@ -71,6 +78,52 @@ func New(t testing.TB, replies ...Reply) *Server {
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// NewFunc starts a server that answers every request with respond(req):
+// a scripted model whose answer depends on what it was told. respond is
+// called from the server's goroutines, one call per request, possibly
+// several at once.
+func NewFunc(t testing.TB, respond func(Request) Reply) *Server {
+	s := &Server{t: t, respond: respond}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Request is a chat-completions request as the server read it.
+type Request struct {
+	Model    string    `json:"model"`
+	Messages []Message `json:"messages"`
+	Tools    []struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	} `json:"tools"`
+	Seed *int `json:"seed"`
+}
+
+// Message is one message of a Request.
+type Message struct {
+	Role       string `json:"role"`
+	Content    string `json:"content"`
+	ToolCallID string `json:"tool_call_id"`
+	ToolCalls  []struct {
+		ID       string `json:"id"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
+}
+
+// ToolNames lists the tools the request declares.
+func (r Request) ToolNames() []string {
+	var out []string
+	for _, t := range r.Tools {
+		out = append(out, t.Function.Name)
+	}
+	return out
 }
 
 // BaseURL is what curator.Settings.BaseURL takes: the server's /v1.
@@ -96,6 +149,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, _ := io.ReadAll(r.Body)
+	if s.respond != nil {
+		s.mu.Lock()
+		s.bodies = append(s.bodies, string(body))
+		s.mu.Unlock()
+		var req Request
+		if err := json.Unmarshal(body, &req); err != nil {
+			s.t.Errorf("llmtest: a request that is not JSON: %v", err)
+		}
+		s.write(w, r, s.respond(req))
+		return
+	}
 	s.mu.Lock()
 	s.bodies = append(s.bodies, string(body))
 	if s.cycle && s.next >= len(s.script) {
@@ -117,12 +181,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"error":{"message":"scripted failure: the script ended","type":"server_error"}}`)
 		return
 	}
+	s.write(w, r, *rp)
+}
+
+// write sends one reply, once its gate opens.
+func (s *Server) write(w http.ResponseWriter, r *http.Request, rp Reply) {
+	w.Header().Set("Content-Type", "application/json")
 	if rp.Gate != nil {
 		select {
 		case <-rp.Gate:
 		case <-r.Context().Done():
 			return
 		}
+	}
+	if rp.Status != 0 {
+		w.WriteHeader(rp.Status)
+		fmt.Fprintf(w, `{"error":{"message":"scripted failure: %d","type":"server_error"}}`, rp.Status)
+		return
 	}
 	io.WriteString(w, rp.Body)
 }

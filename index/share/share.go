@@ -66,10 +66,19 @@ type Options struct {
 	// Progress is told how far a build or catch-up of the index this
 	// process takes over has come (index.OpenOptions.Progress).
 	Progress func(done, total int)
-	// Finish makes Close let a catch-up or build in progress end first
-	// (a one-shot command that took the index over), instead of stopping
-	// it at its next batch.
-	Finish bool
+	// HandOff is called by Close when a catch-up or build of the index this
+	// process owns is still running after HandOffAfter: a one-shot command
+	// (a CLI search that took the index over) starts another process that
+	// takes the work over once this one lets go, instead of waiting for it
+	// or losing it. A small catch-up ends within HandOffAfter and is not
+	// handed off. nil: the work stops at its next batch and the next
+	// process that needs the index starts it again.
+	HandOff      func()
+	HandOffAfter time.Duration
+	// Tuning is the index's when this process takes it over
+	// (index.OpenOptions.Tuning; tests lower its thresholds, such as
+	// Tuning.RebuildMin, to take their paths with small banks).
+	Tuning index.Tuning
 }
 
 // Index is one process's handle on a bank's shared index. Its methods are
@@ -146,7 +155,7 @@ func (ix *Index) takeOver() error {
 	if ix.own != nil {
 		return nil
 	}
-	own, err := index.OpenWith(ix.dir, ix.src, index.OpenOptions{Progress: ix.opt.Progress, Background: true})
+	own, err := index.OpenWith(ix.dir, ix.src, index.OpenOptions{Progress: ix.opt.Progress, Background: true, Tuning: ix.opt.Tuning})
 	if err != nil {
 		return err
 	}
@@ -232,8 +241,14 @@ func (ix *Index) Close() error {
 	if own == nil {
 		return nil
 	}
-	if ix.opt.Finish {
-		own.WaitCatchUp() // still serving others meanwhile
+	if ix.opt.HandOff != nil && own.CatchingUp() {
+		caughtUp := make(chan struct{})
+		go func() { own.WaitCatchUp(); close(caughtUp) }()
+		select {
+		case <-caughtUp:
+		case <-time.After(ix.opt.HandOffAfter):
+			ix.opt.HandOff()
+		}
 	}
 	close(stop)
 	if ln != nil {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klippa-app/go-pdfium"
@@ -28,10 +29,11 @@ import (
 // result is kept in the user's cache folder, after which the engine starts
 // in about 0.2 s. One engine serves the process, one document at a time.
 type pdfEngine struct {
-	once  sync.Once
-	ready chan struct{} // closed when pool (or err) is set
-	pool  pdfium.Pool
-	err   error
+	once    sync.Once
+	started atomic.Bool   // once has run
+	ready   chan struct{} // closed when pool (or err) is set
+	pool    pdfium.Pool
+	err     error
 
 	mu   sync.Mutex // one document at a time; guards inst
 	inst pdfium.Pdfium
@@ -46,11 +48,35 @@ const engineMemoryMiB = 512
 // not prepared yet; a program that will read PDFs can call it early.
 func StartPDF() {
 	engine.once.Do(func() {
+		engine.started.Store(true)
 		go func() {
 			engine.pool, engine.err = newPool()
 			close(engine.ready)
 		}()
 	})
+}
+
+// PDFStarted reports whether the engine has been asked for (StartPDF, or
+// a PDF read); PDFReady whether it is prepared (or failed to be), so that a
+// PDF read no longer waits for it.
+func PDFStarted() bool { return engine.started.Load() }
+
+// PDFReady: see PDFStarted.
+func PDFReady() bool {
+	select {
+	case <-engine.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// PreparingError is a PDF read that ended while the engine was still
+// being prepared: its one-time compile outlasted the probe's time limit.
+type PreparingError struct{ Dir string }
+
+func (e *PreparingError) Error() string {
+	return fmt.Sprintf("the PDF engine is still being prepared (compiled once per machine into %s, about 15 s; the probe's time limit ran out first); run the probe again shortly", e.Dir)
 }
 
 // PreparePDF starts the engine and waits until it is ready or ctx ends.
@@ -60,7 +86,7 @@ func PreparePDF(ctx context.Context) error {
 	case <-engine.ready:
 		return engine.err
 	case <-ctx.Done():
-		return fmt.Errorf("the PDF engine is still being prepared (compiled once per machine into %s, about 15 s); run the probe again shortly: %w", cacheDir(), ctx.Err())
+		return &PreparingError{Dir: cacheDir()}
 	}
 }
 

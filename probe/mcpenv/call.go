@@ -124,7 +124,7 @@ func (c *Client) Call(ctx context.Context, input string, lim Limits) (Output, er
 	}
 	t := tools[i]
 	if !t.Callable {
-		return Output{}, fmt.Errorf("refused: %s is %s; it was not called", name, strings.TrimPrefix(t.Why, "not callable: "))
+		return Output{}, fmt.Errorf("refused: %s is not callable: %s; it was not called", name, strings.TrimPrefix(t.Why, "not callable: "))
 	}
 	if err := t.schema.Validate(args); err != nil {
 		return Output{}, fmt.Errorf("refused: the arguments do not match %s's input schema (%s); it was not called", name, oneLine(err.Error()))

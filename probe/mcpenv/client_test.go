@@ -116,8 +116,8 @@ func TestRefusedBeforeAnyCall(t *testing.T) {
 	c, log := stdio(t, mcptest.ModeTools)
 	ctx := context.Background()
 	for _, c2 := range []struct{ in, want string }{
-		{`write_note {"text": "x"}`, "refused: write_note is the server does not annotate it"},
-		{"wipe", "refused: wipe is annotated read-only but also destructive"},
+		{`write_note {"text": "x"}`, "refused: write_note is not callable: the server does not annotate it"},
+		{"wipe", "refused: wipe is not callable: annotated read-only but also destructive"},
 		{"count_words", "refused: count_words"},
 		{"bad_schema", "input schema is invalid"},
 		{`lookup {"id": "three"}`, "refused: the arguments do not match lookup's input schema"},

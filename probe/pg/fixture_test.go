@@ -14,7 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/memreview/memreview/probe/mcpenv/mcptest"
-	"github.com/memreview/memreview/probe/pg/pgtest"
+	"github.com/memreview/memreview/review/store/pg/pgtest"
 )
 
 func TestMain(m *testing.M) {
@@ -50,7 +50,7 @@ func newFixture(t testing.TB) fixture {
 	srv := pgtest.Shared(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	db, err := srv.CreateDB(ctx)
+	db, err := srv.CreateDatabase(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/probe/docs"
 	"github.com/memreview/memreview/probe/docs/docstest"
-	"github.com/memreview/memreview/probe/mcpenv/mcptest"
 	"github.com/memreview/memreview/probe/pg"
 )
 
@@ -48,14 +46,7 @@ func BenchmarkProbeKinds(b *testing.B) {
 	if err := docs.PreparePDF(ctx); err != nil {
 		b.Fatal(err)
 	}
-	cmd, env := mcptest.Command(mcptest.ModeTools, "")
-	var pass []string
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		os.Setenv(k, v)
-		pass = append(pass, k)
-	}
-	defer os.Unsetenv("MCPTEST_SERVER")
+	mcpEnv := mcpBenchEnv(b)
 	r := probe.NewRunner()
 	defer r.Close()
 	kinds := []struct {
@@ -67,7 +58,7 @@ func BenchmarkProbeKinds(b *testing.B) {
 		{"postgres", probe.Env{Name: "p", Kind: probe.KindPostgres, URL: roURL}, "SELECT 1"},
 		{"files-stat", probe.Env{Name: "f", Kind: probe.KindFiles, Path: files}, "stat a.txt"},
 		{"files-pdf-page", probe.Env{Name: "f", Kind: probe.KindFiles, Path: files}, "read one.pdf --page 1"},
-		{"mcp-stdio", probe.Env{Name: "m", Kind: probe.KindMCP, Command: cmd, PassEnv: pass}, `lookup {"id": 1}`},
+		{"mcp-stdio", mcpEnv, `lookup {"id": 1}`},
 	}
 	for _, k := range kinds {
 		b.Run("kind="+k.name, func(b *testing.B) {

@@ -11,12 +11,14 @@ import (
 
 // CuratorDeps is what a curator run over this bank needs: the store, the
 // model client for set, memory search through the shared index, and the
-// environments for its probes. An empty set.Operator takes the service's.
+// environments for its probes, which run and are described through the
+// service's probe runner. An empty set.Operator takes the service's.
 func (s *Service) CuratorDeps(set curator.Settings) curator.Deps {
 	if set.Operator == "" {
 		set.Operator = s.opt.Operator
 	}
-	return curator.Deps{Store: s.b, LLM: curator.NewLLM(set), Search: recordSearcher{s}, ResolveEnv: s.ResolveEnv}
+	return curator.Deps{Store: s.b, LLM: curator.NewLLM(set), Search: recordSearcher{s}, ResolveEnv: s.ResolveEnv,
+		Probe: s.runner().Run, Describe: s.DescribeEnv, Screen: s.curatorScreen()}
 }
 
 // CuratorSettings are the curator settings of the bank's config, overridden

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"github.com/memreview/memreview/review"
 )
@@ -15,6 +16,10 @@ func (s *Service) Decide(ctx context.Context, req review.DecideRequest) (*review
 	if req.Operator == "" {
 		req.Operator = s.opt.Operator
 	}
+	start := time.Now()
+	if err := s.checkFlagged(&req); err != nil {
+		return nil, err
+	}
 	if err := s.baselineProposal(ctx, req); err != nil {
 		return nil, err
 	}
@@ -23,6 +28,7 @@ func (s *Service) Decide(ctx context.Context, req review.DecideRequest) (*review
 		return nil, err
 	}
 	s.afterWrite("decision " + d.ID)
+	s.traceDecision(ctx, start, d)
 	return d, nil
 }
 
@@ -33,6 +39,7 @@ func (s *Service) DecideRecords(ctx context.Context, req review.RecordRequest) (
 	if req.Operator == "" {
 		req.Operator = s.opt.Operator
 	}
+	start := time.Now()
 	if err := s.baselineRecord(ctx, &req); err != nil {
 		return nil, err
 	}
@@ -41,6 +48,7 @@ func (s *Service) DecideRecords(ctx context.Context, req review.RecordRequest) (
 		return nil, err
 	}
 	s.afterWrite("decision " + d.ID)
+	s.traceDecision(ctx, start, d)
 	return d, nil
 }
 
@@ -50,11 +58,13 @@ func (s *Service) Undo(ctx context.Context, decisionID, operator, note string) (
 	if operator == "" {
 		operator = s.opt.Operator
 	}
+	start := time.Now()
 	d, err := s.b.Undo(ctx, decisionID, operator, note)
 	if err != nil {
 		return nil, err
 	}
 	s.afterWrite("undo " + d.ID)
+	s.traceDecision(ctx, start, d)
 	return d, nil
 }
 
@@ -62,10 +72,15 @@ func (s *Service) Undo(ctx context.Context, decisionID, operator, note string) (
 // transaction: an agent's or outside curator's write is always a pending
 // proposal, never a record.
 func (s *Service) AddProposals(ps []review.Proposal, runs []review.ProbeRun) error {
+	start := time.Now()
+	if err := s.screenProposals(ps, func(i int) (string, int) { return ps[i].ID, 0 }); err != nil {
+		return err
+	}
 	if err := s.b.AddProposals(ps, runs); err != nil {
 		return err
 	}
 	s.afterWrite("proposals")
+	s.traceProposals(start, ps)
 	return nil
 }
 

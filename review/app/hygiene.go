@@ -6,6 +6,7 @@ import (
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/curator/hygiene"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/screen"
 )
 
 // HygieneOptions say what a hygiene run looks for.
@@ -17,7 +18,8 @@ type HygieneOptions struct {
 	DryRun bool        // find, queue nothing
 }
 
-// Hygiene finds near-duplicate, contradicting, stale and unused records and
+// Hygiene finds near-duplicate, contradicting, stale and unused records
+// (and, with Only poisoning, records the poisoning screen flags) and
 // queues a proposal (source "hygiene") for each finding not already open,
 // all or nothing; the index catches up. The report lists every finding,
 // with Open set on those proposed before.
@@ -30,7 +32,8 @@ func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*HygieneRepo
 	if err != nil {
 		return nil, nil, err
 	}
-	hopt := hygiene.Options{Env: opt.Env, Only: opt.Only, MaxUnusedDays: cfg.Hygiene.UnusedDays()}
+	hopt := hygiene.Options{Env: opt.Env, Only: opt.Only, MaxUnusedDays: cfg.Hygiene.UnusedDays(),
+		Screen: screen.New(screen.WithKnownHosts(envHosts(cfg.Envs)...))}
 	if opt.LLM {
 		set, err := s.CuratorSettings(opt.Model)
 		if err != nil {
@@ -45,7 +48,7 @@ func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*HygieneRepo
 	if err != nil || opt.DryRun {
 		return rep, nil, err
 	}
-	saved, err := hygiene.Save(s.b, rep)
+	saved, err := hygiene.Save(hygieneAdder{s}, rep)
 	if err != nil {
 		return rep, nil, err
 	}

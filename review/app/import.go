@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
+	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/formats"
 )
@@ -48,6 +50,11 @@ type ImportOptions struct {
 	// One refuses an input holding other than one item (a tool call
 	// submits one run).
 	One bool
+	// Session is the MCP session submitting the runs ("" for the CLI and
+	// other callers): a run is linked only to the retrievals logged under
+	// its id by the same session, so no agent can claim that another's
+	// run used a record.
+	Session string
 }
 
 // ImportResult is what an import read, and wrote unless it was a dry run.
@@ -63,6 +70,41 @@ type ImportResult struct {
 	Proposals    []review.Proposal
 	// Accepted holds the decisions of an Accept import.
 	Accepted []*review.Decision
+	// Flagged counts the proposals (or records) the poisoning screen
+	// flagged; a proposal's findings are in its Screen.
+	Flagged int
+	// Known lists the memories left out because the bank already has
+	// them (a proposal with the same fingerprint: the same text from the
+	// same source, whatever became of it) or this import has them twice.
+	Known []KnownMemory
+}
+
+// KnownMemory is a memory an import left out, and why.
+type KnownMemory struct {
+	File string
+	Line int
+	// Proposal and Status name the proposal the bank holds for it; empty
+	// when an earlier line of this import has it (AlsoAt).
+	Proposal string
+	Status   review.ProposalStatus
+	AlsoAt   string // "FILE:LINE" of the first copy in this import
+}
+
+func lineOf(lines []int, i int) int {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return 0
+}
+
+func countFlagged(ps []review.Proposal) int {
+	n := 0
+	for i := range ps {
+		if ps[i].Flagged() {
+			n++
+		}
+	}
+	return n
 }
 
 // InputError says where an input is wrong: file, line, field and what;
@@ -145,22 +187,83 @@ func (s *Service) importRecords(inputs []ImportInput, opt ImportOptions, res *Im
 		if err := formats.CheckNewRecords(in.Name, rs, lines, func(id string) bool { return have[id] }, from); err != nil {
 			return err
 		}
+		flagged, err := s.screenRecords(rs, in.Name, lines)
+		if err != nil {
+			return err
+		}
+		res.Flagged += flagged
 		recs = append(recs, rs...)
 	}
 	res.Count = len(recs)
 	if opt.DryRun {
 		return nil
 	}
-	if err := s.b.PutRecords(recs, opt.Actor, "import"); err != nil {
+	// When this process owns the index (or can take it at once), the index
+	// follows the write, so the import returns with every record
+	// searchable; an index another process owns catches up there.
+	built := s.followWrite(len(recs))
+	err := s.b.PutRecords(recs, opt.Actor, "import")
+	if err != nil {
+		built(err)
 		return fmt.Errorf("import records: %w; %w", err, ErrImport)
+	}
+	if err := built(nil); err != nil {
+		s.opt.Warnf("the import committed, but the search index did not follow it (%v); it catches up on the next search", err)
 	}
 	s.afterBulkWrite(fmt.Sprintf("import of %d records", len(recs)))
 	return nil
 }
 
+// followWrite has this process's index follow a write of n records about
+// to start, when this process owns the index or can take it over at once.
+// The returned function reports the write's end (nil: committed) and
+// waits until the index holds it; without an index of its own it returns
+// at once.
+func (s *Service) followWrite(n int) func(writeErr error) error {
+	ix, err := s.index()
+	if err != nil {
+		return func(error) error { return nil }
+	}
+	holder, ok := ix.(interface {
+		Hold(time.Duration) (*index.Index, error)
+	})
+	if !ok {
+		return func(error) error { return nil }
+	}
+	own, err := holder.Hold(0)
+	if err != nil {
+		return func(error) error { return nil } // another process owns it
+	}
+	f := index.NewFilling(n)
+	done := make(chan error, 1)
+	go func() { done <- own.Follow(f) }()
+	return func(writeErr error) error {
+		if writeErr != nil {
+			f.Fail(writeErr)
+			<-done
+			return nil
+		}
+		seq, err := s.b.LastSeq()
+		if err != nil {
+			f.Fail(err)
+			<-done
+			return err
+		}
+		f.Committed(n)
+		f.Inserted(seq)
+		return <-done
+	}
+}
+
 func (s *Service) importProposals(inputs []ImportInput, opt ImportOptions, res *ImportResult) error {
 	var props []review.Proposal
 	from := map[string]string{}
+	type read struct {
+		name  string
+		ps    []review.Proposal
+		lines []int
+	}
+	var reads []read
 	for _, in := range inputs {
 		ps, lines := in.Proposals, []int(nil)
 		if in.R != nil {
@@ -172,6 +275,7 @@ func (s *Service) importProposals(inputs []ImportInput, opt ImportOptions, res *
 		if err := formats.CheckProposalsInBank(in.Name, ps, lines, s.b); err != nil {
 			return err
 		}
+		reads = append(reads, read{in.Name, ps, lines})
 		for i, p := range ps {
 			if p.ID == "" {
 				continue
@@ -187,16 +291,30 @@ func (s *Service) importProposals(inputs []ImportInput, opt ImportOptions, res *
 			}
 			from[p.ID] = in.Name
 		}
+		if err := s.screenProposals(ps, func(i int) (string, int) { return in.Name, lineOf(lines, i) }); err != nil {
+			return err
+		}
 		props = append(props, ps...)
 	}
 	res.Count, res.Proposals = len(props), props
+	res.Flagged = countFlagged(props)
 	if opt.DryRun {
 		return nil
 	}
+	start := time.Now()
 	if err := s.b.AddProposals(props, nil); err != nil {
+		// The store checks the targets again inside its write: a record
+		// retired or removed meanwhile, by another process, is refused
+		// there. Say which, as the check above would have.
+		for _, r := range reads {
+			if ie := formats.CheckProposalsInBank(r.name, r.ps, r.lines, s.b); ie != nil {
+				return ie
+			}
+		}
 		return fmt.Errorf("import proposals: %w; %w", err, ErrImport)
 	}
 	s.afterBulkWrite(fmt.Sprintf("import of %d proposals", len(props)))
+	s.traceProposals(start, props)
 	return nil
 }
 
@@ -241,31 +359,77 @@ func (s *Service) importTrajectories(inputs []ImportInput, forced *formats.Forma
 		all = append(all, ts...)
 		res.Reports = append(res.Reports, rep)
 	}
+	if opt.Env != "" {
+		if err := checkEnvName(opt.Env); err != nil {
+			return err
+		}
+		for i := range all {
+			all[i].Env = opt.Env
+		}
+	}
+	exists := func(id string, err error) error {
+		return fmt.Errorf("%s: trajectory %s is already in the bank (proposals cite its steps, so it is not replaced); %w; %w", from[id], id, err, ErrImport)
+	}
 	for _, t := range all {
 		if _, err := s.b.Trajectory(t.ID); err == nil {
-			return fmt.Errorf("%s: trajectory %s is already in the bank (proposals cite its steps, so it is not replaced); %w", from[t.ID], t.ID, ErrImport)
+			return exists(t.ID, &review.ExistsError{Kind: "trajectory", ID: t.ID})
 		} else if !errors.Is(err, review.ErrNotFound) {
 			return err
 		}
 	}
-	if err := s.linkRetrievals(all); err != nil {
+	if err := s.linkRetrievals(all, opt.Session); err != nil {
 		return err
 	}
 	res.Count, res.Trajectories = len(all), all
 	if opt.DryRun {
 		return nil
 	}
-	if err := s.b.PutTrajectories(all); err != nil {
+	// Stored new, never replaced: another process may have stored one of
+	// these ids since the check above; the store's check inside its write
+	// transaction says so.
+	if err := s.b.AddTrajectories(all); err != nil {
+		var ee *review.ExistsError
+		if errors.As(err, &ee) {
+			return exists(ee.ID, ee)
+		}
 		return fmt.Errorf("import trajectories: %w; %w", err, ErrImport)
 	}
 	s.afterWrite(fmt.Sprintf("import of %d trajectories", len(all)))
+	s.logImportedSearches(res.Reports, from)
 	return nil
+}
+
+// logImportedSearches writes the memory searches an import's runs made
+// (search_memory spans) to the retrieval log, for the runs imported; the
+// runs themselves already name the records.
+func (s *Service) logImportedSearches(reps []*FormatReport, imported map[string]origin) {
+	var rs []review.Retrieval
+	for _, rep := range reps {
+		for _, r := range rep.Retrievals {
+			if _, ok := imported[r.TaskID]; ok {
+				rs = append(rs, r)
+			}
+		}
+	}
+	if len(rs) == 0 {
+		return
+	}
+	batch := make([]pendingRetrieval, len(rs))
+	for i, r := range rs {
+		batch[i] = pendingRetrieval{r: r}
+	}
+	if err := writeRetrievals(s.b, batch); err != nil {
+		s.opt.Warnf("the imported runs are stored, but their %d memory searches were not logged as retrievals: %v", len(rs), err)
+	}
 }
 
 // linkRetrievals links to each run the records the retrieval log gave for
 // its id (a task agent's task_id, then its run submitted under that id), so
-// RetrievedBy shows how the task ended.
-func (s *Service) linkRetrievals(ts []review.Trajectory) error {
+// RetrievedBy shows how the task ended. Only retrievals logged by session
+// count ("" : those of the CLI and other callers outside an MCP session):
+// an agent's task_id is evidence about the runs that agent submits, never
+// another's.
+func (s *Service) linkRetrievals(ts []review.Trajectory, session string) error {
 	ids := map[string]int{}
 	for i, t := range ts {
 		ids[t.ID] = i
@@ -276,7 +440,7 @@ func (s *Service) linkRetrievals(ts []review.Trajectory) error {
 	}
 	for _, r := range log {
 		i, ok := ids[r.TaskID]
-		if !ok {
+		if !ok || r.Session != session {
 			continue
 		}
 		for _, id := range r.Records {
@@ -289,7 +453,12 @@ func (s *Service) linkRetrievals(ts []review.Trajectory) error {
 }
 
 func (s *Service) importMemories(ctx context.Context, inputs []ImportInput, forced *formats.Format, opt ImportOptions, res *ImportResult) error {
+	known, err := s.proposalFingerprints()
+	if err != nil {
+		return err
+	}
 	var props []review.Proposal
+	first := map[string]string{} // fingerprint → FILE:LINE of its first copy here
 	for _, in := range inputs {
 		fin, err := readAll(in)
 		if err != nil {
@@ -299,19 +468,48 @@ func (s *Service) importMemories(ctx context.Context, inputs []ImportInput, forc
 		if err != nil {
 			return err
 		}
+		start := len(props)
+		var lines []int // the line of each memory kept from this file
 		for _, m := range ms {
+			fp := m.Proposal.Fingerprint
+			if p, ok := known[fp]; ok && fp != "" {
+				res.Known = append(res.Known, KnownMemory{File: in.Name, Line: m.Line, Proposal: p.ID, Status: p.Status})
+				continue
+			}
+			if at, ok := first[fp]; ok && fp != "" {
+				res.Known = append(res.Known, KnownMemory{File: in.Name, Line: m.Line, AlsoAt: at})
+				continue
+			}
+			first[fp] = fmt.Sprintf("%s:%d", in.Name, m.Line)
 			props = append(props, m.Proposal)
+			lines = append(lines, m.Line)
+		}
+		// The rationale is memreview's own words about the source (its
+		// file path and ids), so the memory itself is what is screened.
+		if err := s.screenMemories(props[start:], func(i int) (string, int) { return in.Name, lines[i] }); err != nil {
+			return err
+		}
+		if opt.Accept {
+			for i, p := range props[start:] {
+				if fs := p.RecordFindings(); len(fs) > 0 {
+					return &InputError{File: in.Name, Line: lines[i], Field: "record." + fs[0].Field,
+						Msg: fmt.Sprintf("flagged by the screen (%s); --accept does not accept flagged memories in bulk: import without --accept and decide it in the queue", fs[0])}
+				}
+			}
 		}
 		res.Reports = append(res.Reports, rep)
 	}
 	res.Count, res.Proposals = len(props), props
-	if opt.DryRun {
+	res.Flagged = countFlagged(props)
+	if opt.DryRun || len(props) == 0 {
 		return nil
 	}
+	start := time.Now()
 	if err := s.b.AddProposals(props, nil); err != nil {
 		return fmt.Errorf("import memories: %w; %w", err, ErrImport)
 	}
 	s.afterWrite(fmt.Sprintf("import of %d memories", len(props)))
+	s.traceProposals(start, props)
 	if !opt.Accept {
 		return nil
 	}
@@ -357,4 +555,28 @@ func idOrigin(format string) string {
 		return "session_id"
 	}
 	return "file"
+}
+
+// checkEnvName refuses an environment name imported runs cannot carry.
+func checkEnvName(env string) error {
+	if err := review.CheckEnvName(env); err != nil {
+		return fmt.Errorf("import trajectories: the environment (--env): %w; %w", err, ErrImport)
+	}
+	return nil
+}
+
+// proposalFingerprints maps each fingerprint the bank's proposals carry
+// to the latest such proposal: an imported memory is known by it.
+func (s *Service) proposalFingerprints() (map[string]review.Proposal, error) {
+	ps, err := s.b.Proposals()
+	if err != nil {
+		return nil, fmt.Errorf("import memories: read the proposals: %w", err)
+	}
+	out := map[string]review.Proposal{}
+	for _, p := range ps {
+		if p.Fingerprint != "" {
+			out[p.Fingerprint] = p
+		}
+	}
+	return out, nil
 }

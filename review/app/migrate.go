@@ -137,9 +137,7 @@ func migrateEnvs(m *Migration, cfg review.Config, dir string, dst *pg.Store) err
 		return nil
 	}
 	for i, e := range cfg.Envs {
-		if !filepath.IsAbs(e.Path) {
-			cfg.Envs[i].Path = filepath.Join(dir, e.Path)
-		}
+		cfg.Envs[i] = review.ResolvePaths(e, dir)
 	}
 	mine.Envs = cfg.Envs
 	if mine.Curator == (review.CuratorConfig{}) {

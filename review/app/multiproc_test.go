@@ -21,9 +21,11 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/probe/mcpenv/mcptest"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/review/store"
+	"github.com/memreview/memreview/review/store/pg/pgtest"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/sample/testenv"
 )
@@ -56,10 +58,11 @@ func stressProposals() int {
 }
 
 func TestMain(m *testing.M) {
+	mcptest.MaybeServe() // the probe tests' MCP server is this binary
 	if role := os.Getenv(childRoleEnv); role != "" {
 		os.Exit(child(role, os.Getenv(childBankEnv)))
 	}
-	code := m.Run()
+	code := pgtest.Main(m) // a PostgreSQL server starts for the tests that ask for one
 	for _, dir := range []string{sharedBank.dir, benchBank.dir, sampleWorld.dir} {
 		if dir != "" {
 			os.RemoveAll(filepath.Dir(dir))
@@ -189,6 +192,8 @@ func child(role, dir string) int {
 			}
 		}
 		fmt.Println("done")
+	case "eval":
+		return evalChild(svc)
 	default:
 		fmt.Fprintln(os.Stderr, "unknown child role", role)
 		return 2

@@ -32,6 +32,9 @@ func IsTeamBank(bank string) bool { return pg.IsURL(bank) }
 // id>/, shared by this machine's processes like a folder bank's, built on
 // first use and caught up from the bank's change sequence after.
 func Open(ctx context.Context, bank string, opt Options) (*Service, error) {
+	if err := CheckBankName(bank); err != nil {
+		return nil, err
+	}
 	if IsTeamBank(bank) {
 		return openTeam(ctx, bank, opt)
 	}
@@ -45,6 +48,9 @@ func Open(ctx context.Context, bank string, opt Options) (*Service, error) {
 // Create makes a new bank — a folder, or an empty PostgreSQL database made
 // a bank (schema and bank id) — and builds its empty index.
 func Create(ctx context.Context, bank string, opt Options) (*Service, error) {
+	if err := CheckBankName(bank); err != nil {
+		return nil, err
+	}
 	var s *Service
 	if IsTeamBank(bank) {
 		var err error
@@ -94,13 +100,21 @@ func New(st Store, opt Options) *Service {
 		opt.EnvDir = info.Dir
 	}
 	s := &Service{b: st, opt: opt, info: info}
+	s.startTelemetry()
 	if s.opt.OpenIndex == nil && ixDir != "" {
 		src := st.(index.Source)
-		logf, progress, finish := opt.Logf, opt.IndexProgress, opt.FinishIndex
+		logf, progress, handOff := opt.Logf, opt.IndexProgress, opt.HandOffIndex
+		after := opt.HandOffAfter
+		switch {
+		case after == 0:
+			after = handOffAfter
+		case after < 0:
+			after = 0
+		}
 		// The index owner catches up when the service's change follower
 		// says the bank moved: one follower a process.
 		s.opt.OpenIndex = func() (Index, error) {
-			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, Finish: finish})
+			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, HandOff: handOff, HandOffAfter: after})
 		}
 	}
 	return s

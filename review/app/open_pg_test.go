@@ -20,11 +20,7 @@ import (
 // the other's Watch, the other's decision reaches the first's searches, and the
 // environments and the index live in the operator's own XDG folders.
 func TestOpenPGTwoOperators(t *testing.T) {
-	srv := pgtest.Own(t)
-	url, err := srv.CreateDB(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	url := pgtest.NewDB(t) // the package's server (TestMain runs through pgtest.Main)
 	home := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))
@@ -103,7 +99,7 @@ func TestOpenPGTwoOperators(t *testing.T) {
 	if err := os.WriteFile(envDB, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := alice.AddEnv("shop", probe.KindSQL, envDB); err != nil {
+	if _, err := alice.AddEnv(ctx, probe.Env{Name: "shop", Kind: probe.KindSQL, Path: envDB}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(home, "config", "memreview", store.ConfigFile)); err != nil {

@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/store"
 )
 
-// ResolveEnv returns the named environment with a relative path made
-// absolute against the bank (Options.EnvDir).
+// ResolveEnv returns the named environment with a relative path (and
+// token file) made absolute against the bank (Options.EnvDir).
 func (s *Service) ResolveEnv(name string) (probe.Env, error) {
 	c, err := s.b.Config()
 	if err != nil {
@@ -28,10 +29,7 @@ func (s *Service) resolveIn(c review.Config, name string) (probe.Env, error) {
 	if !ok {
 		return probe.Env{}, fmt.Errorf("environment %q is not declared in %s (see 'memreview env list')", name, filepath.Join(s.opt.EnvDir, store.ConfigFile))
 	}
-	if !filepath.IsAbs(e.Path) && s.opt.EnvDir != "" {
-		e.Path = filepath.Join(s.opt.EnvDir, e.Path)
-	}
-	return e, nil
+	return review.ResolvePaths(e, s.opt.EnvDir), nil
 }
 
 // EnvConfig reads the environments without refusing bad entries (an empty
@@ -49,14 +47,23 @@ func (s *Service) EnvConfig() (cfg review.Config, problems []error, err error) {
 	return cfg, cfg.CheckEnvs(), nil
 }
 
-// AddEnv declares an environment: kind probe.KindSQL (a SQLite file) or
-// probe.KindFiles (a folder). The name must be one word, not declared yet;
-// the target must exist, be of that kind and not be a system root ('/',
-// /proc, /sys, /dev) or a device. A target that is a symbolic link is
-// recorded as one, so probes follow it and refuse any other link put in
-// its place. A path inside the bank is stored relative to it, so the bank
-// can move.
-func (s *Service) AddEnv(name string, kind probe.Kind, path string) (probe.Env, error) {
+// AddEnv declares an environment, checked before it is saved:
+//
+//   - sql (a SQLite file) or files (a folder): Path must exist, be of that
+//     kind and not be a system root ('/', /proc, /sys, /dev) or a device.
+//     A target that is a symbolic link is recorded as one, so probes
+//     follow it and refuse any other link put in its place.
+//   - postgres: URL (no password in it) and PasswordEnv; the database
+//     must accept the role and the role must be one that can only read
+//     (probe.Runner.Check refuses a superuser with the CREATE ROLE advice).
+//   - mcp: Command (a stdio server) or URL with TokenFile, Allow and
+//     PassEnv; the server must start and list its tools.
+//
+// The name must be one word, not declared yet. Relative paths are taken
+// from the working directory; a path (or token file) inside the bank is
+// stored relative to it, so the bank can move. Nothing is saved when a
+// check fails.
+func (s *Service) AddEnv(ctx context.Context, e probe.Env) (probe.Env, error) {
 	cfg, problems, err := s.EnvConfig()
 	if err != nil {
 		return probe.Env{}, err
@@ -64,22 +71,51 @@ func (s *Service) AddEnv(name string, kind probe.Kind, path string) (probe.Env, 
 	if len(problems) > 0 {
 		return probe.Env{}, fmt.Errorf("env add: %s: %v (fix it with 'memreview env list' and 'memreview env rm' first)", store.ConfigFile, problems[0])
 	}
+	name := e.Name
 	if err := review.CheckEnvName(name); err != nil {
 		return probe.Env{}, fmt.Errorf("env add: %w (a name is one word: letters, digits, punctuation)", err)
 	}
 	if _, dup := cfg.Env(name); dup {
 		return probe.Env{}, fmt.Errorf("env add: %q is already declared (env rm it first)", name)
 	}
-	abs, link, err := probe.CheckTarget(kind, path)
-	if err != nil {
-		return probe.Env{}, fmt.Errorf("env add %s: %w", name, err)
+	if e.Kind == probe.KindSQL || e.Kind == probe.KindFiles {
+		abs, link, err := probe.CheckTarget(e.Kind, e.Path)
+		if err != nil {
+			return probe.Env{}, fmt.Errorf("env add %s: %w", name, err)
+		}
+		e.Path, e.Symlink = abs, link
 	}
-	e := probe.Env{Name: name, Kind: kind, Path: abs, Symlink: link}
-	if rel, err := filepath.Rel(s.opt.EnvDir, abs); s.opt.EnvDir != "" && err == nil && !strings.HasPrefix(rel, "..") {
-		e.Path = rel
+	if e.TokenFile != "" {
+		if e.TokenFile, err = filepath.Abs(e.TokenFile); err != nil {
+			return probe.Env{}, fmt.Errorf("env add %s: token file: %w", name, err)
+		}
 	}
+	if err := probe.CheckEnv(e); err != nil {
+		return probe.Env{}, fmt.Errorf("env add: %w", err)
+	}
+	if e.Kind == probe.KindPostgres || e.Kind == probe.KindMCP {
+		if err := s.runner().Check(ctx, e, AddCheckTimeout); err != nil {
+			return probe.Env{}, fmt.Errorf("env add %w (nothing was saved)", err)
+		}
+	}
+	e.Path, e.TokenFile = s.inBank(e.Path), s.inBank(e.TokenFile)
 	cfg.Envs = append(cfg.Envs, e)
 	return e, s.b.SaveConfig(cfg)
+}
+
+// AddCheckTimeout bounds AddEnv's check that a postgres database or an
+// MCP server is reachable.
+const AddCheckTimeout = 10 * time.Second
+
+// inBank is abs relative to the bank's folder when it lies inside it.
+func (s *Service) inBank(abs string) string {
+	if abs == "" || s.opt.EnvDir == "" {
+		return abs
+	}
+	if rel, err := filepath.Rel(s.opt.EnvDir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return abs
 }
 
 // RemoveEnv drops every declaration named name (a name declared twice, or
@@ -103,8 +139,10 @@ func (s *Service) RemoveEnv(name string) (int, error) {
 	return n, s.b.SaveConfig(cfg)
 }
 
-// Probe runs one read-only probe on the named environment. A zero lim
-// means probe.DefaultLimits with review.CheckTimeout. Probes never write.
+// Probe runs one read-only probe on the named environment through the
+// service's probe.Runner (one pool per postgres environment, one session
+// per mcp environment, kept while the service is open). A zero lim means
+// probe.DefaultLimits with review.CheckTimeout. Probes never write.
 func (s *Service) Probe(ctx context.Context, env, input string, lim probe.Limits) probe.Result {
 	e, err := s.ResolveEnv(env)
 	if err != nil {
@@ -114,7 +152,7 @@ func (s *Service) Probe(ctx context.Context, env, input string, lim probe.Limits
 		lim = probe.DefaultLimits()
 		lim.Timeout = review.CheckTimeout
 	}
-	return probe.Run(ctx, e, input, lim)
+	return s.runner().Run(ctx, e, input, lim)
 }
 
 // Rerun runs a recorded probe again, as it was asked, within
@@ -126,7 +164,7 @@ func (s *Service) Rerun(ctx context.Context, rec probe.Result) probe.Result {
 	}
 	ctx, cancel := context.WithTimeout(ctx, review.CheckTimeout)
 	defer cancel()
-	return probe.Run(ctx, e, rec.Input, probe.Limits{})
+	return s.runner().Run(ctx, e, rec.Input, probe.Limits{})
 }
 
 // Verify re-runs the checks of every active record (only those on env when
@@ -152,7 +190,7 @@ func (s *Service) Verify(ctx context.Context, env string) ([]review.CheckResult,
 	if err != nil {
 		return nil, err
 	}
-	out := review.RunChecks(ctx, recs, env, func(name string) (probe.Env, error) { return s.resolveIn(cfg, name) }, s.b.Now)
+	out := review.RunChecksWith(ctx, s.runner().Run, recs, env, func(name string) (probe.Env, error) { return s.resolveIn(cfg, name) }, s.b.Now)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -195,7 +233,7 @@ func (s *Service) VerifyRecord(ctx context.Context, id string, version int) (Ver
 		return Verified{RecordID: id, Version: version, Stale: true}, nil
 	}
 	out := Verified{RecordID: id, Version: r.Version}
-	out.Results = review.RunChecks(ctx, []review.Record{*r}, "", s.ResolveEnv, s.b.Now)
+	out.Results = review.RunChecksWith(ctx, s.runner().Run, []review.Record{*r}, "", s.ResolveEnv, s.b.Now)
 	if err := s.b.SetCheckResults(out.Results); err != nil {
 		return out, err
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -111,9 +112,12 @@ type RetrieveRequest struct {
 	Task  string
 	Scope review.Scope
 	K     int // 0: 5
-	// Client names who asked ("cli", an MCP client); TaskID the task (a
-	// trajectory id when the bank has it). Both go to the retrieval log.
+	// Client names who asked ("cli", an MCP client); TaskID the task (the
+	// id its run is stored under later). Both go to the retrieval log.
 	Client, TaskID string
+	// Session is the MCP session asking ("" outside one): the run that
+	// session submits under TaskID is linked to these records (Import).
+	Session string
 	// Preview: a person looking, not an agent; nothing is logged.
 	Preview bool
 }
@@ -127,7 +131,9 @@ type Retrieved struct {
 // Retrieve returns the records a task agent should be given (see
 // index.Retrieve for the ranking) and, unless req.Preview, logs the
 // retrieval. A hit whose record is gone from the store is left out.
-func (s *Service) Retrieve(req RetrieveRequest) ([]Retrieved, error) {
+func (s *Service) Retrieve(req RetrieveRequest) (out []Retrieved, err error) {
+	sp := s.traceSearch(req)
+	defer func() { found(sp, out, err) }()
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
@@ -136,7 +142,7 @@ func (s *Service) Retrieve(req RetrieveRequest) ([]Retrieved, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Retrieved, 0, len(hits))
+	out = make([]Retrieved, 0, len(hits))
 	ids := make([]string, 0, len(hits))
 	for _, h := range hits {
 		r, err := s.b.Record(h.ID)
@@ -147,7 +153,7 @@ func (s *Service) Retrieve(req RetrieveRequest) ([]Retrieved, error) {
 		ids = append(ids, r.ID)
 	}
 	if !req.Preview {
-		if err := s.rlog.log(s.b, review.Retrieval{Client: req.Client, TaskID: req.TaskID, Task: req.Task, Records: ids}); err != nil {
+		if err := s.rlog.log(s.b, review.Retrieval{Client: req.Client, TaskID: req.TaskID, Session: req.Session, Task: req.Task, Records: ids}); err != nil {
 			s.opt.Warnf("retrieval for %q was not logged: %v", req.Task, err)
 		}
 	}
@@ -192,4 +198,37 @@ func (s *Service) HoldIndex(wait time.Duration) error {
 	}
 	_, err = h.Hold(wait)
 	return err
+}
+
+// FollowIndex makes this process the index's owner (waiting up to wait for
+// another owner to let go) and keeps the index caught up with every
+// process's writes until ctx ends, or, with untilCaughtUp, until it holds
+// the bank's changes as they were when it took over.
+func (s *Service) FollowIndex(ctx context.Context, wait time.Duration, untilCaughtUp bool) error {
+	ix, err := s.index()
+	if err != nil {
+		return err
+	}
+	h, ok := ix.(interface {
+		Hold(time.Duration) (*index.Index, error)
+	})
+	if !ok {
+		return fmt.Errorf("service: this bank's index cannot be held by one process")
+	}
+	own, err := h.Hold(wait)
+	if err != nil {
+		return err
+	}
+	if untilCaughtUp {
+		done := make(chan struct{})
+		go func() { own.WaitCatchUp(); close(done) }()
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	<-ctx.Done()
+	return nil
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app/telemetry"
 )
 
 // Index is what the service needs of a search index shared between
@@ -65,14 +66,24 @@ type Options struct {
 	// WatchEvery is how often the change follower reads the change
 	// sequence (0: DefaultWatchEvery); a notifying store wakes it sooner.
 	WatchEvery time.Duration
-	// FinishIndex makes Close let a catch-up or build of the index that
-	// this process took over end first (one-shot commands): a search
-	// answers while the index catches up (index.Results.Direct), and the
-	// catch-up it started is not thrown away when the command ends. The
-	// TUI leaves it unset: quitting stops the work, which the next open
-	// starts again.
-	FinishIndex bool
+	// HandOffIndex is called when the service closes while a catch-up or
+	// build of the index this process took over is still running after
+	// handOffAfter (a small one ends by then): a
+	// one-shot command answers at once and starts another process that
+	// finishes the work (the CLI starts 'memreview index --until-caught-up'),
+	// so no command waits for a catch-up it did not need. nil (the TUI,
+	// serve): the work stops, and the next process that needs the index
+	// starts it again.
+	HandOffIndex func()
+	// HandOffAfter replaces handOffAfter (0: handOffAfter; a negative
+	// duration hands off at once).
+	HandOffAfter time.Duration
 }
+
+// handOffAfter is how long Close lets a catch-up run before it hands the
+// rest to another process (Options.HandOffIndex): a small bank's whole
+// build, not a large import's.
+const handOffAfter = 3 * time.Second
 
 // ErrNoIndex is returned by searches on a service built without an index.
 var ErrNoIndex = fmt.Errorf("service: this bank has no search index")
@@ -92,7 +103,11 @@ type Service struct {
 	wrote  atomic.Int64
 	info   BankInfo
 	rlog   retrievalLog
+	alog   auditLog
 	follow follower
+	probes probeRunner // every probe's pools and sessions (envs.go)
+	evals  evalCache
+	tel    *telemetry.Tracer // nil: no telemetry (telemetry.go)
 }
 
 // Dir is the bank's folder, "" for a team bank.
@@ -118,16 +133,22 @@ func (s *Service) index() (Index, error) {
 	return s.ix, s.ixErr
 }
 
-// Close releases the index (another process takes it over) and the store.
+// Close releases the index (another process takes it over), the store,
+// and the probe runner's pools and MCP server sessions.
 func (s *Service) Close() error {
 	var err error
 	s.ixOnce.Do(func() { s.ixErr = fmt.Errorf("service: closed") }) // no index opens after Close
 	s.follow.stopFollowing()
+	perr := s.probes.close()
+	s.stopTelemetry()
 	if s.ix != nil {
 		err = s.ix.Close()
 	}
 	if cerr := s.b.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && perr != nil {
+		err = fmt.Errorf("stopping the MCP servers of the environments: %w", perr)
 	}
 	return err
 }

@@ -31,7 +31,7 @@ var sampleWorld struct {
 }
 
 // sampleService opens a fresh copy of the sample world.
-func sampleService(t *testing.T, opt app.Options) *app.Service {
+func sampleService(t testing.TB, opt app.Options) *app.Service {
 	t.Helper()
 	sampleWorld.once.Do(func() {
 		root, err := os.MkdirTemp("", "memreview-service-")

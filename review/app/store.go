@@ -48,7 +48,10 @@ type Store interface {
 	// Trajectories and who retrieved what.
 	Trajectory(id string) (*review.Trajectory, error)
 	Trajectories() ([]review.Trajectory, error)
-	PutTrajectories(trs []review.Trajectory) error
+	PutTrajectories(trs []review.Trajectory) error // inserts or replaces (the curator's packets)
+	// AddTrajectories inserts new runs, all or nothing; an id already in
+	// the bank is a *review.ExistsError, checked inside the write.
+	AddTrajectories(trs []review.Trajectory) error
 	RetrievedBy(recordID string) ([]review.TrajectoryUse, error)
 	Worth(recordID string) (review.Worth, error) // retrieving tasks' outcomes vs the bank's
 	// LogRetrieval records one retrieval call (client, task id, records);
@@ -69,6 +72,18 @@ type Store interface {
 
 	// Claims: who is reviewing which proposal (review/claims.go).
 	review.ClaimStore
+
+	// The poisoning screen's findings kept with proposals, agents'
+	// credentials and the agent audit (issue 26; storetest.RunAgents).
+	SetScreenings(screens map[string]*review.Screening) error
+	FlaggedQueue() ([]review.Proposal, error)
+	AddToken(tok review.AgentToken) error
+	Tokens() ([]review.AgentToken, error)
+	TokenByHash(hash string) (*review.AgentToken, error)
+	ActiveTokens() (int, error)
+	RevokeToken(name string) (*review.AgentToken, error)
+	AppendAudit(entries []review.AuditEntry, keep int) error
+	Audit(f review.AuditFilter) ([]review.AuditEntry, error)
 
 	// The change sequence.
 	LastSeq() (int64, error)

@@ -58,12 +58,11 @@ type Notifier interface {
 // signal (a one-slot channel, so a slow one is told once, not many times)
 // whenever the change sequence moved.
 type follower struct {
-	mu      sync.Mutex
-	subs    map[chan struct{}]bool
-	started bool
-	stop    chan struct{}
-	done    chan struct{}
-	last    int64
+	mu   sync.Mutex
+	subs map[chan struct{}]bool
+	stop chan struct{}
+	done chan struct{}
+	last int64
 }
 
 // Changed returns a channel that receives soon after any commit to the

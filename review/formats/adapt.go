@@ -72,6 +72,9 @@ type Report struct {
 	// Places says where each trajectory starts and which field its id came
 	// from (parallel to the trajectories; a zero Place when unknown).
 	Places []Place `json:"-"`
+	// Retrievals are the memory searches the file's runs made (GenAI
+	// search_memory spans), for the retrieval log; TaskID names the run.
+	Retrievals []review.Retrieval `json:"retrievals,omitempty"`
 }
 
 // Skip counts n things skipped for reason.
@@ -119,7 +122,7 @@ var registry []*Format
 
 // detectOrder is the order formats are tried in (init order follows file
 // names, which is not it).
-var detectOrder = []string{"atif", "swe-agent", "inspect-ai", "langfuse", "otel", "openhands", "openai", "mem0", "mcp-memory", "letta"}
+var detectOrder = []string{"atif", "swe-agent", "inspect-ai", "langfuse", "otel", "openhands", "openai", "mem0", "mcp-memory", "letta", "agents-md"}
 
 func register(f *Format) {
 	registry = append(registry, f)

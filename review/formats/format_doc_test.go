@@ -58,6 +58,14 @@ func TestFormatsDocExamples(t *testing.T) {
 			if want := strings.Count(body, "\n"); info[0] == "jsonl" && len(ts) != want {
 				t.Errorf("%s: %d trajectories from %d lines", name, len(ts), want)
 			}
+		case "tasks":
+			ts, err := ReadTasks(strings.NewReader(body), name, nil)
+			if err != nil {
+				t.Error(err)
+			}
+			if want := strings.Count(body, "\n"); len(ts) != want {
+				t.Errorf("%s: %d tasks from %d lines", name, len(ts), want)
+			}
 		default:
 			t.Errorf("fenced block of unknown kind %q", kind)
 		}

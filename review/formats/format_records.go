@@ -153,6 +153,9 @@ func checkProposalShape(file string, line int, p *review.Proposal) error {
 	if needTargets && len(p.Targets) == 0 {
 		return inputErr(file, line, "targets", "op %s needs at least one target record", p.Op)
 	}
+	if m := review.CheckTargetCount(p.Op, len(p.Targets)); m != "" {
+		return inputErr(file, line, "targets", "%s", m)
+	}
 	seen := map[string]bool{}
 	for i, t := range p.Targets {
 		f := fmt.Sprintf("targets[%d]", i)

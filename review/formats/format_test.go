@@ -139,6 +139,10 @@ func TestReadProposalsErrors(t *testing.T) {
 		{"narrow without record", `{"op":"narrow","targets":[{"id":"m1","version":1}]}`, 1, "record", "op narrow needs a record"},
 		{"merge without targets", `{"op":"merge","targets":[],"record":` + goodRecObj + `}`, 1, "targets", "op merge needs at least one target"},
 		{"delete without targets", `{"op":"delete"}`, 1, "targets", "op delete needs at least one target"},
+		// A second target is refused, never ignored (issue 23 item 24).
+		{"update with two targets", `{"op":"update","targets":[{"id":"m1"},{"id":"m2"}],"record":` + goodRecObj + `}`, 1, "targets", "update takes exactly one target record, not 2"},
+		{"narrow with two targets", `{"op":"skip"}` + "\n" + `{"op":"narrow","targets":[{"id":"m1"},{"id":"m2"}],"record":` + goodRecObj + `}`, 2, "targets", "narrow takes exactly one target record, not 2"},
+		{"create with a target", `{"op":"create","targets":[{"id":"m1"}],"record":` + goodRecObj + `}`, 1, "targets", "a create names no targets"},
 		{"target without id", `{"op":"delete","targets":[{"id":"m1"},{"version":2}]}`, 1, "targets[1].id", "missing id"},
 		{"target twice", `{"op":"merge","targets":[{"id":"m1"},{"id":"m1"}],"record":` + goodRecObj + `}`, 1, "targets[1].id", "targeted twice"},
 		{"target wrong type", `{"op":"delete","targets":[{"id":7}]}`, 1, "targets[0].id", "got JSON number, want string"},

@@ -31,6 +31,7 @@ type memory struct {
 	tagFields []string // parallel to tags
 	srcFields map[string]string
 	listField string // the field to name when the record as a whole is too large
+	where     string // where it is, in words, when a line says it better than an id ("line 12, under “Testing”")
 }
 
 // field records that the source piece key (id, user, agent, label) came
@@ -115,6 +116,10 @@ func (m memory) proposal() Memory {
 	}
 	rationale := fmt.Sprintf("Imported from %s %s (memory%s%s): an existing memory, to be audited before it is trusted.",
 		m.src.Format, clip(m.src.File, 4*piece), id, prefixed(", ", strings.Join(who, ", ")))
+	if m.where != "" {
+		rationale = fmt.Sprintf("Imported from %s %s (%s): an existing memory, to be audited before it is trusted.",
+			m.src.Format, clip(m.src.File, 4*piece), m.where)
+	}
 	src := m.src
 	cat := m.category
 	if cat == "" {

@@ -6,7 +6,6 @@ package formats
 import (
 	"bytes"
 	"errors"
-	"fmt"
 
 	"github.com/memreview/memreview/review"
 )
@@ -45,17 +44,9 @@ func readOpenAI(in *Input, rep *Report) ([]review.Trajectory, error) {
 	for i := range ts {
 		// A run that states no outcome (reward, score, success or outcome)
 		// has none: not a failure.
+		// (An outcome's kind is checked as each run is read.)
 		if i < len(places) && !places[i].Outcome {
 			ts[i].Outcome.Kind = review.OutcomeUnknown
-		}
-		switch ts[i].Outcome.Kind {
-		case "", review.OutcomeUnknown, review.OutcomeValue:
-		default:
-			var pl Place
-			if i < len(places) {
-				pl = places[i]
-			}
-			return nil, &InputError{File: in.File, Line: pl.Line, Field: "outcome.kind", Msg: fmt.Sprintf("unknown outcome kind %q (want unknown, value, or none for a reward)", ts[i].Outcome.Kind)}
 		}
 		for _, s := range ts[i].Steps {
 			for _, c := range s.ToolCalls {

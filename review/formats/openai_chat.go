@@ -131,6 +131,11 @@ func (tr *trajReader) add(t review.Trajectory, line int, idField string) error {
 	if f, m := review.CheckIDList("retrieved", t.Retrieved); m != "" {
 		return inputErr(tr.file, line, f, "%s", m)
 	}
+	switch t.Outcome.Kind {
+	case "", review.OutcomeUnknown, review.OutcomeValue:
+	default:
+		return inputErr(tr.file, line, "outcome.kind", "unknown outcome kind %q (want unknown, value, or none for a reward)", t.Outcome.Kind)
+	}
 	if first, ok := tr.seen[t.ID]; ok {
 		return inputErr(tr.file, line, idField, "duplicate trajectory id %q (first on line %d)", t.ID, first)
 	}

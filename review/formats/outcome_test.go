@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -68,9 +69,15 @@ func TestOutcomesAreTruthful(t *testing.T) {
 }
 
 func TestOutcomeKindIsChecked(t *testing.T) {
-	_, _, err := ReadTrajectories(NewInput("r.jsonl", []byte("{\"id\":\"r1\",\"steps\":[{\"role\":\"user\"}]}\n{\"id\":\"r2\",\"steps\":[{\"role\":\"user\"}],\"outcome\":{\"passed\":true,\"reward\":1,\"kind\":\"vibes\"}}")), nil)
-	if err == nil || err.Error() != `r.jsonl:2: field "outcome.kind": unknown outcome kind "vibes" (want unknown, value, or none for a reward)` {
-		t.Fatalf("err = %v", err)
+	data := []byte("{\"id\":\"r1\",\"steps\":[{\"role\":\"user\"}]}\n{\"id\":\"r2\",\"steps\":[{\"role\":\"user\"}],\"outcome\":{\"passed\":true,\"reward\":1,\"kind\":\"vibes\"}}")
+	const want = `r.jsonl:2: field "outcome.kind": unknown outcome kind "vibes" (want unknown, value, or none for a reward)`
+	_, _, err := ReadTrajectories(NewInput("r.jsonl", data), nil)
+	if err == nil || err.Error() != want {
+		t.Fatalf("ReadTrajectories: err = %v", err)
+	}
+	// The chat reader checks it too, as every adapter does.
+	if ts, err := ReadChatTrajectories(bytes.NewReader(data), "r.jsonl"); err == nil || err.Error() != want {
+		t.Fatalf("ReadChatTrajectories: %d runs, err = %v", len(ts), err)
 	}
 }
 

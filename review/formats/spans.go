@@ -457,6 +457,9 @@ func spanRuns(in *Input, spans []*span, base string, rep *Report) ([]review.Traj
 		out = append(out, spanRun(g.spans, k, base, rep))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
+	if n := len(rep.Retrievals); n > 0 {
+		rep.Note("%d search_memory spans: the records they returned are their runs' retrieved records, and each is a retrieval-log entry", n)
+	}
 	return out, nil
 }
 
@@ -564,6 +567,10 @@ func spanRun(spans []*span, key, base string, rep *Report) review.Trajectory {
 		}
 		if m := firstNonEmpty(s.model, s.attr("gen_ai.response.model", "gen_ai.request.model", "llm.model_name", "ai.response.model", "ai.model.id")); m != "" && r.t.Model == "" {
 			r.t.Model = m
+		}
+		if s.isMemorySearch() {
+			r.memorySearch(s)
+			continue
 		}
 		if s.isTool() {
 			call := s.toolCall()

@@ -120,3 +120,22 @@ func BenchmarkCompileRules(b *testing.B) {
 		newRuleSet(textRules())
 	}
 }
+
+// BenchmarkSecretRules is the secret rules alone on the 64 KiB fields:
+// each rule from its anchors (anchor.go), and, as the peer in the same
+// process, each rule's whole pattern over its windows (how every rule ran
+// before anchors).
+//
+//	go test -run '^$' -bench SecretRules -benchtime 1x -count 3 ./review/screen/
+func BenchmarkSecretRules(b *testing.B) {
+	_, fields := benchSamples(b)
+	set := shared().secrets
+	for _, c := range []struct {
+		name    string
+		anchors bool
+	}{{"anchored", true}, {"whole-pattern", false}} {
+		b.Run(c.name, func(b *testing.B) {
+			percentiles(b, len(fields), func(i int) { set.findWith(fields[i], c.anchors) })
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
@@ -21,6 +22,11 @@ var gitleaksTOML string
 
 // GitleaksVersion is the gitleaks release the embedded rule file comes from.
 const GitleaksVersion = "v8.30.1"
+
+// RulesVersion names this package's rules and the gitleaks file together.
+// A bank stores it with each screening and screens open proposals again
+// when it changes: bump the first part whenever a rule changes.
+const RulesVersion = "1/gitleaks-" + GitleaksVersion
 
 // The TOML shapes of a gitleaks configuration (the fields this package
 // reads; commits and paths only matter to scans of files and commits).
@@ -73,6 +79,15 @@ type secretRule struct {
 	valueOK func(string) bool
 	// multiline: the pattern can run across many lines.
 	multiline bool
+	// anchor, when set, runs the rule from the literals its matches
+	// start with (anchor.go); nil: over each window. It is made on the
+	// rule's first use (most rules never run in a process).
+	anchorOnce sync.Once
+	anchor     *anchor
+	// before and after, when set, bound the window around a keyword
+	// (this package's own rules, whose matches start at or just before
+	// their keyword and end within a few hundred bytes).
+	before, after int
 	// semiGeneric: the pattern is gitleaks' "keyword, then an
 	// assignment, then the value" template: at most 50 identifier bytes
 	// before the keyword, the operator within 23 bytes after it, a value
@@ -281,7 +296,12 @@ type secretHit struct {
 // specific rule that found the same secret. gitleaks' inline
 // "gitleaks:allow" marker is not honoured: in a proposal it would be the
 // attacker's own switch.
-func (set *secretSet) find(text string) []secretHit {
+func (set *secretSet) find(text string) []secretHit { return set.findWith(text, true) }
+
+// findWith is find, with the rules' anchors or (useAnchors false: the
+// test and the benchmark's peer) every rule's whole pattern over its
+// windows.
+func (set *secretSet) findWith(text string, useAnchors bool) []secretHit {
 	pos := set.keywords.positions(text)
 	windows := map[*secretRule][][2]int{}
 	for i, ps := range pos {
@@ -310,6 +330,14 @@ func (set *secretSet) find(text string) []secretHit {
 			continue
 		}
 		for _, w := range ws {
+			if a := sr.anchored(); a != nil && useAnchors {
+				a.find(text, w[0], w[1], func(m []int) {
+					if h, ok := sr.hit(text, m, set.global); ok {
+						hits = append(hits, h)
+					}
+				})
+				continue
+			}
 			for _, m := range sr.re.FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
 				for j := range m {
 					if m[j] >= 0 {
@@ -325,6 +353,12 @@ func (set *secretSet) find(text string) []secretHit {
 	return dropGenericInside(hits)
 }
 
+// anchored is the rule's anchor, made on first use (nil: none).
+func (sr *secretRule) anchored() *anchor {
+	sr.anchorOnce.Do(func() { sr.anchor = newAnchor(sr.re.String()) })
+	return sr.anchor
+}
+
 // window is the stretch of text around a keyword at [ks, ke) that a
 // match of sr through that keyword can lie in. gitleaks' rules put the
 // keyword near the start of a match (at most 50 identifier bytes before
@@ -333,6 +367,8 @@ func (set *secretSet) find(text string) []secretHit {
 func (sr *secretRule) window(text string, ks, ke int) [2]int {
 	before, after := 512, 4096
 	switch {
+	case sr.after > 0:
+		before, after = sr.before, sr.after
 	case sr.multiline:
 		after = 16 << 10
 	case sr.semiGeneric:
@@ -349,7 +385,9 @@ func (sr *secretRule) window(text string, ks, ke int) [2]int {
 			s--
 		}
 	}
-	if i := strings.IndexByte(text[e:], '\n'); i >= 0 && i < 4096 {
+	// (an own rule uses no $: its window ends where its longest match
+	// through the keyword can)
+	if i := strings.IndexByte(text[e:], '\n'); sr.after == 0 && i >= 0 && i < 4096 {
 		e += i
 	} else {
 		for e < len(text) && !utf8.RuneStart(text[e]) {

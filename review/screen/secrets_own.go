@@ -23,35 +23,44 @@ func ownSecretRules() []ownSecret {
 	return []ownSecret{
 		{rule: &secretRule{id: "url-password", reason: "a password in a URL's user info (scheme://user:password@host)",
 			re:      regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'"<>]{1,64}:([^\s/@'"<>]{3,128})@[\w.-]+`),
-			valueOK: notPlaceholder},
+			valueOK: notPlaceholder, before: 32, after: ownAfter},
 			keys: []string{"://"}},
 		{rule: &secretRule{id: "connection-string-password", reason: "a password in a key=value connection string",
 			re:       regexp.MustCompile(`(?i)(?:^|[\s;'"])(?:password|pwd|passwd)\s*=\s*([^\s;'"&]{3,128})`),
 			lineMust: regexp.MustCompile(`(?i)\b(?:host|server|data source|user id|uid|user|username|dbname|database|initial catalog|port)\s*=`),
-			valueOK:  notPlaceholder},
+			valueOK:  notPlaceholder, before: ownBefore, after: ownAfter},
 			keys: []string{"password", "pwd", "passwd"}},
 		{rule: &secretRule{id: "password-in-prose", reason: "a password stated in the text",
 			// (?:^|[^\pL\pN_]) and not \b, which knows ASCII words only
 			re: regexp.MustCompile(`(?i)(?:^|[^\pL\pN_])(?:password|passwd|passphrase|passcode|pwd|mot de passe|contraseña|senha|passwort|kennwort|пароль|密码|密碼|パスワード)` +
 				`(?:\s+[\pL\pN'’.@_-]{1,40}){0,3}?\s*(?:is|was|=|:|：|es|est|ist|é|это|是|は)\s*[:=]?\s*["'\x60“]?([^\s"'\x60”]{6,64})`),
-			valueOK: proseSecret},
+			valueOK: proseSecret, before: ownBefore, after: ownAfter},
 			keys: []string{"password", "passwd", "passphrase", "passcode", "pwd", "mot de passe", "contraseña", "senha", "passwort",
 				"kennwort", "пароль", "密码", "密碼", "パスワード"}},
 		{rule: &secretRule{id: "password-in-list", reason: "a password given after the word password",
 			re:      regexp.MustCompile(`(?i)(?:^|[^\pL\pN_])(?:password|passwd|passwort|pwd)\s+["'\x60]?([^\s"'\x60,;]{6,64})`),
-			valueOK: strongSecret},
+			valueOK: strongSecret, before: ownBefore, after: ownAfter},
 			keys: []string{"password", "passwd", "passwort", "pwd"}},
 		{rule: &secretRule{id: "secret-in-prose", reason: "a secret, token or key stated in the text",
 			re: regexp.MustCompile(`(?i)(?:^|[^\pL\pN_])(?:secret|token|api key|access key|signing key|private key|client secret|signing secret|webhook secret)` +
 				`(?:\s+[\pL\pN'’._-]{1,30}){0,2}?\s+(?:is|was|=|:)\s*["'\x60“]?([A-Za-z0-9_\-+/=.]{16,200})`),
-			entropy: 3.5, valueOK: tokenLike},
+			entropy: 3.5, valueOK: tokenLike, before: ownBefore, after: ownAfter},
 			keys: []string{"secret", "token", "api key", "access key", "signing key", "private key"}},
 		{rule: &secretRule{id: "basic-auth-header", reason: "HTTP basic credentials (user:password in base64)",
 			re:      regexp.MustCompile(`(?i)\bauthorization\s*[:=]\s*["']?basic\s+([a-z0-9+/]{8,}={0,2})`),
-			valueOK: basicCredentials},
+			valueOK: basicCredentials, before: 64, after: ownAfter},
 			keys: []string{"basic"}},
 	}
 }
+
+// The window around an own rule's keyword: its match starts at most one
+// rune before the keyword (the word boundary) and ends within a few
+// hundred bytes after it (three words of at most 40 letters, a verb, a
+// value of at most 200 bytes).
+const (
+	ownBefore = 8
+	ownAfter  = 768
+)
 
 // strongSecret accepts what can only be a password when no "is" or ":"
 // says so: at least three of upper case, lower case, digits, symbols.

@@ -38,3 +38,10 @@ func TestClaimExpiryComparesTimesNotText(t *testing.T) {
 		t.Fatalf("claims before the expiry = %+v, %v; want alice's", claims, err)
 	}
 }
+
+func TestSQLiteAgents(t *testing.T) {
+	storetest.RunAgents(t, func(t *testing.T) storetest.AgentStore {
+		s := newSQLite(t)
+		return s.(*store.Store)
+	})
+}

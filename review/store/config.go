@@ -49,6 +49,9 @@ func (s *Store) ReadConfig() (review.Config, error) {
 	if c.Hygiene.MaxUnusedDays < 0 {
 		return c, fmt.Errorf("%s: [hygiene] field \"max_unused_days\": %d is negative", path, c.Hygiene.MaxUnusedDays)
 	}
+	if err := c.Eval.CheckPrices(); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
 	return c, nil
 }
 
@@ -62,8 +65,8 @@ func (s *Store) SaveConfig(c review.Config) error {
 	return writeFileAtomic(filepath.Join(s.dir, ConfigFile), buf.Bytes())
 }
 
-// ResolveEnv returns the named environment with its path made absolute
-// against the bank directory.
+// ResolveEnv returns the named environment with its path (and token
+// file) made absolute against the bank directory.
 func (s *Store) ResolveEnv(name string) (probe.Env, error) {
 	c, err := s.Config()
 	if err != nil {
@@ -78,10 +81,7 @@ func (s *Store) resolveIn(c review.Config, name string) (probe.Env, error) {
 	if !ok {
 		return probe.Env{}, fmt.Errorf("environment %q is not declared in %s (see 'memreview env list')", name, filepath.Join(s.dir, ConfigFile))
 	}
-	if !filepath.IsAbs(e.Path) {
-		e.Path = filepath.Join(s.dir, e.Path)
-	}
-	return e, nil
+	return review.ResolvePaths(e, s.dir), nil
 }
 
 func writeFileAtomic(path string, data []byte) error {

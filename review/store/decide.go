@@ -333,6 +333,9 @@ func (dc *decision) apply(p *review.Proposal, req review.DecideRequest) error {
 		if err != nil {
 			return err
 		}
+		if cur.Status == review.Retired { // as merge refuses a retired source: never revived by an update
+			return fmt.Errorf("decide %s: record %s is retired, so a %s cannot change it (reject the proposal, or propose a create)", p.ID, cur.ID, p.Op)
+		}
 		rec.ID, rec.Created, rec.Status = cur.ID, cur.Created, review.Active
 		op := string(p.Op)
 		if req.Verb != review.Accept {

@@ -9,9 +9,11 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// LogRetrieval appends r to the retrieval log (At defaults to now). When
-// r.TaskID names a trajectory the bank holds, each record is also linked to
-// it, so RetrievedBy shows how that task ended.
+// LogRetrieval appends r to the retrieval log (At defaults to now). It
+// links no record to a trajectory: a retrieval names the task it is for,
+// and the run stored under that id later is linked to its records then
+// (the service's import, by the session that retrieved), never a run the
+// bank already holds — an agent could name any stored run's id.
 func (s *Store) LogRetrieval(r review.Retrieval) error { return s.LogRetrievals([]review.Retrieval{r}) }
 
 // LogRetrievals logs several retrievals in one transaction (one fsync), as
@@ -34,18 +36,6 @@ func logRetrieval(t querier, r review.Retrieval, now func() time.Time) error {
 	if _, err := t.Exec(`INSERT INTO retrieval_log(at, client, task_id, body) VALUES(?,?,?,?)`,
 		ts(r.At), r.Client, r.TaskID, marshal(r)); err != nil {
 		return fmt.Errorf("log retrieval: %w", err)
-	}
-	if r.TaskID == "" {
-		return nil
-	}
-	var x int
-	if err := t.QueryRow(`SELECT count(*) FROM trajectories WHERE id = ?`, r.TaskID).Scan(&x); err != nil || x == 0 {
-		return err
-	}
-	for _, id := range r.Records {
-		if _, err := t.Exec(`INSERT INTO retrievals(record_id, trajectory_id) VALUES(?,?) ON CONFLICT DO NOTHING`, id, r.TaskID); err != nil {
-			return fmt.Errorf("log retrieval: %w", err)
-		}
 	}
 	return nil
 }

@@ -3,7 +3,7 @@ package store
 import "fmt"
 
 // schemaVersion is the bank.db schema this code writes (PRAGMA user_version).
-const schemaVersion = 4
+const schemaVersion = 5
 
 // migrations[i] brings a bank from user_version i to i+1. The SQL stays
 // portable (plain tables, JSON bodies in TEXT) so the store can move to
@@ -41,6 +41,15 @@ var migrations = []string{
 	// live runs a decision takes as baselines, ProbeRunsFor); PostgreSQL
 	// has had this index from its first schema.
 	`CREATE INDEX attachments_target ON attachments(kind, target);`,
+	// 4→5 (issue 26): what the poisoning screen found in each proposal
+	// (the rules version it was screened with, whether it is flagged; the
+	// findings are in its body), agents' credentials (only their hashes)
+	// and the audit of agents' tool calls.
+	`ALTER TABLE proposals ADD COLUMN screen_rules TEXT NOT NULL DEFAULT '';
+	ALTER TABLE proposals ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
+	CREATE TABLE agent_tokens(name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, revoked TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);
+	CREATE TABLE agent_audit(seq INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, agent TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);
+	CREATE INDEX agent_audit_agent ON agent_audit(agent, seq);`,
 }
 
 func (s *Store) migrate() error {

@@ -22,7 +22,8 @@ func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP INDEX attachments_target`, `PRAGMA user_version = 3`} {
+	for _, q := range []string{`DROP INDEX attachments_target`, `DROP TABLE agent_tokens`, `DROP TABLE agent_audit`,
+		`ALTER TABLE proposals DROP COLUMN screen_rules`, `ALTER TABLE proposals DROP COLUMN flagged`, `PRAGMA user_version = 3`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(q, err)
 		}
@@ -35,8 +36,8 @@ func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
 	}
 	defer s.Close()
 	var v int
-	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != 4 {
-		t.Fatalf("user_version = %d (%v), want 4", v, err)
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != schemaVersion {
+		t.Fatalf("user_version = %d (%v), want %d", v, err, schemaVersion)
 	}
 	rows, err := s.db.Query(`EXPLAIN QUERY PLAN SELECT run_id FROM attachments WHERE kind = ? AND target = ? ORDER BY at, run_id`, "proposal", "prop_1")
 	if err != nil {

@@ -157,14 +157,19 @@ func TestUndoConflictNamesTheLaterDecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	propose(t, s, review.Proposal{ID: "p2", Op: review.OpUpdate, Targets: []review.Target{{ID: "mem_c"}},
-		Record: &review.Record{Lemma: "prices are cents again", Category: review.Convention}})
-	later, err := s.Decide(ctx, review.DecideRequest{Proposal: "p2", Verb: review.Accept, Operator: "bo"})
+	// A later change of the retired record: an edit in the bank browser
+	// (an update proposal may not revive it).
+	retired, err := s.Record("mem_c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	retired.Lemma = "prices were cents"
+	later, err := s.DecideRecords(ctx, review.RecordRequest{Verb: review.Edit, Record: retired, Operator: "bo"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = s.Undo(ctx, first.ID, "ana", "")
-	want := "conflict: cannot undo " + first.ID + ": record mem_c changed after it: it wrote version 2, the bank has version 3 (update by bo at "
+	want := "conflict: cannot undo " + first.ID + ": record mem_c changed after it: it wrote version 2, the bank has version 3 (edit by bo at "
 	if !isConflict(err) || !strings.Contains(err.Error(), want) || !strings.HasSuffix(err.Error(), "undo "+later.ID+" first") {
 		t.Fatalf("undo under a later change: %v\nwant %q… undo %s first", err, want, later.ID)
 	}

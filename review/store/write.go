@@ -177,31 +177,73 @@ func existingIDs(q querier, list string) (map[string]bool, error) {
 	return found, nil
 }
 
-// PutTrajectories inserts or replaces trajectories in one transaction.
+// PutTrajectories inserts or replaces trajectories in one transaction
+// (the curator saving a run's distilled packet, sample banks). Runs from
+// outside — an import, an agent's trajectory_submit — go through
+// AddTrajectories, which never replaces one.
 func (s *Store) PutTrajectories(trs []review.Trajectory) error {
 	return s.tx(context.Background(), func(t querier) error {
 		for _, tr := range trs {
-			if err := review.CheckID(tr.ID); err != nil {
-				return fmt.Errorf("trajectory %s: field \"id\": %w", printable.Line(tr.ID), err)
-			}
-			if _, err := t.Exec(`INSERT INTO trajectories(id, body) VALUES(?, ?)
-				ON CONFLICT(id) DO UPDATE SET body = excluded.body`, tr.ID, marshal(tr)); err != nil {
-				return err
-			}
-			if _, err := t.Exec(`DELETE FROM retrievals WHERE trajectory_id = ?`, tr.ID); err != nil {
-				return err
-			}
-			for _, rid := range tr.Retrieved {
-				if _, err := t.Exec(`INSERT INTO retrievals(record_id, trajectory_id) VALUES(?, ?) ON CONFLICT DO NOTHING`, rid, tr.ID); err != nil {
-					return err
-				}
-			}
-			if err := addChange(t, "trajectory", tr.ID); err != nil {
+			if err := putTrajectory(t, tr, true); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// AddTrajectories inserts new trajectories in one transaction, all or
+// nothing. A run whose id the bank already holds is a *review.ExistsError
+// and nothing is written: the check runs inside the write transaction, so
+// of two processes storing one id at once, one wins and the other is told.
+func (s *Store) AddTrajectories(trs []review.Trajectory) error {
+	return s.tx(context.Background(), func(t querier) error {
+		for _, tr := range trs {
+			if err := putTrajectory(t, tr, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// putTrajectory writes one trajectory and its retrieval links, replacing
+// one with its id when replace is set (else that is a *review.ExistsError).
+// A trajectory over review.MaxTrajectoryBytes as JSON is refused.
+func putTrajectory(t querier, tr review.Trajectory, replace bool) error {
+	if err := review.CheckID(tr.ID); err != nil {
+		return fmt.Errorf("trajectory %s: field \"id\": %w", printable.Line(tr.ID), err)
+	}
+	body := marshal(tr)
+	if len(body) > review.MaxTrajectoryBytes {
+		return fmt.Errorf("trajectory %s is %d MiB as JSON, over the %d MiB a trajectory may hold", tr.ID, len(body)>>20, review.MaxTrajectoryBytes>>20)
+	}
+	if replace {
+		if _, err := t.Exec(`INSERT INTO trajectories(id, body) VALUES(?, ?)
+			ON CONFLICT(id) DO UPDATE SET body = excluded.body`, tr.ID, body); err != nil {
+			return err
+		}
+		if _, err := t.Exec(`DELETE FROM retrievals WHERE trajectory_id = ?`, tr.ID); err != nil {
+			return err
+		}
+	} else {
+		var n int
+		if err := t.QueryRow(`SELECT count(*) FROM trajectories WHERE id = ?`, tr.ID).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return &review.ExistsError{Kind: "trajectory", ID: tr.ID}
+		}
+		if _, err := t.Exec(`INSERT INTO trajectories(id, body) VALUES(?, ?)`, tr.ID, body); err != nil {
+			return err
+		}
+	}
+	for _, rid := range tr.Retrieved {
+		if _, err := t.Exec(`INSERT INTO retrievals(record_id, trajectory_id) VALUES(?, ?) ON CONFLICT DO NOTHING`, rid, tr.ID); err != nil {
+			return err
+		}
+	}
+	return addChange(t, "trajectory", tr.ID)
 }
 
 // AddProposals queues proposals and the probe runs they cite, all or
@@ -225,6 +267,9 @@ func (s *Store) AddProposals(ps []review.Proposal, runs []review.ProbeRun) error
 			if m := review.CheckText(p.Rationale); m != "" {
 				return fmt.Errorf("proposal %s: field \"rationale\": %s", printable.Line(p.ID), m)
 			}
+			if m := review.CheckTargetCount(p.Op, len(p.Targets)); m != "" {
+				return fmt.Errorf("proposal %s: field \"targets\": %s", printable.Line(p.ID), m)
+			}
 			if p.ID == "" {
 				id, err := nextID(t, "prop_", "proposals")
 				if err != nil {
@@ -237,12 +282,19 @@ func (s *Store) AddProposals(ps []review.Proposal, runs []review.ProbeRun) error
 					return fmt.Errorf("proposal %s: field \"targets[%d].id\": %w", p.ID, j, err)
 				}
 				var cur int
-				err := t.QueryRow(`SELECT version FROM records WHERE id = ?`, tg.ID).Scan(&cur)
+				var status string
+				err := t.QueryRow(`SELECT version, status FROM records WHERE id = ?`, tg.ID).Scan(&cur, &status)
 				if errors.Is(err, sql.ErrNoRows) {
 					return fmt.Errorf("proposal %s: field \"targets[%d].id\": record %q does not exist", p.ID, j, tg.ID)
 				}
 				if err != nil {
 					return err
+				}
+				// Checked here, in the write transaction: a record retired
+				// since the caller looked is refused, never revived. (A
+				// decided proposal, as an exported bank holds, may name one.)
+				if review.Status(status) == review.Retired && p.Op != review.OpSkip && (p.Status == "" || p.Status.Open()) {
+					return fmt.Errorf("proposal %s: field \"targets[%d].id\": record %q is retired; propose changes to active records only", p.ID, j, tg.ID)
 				}
 				if tg.Version == 0 {
 					p.Targets[j].Version = cur
@@ -263,8 +315,9 @@ func (s *Store) AddProposals(ps []review.Proposal, runs []review.ProbeRun) error
 			if p.Created.IsZero() {
 				p.Created = s.Now()
 			}
-			if _, err := t.Exec(`INSERT INTO proposals(id, status, created, body) VALUES(?,?,?,?)`,
-				p.ID, string(p.Status), ts(p.Created), marshal(p)); err != nil {
+			rules, flagged := screenColumns(p.Screen)
+			if _, err := t.Exec(`INSERT INTO proposals(id, status, created, body, screen_rules, flagged) VALUES(?,?,?,?,?,?)`,
+				p.ID, string(p.Status), ts(p.Created), marshal(p), rules, flagged); err != nil {
 				return fmt.Errorf("proposal %s: %w", p.ID, err)
 			}
 			if err := addChange(t, "proposal", p.ID); err != nil {

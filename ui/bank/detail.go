@@ -105,6 +105,7 @@ func (m *Model) detailContent(w int) string {
 		li++
 	}
 
+	b.WriteString(m.evalLines(w))
 	b.WriteString("\n" + st.Title.Render("History ("+plural(len(d.History), "version")+")") + "\n")
 	for i, v := range d.History {
 		head := fmt.Sprintf("v%d %s · %s · %s", v.Record.Version, v.Op, v.Actor, stamp(v.At))

@@ -204,7 +204,7 @@ func (m *Model) enableKeys() {
 	k.Next.SetEnabled(len(m.links) > 1)
 	k.Prev.SetEnabled(len(m.links) > 1)
 	k.Filter.SetEnabled(m.searched)
-	m.keys.Worth.SetEnabled(m.src != nil && trajectories(m.deps) != nil)
+	m.keys.Worth.SetEnabled(m.src != nil && worthReader(m.deps) != nil)
 }
 
 // marked lists the rows marked for merging other than the selected one.

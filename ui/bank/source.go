@@ -31,6 +31,8 @@ type Detail struct {
 	// MergedInto is where a merged record's content went: the record it
 	// was merged into, then each later merge's (app.Service.MergeChain).
 	MergedInto []string
+	Eval       app.RecordEval // what eval runs say it and its decisions did
+	EvalErr    string         // why Eval could not be read
 }
 
 // StoreSource is the program's Source: the bank's service.
@@ -87,6 +89,9 @@ func (s StoreSource) Detail(id string) (*Detail, error) {
 		if d.MergedInto, err = s.Service.MergeChain(id); err != nil {
 			return nil, fmt.Errorf("follow the merges of %s: %w", id, err)
 		}
+	}
+	if d.Eval, err = s.Service.RecordEval(id); err != nil {
+		d.EvalErr = "what eval runs say of it could not be read: " + err.Error()
 	}
 	return d, nil
 }

@@ -12,9 +12,11 @@ import (
 )
 
 // What each record is worth (review.Worth): how many tasks retrieved it and
-// how they ended, against the bank's tasks over the same period. The whole
-// bank's worth is computed once per load (review.WorthOf over the
-// trajectories, one pass) in a Cmd, again when another screen or process
+// how they ended, against the bank's tasks over the same period — or, for
+// a record an eval run gave to its tasks, how they ended with the bank
+// against without memory. The whole bank's worth is computed once per
+// load (the service's WorthAll: one pass over the trajectories, and the
+// eval runs) in a Cmd, again when another screen or process
 // changes the bank. The detail shows the record's worth line, the list
 // marks records retrieved mostly by failed tasks, and w sorts the results
 // by worth: best first, worst first, back to the index's order.
@@ -57,11 +59,11 @@ type worthState struct {
 	hits  []app.Hit // all hits of query seq in worth order; nil while loading
 }
 
-// trajectories reads the bank's trajectories through the service; nil
-// when the program has none.
-func trajectories(d common.Deps) func() ([]review.Trajectory, error) {
+// worthReader reads every record's worth through the service; nil when
+// the program has none.
+func worthReader(d common.Deps) func() (map[string]review.Worth, error) {
 	if d.Service != nil {
-		return d.Service.Trajectories
+		return d.Service.WorthAll
 	}
 	return nil
 }
@@ -69,16 +71,16 @@ func trajectories(d common.Deps) func() ([]review.Trajectory, error) {
 // loadWorth computes the bank's worth in the background.
 func (m *Model) loadWorth() tea.Cmd {
 	m.ws.gen++
-	gen, read := m.ws.gen, trajectories(m.deps)
+	gen, read := m.ws.gen, worthReader(m.deps)
 	if read == nil {
 		return nil
 	}
 	return func() tea.Msg {
-		trs, err := read()
+		worth, err := read()
 		if err != nil {
 			return worthLoaded{gen: gen, err: err}
 		}
-		return worthLoaded{gen: gen, worth: review.WorthOf(trs)}
+		return worthLoaded{gen: gen, worth: worth}
 	}
 }
 
@@ -148,18 +150,17 @@ func (m *Model) loadSortedPage(n int) tea.Cmd {
 	m.ws.seq, m.ws.hits = seq, nil
 	req := m.request(0)
 	req.From, req.Size, req.Highlight = 0, maxSorted, false
-	src, worth, order, read := m.src, m.ws.worth, m.ws.order, trajectories(m.deps)
+	src, worth, order, read := m.src, m.ws.worth, m.ws.order, worthReader(m.deps)
 	return func() tea.Msg {
 		res, err := src.Search(req)
 		if err != nil {
 			return sortedLoaded{seq: seq, err: err}
 		}
 		if worth == nil && read != nil { // not loaded yet: compute it here
-			trs, err := read()
-			if err != nil {
+			var err error
+			if worth, err = read(); err != nil {
 				return sortedLoaded{seq: seq, err: err}
 			}
-			worth = review.WorthOf(trs)
 		}
 		hits := sortByWorth(res.Hits, worth, order)
 		return sortedLoaded{seq: seq, hits: hits, total: res.Total, res: res}

@@ -11,6 +11,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,6 +38,7 @@ type call struct {
 	// stdout untouched, for exact output (JSON, export).
 	stdout, stderr, rawOut io.Writer
 	json                   bool // --json was given
+	holdsIndex             bool // the index command: no catch-up to hand off
 	// muteProgress stops the index progress line (the TUI's screen is up).
 	muteProgress atomic.Bool
 	// tuiProgress, once set, receives the index progress instead (the TUI
@@ -73,6 +75,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		} else {
 			c.bank = ".memreview"
 		}
+	}
+	if err := app.CheckBankName(c.bank); err != nil {
+		return exit(safeErr, usageError{"--bank: " + err.Error()})
 	}
 	c.operator = app.OperatorName(c.operator)
 	rest := global.Args()
@@ -115,10 +120,12 @@ func exit(stderr io.Writer, err error) int {
 // open opens the bank as a service. Its index opens on first use: a
 // command that only writes never waits for it, and one that searches while
 // another process (the TUI) holds the index asks that process. A command
-// answers while the index catches up, and then lets the catch-up it
-// started end before it exits (FinishIndex).
+// answers while the index catches up (the newest changes searched from the
+// bank directly), and a catch-up it started and did not finish goes on in
+// a process of its own (handOffIndex): no command waits for one.
 func (c *call) open() (*app.Service, error) {
-	return app.Open(c.ctx, c.bank, app.Options{Operator: c.operator, Warnf: c.warnf, IndexProgress: c.indexProgress(), FinishIndex: true})
+	return app.Open(c.ctx, c.bank, app.Options{Operator: c.operator, Warnf: c.warnf, IndexProgress: c.indexProgress(),
+		HandOffIndex: c.handOffIndex, HandOffAfter: handOffAfter()})
 }
 
 // warnf prints a warning on stderr: something went wrong after a write
@@ -145,10 +152,18 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
+// printJSON writes v as indented JSON whose unsafe runes are \u escapes
+// (printable.JSON): exact JSON, and never a raw control character on a
+// terminal, whether w is the escaping stdout or the raw one (--json).
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(printable.JSON(b.Bytes()))
+	return err
 }
 
 func oneLine(s string, max int) string {

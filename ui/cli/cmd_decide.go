@@ -9,6 +9,7 @@ import (
 
 func decideCommand() *command {
 	var note, tags, trigger, lemma string
+	var ack bool
 	return &command{name: "decide", args: "PROPOSAL_ID accept|narrow|edit|reject|delete|defer",
 		summary: "Decide a proposal; narrow and edit take the changed fields from the flags.",
 		json:    true,
@@ -17,6 +18,7 @@ func decideCommand() *command {
 			fs.StringVar(&tags, "scope-tags", "", "narrow/edit: new scope tags, comma-separated")
 			fs.StringVar(&trigger, "trigger", "", "narrow/edit: new trigger")
 			fs.StringVar(&lemma, "lemma", "", "narrow/edit: new lemma")
+			fs.BoolVar(&ack, "ack-findings", false, "accept a proposal the poisoning screen flagged: you read its findings ('queue --flagged')")
 		},
 		run: func(c *call, args []string) error {
 			if err := needArgs("decide", args, 2, "PROPOSAL_ID and a verb"); err != nil {
@@ -33,7 +35,7 @@ func decideCommand() *command {
 				return usagef("decide %s: give the changed fields with --scope-tags, --trigger or --lemma", verb)
 			}
 			return c.decide(func(s *app.Service) (*review.Decision, error) {
-				req := review.DecideRequest{Proposal: args[0], Verb: verb, Operator: c.operator, Note: note}
+				req := review.DecideRequest{Proposal: args[0], Verb: verb, Operator: c.operator, Note: note, AckFindings: ack}
 				if edits {
 					rec, err := proposedRecord(s, req.Proposal, verb)
 					if err != nil {

@@ -7,7 +7,7 @@ import (
 
 func historyCommand() *command {
 	return &command{name: "history", args: "RECORD_ID",
-		summary: "Show every version of a record with who wrote it, why, and in which decision.",
+		summary: "Show every version of a record with who wrote it, why, and in which decision, and what eval runs say it did.",
 		json:    true,
 		run: func(c *call, args []string) error {
 			if err := needArgs("history", args, 1, "RECORD_ID"); err != nil {
@@ -39,6 +39,6 @@ func historyCommand() *command {
 				fmt.Fprintf(c.stdout, "merged into %s (%s holds its content now; memreview history %s)\n",
 					strings.Join(chain, ", then into "), chain[len(chain)-1], chain[len(chain)-1])
 			}
-			return nil
+			return printRecordEval(c, svc, args[0])
 		}}
 }

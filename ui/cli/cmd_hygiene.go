@@ -14,11 +14,14 @@ func hygieneCommand() *command {
 	var llm, dry bool
 	return &command{name: "hygiene", args: "",
 		summary: "Find near-duplicate, contradicting, stale and unused records and queue a proposal for each, with the evidence in its rationale.",
-		help:    "A second run adds nothing while the first run's proposals are open.",
-		json:    true,
+		help: "A second run adds nothing while the first run's proposals are open, nor a finding rejected before while its records are unchanged.\n" +
+			"--only poisoning screens every active record as proposals are screened (it runs only when asked):\n" +
+			"a record that steers its reader, moves data out or hides text is proposed for deletion; one that\n" +
+			"only holds a secret, for an update with the secret replaced by its marker.",
+		json: true,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&env, "env", "", "only records of this environment")
-			fs.StringVar(&only, "only", "", "only duplicates, contradictions, stale or unused")
+			fs.StringVar(&only, "only", "", "only duplicates, contradictions, stale, unused or poisoning")
 			fs.BoolVar(&llm, "llm", false, "let the curator model write merged lemmas ([curator] settings, OPENAI_* variables)")
 			fs.BoolVar(&dry, "dry-run", false, "show the findings, queue nothing")
 		},
@@ -51,6 +54,8 @@ func hygieneCommand() *command {
 				switch {
 				case f.Open != "":
 					state = "already open as " + f.Open
+				case f.Rejected != "":
+					state = "rejected as " + f.Rejected
 				case dry:
 					state = "dry run"
 				}

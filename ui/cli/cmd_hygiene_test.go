@@ -41,6 +41,18 @@ func TestCLIHygiene(t *testing.T) {
 	if !strings.Contains(again.stdout, "7 findings, 0 queued") || !strings.Contains(again.stdout, "already open as "+out.Queued[0].ID) {
 		t.Errorf("second run: %s", again.stdout)
 	}
+	// A finding the operator rejected is not queued again while its
+	// records are unchanged (issue 23 item 24).
+	rejected := out.Queued[0].ID
+	openBefore := strings.Count(must(t, mr(t, "", "--bank", bank, "queue")).stdout, "\n")
+	must(t, mr(t, "", "--bank", bank, "decide", "--note", "not duplicates", rejected, "reject"))
+	third := must(t, mr(t, "", "--bank", bank, "hygiene"))
+	if !strings.Contains(third.stdout, "7 findings, 0 queued") || !strings.Contains(third.stdout, "rejected as "+rejected) {
+		t.Errorf("run after a rejection: %s", third.stdout)
+	}
+	if q := must(t, mr(t, "", "--bank", bank, "queue")).stdout; strings.Count(q, "\n") != openBefore-1 || strings.Contains(q, rejected) {
+		t.Errorf("queue after the rejection and a run:\n%s", q)
+	}
 	show := must(t, mr(t, "", "--bank", bank, "show", sample.RecRevenueHeadA))
 	if !strings.Contains(show.stdout, "worth        retrieved by 3 tasks: 2 passed, 1 failed; the bank over the same period") {
 		t.Errorf("show: no worth line:\n%s", show.stdout)

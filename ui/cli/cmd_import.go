@@ -4,6 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/memreview/memreview/review"
@@ -15,11 +19,12 @@ func importCommand() *command {
 	return &command{name: "import", args: "records|proposals|trajectories|memories FILE...",
 		summary: "Import records, proposals, trajectories or another tool's memory bank; the whole input is checked first and nothing is written on any error.",
 		help: "records and proposals are JSON Lines; trajectories may be in any format 'memreview formats' lists;\n" +
-			"memories (mem0, MCP memory, Letta, …) arrive as pending create proposals. '-' reads stdin.",
+			"memories (mem0, MCP memory, Letta, AGENTS.md, CLAUDE.md, a Claude Code memory folder, .cursor/rules, …) arrive\n" +
+			"as pending create proposals (a folder: every .md and .mdc file below it). '-' reads stdin.",
 		interspersed: true,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&opt.Format, "format", "", "trajectories or memories: read every FILE in this format (see 'memreview formats'); default: detected from each file's shape")
-			fs.StringVar(&opt.Env, "env", "", "memories: scope every imported record to this environment")
+			fs.StringVar(&opt.Env, "env", "", "memories: scope every imported record to this environment; trajectories: the environment every run worked in")
 			fs.BoolVar(&opt.Accept, "accept", false, "memories: import as records at once (one audit entry each) instead of pending proposals")
 			fs.BoolVar(&opt.DryRun, "dry-run", false, "show what would be imported (counts per file, the first run's steps); write nothing")
 		},
@@ -36,8 +41,8 @@ func importCommand() *command {
 			if kind != app.KindTrajectories && kind != app.KindMemories && (opt.Format != "" || opt.Env != "" || opt.Accept) {
 				return usagef("import: --format, --env and --accept are for trajectories and memories, not %s", kind)
 			}
-			if kind == app.KindTrajectories && (opt.Env != "" || opt.Accept) {
-				return usagef("import trajectories: --env and --accept are for memories")
+			if kind == app.KindTrajectories && opt.Accept {
+				return usagef("import trajectories: --accept is for memories")
 			}
 			if err := knownFormat(kind, opt.Format); err != nil {
 				return err
@@ -47,6 +52,11 @@ func importCommand() *command {
 				return err
 			}
 			defer svc.Close()
+			if kind == app.KindMemories {
+				if files, err = instructionFiles(files); err != nil {
+					return err
+				}
+			}
 			var inputs []app.ImportInput
 			for _, name := range files {
 				r, file, err := c.openInput(name)
@@ -62,6 +72,7 @@ func importCommand() *command {
 				return fmt.Errorf("%w; nothing was imported", err)
 			}
 			printReports(c.stdout, res.Reports)
+			printKnown(c.stdout, res.Known)
 			switch {
 			case opt.DryRun:
 				printDryRun(c.stdout, res)
@@ -72,8 +83,51 @@ func importCommand() *command {
 			default:
 				fmt.Fprintf(c.stdout, "imported %d %s\n", res.Count, kind)
 			}
+			if res.Flagged > 0 {
+				what := "of them are flagged by the poisoning screen: see 'memreview queue --flagged'"
+				if kind == app.KindRecords {
+					what = "of the records hold text the poisoning screen flags: see 'memreview hygiene --only poisoning'"
+				}
+				fmt.Fprintf(c.stdout, "%d %s\n", res.Flagged, what)
+			}
 			return nil
 		}}
+}
+
+// instructionFiles replaces each folder among names (a Claude Code memory
+// folder, .cursor/rules) with the .md and .mdc files below it, in name
+// order; hidden folders below it are left out.
+func instructionFiles(names []string) ([]string, error) {
+	var out []string
+	for _, name := range names {
+		st, err := os.Stat(name)
+		if name == "-" || err != nil || !st.IsDir() {
+			out = append(out, name)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && p != name && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			if ext := strings.ToLower(filepath.Ext(p)); !d.IsDir() && (ext == ".md" || ext == ".mdc") {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("import memories: %w", err)
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("import memories: %s holds no .md or .mdc file", name)
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
 }
 
 // knownFormat refuses a --format that import does not read for kind.
@@ -144,5 +198,28 @@ func printSteps(w io.Writer, t *review.Trajectory) {
 		for _, tc := range s.ToolCalls {
 			fmt.Fprintf(w, "      → %s %s ⇒ %s\n", tc.Name, oneLine(tc.Arguments, 50), oneLine(tc.Result, 40))
 		}
+	}
+}
+
+// printKnown lists the memories an import left out because the bank (or
+// an earlier line) already has them.
+func printKnown(w io.Writer, known []app.KnownMemory) {
+	for i, k := range known {
+		if i == 5 {
+			fmt.Fprintf(w, "  … %d more left out\n", len(known)-5)
+			break
+		}
+		at := k.File
+		if k.Line > 0 {
+			at = fmt.Sprintf("%s:%d", k.File, k.Line)
+		}
+		if k.Proposal != "" {
+			fmt.Fprintf(w, "  left out %s: already in the bank as %s (%s)\n", at, k.Proposal, k.Status)
+		} else {
+			fmt.Fprintf(w, "  left out %s: the same memory as %s\n", at, k.AlsoAt)
+		}
+	}
+	if len(known) > 0 {
+		fmt.Fprintf(w, "%d memories were already in the bank or repeated, and were left out\n", len(known))
 	}
 }

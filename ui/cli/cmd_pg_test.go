@@ -17,7 +17,7 @@ import (
 // search through the local index under $XDG_CACHE_HOME, probes through
 // the operator's own memreview.toml.
 func TestMigrateToPostgresAndUseIt(t *testing.T) {
-	url := pgtest.OwnDB(t)
+	url := pgtest.NewDB(t) // the package's server (TestMain runs through pgtest.Main)
 	home := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))

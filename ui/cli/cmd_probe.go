@@ -14,7 +14,7 @@ func probeCommand() *command {
 	var timeout time.Duration
 	var maxRows int
 	return &command{name: "probe", args: "ENV INPUT...",
-		summary: "Run a read-only probe: SQL on a sql environment; ls, read, grep, stat or csv on a files environment.",
+		summary: "Run a read-only probe: SQL on a sql or postgres environment; ls, read, grep, stat, csv or sheet on a files environment; TOOL {json arguments} on an mcp environment.",
 		help:    "Everything after ENV is the probe's input.",
 		json:    true,
 		text:    true,

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/mcpserver"
 )
 
@@ -22,8 +23,12 @@ func serveCommand() *command {
 	var readOnly bool
 	return &command{name: "serve", args: "",
 		summary: "Serve the bank to agents over MCP, on stdio or (--http) streamable HTTP at http://ADDR/mcp.",
-		help: "Tools: memory_search, memory_read, proposal_status (read) and memory_propose, trajectory_submit.\n" +
-			"An agent never writes a record: memory_propose queues a pending proposal for a person to decide.",
+		help: "Tools: memory_search, memory_read, proposal_status (read) and memory_propose, trajectory_submit,\n" +
+			"and memory, a backend for Claude's memory tool (also POST /memory with --http).\n" +
+			"An agent never writes a record: memory_propose and the memory tool queue pending proposals for a person to decide.\n" +
+			"Over HTTP, every request must carry a bearer token as soon as one exists: the --token-file token\n" +
+			"(one unnamed credential with every scope), an agent token ('memreview token add'), or an OAuth\n" +
+			"access token from the issuer of [oauth] in memreview.toml. A stdio server needs none.",
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (HOST:PORT or PORT; host defaults to 127.0.0.1) instead of stdio")
 			fs.StringVar(&tokenFile, "token-file", "", "file holding the bearer token HTTP clients must send (default $MEMREVIEW_TOKEN)")
@@ -37,18 +42,23 @@ func serveCommand() *command {
 			if err != nil {
 				return err
 			}
-			if addr != "" {
-				if addr, err = mcpserver.ListenAddr(addr, token != ""); err != nil {
-					return err
-				}
-			}
 			svc, err := c.open()
 			if err != nil {
 				return err
 			}
 			defer svc.Close()
-			logger := slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			srv := mcpserver.New(mcpserver.FromService(svc), mcpserver.Options{ReadOnly: readOnly, Logger: logger})
+			opt, creds, err := serveAuth(svc, addr != "", token)
+			if err != nil {
+				return err
+			}
+			if addr != "" {
+				if addr, err = mcpserver.ListenAddr(addr, creds != ""); err != nil {
+					return err
+				}
+			}
+			opt.ReadOnly = readOnly
+			opt.Logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			srv := mcpserver.New(mcpserver.FromService(svc), opt)
 			if addr == "" {
 				err := srv.Run(c.ctx, mcpserver.StdioTransport(c.stdin, c.rawOut))
 				if errors.Is(err, context.Canceled) || c.ctx.Err() != nil {
@@ -56,11 +66,41 @@ func serveCommand() *command {
 				}
 				return err
 			}
-			return serveHTTP(c, srv, addr, token)
+			return serveHTTP(c, srv, addr, token, creds)
 		}}
 }
 
-func serveHTTP(c *call, srv *mcpserver.Server, addr, token string) error {
+// serveAuth reads the bank's credentials for an HTTP server: the OAuth
+// issuer of [oauth] and whether agent tokens exist. creds says in words
+// what a request must carry ("" when nothing is required).
+func serveAuth(svc *app.Service, http bool, shared string) (mcpserver.Options, string, error) {
+	var opt mcpserver.Options
+	if !http {
+		return opt, "", nil
+	}
+	cfg, err := svc.Config()
+	if err != nil {
+		return opt, "", err
+	}
+	var creds []string
+	if shared != "" {
+		creds = append(creds, "the shared bearer token")
+	}
+	if has, err := svc.HasTokens(); err != nil {
+		return opt, "", err
+	} else if has {
+		creds = append(creds, "an agent token")
+	}
+	if cfg.OAuth.Enabled() {
+		if opt.OAuth, err = mcpserver.NewOAuth(cfg.OAuth, nil, nil); err != nil {
+			return opt, "", err
+		}
+		creds = append(creds, "an OAuth access token from "+cfg.OAuth.Issuer)
+	}
+	return opt, strings.Join(creds, " or "), nil
+}
+
+func serveHTTP(c *call, srv *mcpserver.Server, addr, token, creds string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -72,9 +112,9 @@ func serveHTTP(c *call, srv *mcpserver.Server, addr, token string) error {
 		return fmt.Errorf("serve: reading the bank's change sequence: %w", err)
 	}
 	hs := &http.Server{Handler: srv.Handler(token), ReadHeaderTimeout: 10 * time.Second}
-	auth := "no token"
-	if token != "" {
-		auth = "bearer token required"
+	auth := "no token; one is required as soon as an agent token exists"
+	if creds != "" {
+		auth = "requires " + creds
 	}
 	fmt.Fprintf(c.stderr, "memreview: serving MCP on http://%s%s (%s)\n", ln.Addr(), mcpserver.Path, auth)
 	done := make(chan error, 1)

@@ -193,6 +193,9 @@ func printCommandHelp(w io.Writer, full string, c *command) {
 	}
 	for _, s := range c.subs {
 		fmt.Fprintf(w, "\n%s %s %s\n  %s\n", full, s.name, s.args, s.summary)
+		if s.help != "" {
+			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(s.help, "\n", "\n  "))
+		}
 		printFlags(w, s)
 	}
 	printFlags(w, c)
@@ -223,6 +226,8 @@ func commands() []*command {
 		decideCommand(), mergeCommand(), undoCommand(), claimCommand(),
 		liveCommand(), rebaselineCommand(), verifyCommand(), hygieneCommand(),
 		envCommand(), probeCommand(), curateCommand(),
-		reindexCommand(), serveCommand(), migrateCommand(), sampleCommand(), demoCommand(),
+		evalCommand(),
+		reindexCommand(), indexCommand(), serveCommand(), migrateCommand(), sampleCommand(), demoCommand(),
+		screenCommand(), tokenCommand(), auditCommand(),
 	}
 }

@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memreview/memreview/probe/mcpenv/mcptest"
+	"github.com/memreview/memreview/review/store/pg/pgtest"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/sample/testenv"
 )
@@ -43,6 +45,10 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
+	// The MCP server of the mcp environments is this binary too; it is
+	// started by memreview without MEMREVIEW_TEST_AS_CLI (only PassEnv's
+	// variables reach it), so it gets here.
+	mcptest.MaybeServe()
 	dir, err := os.MkdirTemp("", "memreview-bin")
 	if err != nil {
 		panic(err)
@@ -59,7 +65,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv(asCLI, "1") // inherited by every process a test starts, tmux's included
 	runMoreAtOnce(4)
-	code := m.Run()
+	code := pgtest.Main(m) // PostgreSQL starts for the first test that asks for it
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -84,8 +90,14 @@ type result struct {
 
 func mr(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
+	return mrWith(t, stdin, nil, args...)
+}
+
+// mrWith is mr with more environment variables for the memreview process.
+func mrWith(t *testing.T, stdin string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "MEMREVIEW_OPERATOR=tester", "NO_COLOR=1")
+	cmd.Env = append(append(os.Environ(), "MEMREVIEW_OPERATOR=tester", "NO_COLOR=1"), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e

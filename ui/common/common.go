@@ -7,7 +7,7 @@
 // other through the root.
 //
 // Screens live in sub-packages of ui (ui/queue, ui/bank, ui/console,
-// ui/trajs) and build on this package, ui/form (the record and note forms)
+// ui/trajs, ui/eval) and build on this package, ui/form (the record and note forms)
 // and ui/widget (the search box, the pane manager and the detail pane);
 // the root package ui owns switching between them.
 package common
@@ -80,7 +80,7 @@ func (d Deps) Logf(format string, args ...any) {
 //     forwards tea.WindowSizeMsg: SetSize (the body, less header and footer)
 //     is the only size signal.
 //   - Keys and mouse go to the active screen only, mouse Y relative to the
-//     body. q, ?, 1–4 and ctrl+c are global unless the screen is Capturing
+//     body. q, ?, the screen numbers and ctrl+c are global unless the screen is Capturing
 //     (then only ctrl+c is).
 //   - Every other message (background results, Focus, spinner ticks) goes
 //     to every built screen, so each must drop results that are not its own.
@@ -103,7 +103,8 @@ type Screen interface {
 
 // Capturer is implemented by screens that sometimes take typed text (a
 // search box, a form). While Capturing reports true the root passes every
-// key but ctrl+c to the screen instead of treating q, ?, 1–4 as global.
+// key but ctrl+c to the screen instead of treating q, ?, the screen numbers
+// as global.
 type Capturer interface {
 	Capturing() bool
 }

@@ -47,6 +47,7 @@ type KeyMap struct {
 	Bank    BankKeys
 	Console ConsoleKeys
 	Trajs   TrajKeys
+	Eval    EvalKeys
 	Queue   QueueKeys
 	Probes  ProbesKeys
 }
@@ -117,6 +118,14 @@ type ConsoleKeys struct {
 	// ctrl+o, typing or not: show the result's rows in full (a "column:
 	// value" line per cell, wrapped) instead of the table, and back.
 	Full key.Binding
+}
+
+// EvalKeys are the keys the Eval screen adds.
+type EvalKeys struct {
+	Tasks     key.Binding // enter on a run: its task runs
+	Open      key.Binding // enter on a task run: its transcript on the trajectories screen
+	Back      key.Binding // esc: back to the runs
+	Condition key.Binding // c: cycle the task runs' condition filter
 }
 
 // TrajKeys are the keys the trajectories screen adds.
@@ -226,6 +235,12 @@ func DefaultKeyMap() KeyMap {
 			Sideways: bind("←/→", "sideways", "left", "right", "h", "l"),
 			Full:     bind("enter", "full text", "enter"),
 			Close:    bind("esc", "close", "esc", "enter"),
+		},
+		Eval: EvalKeys{
+			Tasks:     bind("enter", "task runs", "enter"),
+			Open:      bind("enter", "open transcript", "enter"),
+			Back:      bind("esc", "back to runs", "esc"),
+			Condition: bind("c", "condition filter", "c"),
 		},
 		Trajs: TrajKeys{
 			Outcome: bind("o", "outcome", "o"),

@@ -9,6 +9,7 @@ const (
 	ScreenBank                             // the bank browser
 	ScreenProbes                           // the probe console
 	ScreenTrajectories                     // the trajectories
+	ScreenEval                             // the eval runs
 )
 
 // Navigation is a message that asks the root to show the screen Target

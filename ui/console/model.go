@@ -1,6 +1,7 @@
 // Package console is the probe console: a readline-style input that runs
-// read-only probes (SQL on a SQLite file, list/read/grep under a folder)
-// against the bank's environments, shows the result as a table fitted to
+// read-only probes (SQL on a SQLite file or a PostgreSQL database,
+// list/read/grep/sheet under a folder of files and documents, a call of
+// an MCP server's read-only tool) against the bank's environments, shows the result as a table fitted to
 // its data or as text, with its duration and any truncation or refusal,
 // and attaches the last result as evidence to the proposal or record the
 // operator last looked at (the latest common.Focus, which the review and
@@ -8,11 +9,14 @@
 package console
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/ui/common"
@@ -44,6 +48,7 @@ type Model struct {
 
 	runSeq  int
 	running bool
+	pdfWait bool          // the running probe may wait for the PDF engine's first preparation
 	last    *probe.Result // the last result shown
 
 	body  []string // the last result rendered at width bodyW
@@ -79,7 +84,7 @@ const (
 func newInput() textarea.Model {
 	in := textarea.New()
 	in.ShowLineNumbers = false
-	in.Placeholder = "SELECT … (sql) · ls, read, grep, stat, csv PATH (files) · alt+enter new line"
+	in.Placeholder = "a probe: " + probe.Usage(probe.KindSQL)
 	in.SetPromptFunc(2, func(line int) string {
 		if line == 0 {
 			return "› "
@@ -111,6 +116,7 @@ func (m *Model) Capturing() bool { return m.typing && m.input.Value() != "" }
 func (m *Model) SetSize(w, h int) {
 	m.Width, m.Height = w, h
 	m.input.SetWidth(max(w-1, 4))
+	m.wrapPlaceholder()
 	m.fitInput()
 	m.renderBody()
 }
@@ -152,6 +158,57 @@ func (m *Model) Title() string {
 		return "Probes · " + e.Name
 	}
 	return "Probes"
+}
+
+// choose makes environment i the chosen one; the input's placeholder is
+// its kind's probe grammar.
+func (m *Model) choose(i int) {
+	m.env = i
+	m.wrapPlaceholder()
+}
+
+// wrapPlaceholder sets the input's placeholder to the chosen kind's probe
+// grammar, wrapped at spaces to the input's width (the textarea would
+// also break "--page" at its dashes) and cut to maxPlaceholderLines.
+func (m *Model) wrapPlaceholder() {
+	e, ok := m.current()
+	if !ok {
+		return
+	}
+	w := max(m.input.Width(), 1)
+	lines := strings.Split(ansi.Hardwrap(wrapAtSpaces(string(e.Kind)+": "+probe.Usage(e.Kind), w), w, false), "\n")
+	if len(lines) > maxPlaceholderLines {
+		lines = lines[:maxPlaceholderLines]
+		lines[len(lines)-1] = ansi.Truncate(lines[len(lines)-1], w-1, "") + "…"
+	}
+	m.input.Placeholder = strings.Join(lines, "\n")
+}
+
+// placeholderLines is how many lines the placeholder takes.
+func (m *Model) placeholderLines() int { return strings.Count(m.input.Placeholder, "\n") + 1 }
+
+const maxPlaceholderLines = 3
+
+// wrapAtSpaces breaks s into lines of at most w cells at its spaces (a
+// longer word stays whole, for Hardwrap).
+func wrapAtSpaces(s string, w int) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		ww := ansi.StringWidth(word)
+		switch {
+		case i == 0:
+		case n+1+ww > w:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += ww
+	}
+	return b.String()
 }
 
 // current is the chosen environment.

@@ -38,6 +38,9 @@ func (m *Model) inputLines() int {
 // no message), since it scrolls only within the text of its last View.
 func (m *Model) fitInput() {
 	n := m.inputLines()
+	if m.input.Value() == "" {
+		n = m.placeholderLines()
+	}
 	m.input.SetHeight(min(n, MaxInputLines))
 	if n > MaxInputLines {
 		_ = m.input.View()
@@ -84,6 +87,9 @@ func (m *Model) renderBody() {
 	}
 	if r.Truncated {
 		m.body = append(m.body, m.Styles.Warn.Render("(output truncated at the probe's limits)"))
+	}
+	if r.Note != "" && r.Error == "" { // an MCP tool called through the allow-list
+		m.body = append(m.body, strings.Split(m.Styles.Warn.Render(ansi.Wrap("("+common.Printable(r.Note)+")", w, " ")), "\n")...)
 	}
 	m.scroll(0)
 }
@@ -132,6 +138,8 @@ func (m *Model) resultLine() string {
 	st := m.Styles
 	left := ""
 	switch r := m.last; {
+	case m.running && m.pdfWait:
+		left = st.Warn.Render("running… preparing the PDF engine (once per machine, about 15 s)")
 	case m.running:
 		left = st.Warn.Render("running…")
 	case r == nil:

@@ -43,6 +43,9 @@ func (m *Model) load() tea.Cmd {
 		if err != nil {
 			return loaded{err: fmt.Errorf("read memreview.toml: %w", err)}
 		}
+		// The PDF engine's one-time compile runs in the background while
+		// the operator is elsewhere, when a files environment holds PDFs.
+		store.WarmPDF()
 		l := loaded{envs: cfg.Envs}
 		if q, err := store.Queue(); err == nil && len(q) > 0 {
 			l.queue = q[0].ID
@@ -85,13 +88,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return common.NotifyErr(m.loadErr)
 		}
 		m.envs = msg.envs
-		m.env = 0
+		first := 0
 		for i, e := range m.envs { // open on the first sql environment
 			if e.Kind == probe.KindSQL {
-				m.env = i
+				first = i
 				break
 			}
 		}
+		m.choose(first)
 		if m.target.ID == "" && msg.queue != "" {
 			m.target, m.targetWhy = common.Focus{Kind: "proposal", ID: msg.queue}, "first in the queue"
 		}
@@ -232,7 +236,7 @@ func (m *Model) scroll(d int) {
 
 func (m *Model) nextEnv() {
 	if len(m.envs) > 0 {
-		m.env = (m.env + 1) % len(m.envs)
+		m.choose((m.env + 1) % len(m.envs))
 	}
 }
 
@@ -249,11 +253,22 @@ func (m *Model) run() tea.Cmd {
 	m.histPos, m.draft = len(m.history), ""
 	m.runSeq++
 	m.running = true
+	m.pdfWait = mayWaitForPDF(e.Kind, input, probe.PDFState())
 	seq, svc, asked := m.runSeq, m.deps.Service, probe.Result{Env: e.Name, Kind: e.Kind, Input: input}
 	return func() tea.Msg {
 		// Rerun: the probe as asked, within review.CheckTimeout.
 		return ran{seq: seq, res: svc.Rerun(context.Background(), asked)}
 	}
+}
+
+// mayWaitForPDF reports whether a probe of input on a kind environment
+// may wait for the PDF engine, in state: it names a PDF, or greps while
+// the engine is being prepared (a files environment holds PDFs).
+func mayWaitForPDF(kind probe.Kind, input string, state probe.PDFEngine) bool {
+	if kind != probe.KindFiles || state == probe.PDFReady {
+		return false
+	}
+	return strings.Contains(strings.ToLower(input), ".pdf") || strings.HasPrefix(input, "grep") && state == probe.PDFPreparing
 }
 
 // attach stores the last result as a probe run and links it to the target.

@@ -1,6 +1,7 @@
 // Package mcpserver owns memreview's MCP server: the tools memory_search,
 // memory_read, memory_propose, proposal_status and trajectory_submit, the
-// resources memreview://records/{id} and memreview://proposals/{id} with
+// memory tool (a backend for Claude's memory_20250818, also at POST
+// /memory), the resources memreview://records/{id} and memreview://proposals/{id} with
 // resource-updated notifications when a proposal is decided, and the
 // streamable-HTTP handler with its bearer-token check.
 //
@@ -39,10 +40,12 @@ type Bank interface {
 
 	// SubmitTrajectory reads data as 'import trajectories' reads a file
 	// (name stands in for the file name: it seeds generated ids and appears
-	// in errors) and stores the one run it holds. Runs that an agent
-	// retrieved records for (Retrieve with TaskID equal to the run's id)
-	// keep those retrievals.
-	SubmitTrajectory(ctx context.Context, data []byte, name string) (*review.Trajectory, error)
+	// in errors) and stores the one run it holds, as a new run: an id the
+	// bank holds is refused (a wrapped *review.ExistsError), never
+	// replaced. The run keeps the records that session retrieved for it
+	// (Retrieve with the same Session and TaskID equal to the run's id),
+	// and no other session's.
+	SubmitTrajectory(ctx context.Context, data []byte, name, session string) (*review.Trajectory, error)
 
 	// LastSeq and Watch follow the bank's change sequence through the
 	// service's one change follower, so the server hears of decisions made
@@ -60,6 +63,9 @@ type RetrieveRequest struct {
 	K      int      // at most this many (1..MaxK)
 	Client string   // MCP client name from initialize
 	TaskID string   // the task the agent works on ("" when it did not say)
+	// Session identifies the MCP session (a random token per session): a
+	// run it submits under TaskID is linked to these records.
+	Session string
 }
 
 // Retrieved is one record Retrieve chose and its final score.

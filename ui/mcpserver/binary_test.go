@@ -250,6 +250,25 @@ func TestBinaryStdioMalformedLines(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"x","k":"five"}}}`, `"isError":true`},
 		{`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"memory_propose","arguments":{"op":"create","rationale":"` + strings.Repeat("r", 10<<20) + `","record":{"lemma":"x","category":"fact","confidence":0.5}}}}`, `field \"rationale\"`},
 		{`{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"` + strings.Repeat("p", mcpserver.MaxStdioLine) + `"}}`, `longer than 16 MiB`},
+		// Valid JSON-RPC the SDK's decoder cannot take (issue 23 item 20):
+		// each ended the whole server before the guard checked it.
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, `"id":null,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":[1],"method":"ping"}`, `"id":null,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, `"id":true,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":12,"method":5}`, `"id":12,"error":{"code":-32600,"message":"Invalid Request: \"method\" must be a string"`},
+		{`{"jsonrpc":"2.0","id":13,"method":"ping","method":false}`, `"id":13,"error":{"code":-32600`},
+		{`[{"jsonrpc":"2.0","id":14,"method":"ping"}]`, `"code":-32600,"message":"Invalid Request: batches are not supported`},
+		{`{"jsonrpc":"2.0","id":15,"method":"ping","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`, `"id":15,"error":{"code":-32600,"message":"Invalid Request: the message nests`},
+		{`{"jsonrpc":"2.0","id":16,"method":"ping","params":"x"}`, `"id":16,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","result":{}}`, `"id":null,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":"r1","error":"banana"}`, `"id":"r1","error":{"code":-32600`},
+		// An id the SDK would answer as another id: 1.5 as 1, 2^53+1 as 2^53.
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `"id":1.5,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":1e1,"method":"ping"}`, `"id":1e1,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, `"id":9007199254740993,"error":{"code":-32600`},
+		// A good message nested as deep as the SDK allows is served.
+		{`{"jsonrpc":"2.0","id":17,"method":"ping","params":{"_meta":{"a":` + strings.Repeat("[", 997) + strings.Repeat("]", 997) + `}}}`, `"id":17,`},
+		{`{"jsonrpc":"2.0","id":"s-18","method":"ping"}`, `"id":"s-18","result"`},
 	} {
 		send(c.line)
 		l := recv()

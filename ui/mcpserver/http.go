@@ -4,8 +4,6 @@ package mcpserver
 // it, and the rule that a non-loopback address needs a token.
 
 import (
-	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net"
@@ -13,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,68 +20,27 @@ const Path = "/mcp"
 // MaxRequestBytes caps one HTTP request body; a larger one gets 413.
 const MaxRequestBytes = 4 << 20
 
-// Handler returns the streamable-HTTP handler serving Path. With a token,
-// every request must carry "Authorization: Bearer TOKEN"; one that does not
-// gets 401 and a log line, and never reaches the server. The SDK's
+// Handler returns the streamable-HTTP handler serving Path. With the
+// shared token, agent tokens in the bank or OAuth configured, every
+// request must carry a bearer token one of them accepts (auth.go); one
+// that does not gets 401 (403 without the scope), a WWW-Authenticate
+// challenge and a log line, and never reaches the server. Each session
+// is offered the tools its credential's scopes allow. With OAuth the
+// protected-resource metadata is served at MetadataPath. The SDK's
 // DNS-rebinding protection stays on: a request that arrives on a loopback
 // address with a non-loopback Host header gets 403.
 func (s *Server) Handler(token string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+	h := mcp.NewStreamableHTTPHandler(s.serverFor,
 		&mcp.StreamableHTTPOptions{Logger: s.log, MaxRequestBodyBytes: MaxRequestBytes, SessionTimeout: 30 * time.Minute})
 	mux := http.NewServeMux()
-	mux.Handle(Path, h)
-	if token == "" {
-		return mux
+	mux.Handle(Path, s.authenticate(token, h))
+	mux.Handle(MemoryPath, s.authenticate(token, s.memoryHTTP()))
+	if s.opt.OAuth != nil {
+		mux.Handle(MetadataPath, s.metadata())
+		mux.Handle("/.well-known/oauth-protected-resource", s.metadata())
 	}
-	verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
-		if subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
-			return nil, auth.ErrInvalidToken
-		}
-		return &auth.TokenInfo{Expiration: time.Now().Add(time.Hour)}, nil
-	}
-	guarded := auth.RequireBearerToken(verify, nil)(mux)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sw := &statusWriter{ResponseWriter: w}
-		guarded.ServeHTTP(sw, r)
-		if sw.code == http.StatusUnauthorized {
-			why := "wrong bearer token"
-			if !strings.HasPrefix(strings.ToLower(r.Header.Get("Authorization")), "bearer ") {
-				why = "no bearer token"
-			}
-			s.log.Warn("refused unauthenticated request", "remote", r.RemoteAddr, "method", r.Method, "path", r.URL.Path, "why", why)
-		}
-	})
+	return mux
 }
-
-// statusWriter remembers the status code written.
-type statusWriter struct {
-	http.ResponseWriter
-	code int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.code == 0 {
-		w.code = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.code == 0 {
-		w.code = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Flush passes flushes through, for event streams.
-func (w *statusWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the real writer.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // ListenAddr completes addr (host defaults to 127.0.0.1) and refuses a
 // non-loopback host when there is no token.

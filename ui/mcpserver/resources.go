@@ -21,10 +21,10 @@ const (
 	ProposalURI = "memreview://proposals/"
 )
 
-func (s *Server) addResources() {
-	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: "record", Title: "Memory record", MIMEType: "application/json",
+func (s *Server) addResources(m *mcp.Server) {
+	m.AddResourceTemplate(&mcp.ResourceTemplate{Name: "record", Title: "Memory record", MIMEType: "application/json",
 		URITemplate: RecordURI + "{id}", Description: "A memory record's current version (as memory_read returns it)."}, s.readResource)
-	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: "proposal", Title: "Proposal status", MIMEType: "application/json",
+	m.AddResourceTemplate(&mcp.ResourceTemplate{Name: "proposal", Title: "Proposal status", MIMEType: "application/json",
 		URITemplate: ProposalURI + "{id}", Description: "Where a proposal stands (as proposal_status returns it); subscribe to hear when it is decided."}, s.readResource)
 }
 
@@ -34,7 +34,7 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	switch {
 	case strings.HasPrefix(uri, RecordURI):
 		r, err := s.bank.Record(ctx, strings.TrimPrefix(uri, RecordURI))
-		if errors.Is(err, review.ErrNotFound) {
+		if errors.Is(err, review.ErrNotFound) || err == nil && !principalOf(req.Extra).Sees(r) {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
 		if err != nil {
@@ -43,10 +43,11 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 		v = recordOut(r)
 	case strings.HasPrefix(uri, ProposalURI):
 		id := strings.TrimPrefix(uri, ProposalURI)
-		if _, _, err := s.bank.ProposalStatus(ctx, id); errors.Is(err, review.ErrNotFound) {
+		who := principalOf(req.Extra)
+		if p, _, err := s.bank.ProposalStatus(ctx, id); errors.Is(err, review.ErrNotFound) || err == nil && !s.proposalVisible(ctx, who, p) {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
-		out, err := s.statusOf(ctx, id)
+		out, err := s.statusOf(ctx, who, id)
 		if err != nil {
 			return nil, err
 		}
@@ -73,6 +74,9 @@ func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error
 	uri := req.Params.URI
 	if !strings.HasPrefix(uri, RecordURI) && !strings.HasPrefix(uri, ProposalURI) {
 		return errors.New("only memreview://records/{id} and memreview://proposals/{id} can be subscribed to")
+	}
+	if !s.uriVisible(ctx, principalOf(req.Extra), uri) {
+		return mcp.ResourceNotFoundError(uri)
 	}
 	seq, err := s.bank.LastSeq(ctx)
 	if err != nil {
@@ -149,8 +153,10 @@ func (s *Server) notify(ctx context.Context, changes <-chan []review.Change) err
 			sub := s.subscribed[uri]
 			s.mu.Unlock()
 			if sub.n > 0 && c.Seq > sub.since {
-				if err := s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
-					s.log.Warn("watch: resources/updated was not sent", "uri", uri, "err", err)
+				for _, m := range s.servers() {
+					if err := m.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+						s.log.Warn("watch: resources/updated was not sent", "uri", uri, "err", err)
+					}
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -16,6 +17,13 @@ type Options struct {
 	ReadOnly bool         // only memory_search, memory_read and proposal_status
 	Version  string       // reported to clients in initialize
 	Logger   *slog.Logger // nil: discard
+	// Now is the clock of rate limits and the audit; nil: time.Now.
+	Now func() time.Time
+	// SharedToken is the single bearer token of --token-file: one
+	// unnamed credential with every scope ("" for none).
+	SharedToken string
+	// OAuth, when set, accepts the JWT access tokens it verifies.
+	OAuth *OAuth
 }
 
 // Server is memreview's MCP server over one Bank. One Server serves any
@@ -29,6 +37,15 @@ type Server struct {
 	mu         sync.Mutex
 	seen       map[*mcp.ServerSession]map[string]int // record versions each session read
 	subscribed map[string]subscription               // resource URI → its subscriptions
+
+	memory *memorySessions // the memory tool's sessions (memory.go); nil when not offered
+	// variants are the SDK servers for principals whose scopes offer
+	// fewer tools than mcp does (auth.go), by scope set.
+	variants map[string]*mcp.Server
+	agents   Agents // nil when the bank keeps no credentials or audit
+	limit    *limiter
+	now      func() time.Time
+	tokens   sessionTokens // each session's token (session.go)
 }
 
 // instructions tell the agent what the server is for.
@@ -47,20 +64,56 @@ func New(b Bank, opt Options) *Server {
 	if opt.Version == "" {
 		opt.Version = "dev"
 	}
-	s := &Server{bank: b, opt: opt, log: opt.Logger, seen: map[*mcp.ServerSession]map[string]int{}, subscribed: map[string]subscription{}}
-	instr := instructions
-	if opt.ReadOnly {
-		instr = readInstructions + "\nThis server is read-only: it offers no way to change the bank."
+	if opt.Now == nil {
+		opt.Now = time.Now
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "memreview", Title: "memreview memory bank", Version: opt.Version}, &mcp.ServerOptions{
+	s := &Server{bank: b, opt: opt, log: opt.Logger, seen: map[*mcp.ServerSession]map[string]int{}, subscribed: map[string]subscription{},
+		variants: map[string]*mcp.Server{}, now: opt.Now, limit: newLimiter(opt.Now)}
+	s.agents, _ = b.(Agents)
+	s.mcp = s.newMCP(true, !opt.ReadOnly, !opt.ReadOnly)
+	return s
+}
+
+// newMCP is an SDK server offering the read tools and resources (read),
+// the write tools (write) and the memory tool (memory: it reads and
+// proposes over the whole bank).
+func (s *Server) newMCP(read, write, memory bool) *mcp.Server {
+	instr := instructions
+	switch {
+	case !write:
+		instr = readInstructions + "\nThis server is read-only: it offers no way to change the bank."
+	case !read:
+		instr = "memreview serves a reviewed long-term memory bank. This credential may only propose: memory_propose queues a pending proposal that a person reviews; trajectory_submit stores the run it cites."
+	}
+	m := mcp.NewServer(&mcp.Implementation{Name: "memreview", Title: "memreview memory bank", Version: s.opt.Version}, &mcp.ServerOptions{
 		Instructions:       instr,
-		Logger:             opt.Logger,
+		Logger:             s.opt.Logger,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
+		CompletionHandler:  s.complete, // prompts.go
 	})
-	s.addTools()
-	s.addResources()
-	return s
+	m.AddReceivingMiddleware(s.audit)
+	s.addTools(m, read, write)
+	if read && write && memory {
+		s.addMemoryTool(m)
+	}
+	if read {
+		s.addResources(m)
+	}
+	s.addPrompts(m, read, write)
+	return m
+}
+
+// servers is every SDK server this Server runs (for notifications and
+// the session list).
+func (s *Server) servers() []*mcp.Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []*mcp.Server{s.mcp}
+	for _, v := range s.variants {
+		out = append(out, v)
+	}
+	return out
 }
 
 // MCP returns the SDK server, for connecting transports.
@@ -134,8 +187,10 @@ func (s *Server) seenVersion(ss *mcp.ServerSession, id string) int {
 // pruneLocked forgets sessions that have ended.
 func (s *Server) pruneLocked() {
 	live := map[*mcp.ServerSession]bool{}
-	for ss := range s.mcp.Sessions() {
-		live[ss] = true
+	for _, m := range append([]*mcp.Server{s.mcp}, mapValues(s.variants)...) {
+		for ss := range m.Sessions() {
+			live[ss] = true
+		}
 	}
 	for ss := range s.seen {
 		if !live[ss] {

@@ -16,7 +16,7 @@ type serviceBank struct{ s *app.Service }
 
 func (b serviceBank) Retrieve(_ context.Context, req RetrieveRequest) ([]Retrieved, error) {
 	hits, err := b.s.Retrieve(app.RetrieveRequest{Task: req.Query, Scope: review.Scope{Env: req.Env, Tags: req.Tags},
-		K: req.K, Client: "mcp:" + req.Client, TaskID: req.TaskID})
+		K: req.K, Client: "mcp:" + req.Client, TaskID: req.TaskID, Session: req.Session})
 	if err != nil {
 		return nil, err
 	}
@@ -48,8 +48,8 @@ func (b serviceBank) ProposalStatus(_ context.Context, id string) (*review.Propo
 
 // SubmitTrajectory stores one run, read as 'import trajectories' reads a
 // file (name seeds the id of a run that carries none).
-func (b serviceBank) SubmitTrajectory(ctx context.Context, data []byte, name string) (*review.Trajectory, error) {
-	res, err := b.s.Import(ctx, app.KindTrajectories, []app.ImportInput{{Name: name, R: bytes.NewReader(data)}}, app.ImportOptions{One: true})
+func (b serviceBank) SubmitTrajectory(ctx context.Context, data []byte, name, session string) (*review.Trajectory, error) {
+	res, err := b.s.Import(ctx, app.KindTrajectories, []app.ImportInput{{Name: name, R: bytes.NewReader(data)}}, app.ImportOptions{One: true, Session: session})
 	if err != nil {
 		return nil, err
 	}

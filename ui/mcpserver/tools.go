@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,28 +17,41 @@ import (
 	"github.com/memreview/memreview/review/app"
 )
 
-func (s *Server) addTools() {
+// addTools declares the read tools (read) and the write tools (write) on
+// m, each guarded by the scope it needs (withScope).
+func (s *Server) addTools(m *mcp.Server, read, write bool) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolSearch, Title: "Search memory", Annotations: readOnly,
-		Description: "Get the memory records that apply to a task, best first: active, reviewed lessons (facts, procedures, warnings, strategies …) with their scope, trigger and steps. Call it before you start a task, with the task text as query; pass env and tags to keep records for other environments out, and task_id so the bank knows which records your task used."},
-		s.search)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolRead, Title: "Read a memory record", Annotations: readOnly,
-		Description: "Read one memory record in full: scope, trigger, steps, checks, provenance, status and version. An unknown id is an error."},
-		s.read)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolStatus, Title: "Proposal status", Annotations: readOnly,
-		Description: "Where a proposal made with memory_propose stands: pending or deferred until a person decides; then accepted, narrowed, merged, edited, rejected or deleted, with the decision id, the records it wrote, who decided, their note and when."},
-		s.status)
-	if s.opt.ReadOnly {
+	if read {
+		s.addReadTools(m, readOnly)
+	}
+	if !write {
 		return
 	}
-	write := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(bool), OpenWorldHint: new(bool)}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolPropose, Title: "Propose a memory change", Annotations: write,
-		Description: "Propose a change to the memory bank. It does not change the bank: it queues a pending proposal that a person reviews (with your trajectory and live probes) and accepts, narrows, merges, edits, rejects or defers. op create needs record; update and narrow need one target and record; merge needs targets and record; delete needs targets; skip records that nothing should change. Cite trajectory_id and steps (from trajectory_submit) so the reviewer can see the evidence. The proposal remembers the record versions you read, so a change made meanwhile is shown to the reviewer as a conflict. Returns the proposal id; poll proposal_status for the decision."},
-		s.propose)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolSubmit, Title: "Submit a trajectory", Annotations: write,
-		Description: "Store one finished run (the task, its messages and tool calls, and how it ended) so proposals can cite its steps and reviewers can read it. Accepts memreview's trajectory JSON, OpenAI chat messages, and the formats of SWE-agent, OpenTelemetry GenAI or OpenInference spans, Langfuse, Inspect AI, OpenHands and ATIF (run 'memreview formats'). Returns the trajectory id and its number of steps."},
-		s.submit)
+	wt := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(bool), OpenWorldHint: new(bool)}
+	addTool(m, &mcp.Tool{Name: ToolPropose, Title: "Propose a memory change", Annotations: wt,
+		Description: proposeDescription},
+		withScope(review.ScopePropose, s.propose))
+	addTool(m, &mcp.Tool{Name: ToolSubmit, Title: "Submit a trajectory", Annotations: wt,
+		Description: submitDescription},
+		withScope(review.ScopePropose, s.submit))
 }
+
+func (s *Server) addReadTools(m *mcp.Server, readOnly *mcp.ToolAnnotations) {
+	addTool(m, &mcp.Tool{Name: ToolSearch, Title: "Search memory", Annotations: readOnly,
+		Description: "Get the memory records that apply to a task, best first: active, reviewed lessons (facts, procedures, warnings, strategies …) with their scope, trigger and steps. Call it before you start a task, with the task text as query; pass env and tags to keep records for other environments out, and task_id so the bank knows which records your task used."},
+		withScope(review.ScopeRead, s.search))
+	addTool(m, &mcp.Tool{Name: ToolRead, Title: "Read a memory record", Annotations: readOnly,
+		Description: "Read one memory record in full: scope, trigger, steps, checks, provenance, status and version. An unknown id is an error."},
+		withScope(review.ScopeRead, s.read))
+	addTool(m, &mcp.Tool{Name: ToolStatus, Title: "Proposal status", Annotations: readOnly,
+		Description: "Where a proposal made with memory_propose stands: pending or deferred until a person decides; then accepted, narrowed, merged, edited, rejected or deleted, with the decision id, the records it wrote, who decided, their note and when."},
+		withScope(review.ScopeRead, s.status))
+}
+
+const (
+	proposeDescription = "Propose a change to the memory bank. It does not change the bank: it queues a pending proposal that a person reviews (with your trajectory and live probes) and accepts, narrows, merges, edits, rejects or defers. op create needs record; update and narrow need one target and record; merge needs targets and record; delete needs targets; skip records that nothing should change. Cite trajectory_id and steps (from trajectory_submit) so the reviewer can see the evidence. The proposal remembers the record versions you read, so a change made meanwhile is shown to the reviewer as a conflict. Returns the proposal id; poll proposal_status for the decision."
+	submitDescription  = "Store one finished run (the task, its messages and tool calls, and how it ended) so proposals can cite its steps and reviewers can read it. Accepts memreview's trajectory JSON, OpenAI chat messages, and the formats of SWE-agent, OpenTelemetry GenAI or OpenInference spans, Langfuse, Inspect AI, OpenHands and ATIF (run 'memreview formats'). Returns the trajectory id and its number of steps."
+)
 
 func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
 	k := in.K
@@ -49,14 +61,22 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	case k < 0 || k > MaxK:
 		return nil, SearchOut{}, fmt.Errorf("field \"k\": %d is outside 1..%d", k, MaxK)
 	}
-	hits, err := s.bank.Retrieve(ctx, RetrieveRequest{Query: in.Query, Env: in.Env, Tags: in.Tags, K: k,
-		Client: clientName(req.Session), TaskID: strings.TrimSpace(in.TaskID)})
+	p := principalOf(req.Extra)
+	env, tags, err := searchScope(p, in.Env, in.Tags)
+	if err != nil {
+		return nil, SearchOut{}, err
+	}
+	hits, err := s.bank.Retrieve(ctx, RetrieveRequest{Query: in.Query, Env: env, Tags: tags, K: k,
+		Client: agentLabel(p, req.Session), TaskID: strings.TrimSpace(in.TaskID), Session: s.sessionToken(req.Session)})
 	if err != nil {
 		return nil, SearchOut{}, fmt.Errorf("search failed: %w", err)
 	}
 	out := SearchOut{Records: make([]SearchHit, 0, len(hits))}
 	for _, h := range hits {
 		r := h.Record
+		if !p.Sees(&r) {
+			continue
+		}
 		s.saw(req.Session, r.ID, r.Version)
 		out.Records = append(out.Records, SearchHit{ID: r.ID, Lemma: r.Lemma, Category: string(r.Category), Scope: r.Scope,
 			Trigger: r.Trigger, Steps: r.Steps, Confidence: r.Confidence, Priority: r.Priority, Version: r.Version, Score: h.Score})
@@ -66,6 +86,9 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 
 func (s *Server) read(ctx context.Context, req *mcp.CallToolRequest, in ReadIn) (*mcp.CallToolResult, RecordOut, error) {
 	r, err := s.record(ctx, in.ID)
+	if err == nil && !principalOf(req.Extra).Sees(r) {
+		err = noRecord(in.ID)
+	}
 	if err != nil {
 		return nil, RecordOut{}, err
 	}
@@ -80,7 +103,7 @@ func (s *Server) record(ctx context.Context, id string) (*review.Record, error) 
 	}
 	r, err := s.bank.Record(ctx, id)
 	if errors.Is(err, review.ErrNotFound) {
-		return nil, fmt.Errorf("field \"id\": there is no record %q in the bank; use memory_search to find record ids", id)
+		return nil, noRecord(id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read record %s failed: %w", id, err)
@@ -101,21 +124,31 @@ func recordOut(r *review.Record) RecordOut {
 }
 
 func (s *Server) propose(ctx context.Context, req *mcp.CallToolRequest, in ProposeIn) (*mcp.CallToolResult, ProposeOut, error) {
-	p := s.proposal(req.Session, in)
+	who := principalOf(req.Extra)
+	if err := s.proposeScope(ctx, who, &in); err != nil {
+		return nil, ProposeOut{}, err
+	}
+	if err := s.limit.allow(who.Agent(), who.RatePerMin); err != nil {
+		return nil, ProposeOut{}, err
+	}
+	p := s.proposal(req.Session, who, in)
 	stored, err := s.bank.Propose(ctx, p)
 	if err != nil {
 		return nil, ProposeOut{}, proposeError(err, in)
 	}
-	s.log.Info("proposal queued", "proposal", stored.ID, "op", stored.Op, "source", stored.CuratorRun)
+	s.log.Info("proposal queued", "proposal", stored.ID, "op", stored.Op, "source", stored.Source)
 	return nil, ProposeOut{ProposalID: stored.ID, Status: string(review.Pending)}, nil
 }
 
 // proposal builds the review.Proposal a memory_propose call asks for. Its
-// source is "mcp:" + the client name; each target carries the version the
-// session read (0, the current version, when it read none).
-func (s *Server) proposal(ss *mcp.ServerSession, in ProposeIn) review.Proposal {
+// source is "mcp:" + the credential's name (the client's own name for the
+// local user and the shared token), kept as text; its curator run is an
+// id made of it; each target carries the version the session read (0,
+// the current version, when it read none).
+func (s *Server) proposal(ss *mcp.ServerSession, who *Principal, in ProposeIn) review.Proposal {
+	label := agentLabel(who, ss)
 	p := review.Proposal{Op: review.Op(strings.TrimSpace(in.Op)), Rationale: strings.TrimSpace(in.Rationale),
-		Trajectory: strings.TrimSpace(in.TrajectoryID), CuratorRun: "mcp:" + clientName(ss), Status: review.Pending}
+		Trajectory: strings.TrimSpace(in.TrajectoryID), Source: "mcp:" + label, CuratorRun: "mcp:" + idSafe(label), Status: review.Pending}
 	for _, id := range in.Targets {
 		p.Targets = append(p.Targets, review.Target{ID: id, Version: s.seenVersion(ss, id)})
 	}
@@ -193,15 +226,18 @@ func longestField(in ProposeIn) string {
 }
 
 func (s *Server) status(ctx context.Context, req *mcp.CallToolRequest, in StatusIn) (*mcp.CallToolResult, StatusOut, error) {
-	out, err := s.statusOf(ctx, in.ProposalID)
+	out, err := s.statusOf(ctx, principalOf(req.Extra), in.ProposalID)
 	return nil, out, err
 }
 
-func (s *Server) statusOf(ctx context.Context, id string) (StatusOut, error) {
+func (s *Server) statusOf(ctx context.Context, who *Principal, id string) (StatusOut, error) {
 	if strings.TrimSpace(id) == "" {
 		return StatusOut{}, errors.New("field \"proposal_id\": missing proposal id")
 	}
 	p, d, err := s.bank.ProposalStatus(ctx, id)
+	if err == nil && !s.proposalVisible(ctx, who, p) {
+		err = review.ErrNotFound
+	}
 	if errors.Is(err, review.ErrNotFound) {
 		return StatusOut{}, fmt.Errorf("field \"proposal_id\": there is no proposal %q", id)
 	}
@@ -240,9 +276,6 @@ func contains(ids []string, id string) bool {
 	return false
 }
 
-// submitSeq numbers submissions, for the ids of runs that bring none.
-var submitSeq atomic.Int64
-
 func (s *Server) submit(ctx context.Context, req *mcp.CallToolRequest, in SubmitIn) (*mcp.CallToolResult, SubmitOut, error) {
 	var data []byte
 	switch v := in.Trajectory.(type) {
@@ -257,9 +290,24 @@ func (s *Server) submit(ctx context.Context, req *mcp.CallToolRequest, in Submit
 		}
 		data = b
 	}
-	// The name seeds ids of runs that carry none: mcp-CLIENT-TIME-N.
-	name := fmt.Sprintf("mcp-%s-%s-%d", idSafe(clientName(req.Session)), time.Now().UTC().Format("20060102T150405Z"), submitSeq.Add(1))
-	t, err := s.bank.SubmitTrajectory(ctx, data, name)
+	who := principalOf(req.Extra)
+	if err := s.limit.allow(who.Agent(), who.RatePerMin); err != nil {
+		return nil, SubmitOut{}, err
+	}
+	// The name seeds the id of a run that carries none (runID). Another
+	// call's run may take that id first only by a 64-bit coincidence; the
+	// run then gets another, never a refusal about an id it did not give.
+	var t *review.Trajectory
+	var err error
+	for try := 0; ; try++ {
+		name := runID(agentLabel(who, req.Session))
+		t, err = s.bank.SubmitTrajectory(ctx, data, name, s.sessionToken(req.Session))
+		var ee *review.ExistsError
+		if try < 2 && errors.As(err, &ee) && strings.HasPrefix(ee.ID, name) {
+			continue
+		}
+		break
+	}
 	if err != nil {
 		var ie *app.InputError
 		if errors.As(err, &ie) {

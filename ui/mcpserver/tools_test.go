@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -29,7 +30,7 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
 func TestToolsAndHints(t *testing.T) {
 	cs := newWorld(t, mcpserver.Options{}).connect(t, "agent", nil)
 	tools := toolNames(t, cs)
-	want := []string{"memory_propose", "memory_read", "memory_search", "proposal_status", "trajectory_submit"}
+	want := []string{"memory", "memory_propose", "memory_read", "memory_search", "proposal_status", "trajectory_submit"}
 	got := make([]string, 0, len(tools))
 	for n := range tools {
 		got = append(got, n)
@@ -43,7 +44,7 @@ func TestToolsAndHints(t *testing.T) {
 		if tl.Annotations == nil || tl.Annotations.ReadOnlyHint != read {
 			t.Errorf("%s: readOnlyHint = %v, want %v", name, tl.Annotations != nil && tl.Annotations.ReadOnlyHint, read)
 		}
-		if tl.InputSchema == nil || tl.OutputSchema == nil || len(tl.Description) < 40 {
+		if tl.InputSchema == nil || tl.OutputSchema == nil && name != mcpserver.ToolMemory || len(tl.Description) < 40 { // the memory tool answers text
 			t.Errorf("%s: needs input and output schemas and a description", name)
 		}
 	}
@@ -346,4 +347,63 @@ func TestUnknownToolAndWrongTypes(t *testing.T) {
 	}
 	// The session still works.
 	mustCall(t, cs, "memory_read", map[string]any{"id": "mem_0001"}, nil)
+}
+
+// A refused proposal names every field that is wrong and why, in one
+// answer; the schema tools/list publishes says the same rules (issue 23
+// item 9: an empty lemma and category "banana" were refused as "missing
+// properties: [confidence]").
+func TestProposeNamesEveryProblem(t *testing.T) {
+	w := newWorld(t, mcpserver.Options{})
+	cs := w.connect(t, "agent", nil)
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want []string
+	}{
+		{"three record fields", map[string]any{"op": "create", "rationale": "r", "record": map[string]any{"lemma": "", "category": "banana"}},
+			[]string{"3 problems", `field "record.lemma": is empty`, `field "record.category": "banana" is not one of fact, procedure`, `field "record.confidence": missing`}},
+		{"types and op rules", map[string]any{"op": "merge", "rationale": 7, "targets": []string{}, "record": map[string]any{"lemma": "x", "category": "fact", "confidence": "high"}},
+			[]string{"3 problems", `field "rationale": want a string, not the number 7`, `field "targets": merge needs at least one target`, `field "record.confidence": want a number, not a string`}},
+		{"update with two targets", map[string]any{"op": "update", "rationale": "r", "targets": []string{"mem_0001", "mem_0002"}, "record": map[string]any{"lemma": "x", "category": "fact", "confidence": 0.5}},
+			[]string{`field "targets": update takes exactly one target record, not 2`}},
+		{"narrow with no target", map[string]any{"op": "narrow", "rationale": "r", "record": map[string]any{"lemma": "x", "category": "fact", "confidence": 0.5}},
+			[]string{`field "targets": narrow takes exactly one target record, not none`}},
+		{"create with a target", map[string]any{"op": "create", "rationale": "r", "targets": []string{"mem_0001"}, "record": map[string]any{"lemma": "x", "category": "fact", "confidence": 0.5}},
+			[]string{`field "targets": a create names no targets`}},
+		{"unknown field and bad steps", map[string]any{"op": "skip", "rationale": "r", "colour": "red", "steps": map[string]any{"from": 0, "to": 2}, "record": map[string]any{"lemma": "x", "category": "fact", "confidence": 2}},
+			[]string{`field "steps.from": 0 is less than 1`, `field "record.confidence": 2 is more than 1`, `field "colour": no such field`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := call(t, cs, "memory_propose", c.args, nil)
+			t.Log(e)
+			for _, w := range c.want {
+				if !strings.Contains(e, w) {
+					t.Errorf("error = %q\nwant it to say %s", e, w)
+				}
+			}
+			if !strings.HasPrefix(e, "proposal refused: ") || !strings.HasSuffix(e, "; nothing was queued") {
+				t.Errorf("error = %q, want one proposal-refused sentence", e)
+			}
+		})
+	}
+	if n := queueLen(t, w.store); n != 0 {
+		t.Fatalf("refused proposals queued %d", n)
+	}
+	// What tools/list publishes is what is checked.
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name != "memory_propose" {
+			continue
+		}
+		b, _ := json.Marshal(tool.InputSchema)
+		for _, want := range []string{`"enum":["create","update","narrow","merge","delete","skip"]`, `"maximum":1`, `"required":["lemma","category","confidence"]`} {
+			if !strings.Contains(string(b), want) {
+				t.Errorf("memory_propose's published schema lacks %s: %s", want, b)
+			}
+		}
+	}
 }

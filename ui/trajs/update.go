@@ -224,6 +224,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.pending = &msg
 			return nil
 		}
+		if !slices.ContainsFunc(m.all, func(t review.Trajectory) bool { return t.ID == msg.ID }) {
+			m.pending = &msg // imported since the list was read (an eval transcript)
+			return m.loadAll()
+		}
 		return tea.Batch(m.open(msg), m.loadRecords()) // records may have changed since the scan
 	case common.QueueChanged:
 		return m.loadAll() // a curator run may have distilled a trajectory

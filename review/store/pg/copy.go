@@ -26,7 +26,7 @@ type Table struct {
 var Tables = []Table{
 	{Name: "records", Cols: []string{"id", "version", "status", "env", "body"}, Key: "id"},
 	{Name: "record_versions", Cols: []string{"id", "version", "op", "actor", "reason", "decision", "at", "body"}, Key: "id, version"},
-	{Name: "proposals", Cols: []string{"id", "status", "created", "body"}, Key: "id"},
+	{Name: "proposals", Cols: []string{"id", "status", "created", "body", "screen_rules", "flagged"}, Key: "id"},
 	{Name: "decisions", Cols: []string{"seq", "id", "proposal", "verb", "undone_by", "body"}, Key: "seq", Serial: "seq"},
 	{Name: "trajectories", Cols: []string{"id", "body"}, Key: "id"},
 	{Name: "retrievals", Cols: []string{"record_id", "trajectory_id"}, Key: "record_id, trajectory_id"},
@@ -37,6 +37,8 @@ var Tables = []Table{
 	{Name: "counters", Cols: []string{"name", "n"}, Key: "name"},
 	{Name: "retrieval_log", Cols: []string{"seq", "at", "client", "task_id", "body"}, Key: "seq", Serial: "seq"},
 	{Name: "claims", Cols: []string{"proposal", "operator", "expires"}, Key: "proposal"},
+	{Name: "agent_tokens", Cols: []string{"name", "hash", "revoked", "body"}, Key: "name"},
+	{Name: "agent_audit", Cols: []string{"seq", "at", "agent", "body"}, Key: "seq", Serial: "seq"},
 }
 
 // Queryer reads rows: a *sql.DB or *sql.Tx on either store.

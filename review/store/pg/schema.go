@@ -12,7 +12,7 @@ import (
 
 // schemaVersion is the PostgreSQL schema this code writes (memreview_meta
 // key schema_version).
-const schemaVersion = 3
+const schemaVersion = 4
 
 // migrations[i] brings a bank from schema version i to i+1. The tables are
 // review's SQLite tables (review/schema.go) in PostgreSQL types, so the
@@ -49,6 +49,13 @@ var migrations = []string{
 		client TEXT NOT NULL DEFAULT '', task_id TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);`,
 	// 2→3: claims (review/claims.go).
 	`CREATE TABLE claims(proposal TEXT PRIMARY KEY, operator TEXT NOT NULL, expires TEXT NOT NULL);`,
+	// 3→4 (issue 26): screenings, agents' credentials, the agent audit
+	// (review/store/schema.go 4→5).
+	`ALTER TABLE proposals ADD COLUMN screen_rules TEXT NOT NULL DEFAULT '';
+	ALTER TABLE proposals ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
+	CREATE TABLE agent_tokens(name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, revoked TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);
+	CREATE TABLE agent_audit(seq BIGSERIAL PRIMARY KEY, at TEXT NOT NULL, agent TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);
+	CREATE INDEX agent_audit_agent ON agent_audit(agent, seq);`,
 }
 
 // lockKey is the advisory lock every write transaction takes (advisory

@@ -2,6 +2,8 @@ package pg
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,6 +28,9 @@ func TestSchemaMigratesForward(t *testing.T) {
 		t.Fatal(err)
 	}
 	must(`DROP TABLE claims`)
+	must(`DROP TABLE agent_tokens`)
+	must(`DROP TABLE agent_audit`)
+	must(`ALTER TABLE proposals DROP COLUMN screen_rules, DROP COLUMN flagged`)
 	must(`DROP TABLE retrieval_log`)
 	must(`UPDATE memreview_meta SET value = '1' WHERE key = 'schema_version'`)
 	id := s.BankID()
@@ -38,8 +43,8 @@ func TestSchemaMigratesForward(t *testing.T) {
 		t.Fatalf("record after migration: %+v %v", r, err)
 	}
 	var v string
-	if err := db.QueryRow(`SELECT value FROM memreview_meta WHERE key = 'schema_version'`).Scan(&v); err != nil || v != "3" {
-		t.Fatalf("schema version %q %v, want 3", v, err)
+	if err := db.QueryRow(`SELECT value FROM memreview_meta WHERE key = 'schema_version'`).Scan(&v); err != nil || v != strconv.Itoa(schemaVersion) {
+		t.Fatalf("schema version %q %v, want %d", v, err, schemaVersion)
 	}
 	if _, err := again.Claims(); err != nil {
 		t.Fatalf("claims table missing after migration: %v", err)
@@ -47,7 +52,7 @@ func TestSchemaMigratesForward(t *testing.T) {
 
 	must(`UPDATE memreview_meta SET value = '99' WHERE key = 'schema_version'`)
 	_, err := Open(context.Background(), url, Options{ConfigDir: t.TempDir()})
-	if err == nil || !strings.Contains(err.Error(), "bank schema version 99 is newer than this memreview understands (3)") {
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("bank schema version 99 is newer than this memreview understands (%d)", schemaVersion)) {
 		t.Fatalf("open of a newer bank: %v", err)
 	}
 	var n int

@@ -222,3 +222,8 @@ func TestOpenUnreachable(t *testing.T) {
 		t.Fatalf("open with no server: %v", err)
 	}
 }
+
+func TestPostgresAgents(t *testing.T) {
+	t.Parallel()
+	storetest.RunAgents(t, func(t *testing.T) storetest.AgentStore { s, _ := open(t); return s })
+}

@@ -46,6 +46,7 @@ type Store interface {
 	Trajectory(id string) (*review.Trajectory, error)
 	Trajectories() ([]review.Trajectory, error)
 	PutTrajectories(trs []review.Trajectory) error
+	AddTrajectories(trs []review.Trajectory) error
 	RetrievedBy(recordID string) ([]review.TrajectoryUse, error)
 	LogRetrieval(r review.Retrieval) error
 	Retrievals(since int64, limit int) ([]review.Retrieval, error)
@@ -93,6 +94,8 @@ func Run(t *testing.T, open Opener) {
 		{"LiveRunBaselines", testLiveBaseline},
 		{"CheckResults", testCheckResults},
 		{"TrajectoriesAndRetrievals", testTrajectories},
+		{"AddTrajectoriesNeverReplaces", testAddTrajectories},
+		{"ProposalsOnRetiredRecords", testRetiredTargets},
 		{"Config", testConfig},
 		{"BulkReads", testBulkReads},
 	}
@@ -728,9 +731,16 @@ func testTrajectories(t *testing.T, b Store) {
 	if more, _ := b.Retrievals(log[0].Seq, 0); len(more) != 1 || more[0].Task != "another task" {
 		t.Fatalf("retrievals after %d = %+v", log[0].Seq, more)
 	}
+	// A retrieval naming a stored run does not link it: anyone may name a
+	// run's id (issue 23 item 21). A run links the records it retrieved
+	// when it is stored.
+	if used, _ := b.RetrievedBy("mem_a"); len(used) != 0 {
+		t.Fatalf("a retrieval naming stored run traj_1 linked mem_a to %+v", used)
+	}
+	must(t, b.AddTrajectories([]review.Trajectory{{ID: "traj_2", Task: "t2", Outcome: review.Outcome{Passed: true, Reward: 1}, Retrieved: []string{"mem_a"}}}))
 	used, err := b.RetrievedBy("mem_a")
 	must(t, err)
-	if len(used) != 1 || used[0].Trajectory != "traj_1" || !used[0].Outcome.Passed {
+	if len(used) != 1 || used[0].Trajectory != "traj_2" || !used[0].Outcome.Passed {
 		t.Fatalf("mem_a retrieved by = %+v", used)
 	}
 	if used, _ := b.RetrievedBy("mem_c"); len(used) != 0 {

@@ -3,10 +3,17 @@
 // first initdb's result, kept in the user's cache folder), pg_ctl start
 // listening only on a unix socket inside it (no TCP port, nothing shared).
 //
-// A test package starts one server in TestMain (Main) and gives each test a
-// fresh database on it (NewDB). When PostgreSQL is not installed the tests
-// skip with a message saying how to run them, unless MEMREVIEW_REQUIRE_PG=1
-// (as .ci/run sets), when they fail.
+// A test package runs its tests through Main from TestMain; the first test
+// that asks for the package's server (Shared, NewDB) starts it, so a run
+// of tests that need none starts none, and Main stops it at the end. Each
+// test gets a fresh database on it (NewDB, CreateDatabase) and, for probe
+// tests, a role that may only read it (ReadOnlyRole). When PostgreSQL is
+// not installed the tests skip with a message saying how to run them,
+// unless MEMREVIEW_REQUIRE_PG=1 or MEMREVIEW_CI=1 (as .ci/run sets), when they fail.
+//
+// It is the one throwaway-server helper of the module: the store's tests,
+// the probe layer's, the service's, the CLI's and the TUI's use it (a test
+// may import a test helper from any floor).
 package pgtest
 
 import (
@@ -22,6 +29,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -226,45 +234,98 @@ func (s *Server) Close() error {
 }
 
 // DSN is the URL of database db on this server as the superuser.
-func (s *Server) DSN(db string) string {
-	return "postgres://postgres@/" + db + "?host=" + url.QueryEscape(s.Socket())
+func (s *Server) DSN(db string) string { return s.URL("postgres", db) }
+
+// URL is the URL of database db on this server as role, with no password
+// (the cluster trusts its unix socket).
+func (s *Server) URL(role, db string) string {
+	return "postgres://" + url.PathEscape(role) + "@/" + db + "?host=" + url.QueryEscape(s.Socket())
 }
 
-// CreateDB makes a new empty database and returns its URL.
-func (s *Server) CreateDB(ctx context.Context) (string, error) {
-	name := fmt.Sprintf("t%d_%d", os.Getpid(), s.nextDB.Add(1))
-	c, err := pgx.Connect(ctx, s.DSN("postgres"))
+// Admin connects to database db as the superuser.
+func (s *Server) Admin(ctx context.Context, db string) (*pgx.Conn, error) {
+	c, err := pgx.Connect(ctx, s.DSN(db))
 	if err != nil {
-		return "", fmt.Errorf("pgtest: connect: %w", err)
+		return nil, fmt.Errorf("pgtest: connect: %w", err)
+	}
+	return c, nil
+}
+
+// CreateDatabase makes a new empty database and returns its name.
+func (s *Server) CreateDatabase(ctx context.Context) (string, error) {
+	name := fmt.Sprintf("t%d_%d", os.Getpid(), s.nextDB.Add(1))
+	c, err := s.Admin(ctx, "postgres")
+	if err != nil {
+		return "", err
 	}
 	defer c.Close(ctx)
 	if _, err := c.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		return "", fmt.Errorf("pgtest: create database: %w", err)
 	}
+	return name, nil
+}
+
+// CreateDB makes a new empty database and returns its URL.
+func (s *Server) CreateDB(ctx context.Context) (string, error) {
+	name, err := s.CreateDatabase(ctx)
+	if err != nil {
+		return "", err
+	}
 	return s.DSN(name), nil
 }
 
+// ReadOnlyRole makes role a login role that may connect to database db and
+// read every table of its public schema, those made later included (the
+// role a README tells an operator to make for probes), and returns the
+// URL of db as that role. Roles belong to the whole server: name one per
+// database.
+func (s *Server) ReadOnlyRole(ctx context.Context, db, role string) (string, error) {
+	c, err := s.Admin(ctx, db)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close(ctx)
+	r := pgx.Identifier{role}.Sanitize()
+	for _, q := range []string{
+		"CREATE ROLE " + r + " LOGIN",
+		"GRANT CONNECT ON DATABASE " + pgx.Identifier{db}.Sanitize() + " TO " + r,
+		"GRANT USAGE ON SCHEMA public TO " + r,
+		"GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + r,
+		"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO " + r,
+	} {
+		if _, err := c.Exec(ctx, q); err != nil {
+			return "", fmt.Errorf("pgtest: %s: %w", q, err)
+		}
+	}
+	return s.URL(role, db), nil
+}
+
+// The package's shared server, started by the first test that asks.
 var (
-	shared   *Server
-	startErr error
+	sharedOnce sync.Once
+	shared     *Server
+	startErr   error
 )
 
-// Main runs a test package with one shared server: call it from TestMain as
-// os.Exit(pgtest.Main(m)). A server that cannot start is remembered and
-// reported by each test that needs it.
+// Main runs a test package's tests: call it from TestMain as
+// os.Exit(pgtest.Main(m)). The shared server starts when a test first
+// asks for it (Shared, NewDB) and stops when the tests end; a server that
+// cannot start is remembered and reported by each test that needs it.
 func Main(m *testing.M) int {
-	shared, startErr = Start()
 	code := m.Run()
+	sharedOnce.Do(func() { startErr = errors.New("pgtest: the tests have ended") })
 	if shared != nil {
 		shared.Close()
 	}
 	return code
 }
 
-// Shared returns the package's server, or skips (fails under
-// MEMREVIEW_REQUIRE_PG=1) when PostgreSQL is absent.
+// Shared returns the package's server, starting it on first use, or skips
+// (fails under MEMREVIEW_REQUIRE_PG=1) when PostgreSQL is absent. The
+// package's TestMain must run its tests through Main, which stops it.
 func Shared(t testing.TB) *Server {
 	t.Helper()
+	sharedOnce.Do(func() { shared, startErr = Start() })
 	if shared == nil {
 		unavailable(t, startErr)
 	}
@@ -313,7 +374,7 @@ func unavailable(t testing.TB, err error) {
 	if err == nil {
 		err = errors.New("pgtest: no server: call pgtest.Main from TestMain")
 	}
-	if err.Error() == Missing && os.Getenv("MEMREVIEW_REQUIRE_PG") != "1" {
+	if err.Error() == Missing && os.Getenv("MEMREVIEW_REQUIRE_PG") != "1" && os.Getenv("MEMREVIEW_CI") != "1" {
 		t.Skip(Missing)
 	}
 	t.Fatal(err)

@@ -43,6 +43,7 @@ func TestNewDB(t *testing.T) {
 // Without PostgreSQL a test skips, saying how to run it.
 func TestMissingSkips(t *testing.T) {
 	t.Setenv("MEMREVIEW_REQUIRE_PG", "")
+	t.Setenv("MEMREVIEW_CI", "")
 	var sub *testing.T
 	t.Run("without PostgreSQL", func(t *testing.T) {
 		sub = t
@@ -51,5 +52,43 @@ func TestMissingSkips(t *testing.T) {
 	})
 	if !sub.Skipped() {
 		t.Fatal("a missing PostgreSQL did not skip the test")
+	}
+}
+
+// A read-only role reads a table made before it and one made after, and
+// may not write either.
+func TestReadOnlyRole(t *testing.T) {
+	ctx := context.Background()
+	srv := Shared(t)
+	db, err := srv.CreateDatabase(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := srv.Admin(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, `CREATE TABLE before(n int); INSERT INTO before VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.ReadOnlyRole(ctx, db, "ro_"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Exec(ctx, `CREATE TABLE after(n int); INSERT INTO after VALUES (2)`); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close(ctx)
+	var n int
+	if err := ro.QueryRow(ctx, `SELECT (SELECT n FROM before) + (SELECT n FROM after)`).Scan(&n); err != nil || n != 3 {
+		t.Fatalf("the role reads %d, %v; want 3", n, err)
+	}
+	if _, err := ro.Exec(ctx, `INSERT INTO before VALUES (9)`); err == nil {
+		t.Fatal("the read-only role wrote a row")
 	}
 }

@@ -1,0 +1,99 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/memreview/memreview/index/schema"
+	"github.com/memreview/memreview/review"
+)
+
+// Retrieval weights; see Retrieve.
+const (
+	priorityWeight = 0.1
+	minWeight      = 0.1
+	suspectWeight  = 0.5
+	retrievePool   = 50
+)
+
+// Retrieve returns the k records (k <= 0 means 5) a task agent working
+// on task should be given, best first, from this index alone, without
+// the documents exclude names: the index package's Retrieve describes the
+// ranking.
+func (e *Engine) Retrieve(task string, scope review.Scope, k int, exclude []string) ([]Scored, error) {
+	if k <= 0 {
+		k = 5
+	}
+	var q query.Query = query.NewMatchAllQuery()
+	if strings.TrimSpace(task) != "" {
+		q = schema.TaskQuery(task)
+	}
+	filters := []query.Query{termQuery("type", "record"), termQuery("status", string(review.Active))}
+	if scope.Env != "" {
+		filters = append(filters, query.NewDisjunctionQuery([]query.Query{
+			termQuery("scope_env", scope.Env), termQuery("scope_env", schema.AnyScope)}))
+	}
+	if len(scope.Tags) > 0 {
+		any := []query.Query{termQuery("scope_tags", schema.AnyScope)}
+		for _, t := range scope.Tags {
+			any = append(any, termQuery("scope_tags", t))
+		}
+		filters = append(filters, query.NewDisjunctionQuery(any))
+	}
+	var not []query.Query
+	if len(exclude) > 0 {
+		not = []query.Query{query.NewDocIDQuery(exclude)}
+	}
+	bq := query.NewBooleanQuery([]query.Query{q}, nil, not)
+	bq.AddFilter(query.NewConjunctionQuery(filters))
+	sr := bleve.NewSearchRequestOptions(bq, max(4*k, retrievePool), 0, false)
+	sr.Fields = []string{"priority", "suspect"}
+	// BM25 ties (every candidate of a blank task) go to the higher
+	// priority, then the smaller id, so the pool does not depend on the
+	// order documents reached the index.
+	sr.SortBy([]string{"-_score", "-priority", "_id"})
+
+	// Only the hits that can still reach the pool get their tie-break
+	// keys read (top-scores); the pool is exactly the one bleve's sort of
+	// every hit gives. (Every hit of a blank task ties: there it would
+	// only add work.)
+	var res *bleve.SearchResult
+	var err error
+	if !e.tune.on(topScores.name) || strings.TrimSpace(task) == "" {
+		res, err = searchGuarded(e.idx, sr)
+	} else {
+		res, err = e.searchTopScores(sr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("retrieve for %q: %w", task, err)
+	}
+	out := make([]Scored, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		_, id := schema.SplitDocID(h.ID)
+		prio, _ := h.Fields["priority"].(float64)
+		w := max(minWeight, 1+priorityWeight*prio)
+		if s, _ := h.Fields["suspect"].(string); s == "true" {
+			w *= suspectWeight
+		}
+		out = append(out, Scored{ID: id, Score: h.Score * w})
+	}
+	SortScored(out)
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out, nil
+}
+
+// SortScored orders retrieved records best first, ties to the smaller id.
+func SortScored(out []Scored) {
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+}
