@@ -90,6 +90,9 @@ type Model struct {
 	focus     int
 
 	retrieveSeq int // the latest retrieval preview request
+	// reloadDetail: refresh asked for the detail again; the one shown
+	// stays until it is in (fill loads it).
+	reloadDetail bool
 
 	ws         worthState // what each record is worth, and the sort by it (worth.go)
 	worthAsked bool       // the first load of the worth has started

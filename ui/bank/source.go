@@ -315,6 +315,7 @@ func (m *Model) loadRecords(ids []string) tea.Cmd {
 func (m *Model) loadDetail() tea.Cmd {
 	id := m.selected()
 	m.detailSeq++
+	m.reloadDetail = false
 	if id == "" || m.src == nil {
 		m.detail = nil
 		m.renderDetail()

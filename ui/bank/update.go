@@ -211,7 +211,7 @@ func (m *Model) fill() tea.Cmd {
 		}
 	}
 	cmds = append(cmds, m.loadRecords(missing))
-	if id := m.selected(); id != "" && (m.detail == nil || m.detail.Record == nil || m.detail.Record.ID != id) {
+	if id := m.selected(); id != "" && (m.reloadDetail || m.detail == nil || m.detail.Record == nil || m.detail.Record.ID != id) {
 		cmds = append(cmds, m.loadDetail())
 	}
 	return tea.Batch(cmds...)

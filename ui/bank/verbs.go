@@ -162,10 +162,12 @@ func (m *Model) written(msg written) tea.Cmd {
 }
 
 // refresh runs the current query again, keeping the cursor, and reloads
-// every record shown.
+// every record shown. The detail shown stays, its keys live, until its
+// reload is in: a key pressed meanwhile acts on it rather than being lost
+// (a write to an older version is refused by the store as a conflict).
 func (m *Model) refresh() tea.Cmd {
 	m.resetCache()
-	m.detail = nil
+	m.reloadDetail = true
 	return m.research()
 }
 
