@@ -295,7 +295,11 @@ func (b *builder) uses(id string) string {
 	if w.Retrieved == 0 {
 		return "retrieved by no task"
 	}
-	return fmt.Sprintf("retrieved by %d task%s, %d passed", w.Retrieved, plural(w.Retrieved), w.Passed)
+	s := fmt.Sprintf("retrieved by %d task%s, %d passed", w.Retrieved, plural(w.Retrieved), w.Passed)
+	if w.Unrewarded > 0 {
+		s += fmt.Sprintf(", %d without a reward", w.Unrewarded)
+	}
+	return s
 }
 
 func plural(n int) string {

@@ -39,6 +39,9 @@ func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*HygieneRepo
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := set.Ready(); err != nil {
+			return nil, nil, err
+		}
 		hopt.Lemmas = hygiene.ModelLemmas{LLM: curator.NewLLM(set)}
 	}
 	rep, err := hygiene.Run(ctx, in, hopt)

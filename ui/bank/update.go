@@ -89,6 +89,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case written:
 		return m.written(msg)
+	case undoAsked:
+		return m.undoAsked(msg)
 	case mergeLoaded:
 		return m.mergeReady(msg)
 	case verified:
@@ -209,7 +211,7 @@ func (m *Model) fill() tea.Cmd {
 		}
 	}
 	cmds = append(cmds, m.loadRecords(missing))
-	if id := m.selected(); id != "" && (m.detail == nil || m.detail.Record == nil || m.detail.Record.ID != id) {
+	if id := m.selected(); id != "" && (m.reloadDetail || m.detail == nil || m.detail.Record == nil || m.detail.Record.ID != id) {
 		cmds = append(cmds, m.loadDetail())
 	}
 	return tea.Batch(cmds...)
