@@ -72,7 +72,6 @@ func driveRate(b *testing.B, clients int, call func(worker, i int) error) float6
 	return rate
 }
 
-
 const fleetRecords = 100_000
 
 func fleetBank(b *testing.B) string {
