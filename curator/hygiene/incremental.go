@@ -54,11 +54,12 @@ func LoadChanged(s Store, changed []string, near Neighbours, env string) (Input,
 		if err != nil {
 			return in, nil, err
 		}
-		if r == nil {
-			continue
+		if r != nil {
+			focus[id] = true
 		}
-		focus[id] = true
-		ns, err := near(r)
+	}
+	for i := range len(in.Records) { // the changed records: neighbours append
+		ns, err := near(&in.Records[i])
 		if err != nil {
 			return in, nil, err
 		}
