@@ -2,8 +2,13 @@ package plan
 
 import (
 	"math"
+	"slices"
+	"strings"
+
+	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/memreview/memreview/index/bleveext"
+	"github.com/memreview/memreview/index/schema"
 )
 
 // blockSample counts the facets of a query with more than EstimateOver
@@ -21,8 +26,51 @@ var blockSample = facetStrategy{
 		if err != nil {
 			return facets{}, false, err
 		}
-		return facets{counts: scaleFacets(sample, p.total, res.Total), estimated: true}, true, nil
+		counts := scaleFacets(sample, p.total, res.Total)
+		if err := capFacets(e, counts, p.total); err != nil {
+			return facets{}, false, err
+		}
+		return facets{counts: counts, estimated: true}, true, nil
 	},
+}
+
+// capFacets lowers, in place, each scaled count to what it can be at
+// most: the hits' total, and the documents of the whole index that hold
+// the term (a keyword or date field's postings, bleveext.TermCount). A
+// term on one document of the index that the sample happened to hold
+// scales to total/sampled ("status=pending ≈ 13" for the one pending
+// record); it counts 1. The order (most frequent first, ties by term) is
+// kept.
+func capFacets(e *Engine, counts map[string][]FacetCount, total uint64) error {
+	return bleveext.Snapshot(e.idx, func(r index.IndexReader) error {
+		for field, list := range counts {
+			keyword := slices.Contains(schema.KeywordFields, field) || slices.Contains(schema.DateFields, field)
+			lowered := false
+			for i := range list {
+				most := total
+				if keyword {
+					n, err := bleveext.TermCount(r, field, list[i].Term)
+					if err != nil {
+						return err
+					}
+					most = min(most, n)
+				}
+				if c := max(1, min(list[i].Count, int(most))); c != list[i].Count {
+					list[i].Count, lowered = c, true
+				}
+			}
+			if !lowered {
+				continue
+			}
+			slices.SortStableFunc(list, func(a, b FacetCount) int {
+				if a.Count != b.Count {
+					return b.Count - a.Count
+				}
+				return strings.Compare(a.Term, b.Term)
+			})
+		}
+		return nil
+	})
 }
 
 // scaleFacets scales counts made on sampled of total hits up to total: a

@@ -37,7 +37,8 @@ func ParseQuery(s string) (query.Query, error) {
 // its day, inclusive; an upper bound at midnight excludes that day, one
 // inside a day includes all of it. On day bounds (created:>="2026-01-01",
 // updated:<"2026-02-01") nothing changes but a record stamped exactly at
-// a midnight that a > or <= bound names.
+// a midnight that a > or <= bound names. A range no indexed day falls in
+// matches nothing (bleveext.KeptQuery).
 func dayBounds(q query.Query) query.Query {
 	return bleveext.RewriteLeaves(q, func(q query.Query) query.Query {
 		t, ok := q.(*query.DateRangeQuery)
@@ -62,7 +63,7 @@ func dayBounds(q query.Query) query.Query {
 		if t.BoostVal != nil {
 			tr.SetBoost(float64(*t.BoostVal))
 		}
-		return tr
+		return &bleveext.KeptQuery{Query: tr} // no day in range: no match, not a dropped clause
 	})
 }
 

@@ -129,7 +129,10 @@ func TestHostileStatements(t *testing.T) {
 	if !errors.Is(err, ErrTimeout) || time.Since(start) > 10*time.Second {
 		t.Errorf("pg_sleep(30): %v after %s, want the time limit", err, time.Since(start))
 	}
-	out, err := probeOn(ctx, p, "SELECT generate_series(1, 100000000)", testLimits)
+	// The row cap, not the time limit, must stop this one: a time limit of
+	// its own that a loaded machine cannot reach (400 ms was, at load 20).
+	rowCap := Limits{Timeout: 10 * time.Second, MaxRows: testLimits.MaxRows, MaxBytes: testLimits.MaxBytes}
+	out, err := probeOn(ctx, p, "SELECT generate_series(1, 100000000)", rowCap)
 	if err != nil || len(out.Rows) != testLimits.MaxRows || !out.Truncated || out.Rows[99][0] != int64(100) {
 		t.Errorf("generate_series: %d rows, truncated %v, err %v; want %d rows, truncated", len(out.Rows), out.Truncated, err, testLimits.MaxRows)
 	}
@@ -137,7 +140,7 @@ func TestHostileStatements(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "output cap") {
 		t.Errorf("a 50 MB row: %v, want the output cap", err)
 	}
-	out, err = probeOn(ctx, p, "SELECT repeat('x', 1000) FROM generate_series(1, 90)", Limits{Timeout: time.Second, MaxRows: 100, MaxBytes: 20000})
+	out, err = probeOn(ctx, p, "SELECT repeat('x', 1000) FROM generate_series(1, 90)", Limits{Timeout: 10 * time.Second, MaxRows: 100, MaxBytes: 20000})
 	if err != nil || !out.Truncated || len(out.Rows) >= 20 {
 		t.Errorf("many mid-sized rows: %d rows, truncated %v, err %v; want the byte cap to stop them", len(out.Rows), out.Truncated, err)
 	}
