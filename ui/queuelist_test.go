@@ -52,7 +52,7 @@ func TestQueueListBulkDefer(t *testing.T) {
 	s.send(tea.KeyMsg{Type: tea.KeyEnter})
 	s.waitFor("1 shown", "text /price", sample.PropUpdateProc)
 	s.typ("x")
-	s.waitFor("15 shown", "op any · env any · category any · text any")
+	s.waitFor("15 shown", "op any · env any · category any · flagged any · text any")
 	s.typ("eeoooooo")
 	s.waitFor("3 shown")
 

@@ -57,8 +57,8 @@ func ParseKind(s string) (Kind, error) {
 }
 
 // Thresholds of the similarity measure (see similar.go and slots.go),
-// chosen on the synthetic bank's planted paraphrases (BENCHMARKS.md, issue
-// 17): 0.4 keeps 98% of the planted pairs as candidates before the
+// chosen on the synthetic bank's planted paraphrases (BENCHMARKS.md,
+// "Hygiene"): 0.4 keeps 98% of the planted pairs as candidates before the
 // identifier and slot rules; the sample world's looser pairs (0.26 and
 // 0.34) are found by the rare-identifier rule.
 const (

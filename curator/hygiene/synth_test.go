@@ -75,7 +75,7 @@ func measure(t testing.TB, n int) (dup, contra score) {
 // (sample.DuplicateTruth). At 10,000 this asserts the issue's targets
 // (precision 0.95, recall 0.9; reached: 0.994 and 0.929); at 2,000 the slot
 // terms are learned from fewer pairs and it holds the level reached there
-// (0.918 and 0.944; BENCHMARKS.md, issue 17) so that it cannot slip.
+// (0.918 and 0.944; BENCHMARKS.md, "Hygiene") so that it cannot slip.
 func TestSynthRecall(t *testing.T) {
 	n := 2000
 	if testenv.CI() {

@@ -6,8 +6,8 @@
 // float32) copy that re-ranks the pool by cosine. A filter selects the
 // slots that are scanned before anything is ranked, so a selective filter
 // never starves the pool. The strategy is chosen per query in one place
-// (plan) and can be printed; BENCHMARKS.md ("Issue 27: vector search,
-// embedders and fusion") says why binary-then-rerank beat an HNSW graph
+// (plan) and can be printed; BENCHMARKS.md ("Vector search and
+// embedders") says why binary-then-rerank beat an HNSW graph
 // here.
 //
 // It owns vectors, their labels and the index file; it knows nothing of
@@ -74,7 +74,7 @@ type Options struct {
 
 // DefaultPool is the re-rank pool for vectors of dims dimensions: fewer
 // bits carry less of the angle, so short vectors re-rank more candidates.
-// Chosen by measurement (BENCHMARKS.md, issue 27) for recall@10 >= 0.95.
+// Chosen by measurement (BENCHMARKS.md, "Vector search and embedders") for recall@10 >= 0.95.
 func DefaultPool(dims int) int {
 	switch {
 	case dims >= 1024:

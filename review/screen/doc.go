@@ -87,8 +87,8 @@
 //
 // The labelled set in testdata/screen and TestLabelledSet measure recall
 // per kind and false positives on benign records (the sample world's and
-// the real data's); BENCHMARKS.md has the figures for each batch, the
-// held-out ones as first measured, and the cost per proposal.
+// the real data's); BENCHMARKS.md ("The poisoning screen") has the
+// figures, the held-out ones as first measured, and the cost per proposal.
 //
 // # The LLM judge
 //

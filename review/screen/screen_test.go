@@ -340,3 +340,21 @@ func TestSplitAlternatives(t *testing.T) {
 		t.Errorf("a pattern with one top-level alternative was split")
 	}
 }
+
+// A file name after a keyword and a colon is not a generic API key
+// ("the keys differ: pnl_fy2024.md" in a synthetic memory was refused as
+// one); a key-shaped value after the same words still is.
+func TestFileNamesAreNotGenericKeys(t *testing.T) {
+	for _, text := range []string{
+		"If joining pnl_fy2024.md and headcount.csv finds nothing, the keys differ: pnl_fy2024.md uses site_code, headcount.csv uses site; map them first.",
+		"auth token: sessions_2024-q3.jsonl holds the refresh events",
+		"secret: notes/q3_plan_v2.docx",
+	} {
+		if fs := Screen(text); HasSecret(fs) {
+			t.Errorf("Screen(%q) = %v; a file name is not a secret", text, fs)
+		}
+	}
+	if fs := Screen("the api key: Zq8uFw3kPr2mXb7LtQ9s"); !HasSecret(fs) {
+		t.Errorf("a key-shaped value after 'api key:' was not found: %v", fs)
+	}
+}

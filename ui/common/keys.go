@@ -72,6 +72,8 @@ type QueueKeys struct {
 	MarkAll  key.Binding // *: mark every row shown (again: unmark them)
 	Reject   key.Binding // r: reject the marked proposals, after y/n
 	Defer    key.Binding // s: defer the marked proposals, after y/n
+	Accept   key.Binding // a: accept the marked proposals, after y/n (flagged ones left out)
+	Flagged  key.Binding // F: show only the proposals the poisoning screen flagged (again: all)
 	Open     key.Binding // enter: review the proposal under the cursor
 	Close    key.Binding // esc (or L): back to the panes
 }
@@ -215,6 +217,8 @@ func DefaultKeyMap() KeyMap {
 			MarkAll:  bind("*", "mark all shown", "*"),
 			Reject:   bind("r", "reject marked", "r"),
 			Defer:    bind("s", "defer marked", "s"),
+			Accept:   bind("a", "accept marked", "a"),
+			Flagged:  bind("F", "flagged only", "F"),
 			Open:     bind("enter", "review it", "enter"),
 			Close:    bind("esc", "back to panes", "esc", "L"),
 		},

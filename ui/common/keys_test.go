@@ -37,7 +37,7 @@ func TestQueueListKeysDistinct(t *testing.T) {
 	k := DefaultKeyMap()
 	q := k.Queue
 	set := []key.Binding{k.Quit, k.Help, k.Errors, k.Hygiene, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Note,
-		q.List, q.Op, q.Env, q.Category, q.Text, q.Clear, q.Mark, q.MarkAll, q.Reject, q.Defer, q.Open,
+		q.List, q.Op, q.Env, q.Category, q.Text, q.Clear, q.Mark, q.MarkAll, q.Reject, q.Defer, q.Accept, q.Flagged, q.Open,
 		bind("1-4", "screens", "1", "2", "3", "4")}
 	seen := map[string]string{}
 	for _, b := range set {

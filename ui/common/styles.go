@@ -41,6 +41,7 @@ type Styles struct {
 	Added    lipgloss.Style // "+ " diff lines
 	Removed  lipgloss.Style // "- " diff lines
 	Marked   lipgloss.Style // highlighted (the cited step range)
+	Flagged  lipgloss.Style // a span the poisoning screen flagged (also bracketed [!…!] in the text)
 	Badge    lipgloss.Style // the op badge
 	Selected lipgloss.Style // the cursor row in a picker
 	Input    lipgloss.Style // a text input's frame
@@ -72,6 +73,7 @@ func DefaultStyles() *Styles {
 		Added:    lipgloss.NewStyle().Foreground(colGood),
 		Removed:  lipgloss.NewStyle().Foreground(colBad),
 		Marked:   lipgloss.NewStyle().Background(colMark).Bold(true),
+		Flagged:  lipgloss.NewStyle().Foreground(colBad).Bold(true).Underline(true),
 		Badge:    lipgloss.NewStyle().Foreground(colAccent).Bold(true).Reverse(true).Padding(0, 1),
 		Selected: lipgloss.NewStyle().Foreground(colAccent).Bold(true),
 		Input:    lipgloss.NewStyle().Border(lipgloss.NormalBorder()).BorderForeground(colBorder),

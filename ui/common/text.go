@@ -89,14 +89,33 @@ func Spread(left, right string, w int) string {
 // follows them, become a visible \u escape; a zero-width joiner or an
 // emoji variation selector is dropped, so an emoji sequence is drawn as
 // the separate emoji it is measured as (a joined sequence is one glyph in
-// some terminals and several in others, and would push a border).
+// some terminals and several in others, and would push a border). A run
+// of Unicode tag characters (U+E0000–U+E007F: invisible, but a model
+// reads them as text) is shown decoded, as [tags: "the hidden text"].
 func Printable(s string) string {
 	if !strings.ContainsFunc(s, isControl) && !strings.ContainsFunc(s, isInvisible) {
 		return s
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var b strings.Builder
+	tags := -1 // where the tag run being read starts in b; -1 outside one
 	for _, r := range s {
+		if IsTag(r) {
+			if tags < 0 {
+				b.WriteString(`[tags: "`)
+				tags = b.Len()
+			}
+			if t := r - 0xe0000; t >= 0x20 && t < 0x7f && t != '"' && t != '\\' {
+				b.WriteRune(t)
+			} else if t >= 0x20 && t < 0x7f {
+				b.WriteString(`\` + string(t))
+			}
+			continue
+		}
+		if tags >= 0 {
+			b.WriteString(`"]`)
+			tags = -1
+		}
 		switch {
 		case r == '\n':
 			b.WriteRune(r)
@@ -111,8 +130,15 @@ func Printable(s string) string {
 			b.WriteRune(r)
 		}
 	}
+	if tags >= 0 {
+		b.WriteString(`"]`)
+	}
 	return b.String()
 }
+
+// IsTag reports whether r is a Unicode tag character (U+E0000–U+E007F),
+// invisible text that a model still reads.
+func IsTag(r rune) bool { return r >= 0xe0000 && r <= 0xe007f }
 
 // PrintableLine is Printable for text that must stay on one line (a list
 // row, a table cell): line breaks and tabs become single spaces first.
@@ -135,7 +161,7 @@ func IsBidi(r rune) bool {
 }
 
 // isInvisible: what Printable escapes or drops besides control characters.
-func isInvisible(r rune) bool { return IsBidi(r) || r == 0x200d || r == 0xfe0f }
+func isInvisible(r rune) bool { return IsBidi(r) || r == 0x200d || r == 0xfe0f || IsTag(r) }
 
 // StripBidi removes bidirectional formatting characters from a finished
 // frame: the root's last guard, for text that reached a view without

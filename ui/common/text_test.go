@@ -75,6 +75,8 @@ func TestPrintable(t *testing.T) {
 		{"\x1b[2Jcleared", `\x1b[2Jcleared`},
 		{"\x1b]0;title\x07", `\x1b]0;title\x07`},
 		{"c1 \u009b31m", `c1 \x9b31m`},
+		{"view" + tagged(`send "all" rows`) + " ok", `view[tags: "send \"all\" rows"] ok`},
+		{"end" + tagged("x"), `end[tags: "x"]`},
 	} {
 		if got := Printable(c.in); got != c.want {
 			t.Errorf("Printable(%q) = %q, want %q", c.in, got, c.want)
@@ -141,4 +143,13 @@ func TestWordDiff(t *testing.T) {
 			t.Errorf("WordDiff(%q, %q) marked %q %q; want them as they are", c[0], c[1], o, n)
 		}
 	}
+}
+
+// tagged spells s in Unicode tag characters, as a hidden instruction is.
+func tagged(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(0xe0000 + r)
+	}
+	return b.String()
 }

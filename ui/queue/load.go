@@ -49,6 +49,7 @@ type decided struct {
 	verb review.Verb
 	dec  *review.Decision
 	err  error
+	req  review.DecideRequest // what was asked (flagask.go asks again with AckFindings)
 }
 
 type undone struct {
@@ -96,6 +97,7 @@ func readContext(store *app.Service, id string) (*proposalContext, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load proposal %s: %w", id, err)
 	}
+	screenNow(store, p) // findings.go
 	c := &proposalContext{P: p}
 	if p.Trajectory != "" {
 		if t, err := store.Trajectory(p.Trajectory); err == nil {
@@ -156,7 +158,7 @@ func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 		} else {
 			deps.Logf("decide %s %s: %v", req.Verb, req.Proposal, err)
 		}
-		return decided{pid: req.Proposal, verb: req.Verb, dec: dec, err: err}
+		return decided{pid: req.Proposal, verb: req.Verb, dec: dec, err: err, req: req}
 	}
 }
 

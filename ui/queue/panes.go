@@ -147,8 +147,9 @@ func stepText(n int, s review.Step, w int) string {
 func (m *Model) candidateContent(w int) string {
 	st := m.Styles
 	c := m.cur
-	p := c.P
+	p := redactedView(c.P) // a secret shows as its redaction marker (findings.go)
 	var b strings.Builder
+	m.writeFindings(&b, w)
 	if c.Conflict != nil {
 		b.WriteString(st.Banner.Render(common.Wrap("⚠ CONFLICT: "+c.Conflict.Error()+". Accepting now would overwrite that change; reject, or re-review against the version shown below.", w)) + "\n\n")
 	}

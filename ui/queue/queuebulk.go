@@ -24,6 +24,7 @@ type bulkDecided struct {
 	verb    review.Verb
 	done    []string // decided
 	claimed []string // skipped: another operator holds a live claim ("id (who)")
+	flagged []string // left out: the screen flagged them (accepted one at a time)
 	failed  []string // "id: why" (decided elsewhere, a store error)
 }
 
@@ -62,7 +63,7 @@ func (m *Model) listKey(msg tea.KeyMsg) tea.Cmd {
 		if m.busy != "" || m.settling {
 			return tea.Batch(cmd, common.NotifyErr("wait: "+m.busy+" is still in flight"))
 		}
-		return tea.Batch(cmd, m.bulkDecide(a.verb, a.ids, a.claimed))
+		return tea.Batch(cmd, m.bulkDecide(a.verb, a.ids, a.claimed, a.flagged))
 	}
 	return cmd
 }
@@ -100,13 +101,13 @@ func (m *Model) queueIndex(id string) int {
 // first and skips the proposals someone else holds (as the list did for
 // claimed, when it asked), then commits one decision per proposal, each
 // with the operator and the note.
-func (m *Model) bulkDecide(verb review.Verb, ids, claimed []string) tea.Cmd {
+func (m *Model) bulkDecide(verb review.Verb, ids, claimed, flagged []string) tea.Cmd {
 	note := m.note
 	m.note = ""
 	m.busy = fmt.Sprintf("%s %d proposals…", verbDoing[verb], len(ids))
 	svc, cs, op, logf := m.deps.Service, m.claimStore(), m.deps.Operator, m.deps.Logf
 	return func() tea.Msg {
-		res := bulkDecided{verb: verb, claimed: claimed}
+		res := bulkDecided{verb: verb, claimed: claimed, flagged: flagged}
 		held := map[string]string{}
 		for _, c := range readClaims(cs) {
 			if c.Operator != op {
@@ -120,7 +121,11 @@ func (m *Model) bulkDecide(verb review.Verb, ids, claimed []string) tea.Cmd {
 			}
 			dec, err := svc.Decide(context.Background(), review.DecideRequest{Proposal: id, Verb: verb, Operator: op, Note: note})
 			var ce *review.ConflictError
+			var fe *review.FlaggedError
 			switch {
+			case errors.As(err, &fe): // screened again since the list loaded
+				res.flagged = append(res.flagged, id)
+				continue
 			case errors.As(err, &ce):
 				res.failed = append(res.failed, id+": "+ce.Error())
 			case err != nil:
@@ -148,10 +153,13 @@ func (m *Model) bulkDone(msg bulkDecided) tea.Cmd {
 		m.session[id] = true
 		delete(m.list.marks, id)
 	}
-	total := len(msg.done) + len(msg.claimed) + len(msg.failed)
+	total := len(msg.done) + len(msg.claimed) + len(msg.failed) + len(msg.flagged)
 	text := fmt.Sprintf("%s %d of %d marked", verbDone[msg.verb], len(msg.done), total)
 	if len(msg.claimed) > 0 {
 		text += " · skipped, being reviewed by others: " + strings.Join(msg.claimed, ", ")
+	}
+	if n := len(msg.flagged); n > 0 {
+		text += fmt.Sprintf(" · %d left out, flagged by the screen (accept each on its own, after its y/n): %s", n, strings.Join(msg.flagged, ", "))
 	}
 	notify := common.Notify(text)
 	if len(msg.failed) > 0 {

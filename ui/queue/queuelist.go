@@ -20,9 +20,10 @@ import (
 // on it; filters by op, env, category and text (x clears them); marks
 // (space, * for every row shown); bulk reject and defer of the marked
 // rows after a y/n that gives the count; enter reviews the row's proposal
-// in the panes. The list is a component of its own (Update, View,
-// SetSize); the screen owns the store and runs what the list asks for
-// (queuebulk.go).
+// in the panes. a accepts the marked rows in bulk, leaving out those the
+// poisoning screen flagged; F shows only those (listflagged.go). The list
+// is a component of its own (Update, View, SetSize); the screen owns the
+// store and runs what the list asks for (queuebulk.go).
 
 // listRow is one open proposal as the list shows it.
 type listRow struct {
@@ -31,8 +32,9 @@ type listRow struct {
 	env    string
 	cat    string
 	source string
-	age    string // how old it was at the load: 5m, 3h, 2d
-	text   string // what the text filter searches, lower-cased
+	age    string   // how old it was at the load: 5m, 3h, 2d
+	text   string   // what the text filter searches, lower-cased
+	flag   listFlag // what the poisoning screen found (listflagged.go)
 }
 
 // listAction is what a key in the list asks the screen to do.
@@ -44,6 +46,7 @@ type listAction struct {
 	// listBulk: the marked proposals skipped because others hold them,
 	// as "id (who)"
 	claimed []string
+	flagged []string // listBulk: marked, left out of a bulk accept (flagged)
 }
 
 type listKind int
@@ -60,6 +63,7 @@ type bulkAsk struct {
 	verb    review.Verb
 	ids     []string // the marked proposals the verb would decide
 	claimed []string // marked, but another operator holds them: skipped
+	flagged []string // marked, but flagged by the screen: left out of an accept
 }
 
 // queueList is the list component.
@@ -76,6 +80,8 @@ type queueList struct {
 	typing       bool // the text filter takes the keys
 	ask          *bulkAsk
 	opts         [3][]string // the values o, e and c cycle through ("" first)
+	onlyFlagged  bool        // F: only the proposals the screen flagged
+	flaggedRows  int         // rows the screen flagged
 
 	// Set with the rows, so that a View does not walk them all:
 	base    listColumns // the columns' widths to fit the rows, lemma aside
@@ -115,13 +121,13 @@ func (l *queueList) SetRows(queue []review.Proposal, holders map[string]string, 
 		l.opts[i] = []string{""}
 	}
 	for _, p := range queue {
-		r := listRow{p: p, holder: holders[p.ID], env: proposalEnv(&p), source: proposalSource(&p), age: age(now, p.Created)}
+		r := listRow{p: p, holder: holders[p.ID], env: proposalEnv(&p), source: proposalSource(&p), age: age(now, p.Created), flag: rowFlag(&p)}
 		if p.Record != nil {
 			r.cat = string(p.Record.Category)
 		}
 		lemma := ""
 		if p.Record != nil {
-			lemma = p.Record.Lemma
+			lemma = redactedView(&p).Record.Lemma
 		}
 		r.text = strings.ToLower(strings.Join([]string{p.ID, string(p.Op), r.env, r.cat, r.source, r.holder, lemma, p.Rationale}, " "))
 		l.rows = append(l.rows, r)
@@ -137,10 +143,13 @@ func (l *queueList) SetRows(queue []review.Proposal, holders map[string]string, 
 		slices.Sort(l.opts[i][1:])
 	}
 	l.base = fitRows(l.rows)
-	l.claimed = 0
+	l.claimed, l.flaggedRows = 0, 0
 	for _, r := range l.rows {
 		if r.holder != "" {
 			l.claimed++
+		}
+		if r.flag.kinds != "" {
+			l.flaggedRows++
 		}
 	}
 	for id := range l.marks {
@@ -174,7 +183,8 @@ func (l *queueList) filter(keep string) {
 	text := strings.ToLower(strings.TrimSpace(l.text.Value()))
 	for i, r := range l.rows {
 		if (l.op == "" || string(r.p.Op) == l.op) && (l.env == "" || r.env == l.env) &&
-			(l.cat == "" || r.cat == l.cat) && (text == "" || strings.Contains(r.text, text)) {
+			(l.cat == "" || r.cat == l.cat) && (text == "" || strings.Contains(r.text, text)) &&
+			(!l.onlyFlagged || r.flag.kinds != "") {
 			l.shown = append(l.shown, i)
 		}
 	}
@@ -215,7 +225,7 @@ func (l *queueList) Update(msg tea.KeyMsg) (listAction, tea.Cmd) {
 	if l.ask != nil {
 		switch {
 		case key.Matches(msg, k.Yes):
-			a := listAction{kind: listBulk, verb: l.ask.verb, ids: l.ask.ids, claimed: l.ask.claimed}
+			a := listAction{kind: listBulk, verb: l.ask.verb, ids: l.ask.ids, claimed: l.ask.claimed, flagged: l.ask.flagged}
 			l.ask = nil
 			return a, nil
 		case key.Matches(msg, k.No), key.Matches(msg, k.Cancel):
@@ -267,14 +277,19 @@ func (l *queueList) Update(msg tea.KeyMsg) (listAction, tea.Cmd) {
 	case key.Matches(msg, q.Text):
 		l.typing = true
 		return listAction{}, l.text.Focus()
+	case key.Matches(msg, q.Flagged):
+		l.onlyFlagged = !l.onlyFlagged
+		l.filter(l.cursorID())
 	case key.Matches(msg, q.Clear):
-		l.op, l.env, l.cat = "", "", ""
+		l.op, l.env, l.cat, l.onlyFlagged = "", "", "", false
 		l.text.SetValue("")
 		l.filter(l.cursorID())
 	case key.Matches(msg, q.Reject):
 		l.askBulk(review.Reject)
 	case key.Matches(msg, q.Defer):
 		l.askBulk(review.Defer)
+	case key.Matches(msg, q.Accept):
+		l.askBulk(review.Accept)
 	}
 	return listAction{}, nil
 }
@@ -303,11 +318,13 @@ func (l *queueList) askBulk(verb review.Verb) {
 		case r.holder != "":
 			a.claimed = append(a.claimed, r.p.ID+" ("+r.holder+")")
 		case verb == review.Defer && r.p.Status == review.Deferred:
+		case verb == review.Accept && r.flag.blocks:
+			a.flagged = append(a.flagged, r.p.ID)
 		default:
 			a.ids = append(a.ids, r.p.ID)
 		}
 	}
-	if len(a.ids) > 0 || len(a.claimed) > 0 {
+	if len(a.ids) > 0 || len(a.claimed) > 0 || len(a.flagged) > 0 {
 		l.ask = a
 	}
 }
@@ -375,6 +392,9 @@ func (l *queueList) View() string {
 func (l *queueList) summary() string {
 	st := l.Styles
 	s := fmt.Sprintf("Queue: %d open · %d shown · %d marked", len(l.rows), len(l.shown), len(l.marks))
+	if l.flaggedRows > 0 {
+		s += fmt.Sprintf(" · %d flagged", l.flaggedRows)
+	}
 	if l.claimed > 0 {
 		s += fmt.Sprintf(" · %d being reviewed by others", l.claimed)
 	}
@@ -389,7 +409,11 @@ func (l *queueList) filtersHead() string {
 		}
 		return v
 	}
-	return fmt.Sprintf("op %s · env %s · category %s · ", any(l.op), any(l.env), any(l.cat))
+	flagged := "any"
+	if l.onlyFlagged {
+		flagged = "only"
+	}
+	return fmt.Sprintf("op %s · env %s · category %s · flagged %s · ", any(l.op), any(l.env), any(l.cat), flagged)
 }
 
 // fitText gives the text filter the rest of the filters line.
@@ -415,8 +439,11 @@ func (l *queueList) bottomLine() string {
 	st := l.Styles
 	if a := l.ask; a != nil {
 		verb := "Reject"
-		if a.verb == review.Defer {
+		switch a.verb {
+		case review.Defer:
 			verb = "Defer"
+		case review.Accept:
+			verb = "Accept"
 		}
 		q := fmt.Sprintf("%s %d marked proposal%s?", verb, len(a.ids), plural(len(a.ids)))
 		if n := l.hiddenMarks(); n > 0 {
@@ -425,6 +452,7 @@ func (l *queueList) bottomLine() string {
 		if len(a.claimed) > 0 {
 			q += fmt.Sprintf(" %d skipped, being reviewed by others: %s.", len(a.claimed), strings.Join(a.claimed, ", "))
 		}
+		q += flaggedLeftOut(a.flagged)
 		return st.Warn.Render(common.FitLine(q+" y/n", l.Width))
 	}
 	return ""
@@ -472,8 +500,8 @@ func fitRows(rows []listRow) listColumns {
 // source column gives way (down to 6 cells) and the line is cut.
 func (l *queueList) columns() listColumns {
 	c := l.base
-	fixed := 5 + c.id + c.op + c.cat + c.env + c.age + c.src + c.claim + 6 // "▸[x] " and the gaps
-	if rest := l.Width - fixed - 1; rest >= 12 {                           // less the lemma's gap
+	fixed := leadWidth + c.id + c.op + c.cat + c.env + c.age + c.src + c.claim + 6 // "▸[x]⚑ " and the gaps
+	if rest := l.Width - fixed - 1; rest >= 12 {                                   // less the lemma's gap
 		c.lemma = rest
 	} else if over := fixed - l.Width; over > 0 {
 		c.src -= min(over, c.src-6)
@@ -482,7 +510,7 @@ func (l *queueList) columns() listColumns {
 }
 
 func (c listColumns) line(lead, id, op, cat, env, age, src, claim, lemma string) string {
-	parts := []string{common.FitLine(lead, 5) + common.FitLine(id, c.id), common.FitLine(op, c.op),
+	parts := []string{common.FitLine(lead, leadWidth) + common.FitLine(id, c.id), common.FitLine(op, c.op),
 		common.FitLine(cat, c.cat), common.FitLine(env, c.env), common.FitLine(age, c.age),
 		common.FitLine(src, c.src), common.FitLine(claim, c.claim)}
 	if c.lemma > 0 {
@@ -501,11 +529,15 @@ func (l *queueList) rowLine(c listColumns, i int) string {
 	if i == l.cursor {
 		lead = "▸" + lead[1:]
 	}
+	lead += r.flag.mark()
 	lemma := ""
 	if r.p.Record != nil {
-		lemma = common.PrintableLine(r.p.Record.Lemma)
+		lemma = common.PrintableLine(redactedView(&r.p).Record.Lemma)
 	} else if r.p.Op == review.OpDelete {
 		lemma = "retire " + strings.Join(r.p.TargetIDs(), ", ")
+	}
+	if r.flag.kinds != "" {
+		lemma = "(flagged: " + r.flag.kinds + ") " + lemma
 	}
 	if r.p.Status == review.Deferred {
 		lemma = "(deferred) " + lemma
@@ -550,16 +582,16 @@ func (l *queueList) help() []key.Binding {
 	case l.typing:
 		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/esc", "done typing"))}
 	}
-	return []key.Binding{q.Mark, q.MarkAll, q.Reject, q.Defer, q.Open, q.Close, q.Op, q.Env, q.Category, q.Text, q.Clear, k.Note}
+	return []key.Binding{q.Mark, q.MarkAll, q.Accept, q.Reject, q.Defer, q.Open, q.Close, q.Op, q.Env, q.Category, q.Flagged, q.Text, q.Clear, k.Note}
 }
 
 // fullHelp lists every key of the list for ?.
 func (l *queueList) fullHelp() [][]key.Binding {
 	k, q := l.Keys, l.Keys.Queue
 	return [][]key.Binding{
-		{q.Mark, q.MarkAll, q.Reject, q.Defer, k.Yes, k.No},
+		{q.Mark, q.MarkAll, q.Accept, q.Reject, q.Defer, k.Yes, k.No},
 		{q.Open, q.Close, k.Note},
-		{q.Op, q.Env, q.Category, q.Text, q.Clear},
+		{q.Op, q.Env, q.Category, q.Flagged, q.Text, q.Clear},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
 }

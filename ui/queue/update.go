@@ -274,6 +274,9 @@ func (m *Model) show() tea.Cmd {
 }
 
 func (m *Model) decided(msg decided) tea.Cmd {
+	if cmd, ok := m.flaggedRefused(msg); ok {
+		return cmd
+	}
 	m.busy = ""
 	var ce *review.ConflictError
 	switch {
@@ -293,7 +296,7 @@ func (m *Model) decided(msg decided) tea.Cmd {
 		m.session = map[string]bool{}
 	}
 	m.session[msg.pid] = true
-	return tea.Batch(m.reloadQueue(keep), common.Notify(summary(msg.dec)), common.Changed(changedFrom))
+	return tea.Batch(m.reloadQueue(keep), common.Notify(summary(msg.dec)+acked(msg.req)), common.Changed(changedFrom))
 }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
