@@ -84,6 +84,7 @@ type Model struct {
 	detail    *Detail // the selected record's detail; nil while loading
 	detailErr string  // why the selected record's detail did not load
 	detailSeq int
+	announced string // the record the last loaded detail announced as the focus
 	links     []link // trajectories the detail links to
 	link      int    // the selected link
 	pane      viewport.Model

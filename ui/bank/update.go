@@ -84,8 +84,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.setLinks()
 		m.renderDetail()
 		m.pane.GotoTop()
-		if msg.d.Record != nil {
-			return common.FocusOn("record", msg.id) // the console attaches to it
+		// The console attaches to a record newly shown. A reload of the
+		// one shown (a change elsewhere: refresh) does not announce it
+		// again: the operator may be on another screen, focused on a
+		// proposal there (the root announces this screen's focus when it
+		// is shown again).
+		if msg.d.Record != nil && msg.id != m.announced {
+			m.announced = msg.id
+			return common.FocusOn("record", msg.id)
 		}
 	case written:
 		return m.written(msg)
