@@ -58,17 +58,37 @@ type Settings struct {
 	MaxSteps, MaxTokens, MaxRetries int
 	Probe                           bool   // declare the read-only probe tools
 	Operator                        string // who started the run (recorded on the Run)
+	// NoEndpoint: SettingsFromEnv found no endpoint (OPENAI_BASE_URL,
+	// [curator] base_url) and no key, and fell back to the default
+	// endpoint, a hosted API the operator never chose; Ready refuses it.
+	NoEndpoint bool
+}
+
+// Ready says why a run must not start with s: no endpoint and no key
+// were configured, so the only place to send a trajectory would be a
+// hosted API nobody chose. nil otherwise.
+func (s Settings) Ready() error {
+	if !s.NoEndpoint {
+		return nil
+	}
+	return errors.New("curator: no model server is configured, so nothing was sent. Set OPENAI_BASE_URL to an " +
+		"OpenAI-compatible endpoint (e.g. http://localhost:11434/v1 for a local server; " + DefaultBaseURL +
+		" for OpenAI's) and OPENAI_API_KEY if it needs a key, or base_url and model under [curator] in the bank's memreview.toml")
 }
 
 // SettingsFromEnv builds Settings from memreview.toml [curator], the
 // environment and the --model flag. Precedence: flag, then environment
 // (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL), then memreview.toml, then
 // the defaults. An unparsable [curator] timeout falls back to the default.
+// With no endpoint and no key at all, NoEndpoint is set: Ready refuses to
+// start a run rather than send a trajectory to the default hosted API.
 // Operator is left for the caller (the service sets its own).
 func SettingsFromEnv(cfg review.CuratorConfig, model string) Settings {
+	key := os.Getenv("OPENAI_API_KEY")
 	s := Settings{
 		BaseURL:    firstNonEmpty(os.Getenv("OPENAI_BASE_URL"), cfg.BaseURL, DefaultBaseURL),
-		APIKey:     os.Getenv("OPENAI_API_KEY"),
+		APIKey:     key,
+		NoEndpoint: firstNonEmpty(os.Getenv("OPENAI_BASE_URL"), cfg.BaseURL) == "" && (firstNonEmpty(key) == "" || strings.TrimSpace(key) == "none"),
 		Model:      firstNonEmpty(model, os.Getenv("OPENAI_MODEL"), cfg.Model, DefaultModel),
 		MaxSteps:   cfg.MaxSteps,
 		MaxRetries: DefaultMaxRetries,

@@ -174,8 +174,18 @@ func TestSettingsFromEnv(t *testing.T) {
 		t.Errorf("from env and flag: %+v", s)
 	}
 	t.Setenv("OPENAI_BASE_URL", "")
-	if s := SettingsFromEnv(review.CuratorConfig{}, ""); s.BaseURL != DefaultBaseURL || s.Model != DefaultModel {
-		t.Errorf("defaults: %+v", s)
+	if s := SettingsFromEnv(review.CuratorConfig{}, ""); s.BaseURL != DefaultBaseURL || s.Model != DefaultModel || s.NoEndpoint || s.Ready() != nil {
+		t.Errorf("defaults with a key: %+v (ready: %v)", s, s.Ready())
+	}
+	// No endpoint and no key: the default endpoint is nobody's choice.
+	for _, key := range []string{"", "none"} {
+		t.Setenv("OPENAI_API_KEY", key)
+		if s := SettingsFromEnv(review.CuratorConfig{}, ""); !s.NoEndpoint || s.Ready() == nil {
+			t.Errorf("no endpoint, key %q: %+v is ready", key, s)
+		}
+		if s := SettingsFromEnv(review.CuratorConfig{BaseURL: "http://localhost:11434/v1"}, ""); s.NoEndpoint {
+			t.Errorf("[curator] base_url, key %q: %+v is not ready", key, s)
+		}
 	}
 }
 

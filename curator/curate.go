@@ -346,7 +346,7 @@ func (c *curation) converse(ctx context.Context, t *review.Trajectory) error {
 func (c *curation) brief(t *review.Trajectory) string {
 	var b strings.Builder
 	p := t.Distilled
-	fmt.Fprintf(&b, "Trajectory %s (%d steps), environment %q, outcome: passed=%t reward=%.2f.\n", t.ID, len(t.Steps), t.Env, t.Outcome.Passed, t.Outcome.Reward)
+	fmt.Fprintf(&b, "Trajectory %s (%d steps), environment %q, outcome: %s.\n", t.ID, len(t.Steps), t.Env, t.Outcome.Words())
 	fmt.Fprintf(&b, "Task: %s\n", p.Task)
 	if len(p.Retrieved) > 0 || len(t.Retrieved) > 0 {
 		fmt.Fprintf(&b, "Records retrieved by the task agent: %s\n", strings.Join(append(append([]string{}, t.Retrieved...), missing(t.Retrieved, p.Retrieved)...), ", "))

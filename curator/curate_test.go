@@ -175,7 +175,7 @@ func TestCurateDistillsAndProbeOff(t *testing.T) {
 			if len(r.Tools) != 0 || rf == nil || rf.Type != "json_schema" || rf.JSONSchema == nil || !rf.JSONSchema.Strict || rf.JSONSchema.Name != "packet" {
 				t.Errorf("distill request: tools %v, response_format %+v", r.toolNames(), rf)
 			}
-			mustContain(t, "distill input", r.last(), "[2] assistant", "call sql(", "→ widget, gadget", "passed=true")
+			mustContain(t, "distill input", r.last(), "[2] assistant", "call sql(", "→ widget, gadget", "Outcome: passed, reward")
 		}),
 		toolReply(call{"c1", "sql_query", args(map[string]any{"env": "shop", "sql": "SELECT 1"})}).with(func(t *testing.T, r *wireReq) {
 			wantTools(noProbeTools)(t, r)

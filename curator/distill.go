@@ -121,7 +121,7 @@ func renderTrajectory(t *review.Trajectory) string {
 	if t.Env != "" {
 		fmt.Fprintf(&b, "Environment: %s\n", t.Env)
 	}
-	fmt.Fprintf(&b, "Outcome: passed=%t reward=%.2f", t.Outcome.Passed, t.Outcome.Reward)
+	fmt.Fprintf(&b, "Outcome: %s", t.Outcome.Words())
 	if t.Outcome.Notes != "" {
 		fmt.Fprintf(&b, " (%s)", clip(t.Outcome.Notes, fieldCap))
 	}

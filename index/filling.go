@@ -174,16 +174,30 @@ type followSource struct {
 	stop    <-chan struct{} // closed when the index closes (nil: never)
 	seq     int64           // the change feed is read up to here
 	pending []string        // ids of records changed up to seq, not yet handed over
+	final   bool            // the feed was read after the writer was done: pending is the last of it
 }
 
 // RecordsAfter hands over up to limit records changed since the last
 // page, ignoring afterID (fill reads the pages in turn until one is
 // empty), and an empty page once the writer is done and every record it
 // inserted has been handed over.
+//
+// The feed gives each object's latest change only, so a record inserted
+// before the writer's last insert and edited after it, both since the
+// last read (a build that fell behind its writer), shows there only at
+// its edit, after f.Inserted's sequence: the first read after the writer
+// is done takes every record it lists, whatever its sequence, and is the
+// last read. A record handed over before and edited since is handed over
+// again, in its latest version; the catch-up after the build replays the
+// edit all the same, so the index ends up the same whichever of the two
+// pages is written last.
 func (s *followSource) RecordsAfter(_ string, limit int) ([]review.Record, error) {
 	for {
 		if len(s.pending) == 0 {
-			done, last, next, err := s.f.state()
+			if s.final {
+				return nil, nil
+			}
+			done, _, next, err := s.f.state()
 			if err != nil {
 				return nil, fmt.Errorf("the bank's writer failed: %w", err)
 			}
@@ -192,16 +206,16 @@ func (s *followSource) RecordsAfter(_ string, limit int) ([]review.Record, error
 				return nil, fmt.Errorf("index: read the bank's changes since %d: %w", s.seq, err)
 			}
 			for _, c := range changes {
-				if done && c.Seq > last {
-					continue // an edit after the inserts: the catch-up's
-				}
 				s.seq = max(s.seq, c.Seq)
 				if c.Kind == "record" {
 					s.pending = append(s.pending, c.ID)
 				}
 			}
+			// done before the read: the read saw every insert (edits
+			// after it are the catch-up's).
+			s.final = done
 			if len(s.pending) == 0 {
-				if done { // done before the read: the read saw every insert
+				if done {
 					return nil, nil
 				}
 				select {

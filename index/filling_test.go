@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/store"
 )
@@ -93,12 +96,13 @@ func TestBuildFilling(t *testing.T) {
 	}
 	stored, err := readSeq(idx)
 	count, _ := idx.DocCount()
+	lost := missingDocs(t, idx, st, all)
 	idx.Close()
 	if err != nil || stored != inserted {
 		t.Errorf("stored sequence = %d, %v; want the last insert's, %d", stored, err, inserted)
 	}
-	if count != n+ntraj {
-		t.Errorf("the build holds %d documents, want %d records and %d trajectories", count, n, ntraj)
+	if count != n+ntraj || len(lost) > 0 {
+		t.Errorf("the build holds %d documents, want %d records and %d trajectories; missing %v", count, n, ntraj, lost)
 	}
 	ix, err := Open(dir, st)
 	if err != nil {
@@ -117,6 +121,75 @@ func TestBuildFilling(t *testing.T) {
 	}
 	if got := search(t, ix, "id:a_last", ""); !slices.Equal(got, recs("a_last")) {
 		t.Errorf("id:a_last = %v; want the record written last", got)
+	}
+}
+
+// missingDocs names the documents of all and of st's trajectories that
+// the built index idx lacks.
+func missingDocs(t *testing.T, idx bleve.Index, st *store.Store, all []review.Record) []string {
+	t.Helper()
+	want := make([]string, 0, len(all)+ntraj)
+	for _, r := range all {
+		want = append(want, schema.DocID("record", r.ID))
+	}
+	trajs, err := st.Trajectories()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range trajs {
+		want = append(want, schema.DocID("trajectory", tr.ID))
+	}
+	var lost []string
+	for _, id := range want {
+		if d, err := idx.Document(id); err != nil || d == nil {
+			lost = append(lost, id)
+		}
+	}
+	return lost
+}
+
+// TestBuildFillingEditedBeforeRead: a record inserted before f.Inserted
+// and edited after it, both before the build reads the change feed (a
+// build starved while the writer runs ahead), is in the build. The feed
+// gives each object's latest change only, so the record shows there at
+// the edit's sequence, after the last insert's.
+func TestBuildFillingEditedBeforeRead(t *testing.T) {
+	t.Parallel()
+	st, dir := fillingBank(t)
+	const n = 40
+	all := bulkRecords("ahead", n)
+	f := NewFilling(n)
+	if err := st.PutRecords(all, "test", "fill"); err != nil {
+		t.Fatal(err)
+	}
+	f.Committed(n)
+	inserted, err := st.LastSeq()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Inserted(inserted)
+	edited := all[7]
+	edited.Lemma = "bulk note rewritten about zebras"
+	if _, err := st.DecideRecords(context.Background(), review.RecordRequest{Verb: review.Edit, Record: &edited, Operator: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	// The build starts only now: the writer is done and has edited.
+	if err := buildFilling(dir, st, f, BuildTuning{Batch: 16}); err != nil {
+		t.Fatalf("BuildFilling: %v", err)
+	}
+	idx, err := openDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, serr := readSeq(idx)
+	count, _ := idx.DocCount()
+	lost := missingDocs(t, idx, st, all)
+	idx.Close()
+	if serr != nil || stored != inserted {
+		t.Errorf("stored sequence = %d, %v; want the last insert's, %d", stored, serr, inserted)
+	}
+	if count != n+ntraj || len(lost) > 0 {
+		t.Errorf("the build holds %d documents, want %d records and %d trajectories; missing %v", count, n, ntraj, lost)
 	}
 }
 
@@ -215,13 +288,17 @@ func TestBuildInterrupted(t *testing.T) {
 
 // TestFollowSourceOrder reads a filling bank page by page between its
 // commits: every record comes once, also one written after the pages
-// passed its id, and an edit after the inserts is left to the catch-up.
+// passed its id, except one edited after the inserts, which comes again
+// in its edited version (the feed cannot tell that edit from the insert
+// of a record not read yet); once the writer is done and that read is
+// handed over, later edits are left to the catch-up.
 func TestFollowSourceOrder(t *testing.T) {
 	t.Parallel()
 	st, _ := fillingBank(t)
 	f := NewFilling(0)
 	src := &followSource{Source: st, byID: st, f: f}
 	seen := map[string]int{}
+	lemma := map[string]string{} // the version handed over last
 	read := func(until bool) {
 		for {
 			page, err := src.RecordsAfter("", 300)
@@ -230,6 +307,7 @@ func TestFollowSourceOrder(t *testing.T) {
 			}
 			for _, r := range page {
 				seen[r.ID]++
+				lemma[r.ID] = r.Lemma
 			}
 			if len(page) == 0 || !until && len(src.pending) == 0 {
 				return
@@ -260,10 +338,21 @@ func TestFollowSourceOrder(t *testing.T) {
 	if len(seen) != 702 || seen["a_late"] != 1 || seen["z_late"] != 1 {
 		t.Errorf("%d records handed over (a_late %d, z_late %d), want 702, each once", len(seen), seen["a_late"], seen["z_late"])
 	}
+	if seen[edited.ID] != 2 || lemma[edited.ID] != edited.Lemma {
+		t.Errorf("%s handed over %d times, last as %q; want twice, last as the edit", edited.ID, seen[edited.ID], lemma[edited.ID])
+	}
 	for id, n := range seen {
-		if n != 1 {
+		if n != 1 && id != edited.ID {
 			t.Errorf("%s handed over %d times", id, n)
 		}
+	}
+	again := first[4]
+	again.Lemma = "edited after the last read"
+	if _, err := st.DecideRecords(context.Background(), review.RecordRequest{Verb: review.Edit, Record: &again, Operator: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if page, err := src.RecordsAfter("", 300); err != nil || len(page) != 0 {
+		t.Errorf("after the last read RecordsAfter = %d records, %v; want none (the edit is the catch-up's)", len(page), err)
 	}
 	if got, err := src.seqAfterItems(); err != nil || got != seq {
 		t.Errorf("seqAfterItems = %d, %v; want the last insert's %d", got, err, seq)

@@ -94,6 +94,9 @@ const (
 	Changed    Verdict = "changed"     // output differs
 	FailsNow   Verdict = "fails-now"   // recorded ok, now an error
 	EnvChanged Verdict = "env-changed" // same output, different fingerprint
+	// NoBaseline: nothing was recorded to compare with (a check added
+	// or edited without a run); it neither holds nor fails.
+	NoBaseline Verdict = "no-baseline"
 )
 
 // Compare says how a fresh run relates to a recorded one. Output is compared

@@ -161,6 +161,10 @@ type RecordRequest struct {
 	Record   *Record
 	Operator string
 	Note     string
+	// Baselines are the checks of Record whose expected result the
+	// caller took from a live run just now (the service does, for every
+	// check saved without one); the decision lists them.
+	Baselines []Baseline
 }
 
 // CheckResult is the last verify outcome of one check of a record.

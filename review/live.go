@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memreview/memreview/probe"
@@ -146,4 +147,35 @@ func BaselineText(bs []Baseline) string {
 		parts[i] = fmt.Sprintf("check %d baseline from live run %s", b.Check, b.Run)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Unbaselined lists the 1-based checks of r that have no baseline and that
+// no live run without an error among live ran (SetBaselines would give
+// them none): those a decision must run live before it writes r, so that
+// r's next verify has something to compare with.
+func Unbaselined(r *Record, live []ProbeRun) []int {
+	var out []int
+	for i, c := range r.Checks {
+		if !c.HasBaseline() && latestLive(live, c.Env, c.Input, "", true) == nil {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// NoBaselineText says which checks a decision left without a baseline,
+// for the footer and the CLI: "check 3 has no baseline (it failed when
+// run at save)".
+func NoBaselineText(checks []int) string {
+	if len(checks) == 0 {
+		return ""
+	}
+	parts := make([]string, len(checks))
+	for i, n := range checks {
+		parts[i] = strconv.Itoa(n)
+	}
+	if len(checks) == 1 {
+		return "check " + parts[0] + " has no baseline (it failed when run at save)"
+	}
+	return "checks " + strings.Join(parts, ", ") + " have no baseline (they failed when run at save)"
 }

@@ -11,6 +11,7 @@
 package review
 
 import (
+	"reflect"
 	"time"
 
 	"github.com/memreview/memreview/probe"
@@ -157,10 +158,17 @@ type Source struct {
 
 // Check is a probe a record carries and the output it must reproduce.
 type Check struct {
-	Env    string       `json:"env"`
-	Input  string       `json:"input"`
-	Expect probe.Result `json:"expect"`
+	Env   string `json:"env"`
+	Input string `json:"input"`
+	// Expect is the check's baseline: the result it must reproduce; zero
+	// (and left out of the JSON) until one is taken.
+	Expect probe.Result `json:"expect,omitzero"`
 }
+
+// HasBaseline reports whether c has an expected result to compare with:
+// a check added or edited without being run has none.
+// (It is the zero test of the JSON's omitzero.)
+func (c Check) HasBaseline() bool { return !reflect.ValueOf(c.Expect).IsZero() }
 
 // Record is one memory: a concise statement plus what makes it usable and
 // checkable.
@@ -259,6 +267,9 @@ type Decision struct {
 	// Baselines are the checks of Record whose expected result this
 	// decision took from the proposal's latest live runs (review/live.go).
 	Baselines []Baseline `json:"baselines,omitempty"`
+	// NoBaseline lists the 1-based checks of Record that still have no
+	// expected result after it (a new check that failed when run at save).
+	NoBaseline []int `json:"no_baseline,omitempty"`
 }
 
 // Version is one stored version of a record, with who wrote it and why.

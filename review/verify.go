@@ -45,6 +45,9 @@ func RunChecksWith(ctx context.Context, run ProbeFunc, recs []Record, env string
 				cancel()
 			}
 			res.Verdict = probe.Compare(c.Expect, res.Now)
+			if !c.HasBaseline() {
+				res.Verdict = probe.NoBaseline
+			}
 			out = append(out, res)
 		}
 	}
@@ -53,3 +56,7 @@ func RunChecksWith(ctx context.Context, run ProbeFunc, recs []Record, env string
 
 // Holds reports whether a verdict means the check still holds.
 func Holds(v probe.Verdict) bool { return v == probe.Same || v == probe.EnvChanged }
+
+// Fails reports whether a verdict makes the record suspect: the check no
+// longer holds. A check with no baseline neither holds nor fails.
+func Fails(v probe.Verdict) bool { return !Holds(v) && v != probe.NoBaseline }

@@ -12,15 +12,20 @@ import (
 // it). Counts, not a bare percentage: two passes of two is not ninety of a
 // hundred.
 type Worth struct {
-	Record    string    `json:"record"`
-	Retrieved int       `json:"retrieved"` // tasks that retrieved the record
-	Passed    int       `json:"passed"`    // of those, how many passed
-	From      time.Time `json:"from,omitempty"`
-	To        time.Time `json:"to,omitempty"` // the last task that retrieved it
+	Record    string `json:"record"`
+	Retrieved int    `json:"retrieved"` // tasks that retrieved the record
+	Passed    int    `json:"passed"`    // of those, how many passed
+	// Unrewarded: of those, how many carry no reward outcome (none, or a
+	// value): they neither passed nor failed.
+	Unrewarded int       `json:"unrewarded,omitempty"`
+	From       time.Time `json:"from,omitempty"`
+	To         time.Time `json:"to,omitempty"` // the last task that retrieved it
 	// BankTasks and BankPassed count every task of the bank that ended in
-	// [From, To], and how many of them passed.
-	BankTasks  int `json:"bank_tasks"`
-	BankPassed int `json:"bank_passed"`
+	// [From, To], and how many of them passed; BankUnrewarded how many
+	// carry no reward outcome.
+	BankTasks      int `json:"bank_tasks"`
+	BankPassed     int `json:"bank_passed"`
+	BankUnrewarded int `json:"bank_unrewarded,omitempty"`
 	// Eval, when set, names the eval run the worth comes from instead:
 	// Retrieved and Passed are the tasks whose bank condition retrieved
 	// the record and how many passed with the bank; BankTasks and
@@ -28,22 +33,27 @@ type Worth struct {
 	Eval string `json:"eval,omitempty"`
 }
 
-// Failed is how many of the tasks that retrieved the record failed.
-func (w Worth) Failed() int { return w.Retrieved - w.Passed }
+// Failed is how many of the tasks that retrieved the record failed: those
+// with a reward outcome that did not pass.
+func (w Worth) Failed() int { return w.Retrieved - w.Passed - w.Unrewarded }
 
-// MostlyFailed reports whether most tasks that retrieved the record failed
-// (at least two retrieved it): the operator should look at it.
-func (w Worth) MostlyFailed() bool { return w.Retrieved >= 2 && 2*w.Failed() > w.Retrieved }
+// MostlyFailed reports whether most tasks that retrieved the record and
+// carry a reward failed (at least two did): the operator should look at it.
+func (w Worth) MostlyFailed() bool {
+	n := w.Retrieved - w.Unrewarded
+	return n >= 2 && 2*w.Failed() > n
+}
 
 // Lift is the record's pass rate minus the bank's over the same period,
-// each smoothed by one pass and one failure so that few tasks say little;
-// 0 for a record no task retrieved. It orders records by worth.
+// over the tasks that carry a reward, each smoothed by one pass and one
+// failure so that few tasks say little; 0 for a record no such task
+// retrieved. It orders records by worth.
 func (w Worth) Lift() float64 {
-	if w.Retrieved == 0 {
+	if w.Retrieved-w.Unrewarded == 0 {
 		return 0
 	}
 	rate := func(p, n int) float64 { return float64(p+1) / float64(n+2) }
-	return rate(w.Passed, w.Retrieved) - rate(w.BankPassed, w.BankTasks)
+	return rate(w.Passed, w.Retrieved-w.Unrewarded) - rate(w.BankPassed, w.BankTasks-w.BankUnrewarded)
 }
 
 // String says it in one line: "retrieved by 3 tasks: 1 passed, 2 failed;
@@ -56,8 +66,15 @@ func (w Worth) String() string {
 		return fmt.Sprintf("in eval %s: retrieved by %d task%s: %d passed with the bank, %d without memory",
 			w.Eval, w.Retrieved, plural(w.Retrieved), w.Passed, w.BankPassed)
 	}
-	s := fmt.Sprintf("retrieved by %d task%s: %d passed, %d failed; the bank over the same period (%s – %s): %d of %d passed",
-		w.Retrieved, plural(w.Retrieved), w.Passed, w.Failed(), w.From.Format("2006-01-02"), w.To.Format("2006-01-02"), w.BankPassed, w.BankTasks)
+	s := fmt.Sprintf("retrieved by %d task%s: %d passed, %d failed", w.Retrieved, plural(w.Retrieved), w.Passed, w.Failed())
+	if w.Unrewarded > 0 {
+		s += fmt.Sprintf(", %d without a reward", w.Unrewarded)
+	}
+	s += fmt.Sprintf("; the bank over the same period (%s – %s): %d of %d passed",
+		w.From.Format("2006-01-02"), w.To.Format("2006-01-02"), w.BankPassed, w.BankTasks)
+	if w.BankUnrewarded > 0 {
+		s += fmt.Sprintf(" (%d without a reward)", w.BankUnrewarded)
+	}
 	if w.MostlyFailed() {
 		s += " — mostly failed tasks"
 	}
@@ -83,19 +100,24 @@ func (t *Trajectory) When() time.Time {
 // record id, in one pass over the trajectories (for sorting a whole bank).
 func WorthOf(trs []Trajectory) map[string]Worth {
 	type ev struct {
-		at     time.Time
-		passed bool
+		at                 time.Time
+		passed, unrewarded bool
 	}
 	evs := make([]ev, len(trs))
 	for i := range trs {
-		evs[i] = ev{trs[i].When(), trs[i].Outcome.Passed}
+		o := trs[i].Outcome
+		evs[i] = ev{trs[i].When(), o.Succeeded(), !o.Rewarded()}
 	}
 	sort.Slice(evs, func(i, j int) bool { return evs[i].at.Before(evs[j].at) })
 	passedBefore := make([]int, len(evs)+1) // passes among evs[:i]
+	unrewardedBefore := make([]int, len(evs)+1)
 	for i, e := range evs {
-		passedBefore[i+1] = passedBefore[i]
+		passedBefore[i+1], unrewardedBefore[i+1] = passedBefore[i], unrewardedBefore[i]
 		if e.passed {
 			passedBefore[i+1]++
+		}
+		if e.unrewarded {
+			unrewardedBefore[i+1]++
 		}
 	}
 	out := map[string]Worth{}
@@ -112,8 +134,11 @@ func WorthOf(trs []Trajectory) map[string]Worth {
 			}
 			w.Record = id
 			w.Retrieved++
-			if t.Outcome.Passed {
+			switch {
+			case t.Outcome.Succeeded():
 				w.Passed++
+			case !t.Outcome.Rewarded():
+				w.Unrewarded++
 			}
 			out[id] = w
 		}
@@ -122,6 +147,7 @@ func WorthOf(trs []Trajectory) map[string]Worth {
 		lo := sort.Search(len(evs), func(i int) bool { return !evs[i].at.Before(w.From) })
 		hi := sort.Search(len(evs), func(i int) bool { return evs[i].at.After(w.To) })
 		w.BankTasks, w.BankPassed = hi-lo, passedBefore[hi]-passedBefore[lo]
+		w.BankUnrewarded = unrewardedBefore[hi] - unrewardedBefore[lo]
 		out[id] = w
 	}
 	return out

@@ -160,6 +160,8 @@ func TestCurateFromReview(t *testing.T) {
 	s.waitFor("Review 1/15", "Candidate "+first.ID)
 
 	s.typ("c")
+	s.waitFor("Send " + first.Trajectory + " to the model test-model at " + f.BaseURL() + "?") // the session's first run asks
+	s.typ("y")
 	out := s.waitFor("Curator run cur_", "→ sql_query", countQuery, "← 1 row (run_cur_")
 	if bytes.Contains(out, []byte("made 1 proposal")) {
 		t.Fatal("the run ended before the model answered the second request")
@@ -183,6 +185,8 @@ func TestCurateFailure(t *testing.T) {
 	s := start(t, w.deps, 200, 60)
 	s.waitFor("Review 1/15", "Candidate "+sample.ProposalIDs[0])
 	s.typ("c")
+	s.waitFor("to the model test-model at")
+	s.typ("y")
 	s.waitFor("nothing saved — curator: the model server at "+f.BaseURL()+" answered 500", "twice",
 		"✘ failed; nothing was saved")
 	s.quit()
@@ -221,6 +225,8 @@ func TestCurateFromTrajectories(t *testing.T) {
 	s.typ("4")
 	s.waitFor("Detail " + trajs[0].ID)
 	s.typ("c")
+	s.waitFor("Send " + trajs[0].ID + " to the model test-model")
+	s.typ("y")
 	s.waitFor("Curator run cur_", "→ sql_query", countQuery, "← 1 row (run_cur_")
 	release()
 	got := s.waitRe(runIDRe, "Review 1/16")

@@ -266,7 +266,11 @@ func TestOtherScreensSeeAWrite(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "Detail "+sample.RecAttrsG2+" v2") {
 		t.Fatalf("after accepting %s the bank still shows the old %s:\n%s", sample.PropUpdate, sample.RecAttrsG2, v)
 	}
-	m = drive(t, m, uitest.Key("u")) // undo in the bank: the proposal is open again
+	m = drive(t, m, uitest.Key("u")) // undo in the bank: not its own decision, so it asks first
+	if v := m.View(); !strings.Contains(v, "It was not made on the bank screen") {
+		t.Fatalf("the bank's u does not ask before undoing the review screen's accept:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("y")) // the proposal is open again
 	m = drive(t, m, uitest.Key("1"))
 	if v := m.View(); !strings.Contains(v, "/15") {
 		t.Fatalf("after the undo in the bank the review screen does not count the reopened %s:\n%s", sample.PropUpdate, v)

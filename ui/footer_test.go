@@ -56,6 +56,44 @@ func TestErrorOverlay(t *testing.T) {
 	if strings.Contains(ansi.Strip(m.View()), "Last error") {
 		t.Error("esc did not close the error overlay")
 	}
+	// Read in full, the error leaves the footer of every screen (issue 23
+	// item 12); ! still shows it.
+	for _, k := range []string{"1", "2", "4"} {
+		m = drive(t, m, uitest.Key(k))
+		if v := ansi.Strip(m.View()); strings.Contains(v, "upstream detail") {
+			t.Errorf("screen %s still shows the error read with !:\n%s", k, v)
+		}
+	}
+	m = drive(t, m, uitest.Key("!"))
+	if !strings.Contains(ansi.Strip(m.View()), "Last error") {
+		t.Error("! no longer shows the error after it was read")
+	}
+}
+
+// TestErrorLeavesOnNextKey: an error not read with ! leaves the footer
+// on the next key, and a screen change (a navigation, no key) takes it
+// off too; the footer still offers ! until it is read (issue 23 item 12).
+func TestErrorLeavesOnNextKey(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	m := started(t, w.deps, 120, 40)
+	m = drive(t, m, common.Status{Text: "probe: SHOP-DB-DOWN", Err: true})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "SHOP-DB-DOWN") {
+		t.Fatalf("the footer does not show the error:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("j"))
+	if v := ansi.Strip(m.View()); strings.Contains(v, "SHOP-DB-DOWN") || !strings.Contains(v, "! error") {
+		t.Errorf("after a key the footer still shows the error, or lost !:\n%s", v)
+	}
+	m = drive(t, m, common.Status{Text: "probe: SHOP-DB-DOWN", Err: true})
+	m = drive(t, m, common.ShowRecord{ID: "mem_0001"})
+	if v := ansi.Strip(m.View()); strings.Contains(v, "SHOP-DB-DOWN") {
+		t.Errorf("another screen still shows the error:\n%s", v)
+	}
+	m = drive(t, m, uitest.Key("!"))
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Last error") || !strings.Contains(v, "SHOP-DB-DOWN") {
+		t.Errorf("! does not show the error:\n%s", v)
+	}
 }
 
 // TestSessionProgress: the title counts what this session decided against

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
@@ -50,6 +51,13 @@ func lastDecision(t *testing.T, s *store.Store) review.Decision {
 // added) and the checks (the one check's input edited, which the form
 // says drops its expected output, and a second check added), saves with
 // ctrl+s, and finds exactly that record after reopening the bank.
+//
+// Saving runs the checks that have no expected output live (issue 23 item
+// 2): the added one, which holds, takes its result as its baseline and
+// the footer says so; the edited one fails now (the sample's attrs_g2 was
+// split since) and keeps none, which the footer says too. Then verify
+// reports the first as "same" and the second as "no baseline", never
+// "changed", and the record is not suspect.
 func TestEditFormMultiLine(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -58,6 +66,7 @@ func TestEditFormMultiLine(t *testing.T) {
 	if len(cand.Steps) < 2 || len(cand.Checks) != 1 || cand.Checks[0].Expect.Env == "" {
 		t.Fatalf("the sample changed: %s has %d steps and %d checks", pid, len(cand.Steps), len(cand.Checks))
 	}
+	const added = "SELECT COUNT(*) FROM attrs_g2_core"
 	s := start(t, w.deps, 80, 24)
 	s.waitFor("CREATE  "+pid, "Trajectory traj_") // the pane's title names it once the proposal has loaded: e waits for that
 	s.typ("e")
@@ -77,11 +86,11 @@ func TestEditFormMultiLine(t *testing.T) {
 	s.send(ctrlK)
 	s.send(tab)
 	s.typ(" LIMIT 1")
-	s.waitFor("check 1: new or edited input, so no expected output is kept")
+	s.waitFor("check 1: new or edited input: saving runs it live")
 	s.send(newLine)
-	s.typ("shop: SELECT COUNT(*) FROM attrs_g2")
+	s.typ("shop: " + added)
 	s.send(ctrlS)
-	s.waitFor("edited " + pid + " → mem_")
+	s.waitFor("edited "+pid+" → mem_", "check 1 has no baseline") // 80 columns cut the footer after it
 	s.quit()
 
 	w.reopen(t)
@@ -90,14 +99,39 @@ func TestEditFormMultiLine(t *testing.T) {
 		t.Fatalf("last decision %s on %s, want edit on %s", dec.Verb, dec.Proposal, pid)
 	}
 	got := record(t, w.store, dec.Record.ID)
+	if len(dec.Baselines) != 1 || dec.Baselines[0].Check != 2 || !slices.Equal(dec.NoBaseline, []int{1}) {
+		t.Fatalf("decision baselines %+v, no baseline %v; want check 2 from a live run, check 1 none", dec.Baselines, dec.NoBaseline)
+	}
+	run, err := w.store.ProbeRun(dec.Baselines[0].Run)
+	if err != nil || run.Result.Input != added || !run.Result.OK() || len(run.Result.Rows) != 1 {
+		t.Fatalf("the baseline's run %s: %+v, %v", dec.Baselines[0].Run, run, err)
+	}
 	want := cand.Clone()
 	want.Lemma = longLemma1 + "\n" + longLemma2
 	want.Steps = append(slices.Clone(cand.Steps[1:]), "report the count per connectivity")
-	want.Checks = []review.Check{{Env: cand.Checks[0].Env, Input: cand.Checks[0].Input + " LIMIT 1"}, {Env: "shop", Input: "SELECT COUNT(*) FROM attrs_g2"}}
+	want.Checks = []review.Check{{Env: cand.Checks[0].Env, Input: cand.Checks[0].Input + " LIMIT 1"}, {Env: "shop", Input: added, Expect: run.Result}}
+	want.Provenance.ProbeRuns = append(slices.Clone(cand.Provenance.ProbeRuns), run.ID)
 	want.ID, want.Status, want.Version, want.Created, want.Updated = got.ID, review.Active, 1, got.Created, got.Updated
 	want.VerifiedAgainst, want.Suspect = got.VerifiedAgainst, got.Suspect
 	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("edited record after reopen:\n got %+v\nwant %+v", *got, want)
+	}
+
+	results, err := w.deps.Service.Verify(t.Context(), "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var verdicts []probe.Verdict
+	for _, r := range results {
+		if r.RecordID == got.ID {
+			verdicts = append(verdicts, r.Verdict)
+		}
+	}
+	if !slices.Equal(verdicts, []probe.Verdict{probe.NoBaseline, probe.Same}) {
+		t.Errorf("verify of %s: %v, want no baseline for the check that failed at save and same for the one baselined", got.ID, verdicts)
+	}
+	if r := record(t, w.store, got.ID); r.Suspect {
+		t.Errorf("%s is suspect after verify", got.ID)
 	}
 }
 

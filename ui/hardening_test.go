@@ -156,6 +156,8 @@ func TestQuitCancelsCuratorCall(t *testing.T) {
 	s := start(t, w.deps, 200, 60)
 	s.waitFor("Review 1/15", "Candidate "+sample.ProposalIDs[0]) // c waits for the proposal to load
 	s.typ("c")
+	s.waitFor("to the model m at " + srv.URL + "/v1?")
+	s.typ("y")
 	select {
 	case <-arrived:
 	case <-time.After(10 * time.Second):

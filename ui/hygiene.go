@@ -85,7 +85,9 @@ func (m *Model) startHygiene() tea.Cmd {
 	m.status = common.Status{} // the footer shows the run's progress
 	own := &m.own
 	run := func() tea.Msg {
-		rep, saved, err := svc.Hygiene(context.Background(), app.HygieneOptions{})
+		// Incremental: the service compares only the records changed since
+		// the last run when it can (the CLI's hygiene runs in full).
+		rep, saved, err := svc.Hygiene(context.Background(), app.HygieneOptions{Incremental: true})
 		own.add(saved)
 		return hygieneDone{seq: seq, rep: rep, saved: saved, err: err}
 	}
@@ -130,6 +132,13 @@ func (m *Model) hygieneProgress() string {
 // hygieneSummary says what a run queued: "hygiene: 7 proposals queued (2
 // merge, 5 delete)", or that it found nothing new.
 func hygieneSummary(rep *app.HygieneReport, saved []review.Proposal) string {
+	if rep != nil && rep.Incremental {
+		return strings.Replace(hygieneFound(rep, saved), "hygiene:", fmt.Sprintf("hygiene of %d changed record%s:", rep.Changed, plural(rep.Changed)), 1)
+	}
+	return hygieneFound(rep, saved)
+}
+
+func hygieneFound(rep *app.HygieneReport, saved []review.Proposal) string {
 	if len(saved) == 0 {
 		open := 0
 		if rep != nil {

@@ -42,7 +42,8 @@ func hygieneQueued(t *testing.T, st *store.Store) []review.Proposal {
 // background, the footer says what it queued, the queue grows by the
 // sample world's seven findings (two merges, the cents/dollars
 // contradiction, four stale records) and each is shown on the review
-// screen with its rationale and evidence; a second H queues nothing.
+// screen with its rationale and evidence; a second H, incremental, compares
+// the no records changed since and queues nothing.
 func TestHygieneFromTheTUI(t *testing.T) {
 	t.Parallel()
 	deps := serviceWorld(t)
@@ -105,8 +106,8 @@ func TestHygieneFromTheTUI(t *testing.T) {
 	if bytes.Contains(s.all, []byte("new proposal")) {
 		t.Error("the change watcher announced hygiene's own proposals as new ones from elsewhere")
 	}
-	s.typ("H")
-	s.waitFor("hygiene: nothing new (7 findings already in the queue)")
+	s.typ("H") // incremental: no record changed since the first run
+	s.waitFor("hygiene of 0 changed records: nothing new")
 	if n := len(hygieneQueued(t, uitest.Store(t, deps))); n != 7 {
 		t.Errorf("a second run left %d hygiene proposals, want the same 7", n)
 	}

@@ -6,6 +6,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
@@ -118,5 +122,30 @@ func TestLiveRunIsNoNewProposal(t *testing.T) {
 	}
 	if got := describe(svc, cs, w.deps.Operator, &ownProposals{}); got != "" {
 		t.Fatalf("the watcher says %q after a live run", got)
+	}
+}
+
+// TestLiveRunNamesItsRunAt120: at 120 columns the probes pane is the
+// right third of the screen; the line of p's verdict wraps so that the
+// run it saved shows whole, never "saved as run_…" (issue 23 item 12).
+func TestLiveRunNamesItsRunAt120(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	s := start(t, w.deps, 120, 40)
+	s.open(sample.PropAcceptCreate)
+	s.typ("p")
+	s.waitFor("✔ now: same", "saved as")
+	s.tm.Type("q")
+	v := ansi.Strip(s.tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View())
+	var pane []string // the probes pane's text, its lines joined
+	for _, l := range strings.Split(v, "\n") {
+		if ansi.StringWidth(l) == 120 {
+			pane = append(pane, strings.Trim(ansi.Cut(l, 80, 120), "│ "))
+		}
+	}
+	id := liveRunOf(t, []byte(strings.Join(pane, " ")))
+	runs, err := w.store.ProbeRunsFor("proposal", sample.PropAcceptCreate)
+	if err != nil || len(runs) == 0 || runs[len(runs)-1].ID != id {
+		t.Errorf("the pane named %s; the proposal's runs are %+v (%v)", id, runs, err)
 	}
 }

@@ -64,6 +64,7 @@ func TestMergeEditorKeepsBothRecords(t *testing.T) {
 	}
 	proc := *record(t, w.store, sample.RecWarrantyProc)
 	mergeCand := proposalRecord(t, w.store, sample.PropMerge)
+	revA, revB := *record(t, w.store, sample.RecRevenueHeadA), *record(t, w.store, sample.RecRevenueHeadB)
 
 	s := start(t, w.deps, 200, 60)
 	s.waitFor("Candidate " + sample.ProposalIDs[0])
@@ -126,16 +127,19 @@ func TestMergeEditorKeepsBothRecords(t *testing.T) {
 			tags = append(tags, tg)
 		}
 	}
+	// The merge proposal's editor starts from its record with its targets'
+	// content folded in (issue 23 item 1): their lemmas, mem_0017's steps
+	// the proposal's do not say, both checks.
 	switch {
-	case edited.Lemma != mergeCand.Lemma+" "+proc.Lemma:
-		t.Errorf("edited merge's lemma %q, want the pair's then the procedure's", edited.Lemma)
+	case edited.Lemma != mergeCand.Lemma+" "+revA.Lemma+" "+revB.Lemma+" "+proc.Lemma:
+		t.Errorf("edited merge's lemma %q, want the proposal's, its targets', then the procedure's", edited.Lemma)
 	case edited.Trigger != "Revenue per head, or warranty prices":
 		t.Errorf("edited merge's trigger %q, want the operator's", edited.Trigger)
-	case !slices.Equal(edited.Steps, slices.Concat(mergeCand.Steps, proc.Steps)):
+	case !slices.Equal(edited.Steps, slices.Concat(mergeCand.Steps, revA.Steps[1:], proc.Steps)):
 		t.Errorf("edited merge's steps %q", edited.Steps)
 	case !slices.Equal(edited.Scope.Tags, tags):
 		t.Errorf("edited merge's tags %q, want %q", edited.Scope.Tags, tags)
-	case !reflect.DeepEqual(edited.Checks, slices.Concat(mergeCand.Checks, proc.Checks)):
+	case !reflect.DeepEqual(edited.Checks, slices.Concat(mergeCand.Checks, revA.Checks, revB.Checks, proc.Checks)):
 		t.Errorf("edited merge's checks %+v", edited.Checks)
 	case !slices.Equal(edited.Provenance.MergedFrom, []string{sample.RecRevenueHeadA, sample.RecRevenueHeadB, proc.ID}):
 		t.Errorf("edited merge's merged_from %q", edited.Provenance.MergedFrom)

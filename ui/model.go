@@ -36,12 +36,14 @@ type Model struct {
 
 	status       common.Status
 	statusSeq    int
-	focus        *common.Focus        // the latest, for screens built later
-	seq          int64                // the bank's change sequence as last seen (watch.go)
-	changes      <-chan app.ChangeSet // the service's changes after seq (watch.go)
-	othersClaims string               // other operators' claims as last polled (watch.go)
-	lastErr      string               // the last error shown in the footer, in full (! shows it)
-	showErr      bool                 // the ! overlay
+	focus        *common.Focus          // the latest, for screens built later
+	seq          int64                  // the bank's change sequence as last seen (watch.go)
+	changes      <-chan app.ChangeSet   // the service's changes after seq (watch.go)
+	othersClaims string                 // other operators' claims as last polled (watch.go)
+	lastErr      string                 // the last error shown in the footer, in full (! shows it)
+	errUnread    bool                   // lastErr not yet read with !: the footer offers "! error"
+	showErr      bool                   // the ! overlay
+	consent      *common.CuratorConsent // the first curator run's question, while asked (consent.go)
 
 	index indexState // the search index being opened in the background (index.go)
 	embed embedState // the background embedder's status (embedstatus.go)
@@ -117,6 +119,7 @@ func (m *Model) show(n common.ScreenID) tea.Cmd {
 	_, built := m.screens[n]
 	s := m.screen(n)
 	m.active = n
+	m.clearErr() // the error was about the screen left
 	if !built {
 		init := s.Init()
 		if m.focus != nil {
@@ -130,6 +133,14 @@ func (m *Model) show(n common.ScreenID) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// clearErr takes an error off the footer (the next key or screen does);
+// ! still shows it.
+func (m *Model) clearErr() {
+	if m.status.Err {
+		m.status = common.Status{}
+	}
 }
 
 // setFocus keeps f for screens built later and hands it to every built
@@ -147,7 +158,7 @@ func (m *Model) setStatus(s common.Status) tea.Cmd {
 	m.status = s
 	m.statusSeq++
 	if s.Err {
-		m.lastErr = s.Text
+		m.lastErr, m.errUnread = s.Text, true
 	}
 	seq := m.statusSeq
 	if s.Err { // errors stay until the next message

@@ -120,3 +120,55 @@ func TestQueueListBulkDefer(t *testing.T) {
 		t.Errorf("alice's %s was decided", sample.PropUpdate)
 	}
 }
+
+// TestQueueListAt80 drives the real program at 80x24 (issue 23 item 10):
+// the list shows each row's lemma and the deferred mark; space marks the
+// row under the cursor and stays there, so space j space marks the first
+// two rows (the one deferred before is now at the queue's end), which s
+// then defers; the delete proposals carry their targets' env, so op
+// delete and env shop show them. After reopening, exactly those three
+// are deferred.
+func TestQueueListAt80(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	before, err := w.store.Queue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, w.deps, 80, 24)
+	s.waitFor("CREATE  " + before[0].ID)
+	s.typ("]")
+	s.waitFor(before[1].ID)
+	s.typ("s") // defer the second: the list marks it
+	s.waitFor("deferred " + before[1].ID)
+	s.typ("L")
+	s.waitFor("Queue: 15 open", "To count reviewed", "(deferred) ")
+	s.typ("g")
+	s.typ(" ")
+	s.waitFor("1 marked")
+	s.typ("j")
+	s.typ(" ")
+	s.waitFor("2 marked")
+	s.typ("oo") // op: create, delete
+	s.typ("ee") // env: docs, shop
+	s.waitFor("op delete · env shop", "2 shown", sample.PropDelete, "retire "+sample.RecWrong)
+	s.typ("x")
+	s.waitFor("15 shown")
+	s.typ("s")
+	s.waitFor("Defer 2 marked proposals?")
+	s.typ("y")
+	s.waitFor("deferred 2 of 2 marked")
+	s.quit()
+
+	w.reopen(t)
+	for _, p := range before {
+		got, err := w.store.Proposal(p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deferred := p.ID == before[0].ID || p.ID == before[1].ID || p.ID == before[2].ID
+		if deferred != (got.Status == review.Deferred) {
+			t.Errorf("%s is %s; want deferred: %v", p.ID, got.Status, deferred)
+		}
+	}
+}

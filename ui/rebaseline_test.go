@@ -111,3 +111,56 @@ func TestNoteOnABankVerb(t *testing.T) {
 		t.Fatalf("the decision is %+v", d)
 	}
 }
+
+// TestRebaselineSaysWhy: b on a record whose check fails outright (the
+// sample's attrs_g2 record: the table was split) says why it cannot
+// re-baseline and what does apply, instead of nothing (issue 23 item 5).
+func TestRebaselineSaysWhy(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	s := start(t, w.deps, 200, 60)
+	s.waitFor("Candidate " + sample.ProposalIDs[0])
+	s.send(common.ShowRecord{ID: sample.RecAttrsG2})
+	s.waitFor("Detail " + sample.RecAttrsG2 + " v1")
+	s.typ("b") // the sample's last verify found it failing
+	s.waitFor("b: check 1 fails now (query failed:", ": a failing probe gives no baseline; e edits the check, d retires the record")
+	s.quit()
+	if ds, _ := w.store.Decisions(); len(ds) != 0 {
+		t.Errorf("b on a failing check wrote %d decisions", len(ds))
+	}
+}
+
+// TestRebaselineACheckWithoutBaseline: an imported record whose check has
+// no expected output verifies as "no baseline" (not suspect); b's question
+// says it expects nothing yet and shows what the check returns now; y
+// takes that as its baseline, and the next verify finds it the same.
+func TestRebaselineACheckWithoutBaseline(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	rec := review.Record{ID: "mem_9001", Lemma: "catalog_groups has one row per product group.", Category: review.Fact,
+		Scope: review.Scope{Env: "shop"}, Confidence: 0.8, Status: review.Active,
+		Checks: []review.Check{{Env: "shop", Input: "SELECT COUNT(*) AS n FROM catalog_groups"}}}
+	if err := w.store.PutRecords([]review.Record{rec}, "import", "test"); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, w.deps, 200, 60)
+	s.waitFor("Candidate " + sample.ProposalIDs[0])
+	s.send(common.ShowRecord{ID: rec.ID})
+	s.waitFor("Detail " + rec.ID + " v1")
+	s.typ("v")
+	s.waitFor("? no baseline to compare with", "1 had no baseline to compare with (b takes the result now as one)")
+	s.typ("b")
+	s.waitFor("expects nothing yet: the check has no baseline", "now (2026-04-01 09:00)")
+	s.typ("y")
+	s.waitFor("re-baseline dec_", rec.ID+" v2")
+	s.quit()
+
+	w.reopen(t)
+	got := record(t, w.store, rec.ID)
+	if got.Suspect || len(got.Checks) != 1 || !got.Checks[0].HasBaseline() || len(got.Checks[0].Expect.Rows) != 1 {
+		t.Fatalf("after b: %+v", got)
+	}
+	if v, err := w.deps.Service.VerifyRecord(context.Background(), rec.ID, 0); err != nil || v.Held() != 1 {
+		t.Fatalf("the check does not hold after b: %+v, %v", v.Results, err)
+	}
+}

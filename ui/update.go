@@ -67,6 +67,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.navigate(msg.Target(), msg)
 	case common.Focus:
 		return m, m.setFocus(msg)
+	case common.CuratorConsent:
+		return m, m.askConsent(msg)
 	}
 	return m, m.broadcast(msg)
 }
@@ -85,6 +87,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type == tea.KeyCtrlC {
 		return m.quit()
 	}
+	if !key.Matches(msg, k.Errors) {
+		m.clearErr() // an error stays in the footer until the next key
+	}
+	if m.consent != nil {
+		return m.consentKey(msg)
+	}
 	if c, ok := m.screens[m.active].(common.Capturer); ok && c.Capturing() {
 		return m.forward(m.active, msg)
 	}
@@ -102,7 +110,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.showErr {
 		if key.Matches(msg, k.Errors, k.Cancel, k.Help) {
-			m.showErr = false
+			m.showErr, m.errUnread = false, false
+			if m.status.Err && m.status.Text == m.lastErr {
+				m.status = common.Status{} // read in full: it leaves the footer (! shows it again)
+			}
 		} else if key.Matches(msg, k.Quit) {
 			return m.quit()
 		}

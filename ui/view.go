@@ -36,6 +36,8 @@ func (m *Model) View() string {
 	body := ""
 	_, h := m.bodySize()
 	switch {
+	case m.consent != nil:
+		body = m.consentOverlay(h)
 	case m.showErr:
 		body = m.errorOverlay(h)
 	case m.showAll:
@@ -95,12 +97,12 @@ func (m *Model) header(active common.Screen) string {
 }
 
 // footer is the screen's key hints, then the status line. The hints are
-// cut to make room for "? help · q quit" (and "! error" while there is one),
+// cut to make room for "? help · q quit" (and "! error" while there is one unread),
 // which are never cut: they lead to everything else.
 func (m *Model) footer(active common.Screen) string {
 	k := m.c.Keys
 	fixed := common.Bindings{k.Help, k.Quit}
-	if m.lastErr != "" {
+	if m.lastErr != "" && m.errUnread {
 		fixed = append(common.Bindings{k.Errors}, fixed...)
 	}
 	hm := m.help
@@ -108,6 +110,9 @@ func (m *Model) footer(active common.Screen) string {
 	right := hm.View(fixed)
 	sep := m.c.Styles.Footer.Render(" • ")
 	left := hm.View(common.Bindings(active.ShortHelp()))
+	if m.consent != nil {
+		left = hm.View(common.Bindings{k.Yes, k.No})
+	}
 	room := m.c.Width - lipgloss.Width(right) - lipgloss.Width(sep)
 	line := right
 	switch {

@@ -173,7 +173,7 @@ func (b *builder) checksHold(id string) int {
 		return 0
 	}
 	for _, c := range cs {
-		if !review.Holds(c.Verdict) {
+		if review.Fails(c.Verdict) {
 			return -1
 		}
 	}
@@ -186,9 +186,10 @@ func (b *builder) outcomes(r *review.Record) (pass, fail int) {
 	w := b.worth[r.ID]
 	pass, fail = w.Passed, w.Failed()
 	if t, ok := b.trajectory(r.Provenance.Trajectory); ok {
-		if t.Outcome.Passed {
+		switch {
+		case t.Outcome.Succeeded():
 			pass++
-		} else {
+		case t.Outcome.Failed():
 			fail++
 		}
 	}
@@ -222,17 +223,24 @@ func (b *builder) evidence(i int) string {
 		parts = append(parts, "it has no check")
 	}
 	if t, ok := b.trajectory(r.Provenance.Trajectory); ok {
-		parts = append(parts, fmt.Sprintf("it came from %s, which %s", t.ID, passedWord(t.Outcome.Passed)))
+		parts = append(parts, fmt.Sprintf("it came from %s, which %s", t.ID, outcomeWords(t.Outcome)))
 	}
 	parts = append(parts, b.uses(r.ID))
 	return strings.Join(parts, ", ")
 }
 
-func passedWord(p bool) string {
-	if p {
+// outcomeWords says how a run ended, as the evidence reads: "passed",
+// "failed", "gave no outcome", "ended: submitted". Only a reward fails.
+func outcomeWords(o review.Outcome) string {
+	switch {
+	case o.Succeeded():
 		return "passed"
+	case o.Failed():
+		return "failed"
+	case o.Kind == review.OutcomeValue:
+		return "ended: " + o.Value
 	}
-	return "failed"
+	return "gave no outcome"
 }
 
 // checkRuns returns the record's last verify results as probe runs, for a

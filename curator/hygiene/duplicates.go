@@ -115,6 +115,9 @@ func (b *builder) duplicates(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if !b.inFocus(b.ids(c.members)) {
+			continue // an incremental run: no changed record in it
+		}
 		f, err := b.mergeFinding(ctx, c.members, c.weakest)
 		if err != nil {
 			return err

@@ -109,6 +109,9 @@ type Options struct {
 	// Screen is the poisoning screen for Poisoning (nil: screen.New(),
 	// hosts not checked).
 	Screen *screen.Screener
+	// Focus, when set, makes the run incremental (incremental.go): only
+	// findings that name one of these records are kept.
+	Focus map[string]bool
 }
 
 // Finding is one thing hygiene found and the proposal it makes of it.
@@ -131,6 +134,10 @@ type Finding struct {
 type Report struct {
 	RunID    string
 	Findings []Finding
+	// Incremental says the run kept only findings naming the Changed
+	// records of Options.Focus (incremental.go).
+	Incremental bool
+	Changed     int
 }
 
 // New returns the findings whose proposals a run adds (those not already
@@ -187,7 +194,7 @@ func Run(ctx context.Context, in Input, opt Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	return &Report{RunID: opt.RunID, Findings: b.out}, nil
+	return &Report{RunID: opt.RunID, Findings: b.out, Incremental: opt.Focus != nil, Changed: len(opt.Focus)}, nil
 }
 
 // RunID names a hygiene run started at now.
@@ -219,6 +226,9 @@ func fingerprint(k Kind, ids ...string) string {
 
 // add records a finding, marking it open when its fingerprint is.
 func (b *builder) add(f Finding) {
+	if !b.inFocus(f.Records) {
+		return
+	}
 	f.Open = b.open[f.Fingerprint]
 	f.Rejected = b.rejectedAsIs(f)
 	p := &f.Proposal
@@ -306,7 +316,11 @@ func (b *builder) uses(id string) string {
 	if w.Retrieved == 0 {
 		return "retrieved by no task"
 	}
-	return fmt.Sprintf("retrieved by %d task%s, %d passed", w.Retrieved, plural(w.Retrieved), w.Passed)
+	s := fmt.Sprintf("retrieved by %d task%s, %d passed", w.Retrieved, plural(w.Retrieved), w.Passed)
+	if w.Unrewarded > 0 {
+		s += fmt.Sprintf(", %d without a reward", w.Unrewarded)
+	}
+	return s
 }
 
 func plural(n int) string {

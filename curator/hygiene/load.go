@@ -8,6 +8,7 @@ import (
 
 // Store is what Load reads of a bank (the service's store has it all).
 type Store interface {
+	Record(id string) (*review.Record, error)
 	Records(f review.RecordFilter) ([]review.Record, error)
 	CheckResults(recordID string) ([]review.CheckResult, error)
 	Trajectories() ([]review.Trajectory, error)

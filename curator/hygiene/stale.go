@@ -20,7 +20,7 @@ func (b *builder) stale(ctx context.Context) error {
 		r := &b.recs[i]
 		var failing []review.CheckResult
 		for _, c := range b.in.Checks[r.ID] {
-			if !review.Holds(c.Verdict) {
+			if review.Fails(c.Verdict) {
 				failing = append(failing, c)
 			}
 		}

@@ -48,7 +48,10 @@ import (
 // numeric ranges): a build takes about 9% less CPU and the index 14%
 // less room. Date ranges are ranges of those terms (the plan rewrites
 // them): they select the same documents, and score as such ranges do.
-const Version = "5"
+//
+// Version 6: a trajectory's "passed" is "unknown" when its outcome is not
+// a reward (review.Outcome.PassedTerm), not "false".
+const Version = "6"
 
 // KeywordAnalyzer indexes a whole value as one lower-cased term, so that
 // category:Fact and category:fact find the same records: query-string field
@@ -295,7 +298,7 @@ func ProposalDoc(p *review.Proposal) Doc {
 // catch-all text field only.
 func TrajectoryDoc(t *review.Trajectory) Doc {
 	d := Doc{"type": "trajectory", "id": t.ID,
-		"passed": strconv.FormatBool(t.Outcome.Passed), "reward": t.Outcome.Reward}
+		"passed": t.Outcome.PassedTerm(), "reward": t.Outcome.Reward}
 	d.set("env", t.Env)
 	d.set("task", t.Task)
 	var tools, text []string

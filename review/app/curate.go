@@ -36,8 +36,12 @@ func (s *Service) CuratorSettings(model string) (curator.Settings, error) {
 
 // Curate runs the LLM curator over trajectories; its proposals join the
 // queue (unless opt.DryRun) and the index catches up. opt.RunID "" gets
-// curator.NewRunID.
+// curator.NewRunID. Settings with no endpoint and no key configured
+// (Settings.Ready) fail at once, before any connection.
 func (s *Service) Curate(ctx context.Context, set curator.Settings, trajIDs []string, opt curator.Options) (*curator.Run, error) {
+	if err := set.Ready(); err != nil {
+		return nil, err // before any connection
+	}
 	run, err := curator.Curate(ctx, s.CuratorDeps(set), trajIDs, opt)
 	if err != nil {
 		return run, err

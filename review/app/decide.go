@@ -8,7 +8,8 @@ import (
 )
 
 // Decide commits an operator's decision on a proposal, then brings the
-// index up to date. req.Operator defaults to the service's operator. A
+// index up to date. A check of the record it writes that has no baseline
+// runs live first and takes its result as one (baseline.go). req.Operator defaults to the service's operator. A
 // proposal decided elsewhere, or a target changed since it was proposed,
 // is a *review.ConflictError and nothing is applied.
 func (s *Service) Decide(ctx context.Context, req review.DecideRequest) (*review.Decision, error) {
@@ -17,6 +18,9 @@ func (s *Service) Decide(ctx context.Context, req review.DecideRequest) (*review
 	}
 	start := time.Now()
 	if err := s.checkFlagged(&req); err != nil {
+		return nil, err
+	}
+	if err := s.baselineProposal(ctx, req); err != nil {
 		return nil, err
 	}
 	d, err := s.b.Decide(ctx, req)
@@ -29,12 +33,16 @@ func (s *Service) Decide(ctx context.Context, req review.DecideRequest) (*review
 }
 
 // DecideRecords commits an operator's change to records outside any
-// proposal (edit, narrow, delete, merge), then brings the index up to date.
+// proposal (edit, narrow, delete, merge), then brings the index up to
+// date; a check saved without a baseline runs live first (baseline.go).
 func (s *Service) DecideRecords(ctx context.Context, req review.RecordRequest) (*review.Decision, error) {
 	if req.Operator == "" {
 		req.Operator = s.opt.Operator
 	}
 	start := time.Now()
+	if err := s.baselineRecord(ctx, &req); err != nil {
+		return nil, err
+	}
 	d, err := s.b.DecideRecords(ctx, req)
 	if err != nil {
 		return nil, err

@@ -16,6 +16,10 @@ type HygieneOptions struct {
 	LLM    bool        // a curator model writes merged lemmas (settings as Curate)
 	Model  string      // with LLM: overrides the configured model
 	DryRun bool        // find, queue nothing
+	// Incremental compares only the records changed since the last
+	// completed run against the bank, when the service can
+	// (hygiene_incremental.go); the report says which it ran.
+	Incremental bool
 }
 
 // Hygiene finds near-duplicate, contradicting, stale and unused records
@@ -28,7 +32,7 @@ func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*HygieneRepo
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := hygiene.Load(s.b, opt.Env)
+	in, focus, seq, err := s.hygieneInput(opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,10 +40,13 @@ func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*HygieneRepo
 		in.Neighbours = s.vectorNeighbours(ctx, in.Records)
 	}
 	hopt := hygiene.Options{Env: opt.Env, Only: opt.Only, MaxUnusedDays: cfg.Hygiene.UnusedDays(),
-		Screen: screen.New(screen.WithKnownHosts(envHosts(cfg.Envs)...))}
+		Screen: screen.New(screen.WithKnownHosts(envHosts(cfg.Envs)...)), Focus: focus}
 	if opt.LLM {
 		set, err := s.CuratorSettings(opt.Model)
 		if err != nil {
+			return nil, nil, err
+		}
+		if err := set.Ready(); err != nil {
 			return nil, nil, err
 		}
 		hopt.Lemmas = hygiene.ModelLemmas{LLM: curator.NewLLM(set)}
@@ -51,6 +58,11 @@ func (s *Service) Hygiene(ctx context.Context, opt HygieneOptions) (*HygieneRepo
 	saved, err := hygiene.Save(hygieneAdder{s}, rep)
 	if err != nil {
 		return rep, nil, err
+	}
+	if opt.Only == "" && opt.Env == "" {
+		if err := s.markHygiene(seq); err != nil {
+			s.opt.Warnf("hygiene: the run's mark was not kept (the next incremental run is a full one): %v", err)
+		}
 	}
 	if len(saved) > 0 {
 		s.afterWrite("hygiene proposals")

@@ -194,6 +194,8 @@ func child(role, dir string) int {
 		fmt.Println("done")
 	case "eval":
 		return evalChild(svc)
+	case "retrieve":
+		return retrieveChild(svc)
 	default:
 		fmt.Fprintln(os.Stderr, "unknown child role", role)
 		return 2

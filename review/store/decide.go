@@ -122,6 +122,14 @@ func (dc *decision) save(verb review.Verb) error {
 	}
 	dc.d.Verb = verb
 	dc.d.At = dc.s.Now()
+	if r := dc.d.Record; r != nil && r.Status == review.Active {
+		dc.d.NoBaseline = nil
+		for i, c := range r.Checks {
+			if !c.HasBaseline() {
+				dc.d.NoBaseline = append(dc.d.NoBaseline, i+1)
+			}
+		}
+	}
 	for _, t := range []struct{ f, s string }{{"note", dc.d.Note}, {"operator", dc.d.Operator}} {
 		if m := review.CheckText(t.s); m != "" {
 			return fmt.Errorf("decision: field %q: %s", t.f, m)
@@ -241,8 +249,22 @@ func proposalProvenance(pv review.Provenance, p *review.Proposal) review.Provena
 
 func (dc *decision) apply(p *review.Proposal, req review.DecideRequest) error {
 	final := p.Record
-	if req.Record != nil {
-		final = req.Record
+	switch {
+	case req.Record != nil:
+		final = req.Record // the operator's: what they removed stays out
+	case p.Op == review.OpMerge && p.Record != nil:
+		// As proposed: the proposal's record with every target's content
+		// it does not say folded in, so that accepting a curator's rewrite
+		// loses no sentence, step or check of the records it retires.
+		var targets []*review.Record
+		for _, id := range p.TargetIDs() {
+			r, err := getRecord(dc.q, id)
+			if err != nil && !errors.Is(err, review.ErrNotFound) {
+				return err
+			}
+			targets = append(targets, r)
+		}
+		final = review.AcceptedRecord(p, targets)
 	}
 	var rec *review.Record
 	if final != nil {
@@ -333,7 +355,7 @@ func (dc *decision) apply(p *review.Proposal, req review.DecideRequest) error {
 // DecideRecords applies an operator's change to records outside any
 // proposal (the bank browser's verbs), audited like a proposal decision.
 func (s *Store) DecideRecords(ctx context.Context, req review.RecordRequest) (*review.Decision, error) {
-	return s.decideTx(ctx, review.Decision{Operator: req.Operator, Note: req.Note}, func(t querier, dc *decision) (review.Verb, error) {
+	return s.decideTx(ctx, review.Decision{Operator: req.Operator, Note: req.Note, Baselines: req.Baselines}, func(t querier, dc *decision) (review.Verb, error) {
 		seen := maps.Clone(req.Seen)
 		if req.Record != nil && req.Record.Version != 0 && (req.Verb != review.Merge || slices.Contains(req.IDs, req.Record.ID)) {
 			if seen == nil {

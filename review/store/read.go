@@ -8,7 +8,7 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-const suspectSQL = `EXISTS(SELECT 1 FROM check_results c WHERE c.record_id = records.id AND c.verdict NOT IN ('same', 'env-changed'))`
+const suspectSQL = `EXISTS(SELECT 1 FROM check_results c WHERE c.record_id = records.id AND c.verdict NOT IN ('same', 'env-changed', 'no-baseline'))`
 
 // Record returns the current version of a record.
 func (s *Store) Record(id string) (*review.Record, error) { return getRecord(s.db, id) }

@@ -100,12 +100,8 @@ func (m *Model) detailContent(w int) string {
 	b.WriteString("\n" + st.Title.Render(fmt.Sprintf("Retrieved by (%d)", len(d.Uses))) + "\n")
 	b.WriteString(m.worthLine(r.ID, w) + "\n")
 	for _, u := range d.Uses {
-		mark := st.Bad.Render("✘")
-		if u.Outcome.Passed {
-			mark = st.Good.Render("✔")
-		}
-		text := fmt.Sprintf("%s %.2f %s", u.Trajectory, u.Outcome.Reward, common.PrintableLine(u.Task))
-		b.WriteString(mark + " " + m.linkLine(li, text, w-2) + "\n")
+		text := u.Trajectory + " " + common.PrintableLine(u.Task)
+		b.WriteString(common.OutcomeMark(st, u.Outcome) + " " + m.linkLine(li, text, w-common.OutcomeWidth-1) + "\n")
 		li++
 	}
 
@@ -132,6 +128,10 @@ func (m *Model) detailContent(w int) string {
 			}
 			b.WriteString(text + "\n")
 		}
+	}
+	if len(d.MergedInto) > 0 {
+		b.WriteString(st.Warn.Render(common.Wrap("merged into "+strings.Join(d.MergedInto, ", then into ")+
+			": "+d.MergedInto[len(d.MergedInto)-1]+" holds its content now", w)) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -166,6 +166,8 @@ func verdictText(st *common.Styles, v probe.Verdict) string {
 		return st.Warn.Render("~ changed")
 	case probe.FailsNow:
 		return st.Bad.Render("✘ fails now")
+	case probe.NoBaseline:
+		return st.Warn.Render("? no baseline to compare with")
 	}
 	return st.Warn.Render(string(v))
 }

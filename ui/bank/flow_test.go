@@ -113,10 +113,16 @@ func TestFacetToggle(t *testing.T) {
 	}
 	tm := startBank(t, deps)
 	tm.Type("f")
-	uitest.WaitFor(t, tm, "Facets", fmt.Sprintf("[ ] %s %d", fc.Term, fc.Count))
+	uitest.WaitFor(t, tm, "Facets", fmt.Sprintf("[ ] %s %d", fc.Term, fc.Count), "esc put filters back")
 	tm.Send(space)
 	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", fc.Count), "category="+fc.Term, fmt.Sprintf("[x] %s", fc.Term))
 	tm.Send(space) // off again: every record
+	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", all.Total))
+	// esc puts back the filters the picker opened with (issue 23 item 12:
+	// the footer said "esc cancel" and the filter stayed); enter keeps them.
+	tm.Send(space)
+	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", fc.Count))
+	tm.Send(esc)
 	uitest.WaitFor(t, tm, fmt.Sprintf("%d records", all.Total))
 }
 
@@ -220,6 +226,37 @@ func TestRetrievalPreview(t *testing.T) {
 		texts = append(texts, fmt.Sprintf("%d %-8s %6.3f", i+1, s.Record.ID, s.Score))
 	}
 	uitest.WaitFor(t, tm, texts...)
+}
+
+// TestRetrievalPreviewMarksSuspect: a suspect record (a check of it no
+// longer holds) that the preview lists says so on its row (issue 23 item
+// 12: R listed a contradicted record first, unmarked).
+func TestRetrievalPreviewMarksSuspect(t *testing.T) {
+	t.Parallel()
+	deps := uitest.OpenSample(t)
+	recs, err := deps.Service.Records(review.RecordFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(recs, func(r review.Record) bool { return r.Suspect && r.Status == review.Active })
+	if i < 0 {
+		t.Fatal("the sample world has no suspect record")
+	}
+	sus := recs[i]
+	task := strings.Join(strings.Fields(sus.Lemma)[:6], " ")
+	got, err := deps.Service.Retrieve(app.RetrieveRequest{Task: task, Scope: sus.Scope, K: 5, Preview: true})
+	rank := slices.IndexFunc(got, func(r app.Retrieved) bool { return r.Record.ID == sus.ID })
+	if err != nil || rank < 0 {
+		t.Fatalf("retrieving %q does not give %s: %v, %v", task, sus.ID, got, err)
+	}
+	tm := startBank(t, deps)
+	tm.Type("R")
+	uitest.WaitFor(t, tm, "Retrieval preview")
+	tm.Type(task)
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	tm.Type(sus.Scope.Env)
+	tm.Send(enter)
+	uitest.WaitFor(t, tm, fmt.Sprintf("%d %-8s %6.3f suspect: a check no longer holds", rank+1, sus.ID, got[rank].Score), "suspect ones too")
 }
 
 // TestProvenanceOpensTrajectory follows a record's provenance to the

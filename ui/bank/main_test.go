@@ -12,7 +12,6 @@ func TestMain(m *testing.M) { uitest.Main(m, removeBigBank) }
 
 // Keys the direct tests send (the flows in flow_test.go have their own).
 var (
-	esc   = tea.KeyMsg{Type: tea.KeyEsc}
 	save  = tea.KeyMsg{Type: tea.KeyCtrlS} // a record form's save (enter breaks the lemma's line)
 	space = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 )

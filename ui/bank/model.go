@@ -84,21 +84,26 @@ type Model struct {
 	detail    *Detail // the selected record's detail; nil while loading
 	detailErr string  // why the selected record's detail did not load
 	detailSeq int
+	announced string // the record the last loaded detail announced as the focus
 	links     []link // trajectories the detail links to
 	link      int    // the selected link
 	pane      viewport.Model
 	focus     int
 
 	retrieveSeq int // the latest retrieval preview request
+	// reloadDetail: refresh asked for the detail again; the one shown
+	// stays until it is in (fill loads it).
+	reloadDetail bool
 
 	ws         worthState // what each record is worth, and the sort by it (worth.go)
 	worthAsked bool       // the first load of the worth has started
 	countsDue  bool       // the facets (and worth) wait for the rows on screen (counts)
 
-	note    string   // N: the note the next verb carries (note.go)
-	busy    string   // "deleting mem_3…" while a write is in flight
-	overlay overlay  // a form, picker or question over the screen; nil when none
-	envs    []string // the environments the bank declares, for the forms (form.EnvNames); nil until read
+	note    string       // N: the note the next verb carries (note.go)
+	undos   common.Undos // the decisions made on this screen, which u undoes (undo.go)
+	busy    string       // "deleting mem_3…" while a write is in flight
+	overlay overlay      // a form, picker or question over the screen; nil when none
+	envs    []string     // the environments the bank declares, for the forms (form.EnvNames); nil until read
 }
 
 // link is a trajectory step the detail pane can open.
@@ -259,7 +264,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Search, k.Filter, m.keys.Clear, m.keys.Worth, m.keys.Retrieve, k.Confirm, k.NextPane, k.Next, k.Prev},
 		{k.Edit, k.Narrow, m.keys.Mark, k.Merge, k.Delete, k.Undo, k.Note, m.keys.Verify, rebase, k.Cancel, next, prev},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, keep},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, keep, k.Form.Jump},
 	}
 }
 

@@ -25,16 +25,19 @@ type facetRow struct {
 }
 
 // facetPicker toggles facet terms as filters; each toggle searches again.
+// Enter (or f) keeps the filters; esc puts back those the picker opened
+// with, and searches again if they changed.
 // Until the operator moves or toggles, the cursor stays on the first row:
 // a picker opened while the counts are still coming starts on the top
 // term once they arrive, not on the one row it had (status retired).
 type facetPicker struct {
-	cur   facetRow
-	moved bool
+	cur    facetRow
+	moved  bool
+	before map[string][]string // m.filters when the picker opened
 }
 
 func newFacetPicker(m *Model) *facetPicker {
-	fp := &facetPicker{}
+	fp := &facetPicker{before: cloneFilters(m.filters)}
 	if rows := m.facetRows(); len(rows) > 0 {
 		fp.cur = rows[0]
 	}
@@ -87,7 +90,13 @@ func (fp *facetPicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	rows := m.facetRows()
 	i := fp.pos(rows)
 	switch {
-	case key.Matches(msg, k.Cancel), key.Matches(msg, k.Confirm), key.Matches(msg, k.Filter):
+	case key.Matches(msg, k.Cancel):
+		if filterText(m.filters) == filterText(fp.before) {
+			return nil, nil
+		}
+		m.filters = fp.before
+		return nil, m.runSearch()
+	case key.Matches(msg, k.Confirm), key.Matches(msg, k.Filter):
 		return nil, nil
 	case len(rows) == 0:
 		return fp, nil
@@ -164,7 +173,19 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 
 func (fp *facetPicker) help(m *Model) []key.Binding {
 	k := m.Keys
-	return []key.Binding{k.Up, k.Down, k.Toggle, k.Cancel}
+	keep, undo := k.Confirm, k.Cancel
+	keep.SetHelp("enter", "keep filters")
+	undo.SetHelp("esc", "put filters back")
+	return []key.Binding{k.Up, k.Down, k.Toggle, keep, undo}
+}
+
+// cloneFilters copies a filters map, its term lists too.
+func cloneFilters(f map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(f))
+	for k, v := range f {
+		out[k] = slices.Clone(v)
+	}
+	return out
 }
 
 func (fp *facetPicker) capturing() bool { return false }
@@ -249,19 +270,27 @@ func (rp *retrievePreview) view(m *Model, w, h int) string {
 	}
 	if len(rp.res) > 0 {
 		if rp.linesW != inner {
-			rp.lines, rp.linesW = resultLines(rp.res, inner), inner
+			rp.lines, rp.linesW = resultLines(st, rp.res, inner), inner
 		}
 		lines = append(lines, rp.lines)
+		if slices.ContainsFunc(rp.res, func(r app.Retrieved) bool { return r.Record.Suspect }) {
+			lines = append(lines, st.Subtle.Render(common.Wrap("An agent is given the suspect ones too, in this order: on the record, v verifies it again, e edits it, d retires it.", inner)))
+		}
 	}
 	return box(m, strings.Join(lines, "\n"), w, h)
 }
 
-// resultLines renders the retrieved records at width w.
-func resultLines(res []app.Retrieved, w int) string {
+// resultLines renders the retrieved records at width w, in the order an
+// agent gets them; a suspect record (its last verify found a check that
+// no longer holds) says so before its lemma.
+func resultLines(st *common.Styles, res []app.Retrieved, w int) string {
 	lines := make([]string, len(res))
 	for i, s := range res {
 		lemma := common.Printable(s.Record.Lemma)
 		lead := fmt.Sprintf("%d %-8s %6.3f ", i+1, s.Record.ID, s.Score)
+		if s.Record.Suspect {
+			lemma = st.Bad.Render("suspect: a check no longer holds") + " — " + lemma
+		}
 		lines[i] = common.Indent(lead, lemma, w, ansi.StringWidth(lead))
 	}
 	return strings.Join(lines, "\n")

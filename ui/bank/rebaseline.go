@@ -41,6 +41,38 @@ func (m *Model) rebaselineable() []int {
 	return out
 }
 
+// whyNoRebaseline says why b does not apply to the shown record, and what
+// does: a check that fails outright has no output to take as a baseline.
+func (m *Model) whyNoRebaseline() string {
+	r := m.detail.Record
+	switch {
+	case m.busy != "":
+		return "b waits: " + m.busy
+	case r.Status != review.Active:
+		return fmt.Sprintf("b: %s is %s; there is nothing to re-baseline", r.ID, r.Status)
+	case len(r.Checks) == 0:
+		return fmt.Sprintf("b: %s has no checks; e adds one", r.ID)
+	}
+	var failing []string
+	verified := false
+	for _, c := range m.detail.Checks {
+		if (c.Version != 0 && c.Version != r.Version) || c.Index < 0 || c.Index >= len(r.Checks) {
+			continue
+		}
+		verified = true
+		if !c.Now.OK() {
+			failing = append(failing, fmt.Sprintf("check %d fails now (%s)", c.Index+1, ansi.Truncate(common.PrintableLine(c.Now.Error), 60, "…")))
+		}
+	}
+	switch {
+	case len(failing) > 0:
+		return "b: " + strings.Join(failing, "; ") + ": a failing probe gives no baseline; e edits the check, d retires the record"
+	case !verified:
+		return fmt.Sprintf("b takes what the last verify returned, and %s v%d has not been verified: press v first", r.ID, r.Version)
+	}
+	return fmt.Sprintf("b: every check of %s held at the last verify; there is nothing to re-baseline", r.ID)
+}
+
 type confirmRebaseline struct {
 	id      string
 	version int
@@ -91,7 +123,11 @@ func (c *confirmRebaseline) view(m *Model, w, h int) string {
 			}
 			chk := r.Checks[n-1]
 			b.WriteString("\n" + st.Label.Render(common.Indent(fmt.Sprintf("check %d %s: ", n, chk.Env), common.Printable(chk.Input), inner, 4)) + "\n")
-			b.WriteString(st.Removed.Render("expects") + "\n" + probeLines(chk.Expect, inner))
+			if chk.HasBaseline() {
+				b.WriteString(st.Removed.Render("expects") + "\n" + probeLines(chk.Expect, inner))
+			} else {
+				b.WriteString(st.Removed.Render("expects nothing yet: the check has no baseline") + "\n")
+			}
 			for _, cr := range m.detail.Checks {
 				if cr.Index == n-1 {
 					b.WriteString(st.Added.Render("now ("+stamp(cr.At)+")") + "\n" + probeLines(cr.Now, inner))
@@ -117,6 +153,8 @@ func probeLines(r probe.Result, w int) string {
 		if len(r.Rows) > maxResultRows {
 			lines = append(lines, fmt.Sprintf("… %d rows in all", len(r.Rows)))
 		}
+	case r.Text == "":
+		lines = []string{"(no output)"}
 	default:
 		text := strings.Split(strings.TrimRight(common.Printable(r.Text), "\n"), "\n")
 		if len(text) > maxResultRows {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/widget"
 )
 
 // Layout and View. The detail is wrapped in renderDetail (on size, record
@@ -164,7 +165,7 @@ func (m *Model) panesView() string {
 			title += " " + m.detail.Record.ID + fmt.Sprintf(" v%d", m.detail.Record.Version)
 		}
 		if m.pane.TotalLineCount() > m.pane.Height {
-			title += fmt.Sprintf(" %d%%", int(m.pane.ScrollPercent()*100))
+			title += widget.ScrollLabel(m.pane.ScrollPercent())
 		}
 		cols = append(cols, frame(dw, m.focus == paneDetail, title, m.pane.View()))
 	}

@@ -49,7 +49,7 @@ func TestRetiredHiddenUnlessAsked(t *testing.T) {
 	}
 	sendKey(t, m, uitest.Key("x"))
 
-	// The facet picker: down to status retired, space, esc.
+	// The facet picker: down to status retired, space, enter.
 	sendKey(t, m, uitest.Key("f"))
 	fp, ok := m.overlay.(*facetPicker)
 	if !ok {
@@ -62,7 +62,7 @@ func TestRetiredHiddenUnlessAsked(t *testing.T) {
 		sendKey(t, m, uitest.Key("down"))
 	}
 	sendKey(t, m, space)
-	sendKey(t, m, esc)
+	sendKey(t, m, uitest.Key("enter"))
 	if got := listedIDs(m); !slices.Equal(got, []string{id}) {
 		t.Errorf("with the retired facet the bank lists %v, want only %s", got, id)
 	}

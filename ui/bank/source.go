@@ -28,8 +28,11 @@ type Detail struct {
 	History []review.Version       // oldest first
 	Checks  []review.CheckResult   // last verify result of each check
 	Uses    []review.TrajectoryUse // trajectories that retrieved it
-	Eval    app.RecordEval         // what eval runs say it and its decisions did
-	EvalErr string                 // why Eval could not be read
+	// MergedInto is where a merged record's content went: the record it
+	// was merged into, then each later merge's (app.Service.MergeChain).
+	MergedInto []string
+	Eval       app.RecordEval // what eval runs say it and its decisions did
+	EvalErr    string         // why Eval could not be read
 }
 
 // StoreSource is the program's Source: the bank's service.
@@ -81,6 +84,11 @@ func (s StoreSource) Detail(id string) (*Detail, error) {
 	}
 	if d.Uses, err = s.Service.RetrievedBy(id); err != nil {
 		return nil, fmt.Errorf("load the trajectories that retrieved %s: %w", id, err)
+	}
+	if r.Provenance.MergedInto != "" {
+		if d.MergedInto, err = s.Service.MergeChain(id); err != nil {
+			return nil, fmt.Errorf("follow the merges of %s: %w", id, err)
+		}
 	}
 	if d.Eval, err = s.Service.RecordEval(id); err != nil {
 		d.EvalErr = "what eval runs say of it could not be read: " + err.Error()
@@ -307,6 +315,7 @@ func (m *Model) loadRecords(ids []string) tea.Cmd {
 func (m *Model) loadDetail() tea.Cmd {
 	id := m.selected()
 	m.detailSeq++
+	m.reloadDetail = false
 	if id == "" || m.src == nil {
 		m.detail = nil
 		m.renderDetail()

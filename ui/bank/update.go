@@ -84,11 +84,19 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.setLinks()
 		m.renderDetail()
 		m.pane.GotoTop()
-		if msg.d.Record != nil {
-			return common.FocusOn("record", msg.id) // the console attaches to it
+		// The console attaches to a record newly shown. A reload of the
+		// one shown (a change elsewhere: refresh) does not announce it
+		// again: the operator may be on another screen, focused on a
+		// proposal there (the root announces this screen's focus when it
+		// is shown again).
+		if msg.d.Record != nil && msg.id != m.announced {
+			m.announced = msg.id
+			return common.FocusOn("record", msg.id)
 		}
 	case written:
 		return m.written(msg)
+	case undoAsked:
+		return m.undoAsked(msg)
 	case mergeLoaded:
 		return m.mergeReady(msg)
 	case verified:
@@ -209,7 +217,7 @@ func (m *Model) fill() tea.Cmd {
 		}
 	}
 	cmds = append(cmds, m.loadRecords(missing))
-	if id := m.selected(); id != "" && (m.detail == nil || m.detail.Record == nil || m.detail.Record.ID != id) {
+	if id := m.selected(); id != "" && (m.reloadDetail || m.detail == nil || m.detail.Record == nil || m.detail.Record.ID != id) {
 		cmds = append(cmds, m.loadDetail())
 	}
 	return tea.Batch(cmds...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,6 +24,7 @@ type written struct {
 	verb review.Verb
 	dec  *review.Decision
 	err  error
+	undo string // for an undo: the decision asked to undo
 }
 
 type verified struct {
@@ -36,6 +38,9 @@ type verified struct {
 // verbKey starts a verb when msg names one that applies now.
 func (m *Model) verbKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := m.Keys
+	if !m.keys.Rebaseline.Enabled() && slices.Contains(m.keys.Rebaseline.Keys(), msg.String()) && m.ready() {
+		return common.Notify(m.whyNoRebaseline()), true // b does not apply: say why, and what does
+	}
 	switch {
 	case key.Matches(msg, k.Undo):
 		return m.undo(), true
@@ -125,21 +130,6 @@ func (m *Model) decide(req review.RecordRequest) tea.Cmd {
 	}
 }
 
-// undo reverses the last decision not yet undone.
-func (m *Model) undo() tea.Cmd {
-	m.busy = "undoing…"
-	var note string
-	form.TakeNote(&note, &m.note)
-	svc, deps := m.deps.Service, m.deps
-	return func() tea.Msg {
-		dec, err := svc.Undo(context.Background(), "", deps.Operator, note)
-		if err == nil {
-			deps.Logf("bank: undid %s: %s", dec.Undoes, dec.ID)
-		}
-		return written{verb: review.Undo, dec: dec, err: err}
-	}
-}
-
 // changedFrom names this screen in the common.BankChanged it sends.
 const changedFrom = "bank"
 
@@ -151,6 +141,9 @@ func (m *Model) written(msg written) tea.Cmd {
 	var ce *review.ConflictError
 	switch {
 	case msg.verb == review.Undo && msg.err != nil:
+		if strings.Contains(msg.err.Error(), "already undone") {
+			m.undos.Drop(msg.undo) // undone elsewhere: u goes on to the one before
+		}
 		return common.NotifyErr(common.UndoFailed(msg.err))
 	case errors.As(msg.err, &ce):
 		return tea.Batch(m.refresh(), common.NotifyErr(fmt.Sprintf("%s: nothing was changed — %v", msg.verb, msg.err)))
@@ -160,14 +153,21 @@ func (m *Model) written(msg written) tea.Cmd {
 	if msg.verb == review.Merge {
 		m.marks = map[string]int{}
 	}
+	if msg.verb == review.Undo {
+		m.undos.Drop(msg.dec.Undoes)
+	} else {
+		m.undos.Push(msg.dec.ID)
+	}
 	return tea.Batch(m.refresh(), common.Notify(summary(msg.verb, msg.dec)), common.Changed(changedFrom))
 }
 
 // refresh runs the current query again, keeping the cursor, and reloads
-// every record shown.
+// every record shown. The detail shown stays, its keys live, until its
+// reload is in: a key pressed meanwhile acts on it rather than being lost
+// (a write to an older version is refused by the store as a conflict).
 func (m *Model) refresh() tea.Cmd {
 	m.resetCache()
-	m.detail = nil
+	m.reloadDetail = true
 	return m.research()
 }
 
@@ -202,20 +202,28 @@ func (m *Model) verified(msg verified) tea.Cmd {
 		return tea.Batch(m.refresh(), common.NotifyErr(fmt.Sprintf(
 			"verify %s: the record changed from v%d while its checks ran, so the results were not kept; press v to verify it again", msg.id, msg.version)))
 	}
-	held := 0
+	held, failed, unbased := 0, 0, 0
 	for _, c := range msg.results {
-		if review.Holds(c.Verdict) {
+		switch {
+		case review.Holds(c.Verdict):
 			held++
+		case review.Fails(c.Verdict):
+			failed++
+		default:
+			unbased++
 		}
 	}
 	note := fmt.Sprintf("verified %s: %d of %d checks hold", msg.id, held, len(msg.results))
+	if unbased > 0 {
+		note += fmt.Sprintf(", %d had no baseline to compare with (b takes the result now as one)", unbased)
+	}
 	if m.ready() && m.detail.Record.ID == msg.id && m.detail.Record.Version == msg.version {
 		m.detail.Checks = msg.results
-		m.detail.Record.Suspect = held < len(msg.results)
+		m.detail.Record.Suspect = failed > 0
 		m.recs[msg.id] = m.detail.Record
 		m.renderDetail()
 	}
-	if held < len(msg.results) {
+	if failed > 0 {
 		return common.NotifyErr(note + "; the record is suspect")
 	}
 	return common.Notify(note)

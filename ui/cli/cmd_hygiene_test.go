@@ -53,6 +53,12 @@ func TestCLIHygiene(t *testing.T) {
 	if q := must(t, mr(t, "", "--bank", bank, "queue")).stdout; strings.Count(q, "\n") != openBefore-1 || strings.Contains(q, rejected) {
 		t.Errorf("queue after the rejection and a run:\n%s", q)
 	}
+	// --incremental after that full run compares only what changed since:
+	// the rejection changed no record, so nothing.
+	incr := must(t, mr(t, "", "--bank", bank, "hygiene", "--incremental"))
+	if !strings.Contains(incr.stdout, "incremental: 0 changed records compared") || !strings.Contains(incr.stdout, "0 findings, 0 queued") {
+		t.Errorf("incremental run with nothing changed: %s", incr.stdout)
+	}
 	show := must(t, mr(t, "", "--bank", bank, "show", sample.RecRevenueHeadA))
 	if !strings.Contains(show.stdout, "worth        retrieved by 3 tasks: 2 passed, 1 failed; the bank over the same period") {
 		t.Errorf("show: no worth line:\n%s", show.stdout)

@@ -90,11 +90,7 @@ func describe(s *app.Service, typ, id string) string {
 	switch typ {
 	case "trajectory":
 		if t, err := s.Trajectory(id); err == nil {
-			verdict := "fail"
-			if t.Outcome.Passed {
-				verdict = "pass"
-			}
-			return fmt.Sprintf("%s %.2f  %s", verdict, t.Outcome.Reward, oneLine(t.Task, 90))
+			return fmt.Sprintf("%s  %s", oneLine(t.Outcome.Words(), 40), oneLine(t.Task, 90))
 		}
 	case "proposal":
 		if p, err := s.Proposal(id); err == nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
 )
 
 func showCommand() *command {
@@ -31,15 +32,16 @@ func showCommand() *command {
 					return printJSON(c.stdout, map[string]any{"record": r, "evidence": nonNil(runs), "check_results": nonNil(checks), "retrieved_by": nonNil(used), "worth": worth})
 				}
 				writeRecord(c.stdout, r)
-				fmt.Fprintf(c.stdout, "worth        %s\n", worth)
-				for _, cr := range checks {
-					fmt.Fprintf(c.stdout, "check %d      %s  %s: %s\n", cr.Index+1, cr.Verdict, cr.Env, oneLine(cr.Input, 70))
+				if chain, _ := s.MergeChain(id); len(chain) > 0 {
+					fmt.Fprintf(c.stdout, "merged into  %s (now: %s)\n", strings.Join(chain, " → "), chain[len(chain)-1])
 				}
+				fmt.Fprintf(c.stdout, "worth        %s\n", worth)
+				writeChecks(c.stdout, r, checks)
 				for _, run := range runs {
 					fmt.Fprintf(c.stdout, "evidence     %s  %s: %s\n", run.ID, run.Result.Env, oneLine(run.Result.Input, 70))
 				}
 				for _, u := range used {
-					fmt.Fprintf(c.stdout, "retrieved by %s  passed=%v reward=%.2f\n", u.Trajectory, u.Outcome.Passed, u.Outcome.Reward)
+					fmt.Fprintf(c.stdout, "retrieved by %s  %s\n", u.Trajectory, oneLine(u.Outcome.Words(), 60))
 				}
 				return nil
 			}
@@ -83,4 +85,26 @@ func writeRecord(w io.Writer, r *review.Record) {
 		fmt.Fprintf(w, "provenance   %s%s merged_from=%s merged_into=%s\n", p.Trajectory, steps, strings.Join(p.MergedFrom, ","), p.MergedInto)
 	}
 	fmt.Fprintf(w, "updated      %s\n", r.Updated.Format("2006-01-02 15:04:05"))
+}
+
+// writeChecks lists a record's checks: each one's probe, what it expects
+// and the verdict of its last verify of this version.
+func writeChecks(w io.Writer, r *review.Record, results []review.CheckResult) {
+	if len(r.Checks) == 0 {
+		fmt.Fprintln(w, "checks       none")
+	}
+	for i, ch := range r.Checks {
+		fmt.Fprintf(w, "check %-2d     %s: %s\n", i+1, ch.Env, oneLine(ch.Input, 70))
+		fmt.Fprintf(w, "  expects    %s\n", oneLine(common.Expects(ch), 90))
+		last := "not verified yet (memreview verify)"
+		for _, cr := range results {
+			if cr.Index == i && (cr.Version == 0 || cr.Version == r.Version) {
+				last = fmt.Sprintf("%s at %s", verdictWords(cr.Verdict), cr.At.UTC().Format("2006-01-02 15:04"))
+				if cr.Now.Error != "" {
+					last += ": " + oneLine(cr.Now.Error, 70)
+				}
+			}
+		}
+		fmt.Fprintf(w, "  verify     %s\n", last)
+	}
 }

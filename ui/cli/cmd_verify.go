@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 )
 
@@ -28,9 +29,13 @@ func verifyCommand() *command {
 				return err
 			}
 			failed := map[string]bool{}
+			unbased := 0
 			for _, r := range results {
-				if !review.Holds(r.Verdict) {
+				if review.Fails(r.Verdict) {
 					failed[r.RecordID] = true
+				}
+				if r.Verdict == probe.NoBaseline {
+					unbased++
 				}
 			}
 			if c.json {
@@ -44,13 +49,26 @@ func verifyCommand() *command {
 				}
 			} else {
 				for _, r := range results {
-					fmt.Fprintf(c.stdout, "%-11s %s #%d  %s: %s\n", r.Verdict, r.RecordID, r.Index+1, r.Env, oneLine(r.Input, 70))
+					fmt.Fprintf(c.stdout, "%-11s %s #%d  %s: %s\n", verdictWords(r.Verdict), r.RecordID, r.Index+1, r.Env, oneLine(r.Input, 70))
 				}
 				fmt.Fprintf(c.stdout, "%d checks, %d records suspect\n", len(results), len(failed))
+				if unbased > 0 {
+					fmt.Fprintf(c.stdout, "%d checks have no baseline: 'memreview rebaseline RECORD_ID' takes what they return now as their expected output\n", unbased)
+				}
 			}
 			if len(failed) > 0 {
 				return fmt.Errorf("%d records have checks that no longer hold", len(failed))
 			}
 			return nil
 		}}
+}
+
+// verdictWords is a verify verdict as the text output prints it: as it is,
+// but "no baseline" for a check with nothing to compare with (it neither
+// holds nor fails).
+func verdictWords(v probe.Verdict) string {
+	if v == probe.NoBaseline {
+		return "no baseline"
+	}
+	return string(v)
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 )
 
 // command is one subcommand, declared once in the file named for it: its
@@ -183,11 +182,7 @@ commands:
 `)
 	cs := commands()
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
-	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	for _, c := range cs {
-		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.summary)
-	}
-	tw.Flush()
+	writeSummaries(w, cs)
 	fmt.Fprintln(w, "\nRun 'memreview help COMMAND' for a command's flags. Flags come before arguments.")
 }
 

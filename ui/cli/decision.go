@@ -34,18 +34,15 @@ func (c *call) decide(fn func(*app.Service) (*review.Decision, error)) error {
 	if len(d.Baselines) > 0 {
 		fmt.Fprintf(c.stdout, "  %s\n", review.BaselineText(d.Baselines))
 	}
+	if len(d.NoBaseline) > 0 {
+		fmt.Fprintf(c.stdout, "  %s\n", review.NoBaselineText(d.NoBaseline))
+	}
 	return nil
 }
 
-// proposedRecord returns a copy of a proposal's record, for the operator
-// to change before deciding.
+// proposedRecord returns the record accepting a proposal writes (for a
+// merge, with its targets' content folded in), for the operator to change
+// before deciding.
 func proposedRecord(s *app.Service, id string, verb review.Verb) (review.Record, error) {
-	p, err := s.Proposal(id)
-	if err != nil {
-		return review.Record{}, err
-	}
-	if p.Record == nil {
-		return review.Record{}, fmt.Errorf("%s %s: a %s proposal has no record to %s", verb, p.ID, p.Op, verb)
-	}
-	return *p.Record, nil
+	return s.ProposedRecord(id, verb)
 }

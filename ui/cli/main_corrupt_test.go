@@ -44,7 +44,9 @@ func TestDamagedIndexFilesRebuild(t *testing.T) {
 	t.Parallel()
 	base := filepath.Join(t.TempDir(), "base")
 	must(t, mr(t, "", "sample", base))
-	must(t, mr(t, "", "--bank", base, "search", "prices")) // the index exists and is caught up
+	// The index exists and is caught up (once the process a slow build
+	// was handed to has ended).
+	waitHandOff(t, must(t, mr(t, "", "--bank", base, "search", "prices")))
 	dir := filepath.Join(base, store.IndexDir, "store")
 	ents, err := os.ReadDir(dir)
 	if err != nil {

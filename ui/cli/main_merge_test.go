@@ -74,3 +74,73 @@ func TestMergeKeepsEverySourcesContent(t *testing.T) {
 		}
 	}
 }
+
+// decide accept of the curator's merge proposal (sample prop_0013) keeps
+// what the proposal's rewrite drops of the records it merges: mem_0018's
+// sentence on the site codes, mem_0017's steps, both checks with the
+// output they expect (issue 23 item 1).
+func TestDecideAcceptMergeProposalKeepsSources(t *testing.T) {
+	t.Parallel()
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	a, b := showRecord(t, bank, sample.RecRevenueHeadA), showRecord(t, bank, sample.RecRevenueHeadB)
+	out := must(t, mr(t, "", "--bank", bank, "decide", "--json", sample.PropMerge, "accept")).stdout
+	var d review.Decision
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	got := showRecord(t, bank, d.Record.ID)
+	if !strings.Contains(got.Lemma, a.Lemma) || !strings.Contains(got.Lemma, b.Lemma) {
+		t.Errorf("merged lemma %q lacks a source's", got.Lemma)
+	}
+	for _, st := range a.Steps {
+		if !slices.Contains(got.Steps, st) && !slices.ContainsFunc(got.Steps, func(s string) bool { return strings.EqualFold(s, st) }) {
+			t.Errorf("merged steps %q lack %s's %q", got.Steps, a.ID, st)
+		}
+	}
+	for _, c := range slices.Concat(a.Checks, b.Checks) {
+		if !slices.ContainsFunc(got.Checks, func(g review.Check) bool { return reflect.DeepEqual(g, c) }) {
+			t.Errorf("merged checks %+v lack %+v with its expected output", got.Checks, c)
+		}
+	}
+}
+
+// show lists a record's checks with what each expects, and a merged
+// record's history and show name where its content went, through each
+// later merge (issue 23 item 3).
+func TestShowChecksAndWhereAMergeWent(t *testing.T) {
+	t.Parallel()
+	bank := filepath.Join(t.TempDir(), "world")
+	must(t, mr(t, "", "sample", bank))
+	dec := func(args ...string) string {
+		var d review.Decision
+		if err := json.Unmarshal([]byte(must(t, mr(t, "", append([]string{"--bank", bank}, args...)...)).stdout), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d.Record.ID
+	}
+	first := dec("decide", "--json", sample.PropMerge, "accept")
+	second := dec("merge", "--json", "--with", first, sample.PropQuarterCreate)
+
+	out := must(t, mr(t, "", "--bank", bank, "show", sample.RecRevenueHeadA)).stdout
+	for _, want := range []string{"check 1      docs: grep LDS sites.md\n", "  expects    sites.md:", "  verify     not verified yet",
+		"merged into  " + first + " → " + second + " (now: " + second + ")"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show %s lacks %q:\n%s", sample.RecRevenueHeadA, want, out)
+		}
+	}
+	out = must(t, mr(t, "", "--bank", bank, "show", second)).stdout
+	if !strings.Contains(out, "check 3      docs: grep LDS sites.md\n") || strings.Contains(out, "merged into  ") {
+		t.Errorf("show %s:\n%s", second, out)
+	}
+	for _, id := range []string{sample.RecRevenueHeadA, sample.RecRevenueHeadB} {
+		h := strings.Split(strings.TrimSpace(must(t, mr(t, "", "--bank", bank, "history", id)).stdout), "\n")
+		if want := "merged into " + first + ", then into " + second + " (" + second + " holds its content now"; !strings.HasPrefix(h[len(h)-1], want) {
+			t.Errorf("history %s ends %q, want %q", id, h[len(h)-1], want)
+		}
+	}
+	h := strings.Split(strings.TrimSpace(must(t, mr(t, "", "--bank", bank, "history", first)).stdout), "\n")
+	if !strings.HasPrefix(h[len(h)-1], "merged into "+second+" (") {
+		t.Errorf("history %s ends %q", first, h[len(h)-1])
+	}
+}

@@ -108,7 +108,13 @@ func mrWith(t *testing.T, stdin string, env []string, args ...string) result {
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return result{code, o.String(), e.String()}
+	r := result{code, o.String(), e.String()}
+	// A catch-up handed to another process writes the bank's index
+	// until it ends: the test's folders are removed after it.
+	if handOffPid(r) != 0 {
+		t.Cleanup(func() { waitHandOff(t, r) })
+	}
+	return r
 }
 
 func must(t *testing.T, r result) result {

@@ -40,7 +40,21 @@ type Curator struct {
 	tick     int            // seq of the spinner tick the run waits for
 	frame    int
 	cancel   context.CancelFunc // ends the run in flight
+	// consented: the operator said y to sending trajectories to this
+	// endpoint and model, once a session (the root asks: CuratorConsent).
+	consented bool
 }
+
+// CuratorConsent asks the root to ask the operator, before the session's
+// first curator run, whether Trajectories may go to the model server the
+// settings name; y calls Consent and starts the run.
+type CuratorConsent struct{ Trajectories []string }
+
+// Consent records the operator's y: runs from now on start without asking.
+func (c *Curator) Consent() { c.consented = true }
+
+// Endpoint is where a run sends the trajectories and to which model.
+func (c *Curator) Endpoint() (baseURL, model string) { return c.settings.BaseURL, c.settings.Model }
 
 // CuratorProgress is what the root broadcasts after the curator's Update
 // applied a message: redraw the spinner (CuratorFrame) or the run's log
@@ -131,11 +145,20 @@ func (c *Curator) Spinner() string {
 }
 
 // Start begins a run over trajIDs with the read-only probe tools on and
-// returns the Cmd that runs it. While another run is in flight it starts
-// nothing and returns the sentence to show instead.
+// returns the Cmd that runs it. While another run is in flight, or when no
+// model server is configured, it starts nothing and returns the sentence
+// to show instead. Before the session's first run it starts nothing
+// either: its Cmd asks the root to ask the operator (CuratorConsent).
 func (c *Curator) Start(d Deps, trajIDs []string) (tea.Cmd, error) {
 	if r := c.run; r.Running() {
 		return nil, fmt.Errorf("curator run %s on %s is still going; wait for it to end", r.ID, strings.Join(r.Trajectories, ", "))
+	}
+	if err := c.settings.Ready(); err != nil {
+		return nil, err
+	}
+	if !c.consented {
+		ids := slices.Clone(trajIDs)
+		return func() tea.Msg { return CuratorConsent{Trajectories: ids} }, nil
 	}
 	now := time.Now()
 	if d.Service != nil {

@@ -68,7 +68,14 @@ func TestCuratorAppliesOnce(t *testing.T) {
 	if _, ch := c.Update(CuratorEvent{RunID: "cur_x", N: 1}); ch != CuratorNone {
 		t.Errorf("an event before any run: %v, want CuratorNone", ch)
 	}
+	// The session's first Start asks (the root shows the question); y
+	// consents, and Start then starts the run.
 	cmd, err := c.Start(Deps{Operator: "tester"}, []string{"traj_07"})
+	if ask, ok := cmd().(CuratorConsent); err != nil || !ok || len(ask.Trajectories) != 1 || c.Run() != nil {
+		t.Fatalf("the first Start: %v, %v, run %+v; want the question and no run", cmd(), err, c.Run())
+	}
+	c.Consent()
+	cmd, err = c.Start(Deps{Operator: "tester"}, []string{"traj_07"})
 	if err != nil || cmd == nil {
 		t.Fatalf("Start: %v", err)
 	}

@@ -25,6 +25,9 @@ func DecisionSummary(head string, d *review.Decision) string {
 		return head
 	}
 	s := head + " → " + strings.Join(parts, ", ")
+	if len(d.NoBaseline) > 0 { // first: the part that needs the operator
+		s += " · " + review.NoBaselineText(d.NoBaseline)
+	}
 	if len(d.Baselines) > 0 {
 		s += " · " + review.BaselineText(d.Baselines)
 	}

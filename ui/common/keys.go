@@ -31,7 +31,11 @@ type KeyMap struct {
 	Probe, Filter, Search         key.Binding
 	Curate                        key.Binding // run the LLM curator on a trajectory
 	Note                          key.Binding // N: a note for the next decision
-	Zoom                          key.Binding // z: the focused pane takes the whole screen
+	// A and R: the note, then accept or reject with it, in one step.
+	AcceptNote, RejectNote key.Binding
+	// o: the candidate pane's related records, wherever it is scrolled.
+	Related key.Binding
+	Zoom    key.Binding // z: the focused pane takes the whole screen
 
 	// Inside pickers and forms.
 	Toggle, Confirm, Cancel key.Binding
@@ -68,7 +72,7 @@ type QueueKeys struct {
 	Category key.Binding // c: cycle the category filter
 	Text     key.Binding // /: type a text filter
 	Clear    key.Binding // x: clear every filter
-	Mark     key.Binding // space: mark the row
+	Mark     key.Binding // space: mark the row, the cursor staying on it
 	MarkAll  key.Binding // *: mark every row shown (again: unmark them)
 	Reject   key.Binding // r: reject the marked proposals, after y/n
 	Defer    key.Binding // s: defer the marked proposals, after y/n
@@ -81,7 +85,10 @@ type QueueKeys struct {
 // FormKeys are the keys the record forms add (form.Form): the edit,
 // narrow and merge forms of the review and bank screens.
 type FormKeys struct {
-	Save       key.Binding // ctrl+s: apply from any field (enter does from a one-line field)
+	Save key.Binding // ctrl+s: apply from any field (enter does from a one-line field)
+	// alt+1 … alt+9: jump to the form's first … ninth field (the edit
+	// form's checks are alt+7, six tabs away).
+	Jump       key.Binding
 	NewLine    key.Binding // enter in a multi-line field (lemma, steps, checks): a line break
 	KeepExpect key.Binding // ctrl+x in the checks field: keep or drop the expected output of the check under the cursor
 	MoveLine   key.Binding // alt+↑/alt+↓ in a multi-line field: move the line under the cursor (reorder steps, checks)
@@ -128,6 +135,7 @@ type TrajKeys struct {
 	Outcome key.Binding // o: cycle the outcome filter
 	Env     key.Binding // f: cycle the env filter
 	Open    key.Binding // enter: open the record the selected step produced
+	Whole   key.Binding // x: the selected step in full (its long results are cut to a few lines)
 }
 
 func bind(help string, desc string, keys ...string) key.Binding {
@@ -169,7 +177,11 @@ func DefaultKeyMap() KeyMap {
 		Search: bind("/", "search", "/"),
 		Curate: bind("c", "curate", "c"),
 		Note:   bind("N", "note", "N"),
-		Zoom:   bind("z", "zoom pane", "z"),
+		// Shifted a and r: the verb, with a note asked first.
+		AcceptNote: bind("A", "accept+note", "A"),
+		RejectNote: bind("R", "reject+note", "R"),
+		Related:    bind("o", "related", "o"),
+		Zoom:       bind("z", "zoom pane", "z"),
 
 		Toggle:    bind("space", "toggle", " "),
 		Confirm:   bind("enter", "apply", "enter"),
@@ -180,6 +192,7 @@ func DefaultKeyMap() KeyMap {
 		PrevField: bind("shift+tab", "prev field", "shift+tab", "up"),
 		Form: FormKeys{
 			Save:       bind("ctrl+s", "save", "ctrl+s"),
+			Jump:       bind("alt+1-9", "to field", "alt+1", "alt+2", "alt+3", "alt+4", "alt+5", "alt+6", "alt+7", "alt+8", "alt+9"),
 			NewLine:    bind("enter", "new line", "enter"),
 			KeepExpect: bind("ctrl+x", "keep/drop expect", "ctrl+x"),
 			MoveLine:   bind("alt+↑/↓", "move line", "alt+up", "alt+down"),
@@ -237,6 +250,7 @@ func DefaultKeyMap() KeyMap {
 			Outcome: bind("o", "outcome", "o"),
 			Env:     bind("f", "env", "f"),
 			Open:    bind("enter", "open record", "enter"),
+			Whole:   bind("x", "whole step", "x"),
 		},
 	}
 }

@@ -15,7 +15,7 @@ func TestKeysDistinct(t *testing.T) {
 	set := []key.Binding{k.Quit, k.Help, k.Hygiene,
 		k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextPane, k.Next, k.Prev, k.Raw,
 		k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Probe, k.Filter, k.Search, k.Curate,
-		k.Note, k.Zoom, k.Queue.List, k.Probes.Sideways, k.Probes.Full}
+		k.Note, k.AcceptNote, k.RejectNote, k.Related, k.Zoom, k.Queue.List, k.Probes.Sideways, k.Probes.Full}
 	seen := map[string]string{}
 	for _, b := range set {
 		for _, s := range b.Keys() {

@@ -102,3 +102,16 @@ func TestMultiLineOnTheProgram(t *testing.T) {
 	uitest.WaitFor(t, tm, "attached run_", "to proposal "+queue[0].ID)
 	attachedRun(t, deps.Service, "proposal", queue[0].ID, "SELECT 1\n, 2 AS two", nil)
 }
+
+// TestPastedControlBytesShow: ESC and BEL bytes in a paste show in the
+// input as \x1b and \x07, as the forms show them, instead of vanishing
+// (issue 23 item 12); the probe runs the text shown.
+func TestPastedControlBytesShow(t *testing.T) {
+	t.Parallel()
+	deps := uitest.OpenSample(t)
+	tm, _ := startConsole(t, deps, 120, 33)
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("SELECT 'a\x1b[31mb\x07' AS s"), Paste: true})
+	uitest.WaitFor(t, tm, `SELECT 'a\x1b[31mb\x07' AS s`)
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	uitest.WaitFor(t, tm, "✔ 1 row · shop", `a\x1b[31mb\x07`)
+}

@@ -3,7 +3,6 @@ package console
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -165,15 +164,20 @@ func (m *Model) atEdge(up bool) bool {
 	return m.input.Line() == m.input.LineCount()-1 && li.RowOffset >= li.Height-1
 }
 
-// clampPaste cuts a pasted run of runes to the room the input has left,
-// keeping its line breaks (a CRLF is one break); when it cut anything the
-// Cmd says so.
+// clampPaste makes pasted or typed runes printable as the forms do (an
+// ESC or BEL byte becomes the text \x1b or \x07, which the input would
+// otherwise drop without a word), then cuts them to the room the input has
+// left, keeping line breaks (a CRLF is one break); when it cut anything
+// the Cmd says so.
 func clampPaste(msg tea.KeyMsg, room int) (tea.KeyMsg, tea.Cmd) {
-	if msg.Type != tea.KeyRunes || len(msg.Runes) <= 1 {
+	if msg.Type != tea.KeyRunes {
 		return msg, nil
 	}
-	if slices.Contains(msg.Runes, '\r') {
-		msg.Runes = []rune(strings.ReplaceAll(string(msg.Runes), "\r\n", "\n"))
+	if s := string(msg.Runes); common.Printable(s) != s {
+		msg.Runes = []rune(common.Printable(s))
+	}
+	if len(msg.Runes) <= 1 {
+		return msg, nil
 	}
 	room = max(room, 0)
 	cut := max(len(msg.Runes)-room, 0)

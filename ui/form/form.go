@@ -7,6 +7,7 @@
 package form
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -19,7 +20,9 @@ import (
 // narrow, merge and note overlays. The keys (KeyMap.Form and the shared
 // ones): tab and shift+tab move between fields, as do ↓ and ↑ from a
 // field's last or first row; enter breaks the line in a multi-line field
-// and applies from a one-line one, and alt+↑/↓ move a line of it; ctrl+s
+// and applies from a one-line one, and alt+↑/↓ move a line of it; alt+1
+// … alt+9 jump to a field (a line under the fields of a form of three or
+// more names them); ctrl+s
 // applies from any field; esc cancels, writing nothing.
 //
 // Check, when set, says what is wrong with a field's value; the form asks
@@ -48,6 +51,7 @@ type Form struct {
 	err    string       // the form's own error (busy, the whole record)
 	below  [][]formLine // per field: the lines under it, from layout
 	errW   []string     // err wrapped at width
+	jumpW  []string     // the jump keys' line wrapped at width
 }
 
 // formLine is a line under a field: its error, note or hint.
@@ -116,6 +120,11 @@ func (f *Form) Update(k common.KeyMap, msg tea.KeyMsg) (FormResult, tea.Cmd) {
 		return FormCancel, nil
 	case key.Matches(msg, k.Form.Save), key.Matches(msg, k.Confirm) && !fd.Multi():
 		return FormApply, nil
+	case key.Matches(msg, k.Form.Jump):
+		if n := int(ks[len(ks)-1] - '1'); n < len(f.Fields) {
+			return FormEditing, f.FocusField(n)
+		}
+		return FormEditing, nil
 	case key.Matches(msg, k.Form.MoveLine):
 		if !fd.Multi() {
 			return FormEditing, nil
@@ -282,6 +291,15 @@ func (f *Form) layout() {
 		}
 		extra += len(f.below[i])
 	}
+	f.jumpW = nil
+	if len(f.Fields) >= 3 {
+		var parts []string
+		for i, l := range f.Labels[:min(len(f.Labels), 9)] {
+			parts = append(parts, fmt.Sprintf("alt+%d %s", i+1, l))
+		}
+		f.jumpW = strings.Split(common.Wrap(strings.Join(parts, " · "), max(f.width, 1)), "\n")
+		extra += len(f.jumpW)
+	}
 	f.errW = nil
 	if f.err != "" {
 		f.errW = append([]string{""}, strings.Split(common.Wrap(common.Printable(f.err), max(f.width, 1)), "\n")...)
@@ -353,6 +371,9 @@ func (f *Form) View(st *common.Styles) string {
 			}
 		}
 	}
+	for _, j := range f.jumpW {
+		lines = append(lines, st.Subtle.Render(j))
+	}
 	for _, e := range f.errW {
 		lines = append(lines, st.Error.Render(e))
 	}
@@ -369,5 +390,9 @@ func (f *Form) Help(k common.KeyMap) []key.Binding {
 		apply.SetHelp("enter", "apply")
 		b = append(b, apply)
 	}
-	return append(b, k.Cancel, k.NextField, k.PrevField)
+	b = append(b, k.Cancel, k.NextField, k.PrevField)
+	if len(f.Fields) >= 3 {
+		b = append(b, k.Form.Jump)
+	}
+	return b
 }

@@ -39,7 +39,7 @@ func (f *RecordForm) Drops(sources []review.Record) map[string][]string {
 }
 
 // drops says what of source r the record as edited (nil while a field is
-// invalid) no longer holds.
+// invalid) no longer holds (review.Lacks).
 func drops(r *review.Record, lemma string, edited *review.Record) []string {
 	var out []string
 	if !review.KeepsLemma(lemma, r.Lemma) {
@@ -48,23 +48,13 @@ func drops(r *review.Record, lemma string, edited *review.Record) []string {
 	if edited == nil {
 		return out
 	}
-	steps := 0
-	for _, s := range r.Steps {
-		if !slices.Contains(edited.Steps, strings.TrimSpace(s)) {
-			steps++
+	for _, l := range review.Lacks(*edited, *r) {
+		if n := len(l.Steps); n > 0 {
+			out = append(out, fmt.Sprintf("drops %d of %s's %d steps", n, r.ID, len(r.Steps)))
 		}
-	}
-	if steps > 0 {
-		out = append(out, fmt.Sprintf("drops %d of %s's %d steps", steps, r.ID, len(r.Steps)))
-	}
-	checks := 0
-	for _, c := range r.Checks {
-		if !slices.ContainsFunc(edited.Checks, func(e review.Check) bool { return e.Env == c.Env && e.Input == c.Input }) {
-			checks++
+		if n := len(l.Checks); n > 0 {
+			out = append(out, fmt.Sprintf("drops %d of %s's %d checks", n, r.ID, len(r.Checks)))
 		}
-	}
-	if checks > 0 {
-		out = append(out, fmt.Sprintf("drops %d of %s's %d checks", checks, r.ID, len(r.Checks)))
 	}
 	return out
 }
@@ -106,10 +96,10 @@ func (f *RecordForm) checksNote(v string) string {
 		parts = append(parts, checkList(kept)+" "+plural(len(kept), "keeps its", "keep their")+" expected output")
 	}
 	if len(fresh) > 0 {
-		parts = append(parts, checkList(fresh)+": new or edited input, so no expected output is kept (none until it is run and re-baselined)")
+		parts = append(parts, checkList(fresh)+": new or edited input: saving runs it live and takes what it returns as its expected output")
 	}
 	if len(dropped) > 0 {
-		parts = append(parts, checkList(dropped)+": expected output dropped (ctrl+x keeps it)")
+		parts = append(parts, checkList(dropped)+": expected output dropped: saving runs it live for a new one (ctrl+x keeps the old)")
 	}
 	if len(checks) < len(f.Base.Checks) {
 		parts = append(parts, fmt.Sprintf("%d of the record's %d checks removed", len(f.Base.Checks)-countKept(checks), len(f.Base.Checks)))

@@ -54,8 +54,12 @@ type RecordForm struct {
 func NewRecordForm(base *review.Record, labels, envs []string) *RecordForm {
 	f := &RecordForm{Form: NewFormFields(labels, RecordValues(base, labels), multiLabel), Base: base.Clone(), envs: envs, drop: map[string]bool{}}
 	f.Hints = make([]string, len(labels))
+	f.MaxRows = make([]int, len(labels))
 	for i, l := range labels {
 		f.Hints[i] = recordHints[l]
+		if l == "lemma" {
+			f.MaxRows[i] = 12 // a merge's lemma holds every source's: shown whole while the form has the rows
+		}
 		if l == "steps" || l == "checks" {
 			f.Fields[i].SetPlaceholder("(none)")
 		}

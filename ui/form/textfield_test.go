@@ -160,12 +160,12 @@ func TestRecordFormChecks(t *testing.T) {
 		t.Errorf("note before editing: %q", n)
 	}
 	f.Update(k, uitest.Key("0")) // the second check now reads SELECT 20
-	if n := f.Note(0); !strings.Contains(n, "check 1 keeps its expected output") || !strings.Contains(n, "check 2: new or edited input, so no expected output is kept") {
+	if n := f.Note(0); !strings.Contains(n, "check 1 keeps its expected output") || !strings.Contains(n, "check 2: new or edited input: saving runs it live") {
 		t.Errorf("note after editing check 2: %q", n)
 	}
 	f.Update(k, uitest.Key("up"))
 	f.Key(k, uitest.Key("ctrl+x"), "")
-	if n := f.Note(0); !strings.Contains(n, "check 1: expected output dropped (ctrl+x keeps it)") {
+	if n := f.Note(0); !strings.Contains(n, "check 1: expected output dropped: saving runs it live for a new one (ctrl+x keeps the old)") {
 		t.Errorf("note after ctrl+x on check 1: %q", n)
 	}
 	r, err := f.Record()

@@ -63,8 +63,9 @@ func newWorld(t testing.TB, opt mcpserver.Options) *world {
 }
 
 // connect opens a client session named client over an in-memory transport,
-// with the server watching for changes.
-func (w *world) connect(t testing.TB, client string, copt *mcp.ClientOptions) *mcp.ClientSession {
+// with the server watching for changes; each of setup is applied to the
+// client before it connects.
+func (w *world) connect(t testing.TB, client string, copt *mcp.ClientOptions, setup ...func(*mcp.Client)) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -75,7 +76,11 @@ func (w *world) connect(t testing.TB, client string, copt *mcp.ClientOptions) *m
 	if _, err := w.srv.MCP().Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, copt).Connect(ctx, ct, nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, copt)
+	for _, f := range setup {
+		f(c)
+	}
+	cs, err := c.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -287,9 +287,23 @@ func TestPollingSeesDecisionWithinASecond(t *testing.T) {
 func TestResourcesAndUpdatedNotification(t *testing.T) {
 	w := newWorld(t, mcpserver.Options{})
 	updated := make(chan string, 8)
+	// Under the protocol of 2026-07-28 Subscribe returns once the listen
+	// request is sent; the subscription holds from the server's
+	// acknowledgement on (it subscribed by then): a decision made before
+	// is not news to the subscriber.
+	acked := make(chan struct{}, 8)
 	cs := w.connect(t, "agent", &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
 		updated <- r.Params.URI
-	}})
+	}}, func(c *mcp.Client) {
+		c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "notifications/subscriptions/acknowledged" {
+					acked <- struct{}{}
+				}
+				return next(ctx, method, req)
+			}
+		})
+	})
 	ctx := context.Background()
 	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "memreview://records/mem_0001"})
 	if err != nil || !strings.Contains(res.Contents[0].Text, "fdbk_g1.ref_id") {
@@ -303,6 +317,11 @@ func TestResourcesAndUpdatedNotification(t *testing.T) {
 	uri := "memreview://proposals/" + prop.ProposalID
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 		t.Fatal(err)
+	}
+	select {
+	case <-acked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server did not acknowledge the subscription")
 	}
 	if _, err := w.store.Decide(ctx, review.DecideRequest{Proposal: prop.ProposalID, Verb: review.Accept, Operator: "ana"}); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ func (m *Model) curate() tea.Cmd {
 	}
 	cmd, err := m.deps.Curator.Start(m.deps, []string{p.Trajectory})
 	if err != nil {
-		return common.Notify(err.Error())
+		return common.NotifyErr(err.Error())
 	}
 	m.panes.SetFocus(paneProbes) // stacked, the probes pane is where the run shows
 	m.renderPane(paneProbes)

@@ -25,6 +25,7 @@ func TestCurateKey(t *testing.T) {
 	}
 
 	m.deps.Curator = common.NewCurator(curator.Settings{BaseURL: "http://127.0.0.1:1/v1"})
+	m.deps.Curator.Consent() // the root's y to its question (ui/consent.go)
 	m.enableKeys()
 	if !m.Keys.Curate.Enabled() {
 		t.Fatal("c is off on a proposal with a trajectory")

@@ -57,7 +57,7 @@ func TestFindingsNeverShowTheSecret(t *testing.T) {
 	}
 	l := newQueueList(common.NewCommon())
 	l.SetSize(200, 10)
-	l.SetRows([]review.Proposal{*p}, nil, listNow)
+	l.SetRows([]review.Proposal{*p}, nil, nil, listNow)
 	view := l.View()
 	if strings.Contains(view, secret[:12]) || !strings.Contains(view, "(flagged: instruction, secret, hidden-text) Deploy with [redacted: github-pat]") {
 		t.Errorf("the list row:\n%s", view)
@@ -75,7 +75,7 @@ func TestQueueListFlaggedFacet(t *testing.T) {
 	rows[1].Screen = &review.Screening{Findings: []review.Finding{{Kind: "exfiltration", Field: "lemma", End: 3}}}
 	l := newQueueList(common.NewCommon())
 	l.SetSize(80, 12)
-	l.SetRows(rows, nil, listNow)
+	l.SetRows(rows, nil, nil, listNow)
 	listPress(l, "F")
 	if got := shownIDs(l); !slices.Equal(got, []string{"p2"}) {
 		t.Fatalf("F shows %v", got)

@@ -26,7 +26,7 @@ type editForm struct {
 }
 
 func newForm(m *Model, verb review.Verb, labels []string) *editForm {
-	f := &editForm{RecordForm: form.NewRecordForm(m.cur.P.Record, labels, m.envs), pid: m.cur.P.ID, verb: verb}
+	f := &editForm{RecordForm: form.NewRecordForm(m.cur.Accepted, labels, m.envs), pid: m.cur.P.ID, verb: verb}
 	f.setWidth(m.overlayInner())
 	return f
 }
@@ -125,7 +125,7 @@ func newFilterPicker(m *Model) *filterPicker {
 		fp.rows[i] = []string{""}
 	}
 	for _, p := range m.all {
-		vals := [3]string{string(p.Op), proposalEnv(&p), ""}
+		vals := [3]string{string(p.Op), proposalEnv(&p, m.envOf), ""}
 		if p.Record != nil {
 			vals[2] = string(p.Record.Category)
 		}

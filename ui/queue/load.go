@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -24,7 +25,8 @@ type queueLoaded struct {
 	props []review.Proposal
 	keep  string // the proposal to show, when it is still open
 	err   error
-	now   time.Time // the store's clock at the load (the list's ages)
+	now   time.Time         // the store's clock at the load (the list's ages)
+	envs  map[string]string // proposalEnvs of props
 
 	claims []review.Claim // live claims, read with the queue (claims.go)
 }
@@ -53,6 +55,7 @@ type decided struct {
 }
 
 type undone struct {
+	id  string // the decision asked to undo
 	dec *review.Decision
 	err error
 }
@@ -69,11 +72,43 @@ func (m *Model) nextSeq() int { m.seq++; return m.seq }
 // reloadQueue reads the open queue; keep names a proposal to show if open.
 func (m *Model) reloadQueue(keep string) tea.Cmd {
 	m.queueSeq = m.nextSeq()
-	seq, svc, cs := m.queueSeq, m.deps.Service, m.claimStore()
+	seq, svc, cs, known := m.queueSeq, m.deps.Service, m.claimStore(), maps.Clone(m.envOf)
 	return func() tea.Msg {
 		ps, err := svc.Queue()
-		return queueLoaded{seq: seq, props: ps, claims: readClaims(cs), keep: keep, err: err, now: svc.Now()}
+		return queueLoaded{seq: seq, props: ps, claims: readClaims(cs), keep: keep, err: err, now: svc.Now(), envs: proposalEnvs(svc, ps, known)}
 	}
+}
+
+// proposalEnvs finds the environment of each proposal that has no record
+// to say it, so that the filters find a delete or skip by env: the env
+// of its first target that has one, else its trajectory's. known holds
+// those found at an earlier load (a proposal's targets and trajectory do
+// not change); one that cannot be read has none.
+func proposalEnvs(svc *app.Service, ps []review.Proposal, known map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, p := range ps {
+		if p.Record != nil && p.Record.Scope.Env != "" {
+			continue
+		}
+		if env, ok := known[p.ID]; ok {
+			out[p.ID] = env
+			continue
+		}
+		env := ""
+		for _, t := range p.Targets {
+			if r, err := svc.Record(t.ID); err == nil && r.Scope.Env != "" {
+				env = r.Scope.Env
+				break
+			}
+		}
+		if env == "" && p.Trajectory != "" {
+			if t, err := svc.Trajectory(p.Trajectory); err == nil {
+				env = t.Env
+			}
+		}
+		out[p.ID] = env
+	}
+	return out
 }
 
 // loadContext reads everything the panes show about proposal id.
@@ -112,6 +147,16 @@ func readContext(store *app.Service, id string) (*proposalContext, error) {
 			return nil, fmt.Errorf("load target %s of %s: %w", t.ID, id, err)
 		}
 		c.Targets = append(c.Targets, r)
+	}
+	c.Accepted = review.AcceptedRecord(p, c.Targets)
+	if p.Op == review.OpMerge && p.Record != nil {
+		var srcs []review.Record
+		for _, t := range c.Targets {
+			if t != nil {
+				srcs = append(srcs, *t)
+			}
+		}
+		c.Lacks = review.Lacks(*p.Record, srcs...)
 	}
 	if c.Conflict, err = store.Conflicts(p); err != nil {
 		return nil, fmt.Errorf("check %s for conflicts: %w", id, err)
@@ -162,42 +207,30 @@ func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 	}
 }
 
-// undo reverses the last decision not yet undone.
-func (m *Model) undo() tea.Cmd {
-	m.busy = "undoing…"
-	var note string
-	form.TakeNote(&note, &m.note)
-	svc, deps := m.deps.Service, m.deps
-	return func() tea.Msg {
-		dec, err := svc.Undo(context.Background(), "", deps.Operator, note)
-		if err == nil {
-			deps.Logf("undid %s: %s", dec.Undoes, dec.ID)
-		} else {
-			deps.Logf("undo: %v", err)
-		}
-		return undone{dec: dec, err: err}
-	}
-}
-
 // mergeSearchSize caps the records a merge search suggests.
 const mergeSearchSize = 12
 
 // searchRecords finds active records for the merge picker: the index's
-// hits for query, loaded from the store, without the excluded ids.
-func (m *Model) searchRecords(pid, query string, exclude []string) tea.Cmd {
+// hits for query (in env only, when not ""), loaded from the store,
+// without the excluded ids.
+func (m *Model) searchRecords(pid, query, env string, exclude []string) tea.Cmd {
 	m.searchSeq = m.nextSeq()
 	seq, svc := m.searchSeq, m.deps.Service
 	return func() tea.Msg {
-		recs, err := findRecords(svc, query, exclude)
+		recs, err := findRecords(svc, query, env, exclude)
 		return searched{pid: pid, seq: seq, recs: recs, err: err}
 	}
 }
 
-func findRecords(svc *app.Service, query string, exclude []string) ([]review.Record, error) {
+func findRecords(svc *app.Service, query, env string, exclude []string) ([]review.Record, error) {
+	filters := map[string][]string{"status": {string(review.Active)}}
+	if env != "" {
+		filters["env"] = []string{env}
+	}
 	res, err := svc.Search(app.SearchRequest{
 		Query:   query,
 		Type:    "record",
-		Filters: map[string][]string{"status": {string(review.Active)}},
+		Filters: filters,
 		Size:    mergeSearchSize + len(exclude),
 		AnyTerm: true,
 	})

@@ -16,14 +16,16 @@ import (
 )
 
 // mergePicker chooses records to fold into the proposal's record. It opens
-// with the index's suggestions for the candidate's lemma (active records,
-// not the proposal's own targets); the search box finds more. Chosen
+// with the index's suggestions for the candidate's lemma (active records
+// of the candidate's env, not the proposal's own targets); the search box
+// finds more, in every env (each row names its env). Chosen
 // records stay chosen across searches. Enter opens the merge editor
 // (mergeForm) on the combined record; only the editor commits.
 type mergePicker struct {
 	pid       string
-	base      review.Record // the candidate record the merge keeps
-	targets   []string      // the proposal's targets, always folded in
+	base      review.Record   // the candidate record the merge keeps (a merge proposal's with its targets folded in)
+	targets   []string        // the proposal's targets, always folded in
+	targetRs  []review.Record // their current versions, whose content the editor warns about dropping
 	seedQuery string
 	exclude   []string
 	related   []review.Record // the candidate's related records, listed first by the opening search
@@ -42,13 +44,18 @@ func newMergePicker(m *Model) *mergePicker {
 	p := m.cur.P
 	mp := &mergePicker{
 		pid:       p.ID,
-		base:      p.Record.Clone(),
+		base:      m.cur.Accepted.Clone(),
 		targets:   p.TargetIDs(),
 		seedQuery: lemmaQuery(p.Record.Lemma),
 		search:    common.NewInput(""),
 		loading:   true,
 	}
 	mp.search.Placeholder = "search records"
+	for _, t := range m.cur.Targets {
+		if t != nil {
+			mp.targetRs = append(mp.targetRs, *t)
+		}
+	}
 	mp.exclude = append(slices.Clone(mp.targets), p.Record.ID)
 	mp.related = relatedSeed(m.cur.Related, mp.exclude)
 	mp.setWidth(m.overlayInner())
@@ -70,6 +77,12 @@ func (mp *mergePicker) found(msg searched) {
 
 func (mp *mergePicker) isChosen(id string) bool {
 	return slices.ContainsFunc(mp.chosen, func(r review.Record) bool { return r.ID == id })
+}
+
+// retired are the records the merge retires as read: the targets still
+// in the bank, then the chosen ones.
+func (mp *mergePicker) retired() []review.Record {
+	return append(slices.Clone(mp.targetRs), mp.chosen...)
 }
 
 // sources are the records the merge retires: targets, then chosen.
@@ -98,7 +111,7 @@ func (mp *mergePicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 			if q == "" {
 				q = mp.seedQuery
 			}
-			return mp, m.searchRecords(mp.pid, q, mp.exclude)
+			return mp, m.searchRecords(mp.pid, q, "", mp.exclude) // the operator's search: every env
 		default:
 			var cmd tea.Cmd
 			mp.search, cmd = mp.search.Update(msg)
@@ -166,7 +179,7 @@ func (mp *mergePicker) view(m *Model, w, h int) string {
 		if mp.isChosen(r.ID) {
 			box = "[x] "
 		}
-		line := cut(box + r.ID + "  " + common.PrintableLine(r.Lemma))
+		line := cut(box + r.ID + "  " + r.Scope.Env + "  " + common.PrintableLine(r.Lemma))
 		if i == mp.cursor {
 			line = st.Selected.Render("▸" + ansi.Truncate(line, inner-1, "…"))
 		} else {

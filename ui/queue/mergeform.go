@@ -24,7 +24,7 @@ import (
 type mergeForm struct {
 	*form.RecordForm
 	picker *mergePicker
-	warns  map[string][]string // by chosen record: what the edit drops of it (drops), after each key
+	warns  map[string][]string // by retired record: what the edit drops of it (drops), after each key
 }
 
 func newMergeForm(m *Model, mp *mergePicker) *mergeForm {
@@ -36,7 +36,7 @@ func newMergeForm(m *Model, mp *mergePicker) *mergeForm {
 }
 
 // warn works out what the record as edited drops of each chosen record.
-func (f *mergeForm) warn() { f.warns = f.Drops(f.picker.chosen) }
+func (f *mergeForm) warn() { f.warns = f.Drops(f.picker.retired()) }
 
 func (f *mergeForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
@@ -66,7 +66,7 @@ func (f *mergeForm) view(m *Model, w, h int) string {
 	title := st.Title.Render(m.wrapped("Merge "+f.picker.pid+": the combined record keeps every source's content; edit it, then ctrl+s to commit", inner))
 	var tail []string
 	chosen := map[string]review.Record{}
-	for _, r := range f.picker.chosen {
+	for _, r := range f.picker.retired() {
 		chosen[r.ID] = r
 	}
 	for _, id := range f.picker.sources() {

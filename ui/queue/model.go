@@ -46,10 +46,12 @@ type Filter struct {
 type Model struct {
 	note    string          // N: the note the next decision carries
 	session map[string]bool // proposals decided on this screen this session, less undos
+	undos   common.Undos    // the decisions made on this screen, which u undoes (undo.go)
 	common.Common
 	deps common.Deps
 
 	all    []review.Proposal // the open queue as loaded
+	envOf  map[string]string // the env of each proposal without a record (delete, skip): its targets' or trajectory's
 	queue  []review.Proposal // all, filtered
 	pos    int               // index into queue
 	filter Filter
@@ -79,6 +81,9 @@ type Model struct {
 	// citedLine is the trajectory pane's line of the first cited raw step
 	// (-1 when none), set when that pane is rendered.
 	citedLine int
+	// relatedLine is the candidate pane's line of its Related heading
+	// (-1 when none), set when that pane is rendered: o scrolls there.
+	relatedLine int
 	// panes owns the three panes' focus, stacking and zoom (z) and their
 	// scrollable bodies, each holding its content cut to its width.
 	panes *widget.Panes
@@ -97,11 +102,17 @@ type Model struct {
 // proposalContext is everything the panes show about one proposal, loaded
 // in one Cmd.
 type proposalContext struct {
-	P          *review.Proposal
-	Traj       *review.Trajectory // nil when the proposal names none or it is gone
-	Targets    []*review.Record   // current version of each target; nil entries when missing
-	Conflict   *review.ConflictError
-	Runs       []review.ProbeRun
+	P        *review.Proposal
+	Traj     *review.Trajectory // nil when the proposal names none or it is gone
+	Targets  []*review.Record   // current version of each target; nil entries when missing
+	Conflict *review.ConflictError
+	Runs     []review.ProbeRun
+	// Accepted is the record accepting the proposal as proposed writes
+	// (review.AcceptedRecord: a merge's with its targets' content folded
+	// in), which the forms start from; Lacks what the proposal's own
+	// record drops of its targets, and accept keeps.
+	Accepted   *review.Record
+	Lacks      []review.Lack
 	Related    []relatedRecord // active records near the candidate (related.go)
 	RelatedErr error           // why they could not be read
 }
@@ -209,7 +220,9 @@ func (m *Model) enableKeys() {
 	// of each check is its baseline (review/live.go).
 	writes := ready && !m.probing()
 	k.Accept.SetEnabled(writes)
+	k.AcceptNote.SetEnabled(writes)
 	k.Reject.SetEnabled(ready)
+	k.RejectNote.SetEnabled(ready)
 	k.Defer.SetEnabled(ready && m.cur.P.Status != review.Deferred)
 	k.Narrow.SetEnabled(writes && hasRecord)
 	k.Edit.SetEnabled(writes && hasRecord)
@@ -220,6 +233,7 @@ func (m *Model) enableKeys() {
 	k.Probes.Full.SetEnabled(onProbes && hasRuns)
 	k.Probes.Sideways.SetEnabled(onProbes && m.probeWide > m.panes.Body(paneProbes).Width())
 	k.Raw.SetEnabled(ready && hasSteps)
+	k.Related.SetEnabled(ready && (len(m.cur.Related) > 0 || m.cur.RelatedErr != nil))
 	k.Undo.SetEnabled(m.busy == "")
 	k.Next.SetEnabled(m.pos < len(m.queue)-1)
 	k.Prev.SetEnabled(m.pos > 0)
@@ -242,7 +256,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return m.list.help()
 	}
 	return []key.Binding{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note,
-		k.Probe, k.Probes.Full, k.Probes.Sideways, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List}
+		k.Probe, k.Probes.Full, k.Probes.Sideways, k.Curate, k.Raw, k.Related, k.AcceptNote, k.RejectNote, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
@@ -252,10 +266,10 @@ func (m *Model) FullHelp() [][]key.Binding {
 		return m.list.fullHelp()
 	}
 	return [][]key.Binding{
-		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note},
-		{k.Probe, k.Curate, k.Raw, k.NextPane, k.Zoom, k.Next, k.Prev, k.Filter, k.Queue.List},
+		{k.Accept, k.Narrow, k.Merge, k.Delete, k.Reject, k.Edit, k.Defer, k.Undo, k.Note, k.Filter, k.Queue.List},
+		{k.AcceptNote, k.RejectNote, k.Probe, k.Curate, k.Raw, k.Related, k.NextPane, k.Zoom, k.Next, k.Prev},
 		// Moving in a pane; the probes pane's sideways scroll and full text.
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Probes.Sideways, k.Probes.Full},
-		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, k.Form.KeepExpect},
+		{k.Toggle, k.Confirm, k.Cancel, k.NextField, k.PrevField, k.Form.Jump, k.Form.Save, k.Form.NewLine, k.Form.MoveLine, k.Form.KeepExpect},
 	}
 }

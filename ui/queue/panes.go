@@ -48,11 +48,7 @@ func (m *Model) trajectoryContent(w int) string {
 		return st.Error.Render(common.Wrap("Trajectory "+m.cur.P.Trajectory+" is not in the bank.", w))
 	}
 	var b strings.Builder
-	outcome := st.Bad.Render("✘ fail")
-	if t.Outcome.Passed {
-		outcome = st.Good.Render("✔ pass")
-	}
-	fmt.Fprintf(&b, "%s  reward %s\n", outcome, strconv.FormatFloat(t.Outcome.Reward, 'f', 2, 64))
+	b.WriteString(common.OutcomeLine(st, t.Outcome) + "\n")
 	b.WriteString(common.Indent(st.Label.Render("task: "), t.Task, w, 6) + "\n")
 	if t.Env != "" {
 		b.WriteString(st.Label.Render("env: ") + t.Env + "\n")
@@ -158,6 +154,14 @@ func (m *Model) candidateContent(w int) string {
 		b.WriteString(st.Subtle.Render(fmt.Sprintf(" confidence %.2f", p.Record.Confidence)))
 	}
 	b.WriteString("\n")
+	if len(c.Lacks) > 0 { // before the diffs: the operator must see it before a
+		var ls []string
+		for _, l := range c.Lacks {
+			ls = append(ls, l.String())
+		}
+		b.WriteString(st.Warn.Render(common.Wrap("⚠ The proposal's record drops content of the records it merges ("+
+			strings.Join(ls, "; ")+"). Accept keeps it all: listed below the diffs.", w)) + "\n")
+	}
 	switch {
 	case p.Op == review.OpSkip:
 		b.WriteString(st.Subtle.Render(common.Wrap("The curator proposes no change to the bank.", w)) + "\n")
@@ -182,6 +186,7 @@ func (m *Model) candidateContent(w int) string {
 			}
 			m.writeDiff(&b, common.DiffFields(cur, after), w)
 		}
+		m.writeLacks(&b, w)
 	}
 	b.WriteString("\n" + st.Title.Render("Rationale") + "\n")
 	b.WriteString(common.Wrap(common.Printable(p.Rationale), w) + "\n")
@@ -196,8 +201,20 @@ func (m *Model) candidateContent(w int) string {
 	if p.CuratorRun != "" {
 		b.WriteString(st.Label.Render("curator run: ") + p.CuratorRun + "\n")
 	}
+	m.relatedLine = -1
+	if len(c.Related) > 0 || c.RelatedErr != nil {
+		m.relatedLine = strings.Count(b.String(), "\n") + 1 // the blank line, then the heading
+	}
 	m.writeRelated(&b, w)
-	return strings.TrimRight(b.String(), "\n")
+	out := strings.TrimRight(b.String(), "\n")
+	// Below the fold, the related records are one key away: the first
+	// line says so.
+	if n := len(c.Related); n > 0 && m.relatedLine >= m.panes.Body(paneCandidate).Height() {
+		hint := st.Subtle.Render(common.Wrap(fmt.Sprintf("Related (%d) ↓ below · o shows them", n), w))
+		out = hint + "\n" + out
+		m.relatedLine += strings.Count(hint, "\n") + 1
+	}
+	return out
 }
 
 func opVerb(op review.Op) string {
@@ -235,5 +252,29 @@ func (m *Model) writeDiff(b *strings.Builder, lines []common.DiffLine, w int) {
 			text = m.Styles.Added.Render(text)
 		}
 		b.WriteString(text + "\n")
+	}
+}
+
+// writeLacks says what a merge proposal's own record drops of its targets,
+// which accepting it keeps (review.AcceptedRecord): every sentence, step
+// and check, with the output the check expects.
+func (m *Model) writeLacks(b *strings.Builder, w int) {
+	st := m.Styles
+	if len(m.cur.Lacks) == 0 {
+		return
+	}
+	b.WriteString("\n" + st.Title.Render(common.Wrap("Accept also keeps (the proposal's record drops it; e or m edits it out)", w)) + "\n")
+	for _, l := range m.cur.Lacks {
+		b.WriteString(st.Label.Render(common.Wrap(l.String(), w)) + "\n")
+		for _, s := range l.Sentences {
+			b.WriteString(st.Added.Render(common.Indent("+ sentence: ", common.Printable(s), w, 4)) + "\n")
+		}
+		for _, s := range l.Steps {
+			b.WriteString(st.Added.Render(common.Indent("+ step: ", common.Printable(s), w, 4)) + "\n")
+		}
+		for _, c := range l.Checks {
+			b.WriteString(st.Added.Render(common.Indent("+ check: ", common.Printable(c.Env+": "+c.Input), w, 4)) + "\n")
+			b.WriteString(st.Subtle.Render(common.Indent("    expects ", common.Expects(c), w, 6)) + "\n")
+		}
 	}
 }

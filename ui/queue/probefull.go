@@ -97,7 +97,7 @@ func (m *Model) probesFull(w int) string {
 			live = &lp
 		}
 		if live != nil {
-			b.WriteString("\n" + m.liveLabel(*live) + "\n")
+			b.WriteString("\n" + common.Wrap(m.liveLabel(*live), w) + "\n")
 			b.WriteString(resultFull(st, live.now, w))
 		}
 	}

@@ -71,7 +71,7 @@ func (m *Model) liveText(lp liveProbe, w int) string {
 	if !lp.done {
 		return m.Styles.Warn.Render(m.spinner.View()+" re-running…") + "\n"
 	}
-	s := m.liveLabel(lp) + "\n"
+	s := common.Wrap(m.liveLabel(lp), w) + "\n" // "saved as run_…" wraps, never cut
 	if lp.verdict == probe.Changed || lp.verdict == probe.FailsNow {
 		s += m.resultText(lp.now, w)
 	}

@@ -23,6 +23,7 @@ import (
 type bulkDecided struct {
 	verb    review.Verb
 	done    []string // decided
+	decs    []string // their decisions' ids
 	claimed []string // skipped: another operator holds a live claim ("id (who)")
 	flagged []string // left out: the screen flagged them (accepted one at a time)
 	failed  []string // "id: why" (decided elsewhere, a store error)
@@ -132,6 +133,7 @@ func (m *Model) bulkDecide(verb review.Verb, ids, claimed, flagged []string) tea
 				res.failed = append(res.failed, id+": "+err.Error())
 			default:
 				res.done = append(res.done, id)
+				res.decs = append(res.decs, dec.ID)
 				logf("decided %s: %s %s (bulk)", id, verb, dec.ID)
 				continue
 			}
@@ -152,6 +154,9 @@ func (m *Model) bulkDone(msg bulkDecided) tea.Cmd {
 	for _, id := range msg.done {
 		m.session[id] = true
 		delete(m.list.marks, id)
+	}
+	for _, id := range msg.decs {
+		m.undos.Push(id)
 	}
 	total := len(msg.done) + len(msg.claimed) + len(msg.failed) + len(msg.flagged)
 	text := fmt.Sprintf("%s %d of %d marked", verbDone[msg.verb], len(msg.done), total)

@@ -109,9 +109,10 @@ func (l *queueList) Capturing() bool { return l.typing }
 
 // SetRows replaces the rows with a fresh load of the open queue, keeping
 // the marks on proposals still open, the filters and the cursor's row;
-// holders names who else holds a live claim on each proposal, now is the
-// store's clock (the ages).
-func (l *queueList) SetRows(queue []review.Proposal, holders map[string]string, now time.Time) {
+// holders names who else holds a live claim on each proposal, envs the env
+// of each proposal without a record (proposalEnvs), now is the store's
+// clock (the ages).
+func (l *queueList) SetRows(queue []review.Proposal, holders, envs map[string]string, now time.Time) {
 	cur := l.cursorID()
 	l.rows = l.rows[:0:0]
 	open := map[string]bool{}
@@ -121,7 +122,7 @@ func (l *queueList) SetRows(queue []review.Proposal, holders map[string]string, 
 		l.opts[i] = []string{""}
 	}
 	for _, p := range queue {
-		r := listRow{p: p, holder: holders[p.ID], env: proposalEnv(&p), source: proposalSource(&p), age: age(now, p.Created), flag: rowFlag(&p)}
+		r := listRow{p: p, holder: holders[p.ID], env: proposalEnv(&p, envs), source: proposalSource(&p), age: age(now, p.Created), flag: rowFlag(&p)}
 		if p.Record != nil {
 			r.cat = string(p.Record.Category)
 		}
@@ -257,11 +258,10 @@ func (l *queueList) Update(msg tea.KeyMsg) (listAction, tea.Cmd) {
 		l.move(step)
 	case key.Matches(msg, q.Mark):
 		if id := l.cursorID(); id != "" {
-			l.marks[id] = !l.marks[id]
+			l.marks[id] = !l.marks[id] // in place: j moves on
 			if !l.marks[id] {
 				delete(l.marks, id)
 			}
-			l.move(1)
 		}
 	case key.Matches(msg, q.MarkAll):
 		l.markAll()
@@ -495,24 +495,60 @@ func fitRows(rows []listRow) listColumns {
 	return c
 }
 
-// columns fits the rows' columns to the width: the lemma takes what is
-// left (none at all when under 12 cells); when even that does not fit the
-// source column gives way (down to 6 cells) and the line is cut.
+// minLemma is the lemma's width the other columns give way to.
+const minLemma = 24
+
+// columns fits the rows' columns to the width: the "claimed by" column
+// shows only while someone else holds a proposal; the lemma takes what is
+// left, and to leave it minLemma cells the source, then the category,
+// then the claim column give way (down to 6 cells each). When even that
+// leaves the lemma under 12 cells there is none, the source alone gives
+// way to fit the line, and it is cut.
 func (l *queueList) columns() listColumns {
 	c := l.base
-	fixed := leadWidth + c.id + c.op + c.cat + c.env + c.age + c.src + c.claim + 6 // "▸[x]⚑ " and the gaps
-	if rest := l.Width - fixed - 1; rest >= 12 {                                   // less the lemma's gap
+	if l.claimed == 0 {
+		c.claim = 0
+	}
+	least := c
+	least.src, least.cat, least.claim = min(c.src, 6), min(c.cat, 6), min(c.claim, 6)
+	if l.Width-least.width()-1 < 12 {
+		if over := c.width() - l.Width; over > 0 {
+			c.src -= min(over, c.src-6)
+		}
+		return c
+	}
+	for _, w := range []*int{&c.src, &c.cat, &c.claim} {
+		over := c.width() + 1 + minLemma - l.Width // the lemma's gap
+		if over <= 0 {
+			break
+		}
+		if *w > 6 {
+			*w -= min(over, *w-6)
+		}
+	}
+	if rest := l.Width - c.width() - 1; rest >= 12 {
 		c.lemma = rest
-	} else if over := fixed - l.Width; over > 0 {
-		c.src -= min(over, c.src-6)
 	}
 	return c
+}
+
+// width is the columns' width but the lemma's: "▸[x] ", each column and
+// the gaps between them.
+func (c listColumns) width() int {
+	n := leadWidth + c.id + c.op + c.cat + c.env + c.age + c.src + 5
+	if c.claim > 0 {
+		n += c.claim + 1
+	}
+	return n
 }
 
 func (c listColumns) line(lead, id, op, cat, env, age, src, claim, lemma string) string {
 	parts := []string{common.FitLine(lead, leadWidth) + common.FitLine(id, c.id), common.FitLine(op, c.op),
 		common.FitLine(cat, c.cat), common.FitLine(env, c.env), common.FitLine(age, c.age),
-		common.FitLine(src, c.src), common.FitLine(claim, c.claim)}
+		common.FitLine(src, c.src)}
+	if c.claim > 0 {
+		parts = append(parts, common.FitLine(claim, c.claim))
+	}
 	if c.lemma > 0 {
 		parts = append(parts, common.FitLine(lemma, c.lemma))
 	}
@@ -535,6 +571,8 @@ func (l *queueList) rowLine(c listColumns, i int) string {
 		lemma = common.PrintableLine(redactedView(&r.p).Record.Lemma)
 	} else if r.p.Op == review.OpDelete {
 		lemma = "retire " + strings.Join(r.p.TargetIDs(), ", ")
+	} else if r.p.Op == review.OpSkip {
+		lemma = "no change: " + common.PrintableLine(r.p.Rationale)
 	}
 	if r.flag.kinds != "" {
 		lemma = "(flagged: " + r.flag.kinds + ") " + lemma

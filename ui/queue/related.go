@@ -165,17 +165,52 @@ type wordSet struct {
 	order []string
 }
 
-// words splits s into words of letters, digits and underscores; "1–10"
-// is the two words 1 and 10.
+// words splits s into words of letters, digits and underscores (split
+// as splitWords does); "1–10" is the two words 1 and 10, but 100.0 and
+// 2026-03-16 are one word each.
 func words(s string) wordSet {
 	ws := wordSet{has: map[string]bool{}}
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) }) {
-		if lw := strings.ToLower(w); !ws.has[lw] {
+	for _, t := range splitWords(s) {
+		if !t.word {
+			continue
+		}
+		if lw := strings.ToLower(t.text); !ws.has[lw] {
 			ws.has[lw] = true
-			ws.order = append(ws.order, w)
+			ws.order = append(ws.order, t.text)
 		}
 	}
 	return ws
+}
+
+// token is a word of a text, or what lies between two words.
+type token struct {
+	text string
+	word bool
+}
+
+// splitWords cuts s into words and what lies between them. A word is
+// letters, digits and underscores; a '.', '-', ':' or '/' between two
+// digits joins them, so that a decimal (100.0), a date (2026-03-16) or a
+// time (12:30) is one word, not "100, 0".
+func splitWords(s string) []token {
+	rs := []rune(s)
+	var out []token
+	start, inWord := 0, false
+	joins := func(i int) bool {
+		return i > 0 && i+1 < len(rs) && strings.ContainsRune(".-:/", rs[i]) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1])
+	}
+	for i, r := range rs {
+		w := isWordRune(r) || inWord && joins(i)
+		if i > 0 && w != inWord {
+			out = append(out, token{string(rs[start:i]), inWord})
+			start = i
+		}
+		inWord = w
+	}
+	if len(rs) > 0 {
+		out = append(out, token{string(rs[start:]), inWord})
+	}
+	return out
 }
 
 // marked lists the numbers and names (words with a digit or an
@@ -200,7 +235,7 @@ func (m *Model) writeRelated(b *strings.Builder, w int) {
 	if len(m.cur.Related) == 0 {
 		return
 	}
-	b.WriteString("\n" + st.Title.Render("Related") + "\n")
+	b.WriteString("\n" + st.Title.Render(fmt.Sprintf("Related (%d)", len(m.cur.Related))) + "\n")
 	for _, r := range m.cur.Related {
 		kind := "overlap"
 		switch {
@@ -238,24 +273,14 @@ func markWords(s string, marked []string, style lipgloss.Style) string {
 	for _, w := range marked {
 		set[strings.ToLower(w)] = true
 	}
-	var b, word strings.Builder
-	flush := func() {
-		if w := word.String(); set[strings.ToLower(w)] {
-			b.WriteString(style.Render(w))
+	var b strings.Builder
+	for _, t := range splitWords(s) {
+		if t.word && set[strings.ToLower(t.text)] {
+			b.WriteString(style.Render(t.text))
 		} else {
-			b.WriteString(w)
+			b.WriteString(t.text)
 		}
-		word.Reset()
 	}
-	for _, r := range s {
-		if isWordRune(r) {
-			word.WriteRune(r)
-			continue
-		}
-		flush()
-		b.WriteRune(r)
-	}
-	flush()
 	return b.String()
 }
 

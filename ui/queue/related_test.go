@@ -134,3 +134,92 @@ func TestRelatedMinimumOverlap(t *testing.T) {
 		t.Errorf("overlaps: brand %.2f (want < %.2f), g3 %.2f (want ≥ %.2f)", brand.Overlap, minOverlapWords, g3.Overlap, minOverlap)
 	}
 }
+
+// A decimal, a date and a time are one word each where the related pane
+// says how two records differ, not "100, 0" or "2026, 03, 16" (issue 23
+// item 12); an en dash still parts a range.
+func TestRelatedWordsKeepNumbersWhole(t *testing.T) {
+	ws := words("average price_cents / 100.0 since 2026-03-16 at 12:30; stars 1–10, end-of-line.")
+	for _, w := range []string{"100.0", "2026-03-16", "12:30", "1", "10", "price_cents", "end", "of"} {
+		if !ws.has[w] {
+			t.Errorf("words lack %q: %v", w, ws.order)
+		}
+	}
+	for _, w := range []string{"100", "0", "2026", "03", "16"} {
+		if ws.has[w] {
+			t.Errorf("words cut a number into %q: %v", w, ws.order)
+		}
+	}
+	if got := ansi.Strip(markWords("was 100.0 on 2026-03-16.", []string{"100.0"}, lipgloss.NewStyle())); got != "was 100.0 on 2026-03-16." {
+		t.Errorf("markWords changed the text: %q", got)
+	}
+}
+
+// At 120x40 the first proposal's related records are below the fold of
+// the candidate pane: its first line says so, and o scrolls there; t at
+// 80x24 shows the trajectory pane it toggled the raw steps in (issue 23
+// items 12 and 15).
+func TestRelatedWithinReach(t *testing.T) {
+	t.Parallel()
+	m := New(common.NewCommon(), uitest.OpenSample(t)).(*Model)
+	m.SetSize(120, 30)
+	settle(t, m, m.Init())
+	if !m.ready() || len(m.cur.Related) == 0 {
+		t.Fatalf("the first proposal has no related records")
+	}
+	body := m.panes.Body(paneCandidate)
+	if first := ansi.Strip(body.Lines()[0]); !strings.Contains(first, "Related (") || !strings.Contains(first, "o shows them") {
+		t.Errorf("the candidate pane starts %q, want the related records' hint", first)
+	}
+	settle(t, m, func() tea.Msg { return uitest.Key("o") })
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Related (") || body.YOffset() == 0 {
+		t.Errorf("o did not scroll to the related records:\n%s", v)
+	}
+
+	m.SetSize(80, 24)
+	m.panes.SetFocus(paneProbes)
+	settle(t, m, func() tea.Msg { return uitest.Key("t") })
+	if m.panes.Focus() != paneTrajectory || !strings.Contains(ansi.Strip(m.View()), "5 assistant: ") {
+		t.Errorf("t at 80x24 left the focus on pane %d:\n%s", m.panes.Focus(), ansi.Strip(m.View()))
+	}
+}
+
+// The merge picker's opening suggestions for a docs proposal are docs
+// records, never shop ones (issue 23 item 12); its rows name each env.
+func TestMergeSeedKeepsTheEnv(t *testing.T) {
+	t.Parallel()
+	m := New(common.NewCommon(), uitest.OpenSample(t)).(*Model)
+	m.SetSize(200, 50)
+	settle(t, m, m.Init())
+	q, err := m.deps.Service.Queue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := ""
+	for _, p := range q {
+		if p.Record.Scope.Env == "docs" && p.Op != review.OpDelete && p.Op != review.OpSkip {
+			pid = p.ID
+			break
+		}
+	}
+	if pid == "" {
+		t.Fatal("the sample queue has no docs proposal with a record")
+	}
+	settle(t, m, func() tea.Msg { return common.ShowProposal{ID: pid} })
+	if !m.ready() || m.cur.P.ID != pid {
+		t.Fatalf("%s did not show", pid)
+	}
+	settle(t, m, func() tea.Msg { return uitest.Key("m") })
+	mp, ok := m.overlay.(*mergePicker)
+	if !ok || len(mp.found_) == 0 {
+		t.Fatalf("m opened %T with no suggestions", m.overlay)
+	}
+	for _, r := range mp.found_ {
+		if r.Scope.Env != "docs" {
+			t.Errorf("the picker for docs %s suggests %s of env %q", pid, r.ID, r.Scope.Env)
+		}
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, mp.found_[0].ID+"  docs  ") {
+		t.Errorf("the picker's row does not name the env:\n%s", v)
+	}
+}

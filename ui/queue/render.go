@@ -154,9 +154,9 @@ func (m *Model) proposalLine() string {
 		left = st.Badge.Render(strings.ToUpper(string(p.Op))) + " " + st.Title.Render(p.ID)
 		if r := p.Record; r != nil {
 			left += st.Subtle.Render(" · " + string(r.Category))
-			if r.Scope.Env != "" {
-				left += st.Subtle.Render(" · env " + r.Scope.Env)
-			}
+		}
+		if env := proposalEnv(p, m.envOf); env != "" {
+			left += st.Subtle.Render(" · env " + env)
 		}
 		if p.Trajectory != "" {
 			left += st.Subtle.Render(" · " + p.Trajectory)

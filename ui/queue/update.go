@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -116,11 +117,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.decided(msg)
 	case bulkDecided:
 		return m.bulkDone(msg)
+	case undoAsked:
+		return m.undoAsked(msg)
 	case undone:
 		m.busy = ""
 		if msg.err != nil {
+			if strings.Contains(msg.err.Error(), "already undone") {
+				m.undos.Drop(msg.id) // undone elsewhere: u goes on to the one before
+			}
 			return common.NotifyErr(common.UndoFailed(msg.err))
 		}
+		m.undos.Drop(msg.dec.Undoes)
 		delete(m.session, msg.dec.Proposal)
 		text := "undid " + msg.dec.Undoes
 		if msg.dec.Proposal != "" {
@@ -199,12 +206,13 @@ func (m *Model) queueLoaded(msg queueLoaded) tea.Cmd {
 	}
 	m.loadErr = nil
 	m.all = msg.props
+	m.envOf = msg.envs
 	m.open = make(map[string]bool, len(m.all))
 	for _, p := range m.all {
 		m.open[p.ID] = true
 	}
 	m.setClaims(msg.claims)
-	m.list.SetRows(m.all, m.claim.holders, msg.now)
+	m.list.SetRows(m.all, m.claim.holders, m.envOf, msg.now)
 	m.applyFilter()
 	if keep != "" && !slices.ContainsFunc(m.queue, func(p review.Proposal) bool { return p.ID == keep }) &&
 		slices.ContainsFunc(m.all, func(p review.Proposal) bool { return p.ID == keep }) {
@@ -224,30 +232,33 @@ func (m *Model) applyFilter() {
 	m.queue = m.queue[:0:0]
 	m.resetClaimCount()
 	for _, p := range m.all {
-		if m.filter.matches(&p) && !m.claimedByOther(&p) {
+		if m.filter.matches(&p, m.envOf) && !m.claimedByOther(&p) {
 			m.queue = append(m.queue, p)
 		}
 	}
 	m.pos = min(max(m.pos, 0), max(len(m.queue)-1, 0))
 }
 
-// matches reports whether p passes the filter.
-func (f Filter) matches(p *review.Proposal) bool {
+// matches reports whether p passes the filter; envs holds the env of
+// the proposals that have no record (proposalEnvs).
+func (f Filter) matches(p *review.Proposal, envs map[string]string) bool {
 	if f.Op != "" && p.Op != f.Op {
 		return false
 	}
-	env, cat := proposalEnv(p), review.Category("")
+	env, cat := proposalEnv(p, envs), review.Category("")
 	if p.Record != nil {
 		cat = p.Record.Category
 	}
 	return (f.Env == "" || env == f.Env) && (f.Category == "" || cat == f.Category)
 }
 
-func proposalEnv(p *review.Proposal) string {
-	if p.Record != nil {
+// proposalEnv is the environment p is about: its record's, else (a
+// delete or skip) the one its targets or trajectory have, as envs holds it.
+func proposalEnv(p *review.Proposal, envs map[string]string) string {
+	if p.Record != nil && p.Record.Scope.Env != "" {
 		return p.Record.Scope.Env
 	}
-	return ""
+	return envs[p.ID]
 }
 
 // show starts loading the proposal under the cursor, dropping the old one.
@@ -296,6 +307,7 @@ func (m *Model) decided(msg decided) tea.Cmd {
 		m.session = map[string]bool{}
 	}
 	m.session[msg.pid] = true
+	m.undos.Push(msg.dec.ID)
 	return tea.Batch(m.reloadQueue(keep), common.Notify(summary(msg.dec)+acked(msg.req)), common.Changed(changedFrom))
 }
 
@@ -316,8 +328,16 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.show()
 	case key.Matches(msg, k.Raw):
 		m.raw = !m.raw
+		if !m.panes.SideBySide() {
+			m.panes.SetFocus(paneTrajectory) // stacked: show the pane the steps toggled in
+		}
 		m.renderPane(paneTrajectory)
 		m.scrollToCited()
+	case key.Matches(msg, k.Related):
+		m.panes.SetFocus(paneCandidate)
+		if m.relatedLine >= 0 {
+			m.panes.Body(paneCandidate).SetYOffset(m.relatedLine)
+		}
 	case key.Matches(msg, k.Probe):
 		return m.runProbes()
 	case key.Matches(msg, k.Probes.Sideways):
@@ -340,6 +360,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	id := m.cur.P.ID
 	switch {
+	case key.Matches(msg, k.AcceptNote):
+		m.overlay = newVerbNote(m, review.Accept)
+	case key.Matches(msg, k.RejectNote):
+		m.overlay = newVerbNote(m, review.Reject)
 	case key.Matches(msg, k.Accept) && m.cur.P.Op == review.OpDelete:
 		m.overlay = &confirmDelete{pid: id, ids: m.cur.P.TargetIDs(), verb: review.Accept}
 	case key.Matches(msg, k.Accept):
@@ -359,7 +383,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Merge):
 		mp := newMergePicker(m)
 		m.overlay = mp
-		return m.searchRecords(mp.pid, mp.seedQuery, mp.exclude)
+		return m.searchRecords(mp.pid, mp.seedQuery, mp.base.Scope.Env, mp.exclude) // suggestions: the candidate's env
 	}
 	return m.heldBack(msg) // a verb enableKeys turned off
 }
@@ -400,7 +424,7 @@ func (m *Model) heldBack(msg tea.KeyMsg) tea.Cmd {
 	verbs := []struct {
 		b             key.Binding
 		writes, onRec bool // waits for the live runs; needs a record (hasRecord)
-	}{{k.Accept, true, false}, {k.Reject, false, false}, {k.Defer, false, false}, {k.Delete, false, false},
+	}{{k.Accept, true, false}, {k.AcceptNote, true, false}, {k.Reject, false, false}, {k.RejectNote, false, false}, {k.Defer, false, false}, {k.Delete, false, false},
 		{k.Narrow, true, true}, {k.Edit, true, true}, {k.Merge, true, true}}
 	for _, v := range verbs {
 		if !slices.Contains(v.b.Keys(), msg.String()) {

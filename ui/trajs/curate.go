@@ -21,7 +21,7 @@ func (m *Model) curate() tea.Cmd {
 	}
 	cmd, err := m.deps.Curator.Start(m.deps, []string{t.ID})
 	if err != nil {
-		return common.Notify(err.Error())
+		return common.NotifyErr(err.Error())
 	}
 	m.focus = paneDetail // stacked, the detail is where the run shows
 	m.layout()

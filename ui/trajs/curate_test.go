@@ -25,6 +25,7 @@ func TestCurateKey(t *testing.T) {
 	}
 
 	deps.Curator = common.NewCurator(curator.Settings{BaseURL: "http://127.0.0.1:1/v1"})
+	deps.Curator.Consent() // the root's y to its question (ui/consent.go)
 	m = newScreen(t, deps)
 	sel := m.selected().ID
 	if !m.Keys.Curate.Enabled() {

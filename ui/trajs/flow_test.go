@@ -2,10 +2,13 @@ package trajs_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui"
+	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
 
@@ -29,4 +32,34 @@ func TestSearchFlow(t *testing.T) {
 	uitest.WaitFor(t, tm, fmt.Sprintf("Trajectories %d/%d", len(all), len(all)))
 	tm.Type("/Bluetooth")
 	uitest.WaitFor(t, tm, fmt.Sprintf("Trajectories %d/%d", res.Total, len(all)), res.Hits[0].ID)
+}
+
+// TestWholeStep: a tool result of 120 lines shows its first few and how
+// many more; x on the selected step shows every line, and x again cuts
+// it (issue 23 item 12: "… 109 more lines" could not be expanded).
+func TestWholeStep(t *testing.T) {
+	t.Parallel()
+	deps := uitest.OpenSample(t)
+	var rows []string
+	for i := 1; i <= 120; i++ {
+		rows = append(rows, fmt.Sprintf("row-%03d", i))
+	}
+	long := review.Trajectory{ID: "traj_long", Env: "shop", Task: "list every row", Steps: []review.Step{
+		{Role: "user", Content: "list every row"},
+		{Role: "tool", Name: "sql", Content: strings.Join(rows, "\n")},
+	}}
+	if err := uitest.Store(t, deps).PutTrajectories([]review.Trajectory{long}); err != nil {
+		t.Fatal(err)
+	}
+	tm := uitest.Start(t, ui.New(deps), 120, 40)
+	tm.Type("4")
+	uitest.WaitFor(t, tm, "Trajectories ")
+	tm.Send(common.ShowTrajectory{ID: long.ID, Step: 2})
+	uitest.WaitFor(t, tm, "row-008", "112 more lines (x on the selected step shows them)")
+	tm.Type("x")
+	uitest.WaitFor(t, tm, "row-030")
+	tm.Type("G")
+	uitest.WaitFor(t, tm, "row-120")
+	tm.Type("x")
+	uitest.WaitFor(t, tm, "112 more lines")
 }

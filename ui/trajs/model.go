@@ -31,9 +31,10 @@ const (
 	anyOutcome = iota
 	passed
 	failed
+	unrewarded // no outcome, or one that is not a reward
 )
 
-var outcomeNames = []string{"any", "passed", "failed"}
+var outcomeNames = []string{"any", "passed", "failed", "no reward"}
 
 // Keys are the keys this screen adds (declared with the others in
 // common.KeyMap).
@@ -68,8 +69,10 @@ type Model struct {
 	focus   int
 	step    int // the selected step of the detail (1-based; 0 = none)
 	pane    viewport.Model
-	stepAt  map[int]int // first content line of each step
-	paneFor string      // the trajectory the pane holds
+	stepAt  map[int]int  // first content line of each step
+	cut     map[int]bool // steps whose content or a result lost lines to maxResultLines
+	whole   bool         // x: the selected step shows every line
+	paneFor string       // the trajectory the pane holds
 	pending *common.ShowTrajectory
 }
 
@@ -122,6 +125,7 @@ func (m *Model) stepRecords(t *review.Trajectory, n int) []review.RecordRef {
 func (m *Model) enableKeys() {
 	t := m.selected()
 	m.keys.Open.SetEnabled(m.focus == paneDetail && t != nil && len(m.stepRecords(t, m.step)) > 0)
+	m.keys.Whole.SetEnabled(t != nil && m.step > 0 && (m.whole || m.cut[m.step]))
 	m.Keys.Next.SetEnabled(t != nil && len(t.Steps) > 0)
 	m.Keys.Prev.SetEnabled(t != nil && len(t.Steps) > 0)
 	m.Keys.Curate.SetEnabled(m.deps.Curator != nil && t != nil)
@@ -133,7 +137,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	if m.search.Focused() {
 		return []key.Binding{k.Cancel, k.Confirm}
 	}
-	return []key.Binding{k.Search, m.keys.Env, m.keys.Outcome, k.NextPane, k.Next, k.Prev, m.keys.Open, k.Curate}
+	return []key.Binding{k.Search, m.keys.Env, m.keys.Outcome, k.NextPane, k.Next, k.Prev, m.keys.Whole, m.keys.Open, k.Curate}
 }
 
 // FullHelp lists every key of the screen for the help overlay.
@@ -141,7 +145,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	return [][]key.Binding{
 		{k.Search, m.keys.Env, m.keys.Outcome, k.NextPane},
-		{k.Next, k.Prev, m.keys.Open, k.Curate},
+		{k.Next, k.Prev, m.keys.Whole, m.keys.Open, k.Curate},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
 }

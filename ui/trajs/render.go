@@ -17,7 +17,8 @@ import (
 // topLines is the search box.
 const topLines = 1
 
-// maxResultLines caps a tool result's lines in the detail.
+// maxResultLines caps a tool result's lines in the detail (x shows the
+// selected step whole).
 const maxResultLines = 8
 
 func (m *Model) wide() bool { return m.Width >= WideWidth }
@@ -89,13 +90,8 @@ func (m *Model) View() string {
 	return lipgloss.NewStyle().MaxHeight(m.Height).Render(out)
 }
 
-// outcomeMark is ✔ or ✘ with the reward.
-func (m *Model) outcomeMark(o review.Outcome) string {
-	if o.Passed {
-		return m.Styles.Good.Render(fmt.Sprintf("✔ %.2f", o.Reward))
-	}
-	return m.Styles.Bad.Render(fmt.Sprintf("✘ %.2f", o.Reward))
-}
+// outcomeMark is the run's outcome as the list shows it (common.OutcomeMark).
+func (m *Model) outcomeMark(o review.Outcome) string { return common.OutcomeMark(m.Styles, o) }
 
 // listView draws the rows on screen.
 func (m *Model) listView(w int) string {
@@ -150,7 +146,7 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 		put(m.deps.Curator.View(st, w, false))
 		put("")
 	}
-	put(m.outcomeMark(t.Outcome) + st.Subtle.Render(" · "+t.Env+" · "+fmt.Sprintf("%d steps", len(t.Steps))))
+	put(common.OutcomeLine(st, t.Outcome) + st.Subtle.Render(" · "+t.Env+" · "+fmt.Sprintf("%d steps", len(t.Steps))))
 	put(common.Indent(st.Label.Render("task: "), common.Printable(t.Task), w, 6))
 	put(st.Subtle.Render(common.Indent("id: ", t.ID, w, 4)))
 	if t.Outcome.Notes != "" {
@@ -182,7 +178,7 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 	}
 	put("")
 	put(st.Title.Render(fmt.Sprintf("Steps (%d)", len(t.Steps))) + st.Subtle.Render("  ]/[ select a step"))
-	m.stepAt = map[int]int{}
+	m.stepAt, m.cut = map[int]int{}, map[int]bool{}
 	answered := map[string]bool{} // tool calls whose result a tool step shows
 	for _, s := range t.Steps {
 		if s.Role == "tool" && s.ToolCallID != "" {
@@ -192,7 +188,8 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 	for i, s := range t.Steps {
 		n := i + 1
 		m.stepAt[n] = lines
-		text := stepText(n, s, w-1, answered)
+		text, cut := stepText(n, s, w-1, answered, n == m.step && m.whole)
+		m.cut[n] = cut
 		recs := m.stepRecords(t, n)
 		if n == m.step {
 			for _, r := range recs {
@@ -215,8 +212,18 @@ func (m *Model) detailContent(t *review.Trajectory, w int) string {
 }
 
 // stepText renders one raw step: number, role, content, tool calls and
-// their results (unless a tool step of their own shows them).
-func stepText(n int, s review.Step, w int, answered map[string]bool) string {
+// their results (unless a tool step of their own shows them). Its content
+// and each result keep their first maxResultLines lines unless whole;
+// cut says whether any lost lines.
+func stepText(n int, s review.Step, w int, answered map[string]bool, whole bool) (text string, cut bool) {
+	clip := func(s string) string {
+		ls := strings.Split(s, "\n")
+		if whole || len(ls) <= maxResultLines {
+			return s
+		}
+		cut = true
+		return strings.Join(ls[:maxResultLines], "\n") + fmt.Sprintf("\n        … %d more lines (x on the selected step shows them)", len(ls)-maxResultLines)
+	}
 	role := s.Role
 	if s.Name != "" {
 		role += " " + s.Name
@@ -237,16 +244,7 @@ func stepText(n int, s review.Step, w int, answered map[string]bool) string {
 	if len(out) == 0 {
 		out = append(out, strings.TrimRight(lead, " "))
 	}
-	return strings.Join(out, "\n")
-}
-
-// clip keeps the first maxResultLines lines of s.
-func clip(s string) string {
-	ls := strings.Split(s, "\n")
-	if len(ls) <= maxResultLines {
-		return s
-	}
-	return strings.Join(ls[:maxResultLines], "\n") + fmt.Sprintf("\n        … %d more lines", len(ls)-maxResultLines)
+	return strings.Join(out, "\n"), cut
 }
 
 func stepNums(r review.StepRange) string {

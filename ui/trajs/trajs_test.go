@@ -37,10 +37,13 @@ func TestFilters(t *testing.T) {
 	if !strings.Contains(v, "✔ 1.00") || !strings.Contains(v, "✘ 0.00") {
 		t.Errorf("no outcome marks with rewards:\n%s", v)
 	}
-	pass, envs := 0, map[string]int{}
+	pass, fail, envs := 0, 0, map[string]int{}
 	for _, tr := range all {
-		if tr.Outcome.Passed {
+		if tr.Outcome.Succeeded() {
 			pass++
+		}
+		if tr.Outcome.Failed() {
+			fail++
 		}
 		envs[tr.Env]++
 	}
@@ -49,10 +52,14 @@ func TestFilters(t *testing.T) {
 		t.Errorf("outcome passed: %d shown, want %d (%s)", len(m.shown), pass, m.Title())
 	}
 	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("o") })
-	if len(m.shown) != len(all)-pass {
-		t.Errorf("outcome failed: %d shown, want %d", len(m.shown), len(all)-pass)
+	if len(m.shown) != fail {
+		t.Errorf("outcome failed: %d shown, want %d", len(m.shown), fail)
 	}
-	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("o") })
+	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("o") }) // no reward
+	if !strings.Contains(m.Title(), "no reward") {
+		t.Errorf("the third o is not the no-reward filter: %s", m.Title())
+	}
+	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("o") }) // any again
 	uitest.Drain(t, m, func() tea.Msg { return uitest.Key("f") })
 	if len(m.shown) != envs[m.env] || m.env == "" {
 		t.Errorf("env %q: %d shown, want %d", m.env, len(m.shown), envs[m.env])

@@ -245,7 +245,8 @@ func (m *Model) applyFilter() {
 	m.cursor = 0
 	for i, t := range m.all {
 		if m.env != "" && t.Env != m.env ||
-			m.outcome == passed && !t.Outcome.Passed || m.outcome == failed && t.Outcome.Passed ||
+			m.outcome == passed && !t.Outcome.Succeeded() || m.outcome == failed && !t.Outcome.Failed() ||
+			m.outcome == unrewarded && t.Outcome.Rewarded() ||
 			m.matches != nil && !m.matches[t.ID] {
 			continue
 		}
@@ -271,7 +272,7 @@ func (m *Model) open(msg common.ShowTrajectory) tea.Cmd {
 	m.moveTo(slices.Index(m.shown, i))
 	m.focus = paneDetail
 	m.layout()
-	m.step = msg.Step
+	m.step, m.whole = msg.Step, false
 	m.renderDetail()
 	m.scrollToStep()
 	return nil
@@ -289,7 +290,7 @@ func (m *Model) moveTo(i int) {
 	}
 	m.top = min(max(m.top, 0), max(len(m.shown)-h, 0))
 	if t := m.selected(); t == nil || t.ID != m.paneFor {
-		m.step = 0
+		m.step, m.whole = 0, false
 		m.renderDetail()
 		m.pane.GotoTop()
 	}
@@ -321,9 +322,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 				d = -1
 			}
 			m.step = min(max(m.step+d, 1), len(t.Steps))
+			m.whole = false // another step: cut again
 			m.renderDetail()
 			m.scrollToStep()
 		}
+	case key.Matches(msg, m.keys.Whole):
+		m.whole = !m.whole
+		m.renderDetail()
+		m.scrollToStep()
 	case key.Matches(msg, k.Curate):
 		return m.curate()
 	case key.Matches(msg, m.keys.Open):

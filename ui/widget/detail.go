@@ -80,13 +80,20 @@ func (d *Detail) SetYOffset(n int) { d.vp.SetYOffset(n) }
 // Overflows reports whether the content is taller than the pane.
 func (d *Detail) Overflows() bool { return d.vp.TotalLineCount() > d.vp.Height }
 
-// ScrollPercent is how far down the pane is scrolled, " 42%", when the
-// content overflows; "" when it all shows.
+// ScrollPercent is how far down the pane is scrolled, " · scrolled 42%",
+// when the content overflows; "" when it all shows.
 func (d *Detail) ScrollPercent() string {
 	if !d.Overflows() {
 		return ""
 	}
-	return fmt.Sprintf(" %d%%", int(d.vp.ScrollPercent()*100))
+	return ScrollLabel(d.vp.ScrollPercent())
+}
+
+// ScrollLabel is a pane title's scroll position, frac of the way down
+// (0 … 1): " · scrolled 42%", named so that a bare "0%" beside a title
+// does not read as a score.
+func ScrollLabel(frac float64) string {
+	return fmt.Sprintf(" · scrolled %d%%", int(frac*100))
 }
 
 // Line returns line r of the window shown (0 = the first visible line),

@@ -121,11 +121,11 @@ func TestDetail(t *testing.T) {
 	if got := d.Lines()[1]; got != "two is a …" {
 		t.Errorf("a long line is cut to %q", got)
 	}
-	if d.ScrollPercent() != " 0%" {
+	if d.ScrollPercent() != " · scrolled 0%" {
 		t.Errorf("scroll percent %q at the top of 4 lines in 3", d.ScrollPercent())
 	}
 	d.Scroll(5)
-	if d.YOffset() != 1 || strings.TrimSpace(d.Line(2)) != "four" || d.ScrollPercent() != " 100%" {
+	if d.YOffset() != 1 || strings.TrimSpace(d.Line(2)) != "four" || d.ScrollPercent() != " · scrolled 100%" {
 		t.Errorf("scrolled to the end: offset %d, last line %q, %q", d.YOffset(), d.Line(2), d.ScrollPercent())
 	}
 	d.SetContent("x")

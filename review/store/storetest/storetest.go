@@ -365,12 +365,15 @@ func testMerge(t *testing.T, b Store) {
 	merged.Lemma = "prices are integer cents in every items table"
 	propose(t, b, review.Proposal{ID: "pm", Op: review.OpMerge,
 		Targets: []review.Target{{ID: "mem_b", Version: 1}, {ID: "mem_c", Version: 1}}, Record: &merged})
+	srcB, srcC := *record(t, b, "mem_b"), *record(t, b, "mem_c")
 	d, err := b.Decide(ctx, review.DecideRequest{Proposal: "pm", Verb: review.Accept, Operator: "ana"})
 	must(t, err)
 	survivor := d.Record.ID
 	s := record(t, b, survivor)
-	if s.Lemma != merged.Lemma || s.Status != review.Active {
-		t.Fatalf("survivor %s = %+v", survivor, s)
+	// Accepted as proposed, the merge keeps what the sources say that the
+	// proposal's record does not (review.FoldSources), its own lemma first.
+	if want := review.FoldSources(merged, srcB, srcC).Lemma; s.Lemma != want || !strings.HasPrefix(s.Lemma, merged.Lemma) || s.Status != review.Active {
+		t.Fatalf("survivor %s = %+v, want lemma %q", survivor, s, want)
 	}
 	for _, id := range []string{"mem_b", "mem_c"} {
 		if id == survivor {

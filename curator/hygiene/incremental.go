@@ -1,0 +1,122 @@
+package hygiene
+
+// The incremental run: only the records changed since the last run,
+// compared against the bank through the index. Its input is the changed
+// records and, for each, its neighbours (the records the index ranks
+// best for its words in its scope: the candidates a near-duplicate or a
+// contradiction of it is found among); Run keeps only the findings that
+// name a changed record. A finding between two records neither of which
+// changed was found by an earlier run (or by the full run, which stays
+// available), so nothing a full run would find about a changed record is
+// lost unless the index does not rank the other record among its
+// neighbours. Stale and unused findings name their one record: the
+// incremental run makes them only of changed records.
+
+import (
+	"errors"
+	"sort"
+
+	"github.com/memreview/memreview/review"
+)
+
+// Neighbours returns the ids of the records that may duplicate or
+// contradict r (an index search of its words in its scope).
+type Neighbours func(r *review.Record) ([]string, error)
+
+// LoadChanged reads an incremental run's input: the active records among
+// changed (of env, when set) and their neighbours, the last verify
+// results of those that carry checks, the trajectories, the open
+// proposals and hygiene's rejected ones; and the Focus for Options (the
+// changed records read).
+func LoadChanged(s Store, changed []string, near Neighbours, env string) (Input, map[string]bool, error) {
+	in := Input{Checks: map[string][]review.CheckResult{}, Now: s.Now()}
+	focus := map[string]bool{}
+	loaded := map[string]bool{}
+	get := func(id string) (*review.Record, error) {
+		if loaded[id] {
+			return nil, nil
+		}
+		loaded[id] = true
+		r, err := s.Record(id)
+		if errors.Is(err, review.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil || r.Status != review.Active || env != "" && r.Scope.Env != env {
+			return nil, err
+		}
+		in.Records = append(in.Records, *r)
+		return r, nil
+	}
+	ids := append([]string(nil), changed...)
+	sort.Strings(ids)
+	for _, id := range ids {
+		r, err := get(id)
+		if err != nil {
+			return in, nil, err
+		}
+		if r != nil {
+			focus[id] = true
+		}
+	}
+	for i := range len(in.Records) { // the changed records: neighbours append
+		ns, err := near(&in.Records[i])
+		if err != nil {
+			return in, nil, err
+		}
+		for _, n := range ns {
+			if _, err := get(n); err != nil {
+				return in, nil, err
+			}
+		}
+	}
+	for _, r := range in.Records {
+		if len(r.Checks) == 0 {
+			continue
+		}
+		cs, err := s.CheckResults(r.ID)
+		if err != nil {
+			return in, nil, err
+		}
+		if len(cs) > 0 {
+			in.Checks[r.ID] = cs
+		}
+	}
+	var err error
+	if in.Trajectories, err = s.Trajectories(); err != nil {
+		return in, nil, err
+	}
+	if in.Open, err = s.Queue(); err != nil {
+		return in, nil, err
+	}
+	all, err := s.Proposals()
+	for _, p := range all {
+		if p.Source == Source && p.Status == review.Rejected {
+			in.Rejected = append(in.Rejected, p)
+		}
+	}
+	return in, focus, err
+}
+
+// inFocus reports whether a finding about ids is one this run makes:
+// every finding in a full run, those naming a focus record in an
+// incremental one.
+func (b *builder) inFocus(ids []string) bool {
+	if b.opt.Focus == nil {
+		return true
+	}
+	for _, id := range ids {
+		if b.opt.Focus[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// ids are the record ids of members (indexes into b.recs).
+func (b *builder) ids(members []int) []string {
+	out := make([]string, len(members))
+	for i, m := range members {
+		out[i] = b.recs[m].ID
+	}
+	return out
+}

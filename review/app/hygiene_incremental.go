@@ -1,0 +1,122 @@
+package app
+
+// The incremental hygiene run: the service decides. A folder bank keeps
+// in HygieneMarkFile the change sequence a completed hygiene run (not a
+// dry run) started at; the next run asked for Incremental compares only
+// the records changed since then (the bank's change log) against their
+// neighbours in the index (curator/hygiene/incremental.go). Without a
+// mark (the first run, a team bank, a mark that cannot be read) or with
+// more than MaxIncremental changed records, the run is a full one.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/memreview/memreview/curator/hygiene"
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+)
+
+// HygieneMarkFile is the file, in a folder bank, that holds the change
+// sequence of the last completed hygiene run.
+const HygieneMarkFile = "hygiene.seq"
+
+// MaxIncremental is the most changed records an incremental run compares;
+// with more, a full run is cheaper.
+const MaxIncremental = 50_000
+
+// hygieneNeighbours is how many records the index gives as each changed
+// record's neighbours.
+const hygieneNeighbours = 30
+
+// hygieneInput reads a run's input: incremental when opt asks and the
+// bank allows (focus set), else the whole bank; seq is the change
+// sequence to mark once the run completes.
+func (s *Service) hygieneInput(opt HygieneOptions) (in hygiene.Input, focus map[string]bool, seq int64, err error) {
+	if seq, err = s.b.LastSeq(); err != nil {
+		return in, nil, 0, err
+	}
+	if opt.Incremental {
+		if since, ok := s.hygieneMark(); ok {
+			changed, err := s.changedRecords(since)
+			if err != nil {
+				return in, nil, 0, err
+			}
+			if len(changed) <= MaxIncremental {
+				in, focus, err = hygiene.LoadChanged(s.b, changed, s.hygieneNeighbours, opt.Env)
+				return in, focus, seq, err
+			}
+		}
+	}
+	in, err = hygiene.Load(s.b, opt.Env)
+	return in, nil, seq, err
+}
+
+// changedRecords are the ids of the records changed after seq.
+func (s *Service) changedRecords(seq int64) ([]string, error) {
+	cs, err := s.b.ChangesSince(seq)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var ids []string
+	for _, c := range cs {
+		if c.Kind == "record" && !seen[c.ID] {
+			seen[c.ID] = true
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids, nil
+}
+
+// hygieneNeighbours are the active records the index ranks best for r's
+// lemma and trigger (any of their words), r left out.
+func (s *Service) hygieneNeighbours(r *review.Record) ([]string, error) {
+	words := index.LiteralWords(r.Lemma + " " + r.Trigger)
+	if strings.TrimSpace(words) == "" {
+		return nil, nil
+	}
+	res, err := s.search(index.Request{Query: words, Type: "record", Size: hygieneNeighbours + 1,
+		Filters: map[string][]string{"status": {string(review.Active)}}})
+	if err != nil {
+		return nil, fmt.Errorf("hygiene: the neighbours of %s: %w", r.ID, err)
+	}
+	var out []string
+	for _, h := range res.Hits {
+		if h.ID != r.ID {
+			out = append(out, h.ID)
+		}
+	}
+	return out, nil
+}
+
+// hygieneMark is the sequence of the last completed run, if this bank
+// keeps one.
+func (s *Service) hygieneMark() (int64, bool) {
+	if s.info.Dir == "" {
+		return 0, false
+	}
+	b, err := os.ReadFile(filepath.Join(s.info.Dir, HygieneMarkFile))
+	if err != nil {
+		return 0, false
+	}
+	seq, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	return seq, err == nil && seq >= 0
+}
+
+// markHygiene keeps seq as the last completed run's (written to a
+// temporary file and renamed, so a kill leaves the old mark or the new).
+func (s *Service) markHygiene(seq int64) error {
+	if s.info.Dir == "" {
+		return nil
+	}
+	path := filepath.Join(s.info.Dir, HygieneMarkFile)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(strconv.FormatInt(seq, 10)+"\n"), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

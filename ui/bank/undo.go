@@ -1,0 +1,87 @@
+package bank
+
+import (
+	"context"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/form"
+)
+
+// u on the bank screen undoes the newest decision made on this screen
+// this session (common.Undos). With none left it does not reach for the
+// review screen's or another process's decision unasked: it names the
+// decision an undo would reverse and asks y/n.
+
+// undoAsked carries the decision an undo would reverse, for the question.
+type undoAsked struct {
+	dec *review.Decision
+	err error
+}
+
+// undo undoes this screen's newest decision, or reads the bank's latest
+// to ask about it.
+func (m *Model) undo() tea.Cmd {
+	if id := m.undos.Last(); id != "" {
+		return m.undoID(id)
+	}
+	svc := m.deps.Service
+	return func() tea.Msg {
+		d, err := svc.LastUndoable()
+		return undoAsked{dec: d, err: err}
+	}
+}
+
+func (m *Model) undoAsked(msg undoAsked) tea.Cmd {
+	if msg.err != nil {
+		return common.NotifyErr(common.UndoFailed(msg.err))
+	}
+	if m.overlay == nil {
+		m.overlay = &confirmUndo{dec: msg.dec}
+	}
+	return nil
+}
+
+// undoID reverses decision id.
+func (m *Model) undoID(id string) tea.Cmd {
+	m.busy = "undoing " + id + "…"
+	var note string
+	form.TakeNote(&note, &m.note)
+	svc, deps := m.deps.Service, m.deps
+	return func() tea.Msg {
+		dec, err := svc.Undo(context.Background(), id, deps.Operator, note)
+		if err == nil {
+			deps.Logf("bank: undid %s: %s", dec.Undoes, dec.ID)
+		}
+		return written{verb: review.Undo, dec: dec, err: err, undo: id}
+	}
+}
+
+// confirmUndo asks before undoing a decision this screen did not make.
+type confirmUndo struct{ dec *review.Decision }
+
+func (c *confirmUndo) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Yes):
+		if m.busy != "" {
+			return c, nil
+		}
+		return nil, m.undoID(c.dec.ID)
+	case key.Matches(msg, k.No), key.Matches(msg, k.Cancel):
+		return nil, common.Notify("nothing was undone")
+	}
+	return c, nil
+}
+
+func (c *confirmUndo) view(m *Model, w, h int) string {
+	inner := w - m.Styles.Overlay.GetHorizontalFrameSize()
+	return box(m, m.Styles.Title.Render(common.Wrap(common.UndoQuestion(c.dec, "bank"), inner)), w, h)
+}
+
+func (c *confirmUndo) help(m *Model) []key.Binding { return []key.Binding{m.Keys.Yes, m.Keys.No} }
+
+func (c *confirmUndo) capturing() bool { return false }

@@ -1,0 +1,53 @@
+package common
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memreview/memreview/review"
+)
+
+// Undos are the decisions one screen made this session, oldest first:
+// the screen's u undoes the newest of them, never another screen's or
+// another process's decision unasked. With none left, the screen names
+// the decision an undo would reverse (UndoQuestion) and asks.
+type Undos struct{ ids []string }
+
+// Push records a decision the screen made.
+func (u *Undos) Push(id string) {
+	if id != "" {
+		u.ids = append(u.ids, id)
+	}
+}
+
+// Last is the newest decision the screen made and has not undone; "" when none.
+func (u *Undos) Last() string {
+	if len(u.ids) == 0 {
+		return ""
+	}
+	return u.ids[len(u.ids)-1]
+}
+
+// Drop forgets a decision: it was undone, here or elsewhere.
+func (u *Undos) Drop(id string) {
+	u.ids = slices.DeleteFunc(u.ids, func(x string) bool { return x == id })
+}
+
+// UndoQuestion asks before undoing d, a decision this screen did not
+// make: "Undo dec_0005 (defer prop_0003 by ana, 2026-04-01 09:00)? It was
+// not made on this screen. y/n".
+func UndoQuestion(d *review.Decision, screen string) string {
+	what := string(d.Verb)
+	if d.Proposal != "" {
+		what += " " + d.Proposal
+	} else {
+		var ids []string
+		for _, c := range d.Changes {
+			ids = append(ids, c.RecordID)
+		}
+		what += " " + strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("Undo %s (%s by %s, %s)? It was not made on the %s screen this session. y/n",
+		d.ID, strings.TrimSpace(what), d.Operator, d.At.UTC().Format("2006-01-02 15:04"), screen)
+}
