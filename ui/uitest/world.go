@@ -1,6 +1,7 @@
 package uitest
 
 import (
+	"context"
 	"io"
 	"io/fs"
 	"log"
@@ -124,6 +125,14 @@ func OpenBank(tb testing.TB, dir string, opts ...store.Options) common.Deps {
 	tb.Cleanup(func() { svc.Close() })
 	if err := svc.HoldIndex(3 * time.Second); err != nil {
 		tb.Fatalf("open the index: %v", err)
+	}
+	// Every record has its vector before the screens search, so what
+	// they show is ranked the same way however loaded the machine is
+	// (hybrid, not BM25 alone while the embedder catches up).
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := svc.WaitEmbeddings(ctx, nil); err != nil {
+		tb.Fatalf("embed the bank: %v", err)
 	}
 	return common.Deps{Service: svc, BankName: "sample", IsSample: true,
 		Operator: "tester", Log: log.New(io.Discard, "", 0)}
