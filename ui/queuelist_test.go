@@ -138,7 +138,12 @@ func TestQueueListAt80(t *testing.T) {
 	s := start(t, w.deps, 80, 24)
 	s.waitFor("CREATE  " + before[0].ID)
 	s.typ("]")
-	s.waitFor(before[1].ID)
+	// A verb pressed before the proposal's context is in is held back
+	// ("still loading; press it again"): wait for its trajectory pane.
+	if before[1].Trajectory == "" || before[1].Trajectory == before[0].Trajectory {
+		t.Fatalf("the sample's first two proposals cite %q and %q; the test tells them apart by their runs", before[0].Trajectory, before[1].Trajectory)
+	}
+	s.waitFor(before[1].ID, "Trajectory "+before[1].Trajectory)
 	s.typ("s") // defer the second: the list marks it
 	s.waitFor("deferred " + before[1].ID)
 	s.typ("L")
