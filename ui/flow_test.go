@@ -38,7 +38,7 @@ func start(t *testing.T, deps common.Deps, w, h int) *session {
 func (s *session) wait(cond func(all, recent []byte) bool, what string) []byte {
 	s.t.Helper()
 	buf := make([]byte, 64<<10)
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(uitest.WaitTimeout)
 	for time.Now().Before(deadline) {
 		n, _ := s.tm.Output().Read(buf)
 		s.all = append(s.all, buf[:n]...)
@@ -52,7 +52,7 @@ func (s *session) wait(cond func(all, recent []byte) bool, what string) []byte {
 	if len(tail) > 4000 {
 		tail = tail[len(tail)-4000:]
 	}
-	s.t.Fatalf("the program did not show %s within 15s; since the last wait it printed:\n%s", what, tail)
+	s.t.Fatalf("the program did not show %s within %s; since the last wait it printed:\n%s", what, uitest.WaitTimeout, tail)
 	return nil
 }
 

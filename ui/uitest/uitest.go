@@ -21,8 +21,12 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// WaitTimeout is how long WaitFor waits for the program to print.
-const WaitTimeout = 15 * time.Second
+// WaitTimeout is how long WaitFor waits for the program to print: long,
+// because it only matters when a test fails. Under CI every package's
+// tests run beside each other on two cores, and a screen's background
+// loads (the index, the embedder's related records, a probe) took past
+// 15 s there while each passes in 1–3 s alone.
+const WaitTimeout = 45 * time.Second
 
 // Main runs a package's tests and benchmarks rendering without colour on a
 // dark background, so that screens draw the same in every terminal, then
