@@ -44,10 +44,25 @@ type hygieneTick struct{ seq int }
 // queued. The run's Cmd adds them as soon as they commit and the change
 // watcher's poll (another goroutine) reads them, so that the footer says
 // "hygiene: 7 proposals queued", not also "7 new proposals" as if another
-// process had queued them.
+// process had queued them. While a run is in flight its proposals are
+// committed before their ids reach add, so the poll also counts a
+// hygiene-sourced proposal as this program's while one runs (running).
 type ownProposals struct {
-	mu  sync.Mutex
-	ids map[string]bool
+	mu      sync.Mutex
+	ids     map[string]bool
+	running int
+}
+
+// begin and end bracket a run of this program's hygiene.
+func (o *ownProposals) begin() { o.mu.Lock(); o.running++; o.mu.Unlock() }
+func (o *ownProposals) end()   { o.mu.Lock(); o.running--; o.mu.Unlock() }
+
+// mine reports whether p was queued by this program's hygiene: its id was
+// added, or it is hygiene's and a run of this program is in flight.
+func (o *ownProposals) mine(p *review.Proposal) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.ids[p.ID] || o.running > 0 && p.Source == "hygiene"
 }
 
 func (o *ownProposals) add(ps []review.Proposal) {
@@ -84,7 +99,9 @@ func (m *Model) startHygiene() tea.Cmd {
 	m.hygiene = &hygieneRun{seq: seq, start: time.Now()}
 	m.status = common.Status{} // the footer shows the run's progress
 	own := &m.own
+	own.begin()
 	run := func() tea.Msg {
+		defer own.end()
 		// Incremental: the service compares only the records changed since
 		// the last run when it can (the CLI's hygiene runs in full).
 		rep, saved, err := svc.Hygiene(context.Background(), app.HygieneOptions{Incremental: true})

@@ -118,7 +118,7 @@ func describe(svc *app.Service, cs app.ChangeSet, operator string, own *ownPropo
 			continue
 		}
 		p, err := svc.Proposal(c.ID)
-		if err != nil || p == nil {
+		if err != nil || p == nil || own.mine(p) {
 			continue
 		}
 		if p.Status == review.Pending || p.Status == review.Deferred {
