@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,8 +39,18 @@ func TestLiveRunSurvivesDefer(t *testing.T) {
 	s.open(sample.PropTrajectoryOnly)
 	s.typ("p")
 	id := liveRunOf(t, s.waitFor("✘ now: fails now", "saved as run_"))
+	queue, err := w.store.Queue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(queue, func(p review.Proposal) bool { return p.ID == sample.PropTrajectoryOnly })
+	if i < 0 || i+1 >= len(queue) {
+		t.Fatalf("%s is not followed by another proposal in the queue", sample.PropTrajectoryOnly)
+	}
 	s.typ("s")
-	s.waitFor("deferred " + sample.PropTrajectoryOnly)
+	// The screen moves on to the next proposal; asked back before it has,
+	// it would keep the live result on screen (a refresh, not a reopen).
+	s.waitFor("deferred "+sample.PropTrajectoryOnly, "Candidate "+queue[i+1].ID)
 	// It comes back, from the end of the queue.
 	s.send(common.ShowProposal{ID: sample.PropTrajectoryOnly})
 	again := "✘ live " + id + " 2026-04-01 09:00: fails now"
