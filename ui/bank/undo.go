@@ -1,8 +1,6 @@
 package bank
 
 import (
-	"context"
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -22,17 +20,9 @@ type undoAsked struct {
 	err error
 }
 
-// undo undoes this screen's newest decision, or reads the bank's latest
-// to ask about it.
+// undo is u (common.Undos.Undo).
 func (m *Model) undo() tea.Cmd {
-	if id := m.undos.Last(); id != "" {
-		return m.undoID(id)
-	}
-	svc := m.deps.Service
-	return func() tea.Msg {
-		d, err := svc.LastUndoable()
-		return undoAsked{dec: d, err: err}
-	}
+	return m.undos.Undo(m.deps, m.undoID, func(d *review.Decision, err error) tea.Msg { return undoAsked{d, err} })
 }
 
 func (m *Model) undoAsked(msg undoAsked) tea.Cmd {
@@ -50,14 +40,9 @@ func (m *Model) undoID(id string) tea.Cmd {
 	m.busy = "undoing " + id + "…"
 	var note string
 	form.TakeNote(&note, &m.note)
-	svc, deps := m.deps.Service, m.deps
-	return func() tea.Msg {
-		dec, err := svc.Undo(context.Background(), id, deps.Operator, note)
-		if err == nil {
-			deps.Logf("bank: undid %s: %s", dec.Undoes, dec.ID)
-		}
+	return common.RunUndo(m.deps, "bank", id, note, func(dec *review.Decision, err error) tea.Msg {
 		return written{verb: review.Undo, dec: dec, err: err, undo: id}
-	}
+	})
 }
 
 // confirmUndo asks before undoing a decision this screen did not make.

@@ -1,9 +1,12 @@
 package common
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
 )
@@ -50,4 +53,31 @@ func UndoQuestion(d *review.Decision, screen string) string {
 	}
 	return fmt.Sprintf("Undo %s (%s by %s, %s)? It was not made on the %s screen this session. y/n",
 		d.ID, strings.TrimSpace(what), d.Operator, d.At.UTC().Format("2006-01-02 15:04"), screen)
+}
+
+// Undo is a screen's u: it undoes the screen's newest decision (run), or,
+// with none left, reads the bank's latest undoable one for the screen to
+// ask about (asked makes the screen's own message of it, so that only
+// that screen asks).
+func (u *Undos) Undo(deps Deps, run func(id string) tea.Cmd, asked func(*review.Decision, error) tea.Msg) tea.Cmd {
+	if id := u.Last(); id != "" {
+		return run(id)
+	}
+	svc := deps.Service
+	return func() tea.Msg { return asked(svc.LastUndoable()) }
+}
+
+// RunUndo reverses decision id as the operator, with note, logged under
+// screen; done makes the screen's message of the result.
+func RunUndo(deps Deps, screen, id, note string, done func(dec *review.Decision, err error) tea.Msg) tea.Cmd {
+	svc := deps.Service
+	return func() tea.Msg {
+		dec, err := svc.Undo(context.Background(), id, deps.Operator, note)
+		if err == nil {
+			deps.Logf("%s: undid %s: %s", screen, dec.Undoes, dec.ID)
+		} else {
+			deps.Logf("%s: undo %s: %v", screen, id, err)
+		}
+		return done(dec, err)
+	}
 }
