@@ -78,11 +78,20 @@ func writeRecord(w io.Writer, r *review.Record) {
 	}
 	fmt.Fprintf(w, "confidence   %.2f  priority %d\n", r.Confidence, r.Priority)
 	if p := r.Provenance; p.Trajectory != "" || len(p.MergedFrom) > 0 || p.MergedInto != "" {
-		steps := ""
-		if p.Steps != nil {
-			steps = fmt.Sprintf(" steps %d-%d", p.Steps.From, p.Steps.To)
+		parts := []string{}
+		if p.Trajectory != "" {
+			parts = append(parts, p.Trajectory)
 		}
-		fmt.Fprintf(w, "provenance   %s%s merged_from=%s merged_into=%s\n", p.Trajectory, steps, strings.Join(p.MergedFrom, ","), p.MergedInto)
+		if p.Steps != nil {
+			parts = append(parts, fmt.Sprintf("steps %d-%d", p.Steps.From, p.Steps.To))
+		}
+		if len(p.MergedFrom) > 0 {
+			parts = append(parts, "merged from "+strings.Join(p.MergedFrom, ", "))
+		}
+		if p.MergedInto != "" {
+			parts = append(parts, "merged into "+p.MergedInto)
+		}
+		fmt.Fprintf(w, "provenance   %s\n", strings.Join(parts, " · "))
 	}
 	fmt.Fprintf(w, "updated      %s\n", r.Updated.Format("2006-01-02 15:04:05"))
 }

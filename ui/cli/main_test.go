@@ -663,8 +663,11 @@ func TestDecideNarrowMergeUndoHistory(t *testing.T) {
 	if d.Record.Lemma != "Prices are integer cents in every items table." || len(d.Record.Provenance.MergedFrom) != 3 {
 		t.Fatalf("merged record = %+v", d.Record)
 	}
-	if s := must(t, mr(t, "", "--bank", bank, "show", sample.RecCentsB)).stdout; !strings.Contains(s, "retired") || !strings.Contains(s, "merged_into="+d.Record.ID) {
+	if s := must(t, mr(t, "", "--bank", bank, "show", sample.RecCentsB)).stdout; !strings.Contains(s, "retired") || !strings.Contains(s, "merged into "+d.Record.ID) {
 		t.Fatalf("merged source:\n%s", s)
+	}
+	if s := must(t, mr(t, "", "--bank", bank, "show", d.Record.ID)).stdout; !strings.Contains(s, "merged from ") || strings.Contains(s, "merged into") {
+		t.Fatalf("the merged record's provenance should name its sources and nothing it went into:\n%s", s)
 	}
 	must(t, mr(t, "", "--bank", bank, "undo"))
 	if s := must(t, mr(t, "", "--bank", bank, "show", sample.RecCentsB)).stdout; !strings.Contains(s, "active") {
