@@ -6,7 +6,7 @@
 // streamable-HTTP handler with its bearer-token check.
 //
 // The server never writes a record: an agent's write is always a pending
-// proposal that a person decides. It reaches the bank only through Bank,
+// proposal that a person decides. It reaches the bank only through Service,
 // the calls it needs of the application service, never the store or index
 // directly.
 package mcpserver
@@ -17,9 +17,9 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// Bank is what the MCP server needs of the application service.
+// Service is what the MCP server needs of the application service.
 // Implementations must be safe for concurrent use.
-type Bank interface {
+type Service interface {
 	// Retrieve returns what a task agent is given for a task (active
 	// records, ranked as the retrieve command ranks them) and records the
 	// call as a retrieval by req.Client for req.TaskID.
