@@ -15,6 +15,7 @@ import (
 	"context"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
 )
 
 // Service is what the MCP server needs of the application service.
@@ -23,7 +24,7 @@ type Service interface {
 	// Retrieve returns what a task agent is given for a task (active
 	// records, ranked as the retrieve command ranks them) and records the
 	// call as a retrieval by req.Client for req.TaskID.
-	Retrieve(ctx context.Context, req RetrieveRequest) ([]Retrieved, error)
+	Retrieve(ctx context.Context, req RetrieveRequest) ([]app.Retrieved, error)
 
 	// Record returns a record's current version; wrapped review.ErrNotFound
 	// when there is none.
@@ -70,10 +71,4 @@ type RetrieveRequest struct {
 	// set, is told what fell back and why (no vectors, no chat endpoint).
 	Select bool
 	Note   func(string)
-}
-
-// Retrieved is one record Retrieve chose and its final score.
-type Retrieved struct {
-	Record review.Record
-	Score  float64
 }

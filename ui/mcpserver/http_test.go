@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/sample/testenv"
 	"github.com/memreview/memreview/ui/mcpserver"
 )
@@ -181,7 +182,7 @@ type blockingBank struct {
 	ended   chan error
 }
 
-func (b *blockingBank) Retrieve(ctx context.Context, req mcpserver.RetrieveRequest) ([]mcpserver.Retrieved, error) {
+func (b *blockingBank) Retrieve(ctx context.Context, req mcpserver.RetrieveRequest) ([]app.Retrieved, error) {
 	if req.Query != "block" {
 		return b.Service.Retrieve(ctx, req)
 	}

@@ -93,7 +93,7 @@ func (s *Server) recall(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.Ge
 // guidelines renders retrieved records for a model to follow: the
 // guidelines section (review.RenderGuidelines, as retrieve --format
 // guidelines gives it), then the task.
-func guidelines(task string, hits []Retrieved) string {
+func guidelines(task string, hits []app.Retrieved) string {
 	recs := make([]review.Record, len(hits))
 	for i, h := range hits {
 		recs[i] = h.Record

@@ -14,7 +14,7 @@ func FromService(s *app.Service) Service { return appService{s} }
 
 type appService struct{ s *app.Service }
 
-func (b appService) Retrieve(ctx context.Context, req RetrieveRequest) ([]Retrieved, error) {
+func (b appService) Retrieve(ctx context.Context, req RetrieveRequest) ([]app.Retrieved, error) {
 	res, err := b.s.RetrieveWith(ctx, app.RetrieveRequest{Task: req.Query, Scope: review.Scope{Env: req.Env, Tags: req.Tags},
 		K: req.K, Client: "mcp:" + req.Client, TaskID: req.TaskID, Session: req.Session, Select: req.Select})
 	if err != nil {
@@ -25,12 +25,7 @@ func (b appService) Retrieve(ctx context.Context, req RetrieveRequest) ([]Retrie
 			req.Note(n)
 		}
 	}
-	hits := res.Records
-	out := make([]Retrieved, len(hits))
-	for i, h := range hits {
-		out[i] = Retrieved{Record: h.Record, Score: h.Score}
-	}
-	return out, nil
+	return res.Records, nil
 }
 
 func (b appService) Record(_ context.Context, id string) (*review.Record, error) {
