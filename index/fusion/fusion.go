@@ -63,43 +63,6 @@ func Hybrid(bm25, vector []string, k int) []Fused {
 	return res
 }
 
-// RRF fuses any number of ranked lists with rank constant k (0:
-// DefaultK): each id's sum of 1/(k + rank) over the lists that hold it,
-// best first, ties to the smaller id.
-func RRF(k int, lists ...[]string) []Scored {
-	if k <= 0 {
-		k = DefaultK
-	}
-	score := map[string]float64{}
-	for _, list := range lists {
-		seen := map[string]bool{}
-		for i, id := range list {
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-			score[id] += 1 / float64(k+i+1)
-		}
-	}
-	out := make([]Scored, 0, len(score))
-	for id, s := range score {
-		out = append(out, Scored{ID: id, Score: s})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].ID < out[j].ID
-	})
-	return out
-}
-
-// Scored is an id and its fused score.
-type Scored struct {
-	ID    string  `json:"id"`
-	Score float64 `json:"score"`
-}
-
 // Weights says how much a record's standing moves its fused score. The
 // zero value leaves scores as they are.
 type Weights struct {

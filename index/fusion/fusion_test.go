@@ -70,21 +70,6 @@ func TestHybridByHand(t *testing.T) {
 	}
 }
 
-func TestRRFAgreesWithHybrid(t *testing.T) {
-	bm, vec := []string{"x", "y", "z"}, []string{"w", "z", "x"}
-	r := RRF(0, bm, vec)
-	h := Hybrid(bm, vec, 0)
-	for i := range r {
-		if math.Abs(r[i].Score-h[i].Score) > 1e-15 {
-			t.Errorf("%d: RRF %v, Hybrid %v", i, r[i], h[i])
-		}
-	}
-	// Three lists: z is in all of them.
-	if r := RRF(60, bm, vec, []string{"z"}); r[0].ID != "z" || math.Abs(r[0].Score-(1.0/63+1.0/62+1.0/61)) > 1e-15 {
-		t.Errorf("three lists: %v", r)
-	}
-}
-
 // Weighting is a step of its own: from the fused list above, e's
 // priority 5 (×1.5) lifts it over b; a suspect (×0.5) falls to
 // 0.0161332, just over b; c retired drops out; confidence 0.5 with
