@@ -69,7 +69,7 @@ func (f *editForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 
 func (f *editForm) view(m *Model, w, h int) string {
 	st := m.Styles
-	inner := w - st.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(st, w)
 	var title string
 	switch f.verb {
 	case review.Narrow:
@@ -97,7 +97,7 @@ func (f *editForm) view(m *Model, w, h int) string {
 		tail = "\n\n" + strings.Join(warns, "\n")
 	}
 	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(head)-1-len(warns)-min(len(warns), 1)) // a no-op unless the size changed
-	return box(m, head+"\n\n"+f.View(st)+tail, w, h)
+	return common.OverlayBox(m.Styles, head+"\n\n"+f.View(st)+tail, w, h)
 }
 
 func (f *editForm) help(m *Model) []key.Binding {
@@ -108,9 +108,3 @@ func (f *editForm) help(m *Model) []key.Binding {
 }
 
 func (f *editForm) capturing() bool { return true }
-
-// box frames overlay content at width w, cut to height h.
-func box(m *Model, s string, w, h int) string {
-	st := m.Styles.Overlay
-	return st.Width(max(w-st.GetHorizontalBorderSize(), 1)).MaxHeight(max(h, 0)).Render(s)
-}

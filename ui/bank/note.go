@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/form"
 )
 
@@ -27,7 +28,7 @@ func (f *noteForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 }
 
 func (f *noteForm) view(m *Model, w, h int) string {
-	return box(m, f.Body(m.Styles, w-m.Styles.Overlay.GetHorizontalFrameSize()), w, h)
+	return common.OverlayBox(m.Styles, f.Body(m.Styles, common.OverlayInner(m.Styles, w)), w, h)
 }
 
 func (f *noteForm) help(m *Model) []key.Binding { return f.Help(m.Keys) } // enter is "apply" by default

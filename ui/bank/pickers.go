@@ -120,7 +120,7 @@ func (fp *facetPicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 
 func (fp *facetPicker) view(m *Model, w, h int) string {
 	st := m.Styles
-	inner := w - st.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(st, w)
 	note := " — space toggles a filter; counts are of the current query"
 	switch m.facetsApprox {
 	case facetsWithRetired:
@@ -168,7 +168,7 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 		skip := min(over, max(cur-(h-4)/2, 0))
 		lines = append(lines[:1], lines[1+skip:]...)
 	}
-	return box(m, strings.Join(lines, "\n"), w, h)
+	return common.OverlayBox(m.Styles, strings.Join(lines, "\n"), w, h)
 }
 
 func (fp *facetPicker) help(m *Model) []key.Binding {
@@ -247,7 +247,7 @@ func (rp *retrievePreview) run(m *Model) tea.Cmd {
 
 func (rp *retrievePreview) view(m *Model, w, h int) string {
 	st := m.Styles
-	inner := w - st.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(st, w)
 	lines := []string{st.Title.Render("Retrieval preview") +
 		st.Subtle.Render(" — what a task agent would be given; enter retrieves, tab next field")}
 	rp.SetWidth(inner) // a no-op unless the width changed
@@ -277,7 +277,7 @@ func (rp *retrievePreview) view(m *Model, w, h int) string {
 			lines = append(lines, st.Subtle.Render(common.Wrap("An agent is given the suspect ones too, in this order: on the record, v verifies it again, e edits it, d retires it.", inner)))
 		}
 	}
-	return box(m, strings.Join(lines, "\n"), w, h)
+	return common.OverlayBox(m.Styles, strings.Join(lines, "\n"), w, h)
 }
 
 // resultLines renders the retrieved records at width w, in the order an

@@ -80,14 +80,10 @@ type confirmRebaseline struct {
 }
 
 func (c *confirmRebaseline) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	k := m.Keys
-	switch {
-	case key.Matches(msg, k.Yes):
-		if m.busy != "" {
-			return c, nil
-		}
+	switch common.AnswerKey(m.Keys, msg, m.busy != "") {
+	case common.AnswerYes:
 		return nil, m.rebaseline(c)
-	case key.Matches(msg, k.No), key.Matches(msg, k.Cancel):
+	case common.AnswerNo:
 		return nil, nil
 	}
 	return c, nil
@@ -110,7 +106,7 @@ func (m *Model) rebaseline(c *confirmRebaseline) tea.Cmd {
 
 func (c *confirmRebaseline) view(m *Model, w, h int) string {
 	st := m.Styles
-	inner := w - st.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(st, w)
 	var b strings.Builder
 	q := fmt.Sprintf("Re-baseline %s v%d: take what the last verify returned as the expected result of check %s? "+
 		"It writes v%d as your edit; u undoes it. y/n", c.id, c.version, joinInts(c.checks), c.version+1)
@@ -135,7 +131,7 @@ func (c *confirmRebaseline) view(m *Model, w, h int) string {
 			}
 		}
 	}
-	return box(m, strings.TrimRight(b.String(), "\n"), w, h)
+	return common.OverlayBox(m.Styles, strings.TrimRight(b.String(), "\n"), w, h)
 }
 
 // maxResultRows caps the rows of a result the question shows.
@@ -177,6 +173,6 @@ func joinInts(ns []int) string {
 	return strings.Join(parts, ", ")
 }
 
-func (c *confirmRebaseline) help(m *Model) []key.Binding { return []key.Binding{m.Keys.Yes, m.Keys.No} }
+func (c *confirmRebaseline) help(m *Model) []key.Binding { return common.QuestionHelp(m.Keys) }
 
 func (c *confirmRebaseline) capturing() bool { return false }

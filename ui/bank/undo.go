@@ -49,24 +49,20 @@ func (m *Model) undoID(id string) tea.Cmd {
 type confirmUndo struct{ dec *review.Decision }
 
 func (c *confirmUndo) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	k := m.Keys
-	switch {
-	case key.Matches(msg, k.Yes):
-		if m.busy != "" {
-			return c, nil
-		}
+	switch common.AnswerKey(m.Keys, msg, m.busy != "") {
+	case common.AnswerYes:
 		return nil, m.undoID(c.dec.ID)
-	case key.Matches(msg, k.No), key.Matches(msg, k.Cancel):
+	case common.AnswerNo:
 		return nil, common.Notify("nothing was undone")
 	}
 	return c, nil
 }
 
 func (c *confirmUndo) view(m *Model, w, h int) string {
-	inner := w - m.Styles.Overlay.GetHorizontalFrameSize()
-	return box(m, m.Styles.Title.Render(common.Wrap(common.UndoQuestion(c.dec, "bank"), inner)), w, h)
+	inner := common.OverlayInner(m.Styles, w)
+	return common.OverlayBox(m.Styles, m.Styles.Title.Render(common.Wrap(common.UndoQuestion(c.dec, "bank"), inner)), w, h)
 }
 
-func (c *confirmUndo) help(m *Model) []key.Binding { return []key.Binding{m.Keys.Yes, m.Keys.No} }
+func (c *confirmUndo) help(m *Model) []key.Binding { return common.QuestionHelp(m.Keys) }
 
 func (c *confirmUndo) capturing() bool { return false }

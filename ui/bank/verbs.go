@@ -237,25 +237,21 @@ type confirmDelete struct {
 }
 
 func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	k := m.Keys
-	switch {
-	case key.Matches(msg, k.Yes):
-		if m.busy != "" {
-			return c, nil
-		}
+	switch common.AnswerKey(m.Keys, msg, m.busy != "") {
+	case common.AnswerYes:
 		return nil, m.decide(review.RecordRequest{Verb: review.Delete, IDs: []string{c.id}, Seen: map[string]int{c.id: c.version}})
-	case key.Matches(msg, k.No), key.Matches(msg, k.Cancel):
+	case common.AnswerNo:
 		return nil, nil
 	}
 	return c, nil
 }
 
 func (c *confirmDelete) view(m *Model, w, h int) string {
-	inner := w - m.Styles.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(m.Styles, w)
 	q := fmt.Sprintf("Delete: retire %s? It stays in the history and u undoes it. y/n", c.id)
-	return box(m, m.Styles.Title.Render(common.Wrap(q, inner)), w, h)
+	return common.OverlayBox(m.Styles, m.Styles.Title.Render(common.Wrap(q, inner)), w, h)
 }
 
-func (c *confirmDelete) help(m *Model) []key.Binding { return []key.Binding{m.Keys.Yes, m.Keys.No} }
+func (c *confirmDelete) help(m *Model) []key.Binding { return common.QuestionHelp(m.Keys) }
 
 func (c *confirmDelete) capturing() bool { return false }

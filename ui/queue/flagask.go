@@ -110,7 +110,7 @@ func (q *flaggedQuestion) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 
 func (q *flaggedQuestion) view(m *Model, w, h int) string {
 	st := m.Styles
-	inner := w - st.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(st, w)
 	lines := st.Title.Render(m.wrapped(q.question(), inner)) + "\n\n"
 	for i, f := range q.findings {
 		if i == 5 {
@@ -119,7 +119,7 @@ func (q *flaggedQuestion) view(m *Model, w, h int) string {
 		}
 		lines += common.Indent(st.Warn.Render(fmt.Sprintf("%s · %s · %s", f.Kind, spanText(f), findingBy(f)))+" ", common.PrintableLine(f.Reason), inner, 2) + "\n"
 	}
-	return box(m, lines+"\n"+st.Subtle.Render(m.wrapped("y applies it and the decision's note records what you acknowledged; n leaves it pending.", inner)), w, h)
+	return common.OverlayBox(m.Styles, lines+"\n"+st.Subtle.Render(m.wrapped("y applies it and the decision's note records what you acknowledged; n leaves it pending.", inner)), w, h)
 }
 
 func (q *flaggedQuestion) help(k common.KeyMap) []key.Binding { return []key.Binding{k.Yes, k.No} }

@@ -53,25 +53,19 @@ func (f *editForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 
 func (f *editForm) view(m *Model, w, h int) string {
 	st := m.Styles
-	inner := w - st.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(st, w)
 	title := "Narrow " + f.pid + ": change where the record applies, then accept"
 	if f.verb == review.Edit {
 		title = "Edit " + f.pid + ": change the record, then accept"
 	}
 	head := st.Title.Render(m.wrapped(title, inner))
 	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(head)-1)
-	return box(m, head+"\n\n"+f.View(st), w, h)
+	return common.OverlayBox(m.Styles, head+"\n\n"+f.View(st), w, h)
 }
 
 func (f *editForm) help(k common.KeyMap) []key.Binding { return f.Help(k) }
 
 func (f *editForm) capturing() bool { return true }
-
-// box frames overlay content at width w, cut to height h.
-func box(m *Model, s string, w, h int) string {
-	st := m.Styles.Overlay
-	return st.Width(max(w-st.GetHorizontalBorderSize(), 1)).MaxHeight(max(h, 0)).Render(s)
-}
 
 // confirmDelete asks before retiring a proposal's targets: on d, and on a
 // for a delete proposal (a destructive decision always asks first).
@@ -82,28 +76,22 @@ type confirmDelete struct {
 }
 
 func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	k := m.Keys
-	switch {
-	case key.Matches(msg, k.Yes):
-		if m.busy != "" {
-			return c, nil
-		}
+	switch common.AnswerKey(m.Keys, msg, m.busy != "") {
+	case common.AnswerYes:
 		return nil, m.decide(review.DecideRequest{Proposal: c.pid, Verb: c.verb})
-	case key.Matches(msg, k.No), key.Matches(msg, k.Cancel):
+	case common.AnswerNo:
 		return nil, nil
 	}
 	return c, nil
 }
 
 func (c *confirmDelete) view(m *Model, w, h int) string {
-	inner := w - m.Styles.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(m.Styles, w)
 	q := fmt.Sprintf("Delete: retire %s (proposal %s)? y/n", strings.Join(c.ids, ", "), c.pid)
-	return box(m, m.Styles.Title.Render(m.wrapped(q, inner)), w, h)
+	return common.OverlayBox(m.Styles, m.Styles.Title.Render(m.wrapped(q, inner)), w, h)
 }
 
-func (c *confirmDelete) help(k common.KeyMap) []key.Binding {
-	return []key.Binding{k.Yes, k.No}
-}
+func (c *confirmDelete) help(k common.KeyMap) []key.Binding { return common.QuestionHelp(k) }
 
 func (c *confirmDelete) capturing() bool { return false }
 
@@ -188,11 +176,11 @@ func (fp *filterPicker) view(m *Model, w, h int) string {
 		}
 		lines = append(lines, mark+st.Label.Render(fmt.Sprintf("%-9s", name))+strings.Join(opts, " "))
 	}
-	inner := w - st.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(st, w)
 	for i := range lines {
 		lines[i] = m.wrapped(lines[i], inner)
 	}
-	return box(m, strings.Join(lines, "\n"), w, h)
+	return common.OverlayBox(m.Styles, strings.Join(lines, "\n"), w, h)
 }
 
 func (fp *filterPicker) help(k common.KeyMap) []key.Binding {

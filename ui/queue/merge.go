@@ -195,7 +195,7 @@ func (mp *mergePicker) view(m *Model, w, h int) string {
 	for _, id := range mp.sources() {
 		lines = append(lines, st.Removed.Render(cut("- retire "+id+" (merged into the new record)")))
 	}
-	return box(m, strings.Join(lines, "\n"), w, h)
+	return common.OverlayBox(m.Styles, strings.Join(lines, "\n"), w, h)
 }
 
 func (mp *mergePicker) help(k common.KeyMap) []key.Binding {

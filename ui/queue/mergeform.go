@@ -85,7 +85,7 @@ func (f *mergeForm) view(m *Model, w, h int) string {
 	}
 	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(title)-len(tail)-2)
 	lines := append([]string{title, "", f.View(st), ""}, tail...)
-	return box(m, strings.Join(lines, "\n"), w, h)
+	return common.OverlayBox(m.Styles, strings.Join(lines, "\n"), w, h)
 }
 
 func (f *mergeForm) help(k common.KeyMap) []key.Binding {

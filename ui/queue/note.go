@@ -55,12 +55,12 @@ func (f *noteForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 }
 
 func (f *noteForm) view(m *Model, w, h int) string {
-	inner := w - m.Styles.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(m.Styles, w)
 	body := f.Body(m.Styles, inner)
 	if f.then != "" {
 		body = m.Styles.Title.Render(m.wrapped(noteVerbTitle[f.then]+" "+f.pid+" with this note (enter; esc decides nothing)", inner)) + "\n" + body
 	}
-	return box(m, body, w, h)
+	return common.OverlayBox(m.Styles, body, w, h)
 }
 
 // noteVerbTitle names A's and R's verb in the note form's title.

@@ -43,7 +43,7 @@ func (o *probeOutput) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 
 func (o *probeOutput) view(m *Model, w, h int) string {
 	st := m.Styles
-	inner := w - st.Overlay.GetHorizontalFrameSize()
+	inner := common.OverlayInner(st, w)
 	title, pid := "Probes", ""
 	if m.ready() {
 		pid = m.cur.P.ID
@@ -58,7 +58,7 @@ func (o *probeOutput) view(m *Model, w, h int) string {
 		o.body.SetContent(m.probesFull(inner))
 	}
 	head := st.Title.Render(common.FitLine(title+o.body.ScrollPercent(), inner))
-	return box(m, head+"\n\n"+o.body.View(), w, h)
+	return common.OverlayBox(m.Styles, head+"\n\n"+o.body.View(), w, h)
 }
 
 func (o *probeOutput) help(k common.KeyMap) []key.Binding {
