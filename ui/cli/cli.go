@@ -37,8 +37,9 @@ type call struct {
 	// stdout and stderr escape control characters (printable); rawOut is
 	// stdout untouched, for exact output (JSON, export).
 	stdout, stderr, rawOut io.Writer
-	json                   bool // --json was given
-	holdsIndex             bool // the index command: no catch-up to hand off
+	json                   bool         // --json was given
+	svc                    *app.Service // the bank, once a command opened it (service)
+	holdsIndex             bool         // the index command: no catch-up to hand off
 	// muteProgress stops the index progress line (the TUI's screen is up).
 	muteProgress atomic.Bool
 	// tuiProgress, once set, receives the index progress instead (the TUI
@@ -117,15 +118,35 @@ func exit(stderr io.Writer, err error) int {
 	return 1
 }
 
-// open opens the bank as a service. Its index opens on first use: a
-// command that only writes never waits for it, and one that searches while
-// another process (the TUI) holds the index asks that process. A command
-// answers while the index catches up (the newest changes searched from the
-// bank directly), and a catch-up it started and did not finish goes on in
-// a process of its own (handOffIndex): no command waits for one.
-func (c *call) open() (*app.Service, error) {
-	return app.Open(c.ctx, c.bank, app.Options{Operator: c.operator, Warnf: c.warnf, IndexProgress: c.indexProgress(),
+// service opens the bank as a service on a command's first call, and
+// returns that one after; dispatch closes it when the command's run
+// returns, so no command closes it itself. A command opens the bank only
+// once its arguments are checked: bad input opens nothing. The index
+// opens on first use: a command that only writes never waits for it, and
+// one that searches while another process (the TUI) holds the index asks
+// that process. A command answers while the index catches up (the newest
+// changes searched from the bank directly), and a catch-up it started and
+// did not finish goes on in a process of its own (handOffIndex): no
+// command waits for one.
+func (c *call) service() (*app.Service, error) {
+	if c.svc != nil {
+		return c.svc, nil
+	}
+	svc, err := app.Open(c.ctx, c.bank, app.Options{Operator: c.operator, Warnf: c.warnf, IndexProgress: c.indexProgress(),
 		HandOffIndex: c.handOffIndex, HandOffAfter: handOffAfter()})
+	if err != nil {
+		return nil, err
+	}
+	c.svc = svc
+	return svc, nil
+}
+
+// closeService closes the service a command opened, if it did.
+func (c *call) closeService() {
+	if c.svc != nil {
+		c.svc.Close()
+		c.svc = nil
+	}
 }
 
 // warnf prints a warning on stderr: something went wrong after a write

@@ -30,11 +30,10 @@ func auditCommand() *command {
 			if err != nil {
 				return usageError{err.Error()}
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			es, err := svc.Audit(review.AuditFilter{Agent: agent, Since: t, Limit: limit})
 			if err != nil {
 				return err

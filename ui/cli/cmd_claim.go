@@ -24,11 +24,10 @@ func claimCommand() *command {
 			if err := needArgs("claim", args, 1, "PROPOSAL_ID"); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			id := args[0]
 			if release {
 				if err := svc.Release(id, c.operator); err != nil {

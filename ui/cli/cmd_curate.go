@@ -25,11 +25,10 @@ func curateCommand() *command {
 			fs.BoolVar(&allNew, "all-new", false, "every trajectory that no proposal cites yet")
 		},
 		run: func(c *call, args []string) error {
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			ids := args
 			if allNew {
 				if ids, err = svc.Uncurated(); err != nil {

@@ -23,11 +23,10 @@ func embeddingsStatusCommand() *command {
 			if err := noArgs("embeddings status", args); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			st, err := svc.EmbeddingsStatus()
 			if err != nil {
 				return err
@@ -53,11 +52,10 @@ func embeddingsWaitCommand() *command {
 			if err := noArgs("embeddings wait", args); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			ctx := c.ctx
 			if timeout > 0 {
 				var cancel context.CancelFunc

@@ -56,11 +56,10 @@ func envAddCommand() *command {
 			if err != nil {
 				return err
 			}
-			s, err := c.open()
+			s, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer s.Close()
 			// add needs a sound memreview.toml (list and rm do not).
 			if _, _, err := s.EnvConfig(); err != nil {
 				return err
@@ -152,11 +151,10 @@ func envListCommand() *command {
 			if len(args) > 0 {
 				return usagef("env list: takes no arguments, got %q", args)
 			}
-			s, err := c.open()
+			s, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer s.Close()
 			// list reads the file without checking its entries, so that a
 			// bad one can be seen and removed.
 			envs, problems, err := s.EnvStatuses(c.ctx)
@@ -201,11 +199,10 @@ func envRmCommand() *command {
 			if len(args) != 1 {
 				return usagef("env rm: give one NAME")
 			}
-			s, err := c.open()
+			s, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer s.Close()
 			n, err := s.RemoveEnv(args[0])
 			if err != nil {
 				return err

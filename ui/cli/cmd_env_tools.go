@@ -17,11 +17,10 @@ func envToolsCommand() *command {
 			if len(args) != 1 {
 				return usagef("env tools: give the NAME of an mcp environment")
 			}
-			s, err := c.open()
+			s, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer s.Close()
 			tools, err := s.EnvTools(c.ctx, args[0])
 			if err != nil {
 				return err

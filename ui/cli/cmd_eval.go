@@ -61,11 +61,10 @@ lists them, 'eval import RUN' imports its transcripts as trajectories (the grade
 			if resume == "" && len(args) != 1 {
 				return usagef("eval: give one TASKS file (or --resume RUN, show RUN, list, import RUN)")
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			opt := req.EvalRun
 			opt.OnProgress = evalProgress(c)
 			var rep *app.EvalReport
@@ -170,11 +169,10 @@ func evalShow(c *call, args []string) error {
 	if c.json {
 		c.stdout = c.rawOut
 	}
-	svc, err := c.open()
+	svc, err := c.service()
 	if err != nil {
 		return err
 	}
-	defer svc.Close()
 	rep, err := svc.EvalReport(rest[0])
 	if err != nil {
 		return err
@@ -194,11 +192,10 @@ func evalList(c *call, args []string) error {
 	if c.json {
 		c.stdout = c.rawOut
 	}
-	svc, err := c.open()
+	svc, err := c.service()
 	if err != nil {
 		return err
 	}
-	defer svc.Close()
 	runs, err := svc.EvalRuns()
 	if err != nil {
 		return err
@@ -233,11 +230,10 @@ func evalImport(c *call, args []string) error {
 	if len(rest) != 1 {
 		return usagef("eval import: give one RUN")
 	}
-	svc, err := c.open()
+	svc, err := c.service()
 	if err != nil {
 		return err
 	}
-	defer svc.Close()
 	n, err := svc.ImportEval(rest[0])
 	if err != nil {
 		return err

@@ -38,11 +38,10 @@ func exportCommand() *command {
 			default:
 				return usagef("export: %q is not records, proposals, decisions or trajectories", args[0])
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			return svc.Export(args[0], c.stdout)
 		}}
 }
@@ -64,11 +63,10 @@ func exportSection(c *call, args []string, format, env, tags, into string, maxBy
 			opt.Tags = append(opt.Tags, t)
 		}
 	}
-	svc, err := c.open()
+	svc, err := c.service()
 	if err != nil {
 		return err
 	}
-	defer svc.Close()
 	if into == "" {
 		section, rep, err := svc.ExportSection(opt)
 		if err != nil {

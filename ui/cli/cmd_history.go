@@ -13,11 +13,10 @@ func historyCommand() *command {
 			if err := needArgs("history", args, 1, "RECORD_ID"); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			h, err := svc.History(args[0])
 			if err != nil {
 				return err

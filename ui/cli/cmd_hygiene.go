@@ -36,11 +36,10 @@ func hygieneCommand() *command {
 			if err != nil {
 				return usageError{err.Error()}
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			rep, saved, err := svc.Hygiene(c.ctx, app.HygieneOptions{Env: env, Only: kind, LLM: llm, DryRun: dry, Incremental: incr})
 			if err != nil {
 				return err

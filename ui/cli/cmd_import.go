@@ -47,11 +47,10 @@ func importCommand() *command {
 			if err := knownFormat(kind, opt.Format); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			if kind == app.KindMemories {
 				if files, err = instructionFiles(files); err != nil {
 					return err

@@ -26,11 +26,10 @@ func indexCommand() *command {
 				return err
 			}
 			c.holdsIndex = true
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			err = svc.FollowIndex(c.ctx, wait, until)
 			if errors.Is(err, context.Canceled) {
 				return nil

@@ -15,11 +15,10 @@ func liveCommand() *command {
 			if err := needArgs("live", args, 1, "PROPOSAL_ID"); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			lived, err := svc.RunLiveAll(c.ctx, args[0], c.operator)
 			if c.json && err == nil {
 				return printJSON(c.stdout, nonNil(lived))

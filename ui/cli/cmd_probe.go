@@ -26,11 +26,10 @@ func probeCommand() *command {
 			if err := needArgs("probe", args, 2, "ENV and INPUT"); err != nil {
 				return err
 			}
-			s, err := c.open()
+			s, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer s.Close()
 			if _, err := s.ResolveEnv(args[0]); err != nil {
 				return err
 			}

@@ -20,11 +20,10 @@ func queueCommand() *command {
 			if err := noArgs("queue", args); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			q, err := svc.Queue()
 			if flagged {
 				q, err = svc.FlaggedQueue()

@@ -9,11 +9,10 @@ func reindexCommand() *command {
 			if err := noArgs("reindex", args); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			n, err := svc.Reindex()
 			if err != nil {
 				return err

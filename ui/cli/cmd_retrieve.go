@@ -58,11 +58,10 @@ func retrieveCommand() *command {
 			if format != "records" && format != "guidelines" {
 				return usagef("retrieve: --format %q is not records or guidelines", format)
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			req := app.RetrieveRequest{Task: strings.Join(args, " "), Scope: review.Scope{Env: env, Tags: splitList(tags)},
 				K: k, Client: "cli", TaskID: taskID, Select: sel}
 			if format == "guidelines" {

@@ -47,11 +47,10 @@ func screenCommand() *command {
 			opt := app.ScreenOptions{LLM: llm, Model: model}
 			var found [][]review.Finding
 			if c.hasBank() {
-				svc, err := c.open()
+				svc, err := c.service()
 				if err != nil {
 					return err
 				}
-				defer svc.Close()
 				found, err = svc.ScreenTexts(c.ctx, texts, opt)
 				if err != nil {
 					return err

@@ -29,11 +29,10 @@ func searchCommand() *command {
 			if err := needArgs("search", args, 1, "QUERY"); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			req := app.SearchRequest{Query: strings.Join(args, " "), Type: typ, Size: k,
 				Filters: map[string][]string{}, Highlight: true, Exact: exact}
 			for f, v := range map[string]string{"env": env, "category": category, "status": status} {

@@ -42,11 +42,10 @@ func serveCommand() *command {
 			if err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			opt, creds, err := serveAuth(svc, addr != "", token)
 			if err != nil {
 				return err

@@ -17,11 +17,10 @@ func showCommand() *command {
 			if err := needArgs("show", args, 1, "ID"); err != nil {
 				return err
 			}
-			s, err := c.open()
+			s, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer s.Close()
 			id := args[0]
 			if r, err := s.Record(id); err == nil {
 				runs, _ := s.ProbeRunsFor("record", id)

@@ -43,11 +43,10 @@ func tokenAddCommand() *command {
 			if err != nil {
 				return usageError{err.Error()}
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			token, tok, err := svc.AddToken(app.TokenRequest{Name: args[0], Scopes: splitList(scopes), Envs: envs, Tags: splitList(tags), RatePerMin: n})
 			if err != nil {
 				return err
@@ -97,11 +96,10 @@ func tokenListCommand() *command {
 			if err := noArgs("token list", args); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			ts, err := svc.Tokens()
 			if err != nil {
 				return err
@@ -129,11 +127,10 @@ func tokenRevokeCommand() *command {
 			if len(args) != 1 {
 				return usagef("token revoke: give the agent's NAME")
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			t, err := svc.RevokeToken(args[0])
 			if err != nil {
 				return err

@@ -19,11 +19,10 @@ func verifyCommand() *command {
 			if err := noArgs("verify", args); err != nil {
 				return err
 			}
-			svc, err := c.open()
+			svc, err := c.service()
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
 			results, err := svc.Verify(c.ctx, env)
 			if err != nil {
 				return err

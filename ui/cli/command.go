@@ -135,6 +135,7 @@ func dispatch(c *call, args []string) error {
 	if cmd.exact || c.json {
 		c.stdout = c.rawOut
 	}
+	defer c.closeService()
 	return cmd.run(c, rest)
 }
 

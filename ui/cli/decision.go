@@ -11,11 +11,10 @@ import (
 // brings the index up to date, or warns that it will catch up) and
 // reports it: decide, merge, undo and rebaseline print through it.
 func (c *call) decide(fn func(*app.Service) (*review.Decision, error)) error {
-	svc, err := c.open()
+	svc, err := c.service()
 	if err != nil {
 		return err
 	}
-	defer svc.Close()
 	d, err := fn(svc)
 	if err != nil {
 		return err
