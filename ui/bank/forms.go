@@ -53,7 +53,7 @@ func (f *editForm) request(r *review.Record) review.RecordRequest {
 	return review.RecordRequest{Verb: f.verb, IDs: []string{r.ID}, Record: r}
 }
 
-func (f *editForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (f *editForm) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
 	if f.verb == review.Merge {
 		f.warns = f.Drops(f.sources)
@@ -67,7 +67,7 @@ func (f *editForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return f, cmd
 }
 
-func (f *editForm) view(m *Model, w, h int) string {
+func (f *editForm) View(m *Model, w, h int) string {
 	st := m.Styles
 	inner := common.OverlayInner(st, w)
 	var title string
@@ -97,14 +97,13 @@ func (f *editForm) view(m *Model, w, h int) string {
 		tail = "\n\n" + strings.Join(warns, "\n")
 	}
 	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(head)-1-len(warns)-min(len(warns), 1)) // a no-op unless the size changed
-	return common.OverlayBox(m.Styles, head+"\n\n"+f.View(st)+tail, w, h)
+	return common.OverlayBox(m.Styles, head+"\n\n"+f.RecordForm.View(st)+tail, w, h)
 }
 
-func (f *editForm) help(m *Model) []key.Binding {
-	k := m.Keys
+func (f *editForm) Help(k common.KeyMap) []key.Binding {
 	k.Confirm.SetHelp("enter", "apply") // not the list's "open"
 	k.Form.Save.SetHelp("ctrl+s", "apply")
-	return f.Help(k)
+	return f.RecordForm.Help(k)
 }
 
-func (f *editForm) capturing() bool { return true }
+func (f *editForm) Capturing() bool { return true }

@@ -113,12 +113,7 @@ type link struct {
 }
 
 // overlay is a form, picker or question that takes the keys while open.
-type overlay interface {
-	update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd)
-	view(m *Model, width, height int) string
-	help(m *Model) []key.Binding
-	capturing() bool // typing text: global keys go to the overlay
-}
+type overlay = common.Overlay[*Model]
 
 // New returns the bank screen over the program's service; Init runs
 // the first search (everything).
@@ -154,7 +149,7 @@ func (m *Model) Init() tea.Cmd { return m.runSearch() }
 
 // Capturing reports whether the search box or a form takes typed text.
 func (m *Model) Capturing() bool {
-	return m.search.Focused() || (m.overlay != nil && m.overlay.capturing())
+	return m.search.Focused() || (m.overlay != nil && m.overlay.Capturing())
 }
 
 // SetSize lays the screen out again and re-wraps the detail.
@@ -243,7 +238,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	k := m.Keys
 	switch {
 	case m.overlay != nil:
-		return m.overlay.help(m)
+		return m.overlay.Help(m.Keys)
 	case m.search.Focused():
 		return []key.Binding{k.Cancel, k.Confirm}
 	}

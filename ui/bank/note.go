@@ -19,7 +19,7 @@ func newNoteForm(m *Model) *noteForm {
 	return &noteForm{form.NewNoteForm(m.note, max(m.Width-m.Styles.Overlay.GetHorizontalFrameSize(), 1))}
 }
 
-func (f *noteForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (f *noteForm) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	done, cmd := f.UpdateNote(m.Keys, msg, &m.note)
 	if done {
 		return nil, cmd
@@ -27,10 +27,10 @@ func (f *noteForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return f, cmd
 }
 
-func (f *noteForm) view(m *Model, w, h int) string {
+func (f *noteForm) View(m *Model, w, h int) string {
 	return common.OverlayBox(m.Styles, f.Body(m.Styles, common.OverlayInner(m.Styles, w)), w, h)
 }
 
-func (f *noteForm) help(m *Model) []key.Binding { return f.Help(m.Keys) } // enter is "apply" by default
+func (f *noteForm) Help(k common.KeyMap) []key.Binding { return f.NoteForm.Help(k) } // enter is "apply" by default
 
-func (f *noteForm) capturing() bool { return true }
+func (f *noteForm) Capturing() bool { return true }

@@ -85,7 +85,7 @@ func (fp *facetPicker) pos(rows []facetRow) int {
 	return 0
 }
 
-func (fp *facetPicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (fp *facetPicker) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	k := m.Keys
 	rows := m.facetRows()
 	i := fp.pos(rows)
@@ -118,7 +118,7 @@ func (fp *facetPicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return fp, nil
 }
 
-func (fp *facetPicker) view(m *Model, w, h int) string {
+func (fp *facetPicker) View(m *Model, w, h int) string {
 	st := m.Styles
 	inner := common.OverlayInner(st, w)
 	note := " — space toggles a filter; counts are of the current query"
@@ -171,8 +171,7 @@ func (fp *facetPicker) view(m *Model, w, h int) string {
 	return common.OverlayBox(m.Styles, strings.Join(lines, "\n"), w, h)
 }
 
-func (fp *facetPicker) help(m *Model) []key.Binding {
-	k := m.Keys
+func (fp *facetPicker) Help(k common.KeyMap) []key.Binding {
 	keep, undo := k.Confirm, k.Cancel
 	keep.SetHelp("enter", "keep filters")
 	undo.SetHelp("esc", "put filters back")
@@ -188,7 +187,9 @@ func cloneFilters(f map[string][]string) map[string][]string {
 	return out
 }
 
-func (fp *facetPicker) capturing() bool { return false }
+func (fp *facetPicker) Capturing() bool { return false }
+
+func (fp *facetPicker) SetWidth(int) {}
 
 // retrievePreview shows the records a task agent would be given: a form of
 // task, env and k; enter retrieves, and the results show under the form.
@@ -216,8 +217,8 @@ func newRetrievePreview(m *Model) *retrievePreview {
 	return rp
 }
 
-func (rp *retrievePreview) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	res, cmd := rp.Update(m.Keys, msg)
+func (rp *retrievePreview) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+	res, cmd := rp.Form.Update(m.Keys, msg)
 	switch res {
 	case form.FormCancel:
 		return nil, nil
@@ -245,13 +246,13 @@ func (rp *retrievePreview) run(m *Model) tea.Cmd {
 	}
 }
 
-func (rp *retrievePreview) view(m *Model, w, h int) string {
+func (rp *retrievePreview) View(m *Model, w, h int) string {
 	st := m.Styles
 	inner := common.OverlayInner(st, w)
 	lines := []string{st.Title.Render("Retrieval preview") +
 		st.Subtle.Render(" — what a task agent would be given; enter retrieves, tab next field")}
 	rp.SetWidth(inner) // a no-op unless the width changed
-	lines = append(lines, rp.View(st))
+	lines = append(lines, rp.Form.View(st))
 	if envs := m.facets["env"]; len(envs) > 0 {
 		var names []string
 		for _, e := range envs {
@@ -296,10 +297,9 @@ func resultLines(st *common.Styles, res []app.Retrieved, w int) string {
 	return strings.Join(lines, "\n")
 }
 
-func (rp *retrievePreview) help(m *Model) []key.Binding {
-	k := m.Keys
+func (rp *retrievePreview) Help(k common.KeyMap) []key.Binding {
 	k.Confirm.SetHelp("enter", "retrieve")
 	return []key.Binding{k.Confirm, k.NextField, k.Cancel}
 }
 
-func (rp *retrievePreview) capturing() bool { return true }
+func (rp *retrievePreview) Capturing() bool { return true }

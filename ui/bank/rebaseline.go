@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -74,12 +73,13 @@ func (m *Model) whyNoRebaseline() string {
 }
 
 type confirmRebaseline struct {
+	common.Question
 	id      string
 	version int
 	checks  []int
 }
 
-func (c *confirmRebaseline) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (c *confirmRebaseline) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	switch common.AnswerKey(m.Keys, msg, m.busy != "") {
 	case common.AnswerYes:
 		return nil, m.rebaseline(c)
@@ -104,7 +104,7 @@ func (m *Model) rebaseline(c *confirmRebaseline) tea.Cmd {
 	}
 }
 
-func (c *confirmRebaseline) view(m *Model, w, h int) string {
+func (c *confirmRebaseline) View(m *Model, w, h int) string {
 	st := m.Styles
 	inner := common.OverlayInner(st, w)
 	var b strings.Builder
@@ -172,7 +172,3 @@ func joinInts(ns []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-func (c *confirmRebaseline) help(m *Model) []key.Binding { return common.QuestionHelp(m.Keys) }
-
-func (c *confirmRebaseline) capturing() bool { return false }

@@ -56,7 +56,7 @@ func (m *Model) View() string {
 	lines := []string{ansi.Truncate(box, m.Width, "…"), m.statusLine()}
 	body := ""
 	if m.overlay != nil {
-		body = m.overlay.view(m, m.Width, m.paneHeight())
+		body = m.overlay.View(m, m.Width, m.paneHeight())
 	} else {
 		body = m.panesView()
 	}

@@ -28,7 +28,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		switch {
 		case m.overlay != nil:
 			var cmd tea.Cmd
-			m.overlay, cmd = m.overlay.update(m, msg)
+			m.overlay, cmd = m.overlay.Update(m, msg)
 			return cmd
 		case m.search.Focused():
 			return m.searchKey(msg)

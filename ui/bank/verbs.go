@@ -232,11 +232,12 @@ func (m *Model) verified(msg verified) tea.Cmd {
 // confirmDelete asks before retiring a record, at the version the screen
 // showed: one changed since is a conflict, not retired unseen.
 type confirmDelete struct {
+	common.Question
 	id      string
 	version int
 }
 
-func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (c *confirmDelete) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	switch common.AnswerKey(m.Keys, msg, m.busy != "") {
 	case common.AnswerYes:
 		return nil, m.decide(review.RecordRequest{Verb: review.Delete, IDs: []string{c.id}, Seen: map[string]int{c.id: c.version}})
@@ -246,12 +247,8 @@ func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return c, nil
 }
 
-func (c *confirmDelete) view(m *Model, w, h int) string {
+func (c *confirmDelete) View(m *Model, w, h int) string {
 	inner := common.OverlayInner(m.Styles, w)
 	q := fmt.Sprintf("Delete: retire %s? It stays in the history and u undoes it. y/n", c.id)
 	return common.OverlayBox(m.Styles, m.Styles.Title.Render(common.Wrap(q, inner)), w, h)
 }
-
-func (c *confirmDelete) help(m *Model) []key.Binding { return common.QuestionHelp(m.Keys) }
-
-func (c *confirmDelete) capturing() bool { return false }

@@ -51,3 +51,29 @@ func AnswerKey(k KeyMap, msg tea.KeyMsg, busy bool) Answer {
 
 // QuestionHelp is a y/n question's keys.
 func QuestionHelp(k KeyMap) []key.Binding { return []key.Binding{k.Yes, k.No} }
+
+// Overlay is a form, picker or question a screen opens over itself; M is
+// the screen's model. While open it gets every key (Update returns nil
+// when it closes), draws itself in the screen's body (View) and says its
+// keys (Help). Capturing: it takes text, so global keys go to it too.
+// SetWidth: the overlay box's inner width changed (text inputs fit it).
+type Overlay[M any] interface {
+	Update(m M, msg tea.KeyMsg) (Overlay[M], tea.Cmd)
+	View(m M, width, height int) string
+	Help(k KeyMap) []key.Binding
+	Capturing() bool
+	SetWidth(inner int)
+}
+
+// Question is embedded in a y/n question's overlay: its keys are y and
+// n, it takes no text and it has no input to fit.
+type Question struct{}
+
+// Help is a question's keys (QuestionHelp).
+func (Question) Help(k KeyMap) []key.Binding { return QuestionHelp(k) }
+
+// Capturing is false: a question takes no text.
+func (Question) Capturing() bool { return false }
+
+// SetWidth does nothing: a question has no input to fit.
+func (Question) SetWidth(int) {}

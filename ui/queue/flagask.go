@@ -23,6 +23,7 @@ import (
 
 // flaggedQuestion is that y/n, holding the refused request.
 type flaggedQuestion struct {
+	common.Question
 	req      review.DecideRequest
 	findings []review.Finding
 	quote    string // the first finding's span as the pane shows it
@@ -89,7 +90,7 @@ func verbTitle(v review.Verb) string {
 	return "Accept"
 }
 
-func (q *flaggedQuestion) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (q *flaggedQuestion) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	k := m.Keys
 	switch {
 	case key.Matches(msg, k.Yes):
@@ -108,7 +109,7 @@ func (q *flaggedQuestion) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return q, nil
 }
 
-func (q *flaggedQuestion) view(m *Model, w, h int) string {
+func (q *flaggedQuestion) View(m *Model, w, h int) string {
 	st := m.Styles
 	inner := common.OverlayInner(st, w)
 	lines := st.Title.Render(m.wrapped(q.question(), inner)) + "\n\n"
@@ -121,12 +122,6 @@ func (q *flaggedQuestion) view(m *Model, w, h int) string {
 	}
 	return common.OverlayBox(m.Styles, lines+"\n"+st.Subtle.Render(m.wrapped("y applies it and the decision's note records what you acknowledged; n leaves it pending.", inner)), w, h)
 }
-
-func (q *flaggedQuestion) help(k common.KeyMap) []key.Binding { return []key.Binding{k.Yes, k.No} }
-
-func (q *flaggedQuestion) capturing() bool { return false }
-
-func (q *flaggedQuestion) setWidth(int) {}
 
 // acked is what the footer adds to a decision that acknowledged
 // findings.

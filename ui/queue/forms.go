@@ -27,7 +27,7 @@ type editForm struct {
 
 func newForm(m *Model, verb review.Verb, labels []string) *editForm {
 	f := &editForm{RecordForm: form.NewRecordForm(m.cur.Accepted, labels, m.envs), pid: m.cur.P.ID, verb: verb}
-	f.setWidth(m.overlayInner())
+	f.SetWidth(m.overlayInner())
 	return f
 }
 
@@ -38,9 +38,7 @@ func newNarrowForm(m *Model) *editForm { return newForm(m, review.Narrow, form.N
 // and checks.
 func newEditForm(m *Model) *editForm { return newForm(m, review.Edit, form.EditLabels) }
 
-func (f *editForm) setWidth(inner int) { f.SetWidth(inner) }
-
-func (f *editForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (f *editForm) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
 	switch {
 	case closed:
@@ -51,7 +49,7 @@ func (f *editForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return f, cmd
 }
 
-func (f *editForm) view(m *Model, w, h int) string {
+func (f *editForm) View(m *Model, w, h int) string {
 	st := m.Styles
 	inner := common.OverlayInner(st, w)
 	title := "Narrow " + f.pid + ": change where the record applies, then accept"
@@ -60,22 +58,23 @@ func (f *editForm) view(m *Model, w, h int) string {
 	}
 	head := st.Title.Render(m.wrapped(title, inner))
 	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(head)-1)
-	return common.OverlayBox(m.Styles, head+"\n\n"+f.View(st), w, h)
+	return common.OverlayBox(m.Styles, head+"\n\n"+f.RecordForm.View(st), w, h)
 }
 
-func (f *editForm) help(k common.KeyMap) []key.Binding { return f.Help(k) }
+func (f *editForm) Help(k common.KeyMap) []key.Binding { return f.RecordForm.Help(k) }
 
-func (f *editForm) capturing() bool { return true }
+func (f *editForm) Capturing() bool { return true }
 
 // confirmDelete asks before retiring a proposal's targets: on d, and on a
 // for a delete proposal (a destructive decision always asks first).
 type confirmDelete struct {
+	common.Question
 	pid  string
 	ids  []string
 	verb review.Verb // what y decides: delete, or accept of a delete proposal
 }
 
-func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (c *confirmDelete) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	switch common.AnswerKey(m.Keys, msg, m.busy != "") {
 	case common.AnswerYes:
 		return nil, m.decide(review.DecideRequest{Proposal: c.pid, Verb: c.verb})
@@ -85,17 +84,11 @@ func (c *confirmDelete) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return c, nil
 }
 
-func (c *confirmDelete) view(m *Model, w, h int) string {
+func (c *confirmDelete) View(m *Model, w, h int) string {
 	inner := common.OverlayInner(m.Styles, w)
 	q := fmt.Sprintf("Delete: retire %s (proposal %s)? y/n", strings.Join(c.ids, ", "), c.pid)
 	return common.OverlayBox(m.Styles, m.Styles.Title.Render(m.wrapped(q, inner)), w, h)
 }
-
-func (c *confirmDelete) help(k common.KeyMap) []key.Binding { return common.QuestionHelp(k) }
-
-func (c *confirmDelete) capturing() bool { return false }
-
-func (c *confirmDelete) setWidth(int) {}
 
 // filterPicker chooses op, env and category values for the queue filter.
 type filterPicker struct {
@@ -132,7 +125,7 @@ func newFilterPicker(m *Model) *filterPicker {
 	return fp
 }
 
-func (fp *filterPicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (fp *filterPicker) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	k := m.Keys
 	row := fp.rows[fp.focused]
 	switch {
@@ -156,7 +149,7 @@ func (fp *filterPicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return fp, nil
 }
 
-func (fp *filterPicker) view(m *Model, w, h int) string {
+func (fp *filterPicker) View(m *Model, w, h int) string {
 	st := m.Styles
 	lines := []string{st.Title.Render("Filter the queue"), ""}
 	for i, name := range filterRows {
@@ -183,10 +176,10 @@ func (fp *filterPicker) view(m *Model, w, h int) string {
 	return common.OverlayBox(m.Styles, strings.Join(lines, "\n"), w, h)
 }
 
-func (fp *filterPicker) help(k common.KeyMap) []key.Binding {
+func (fp *filterPicker) Help(k common.KeyMap) []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Confirm, k.Cancel}
 }
 
-func (fp *filterPicker) capturing() bool { return false }
+func (fp *filterPicker) Capturing() bool { return false }
 
-func (fp *filterPicker) setWidth(int) {}
+func (fp *filterPicker) SetWidth(int) {}

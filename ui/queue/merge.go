@@ -58,7 +58,7 @@ func newMergePicker(m *Model) *mergePicker {
 	}
 	mp.exclude = append(slices.Clone(mp.targets), p.Record.ID)
 	mp.related = relatedSeed(m.cur.Related, mp.exclude)
-	mp.setWidth(m.overlayInner())
+	mp.SetWidth(m.overlayInner())
 	mp.combine()
 	return mp
 }
@@ -96,7 +96,7 @@ func (mp *mergePicker) sources() []string {
 	return out
 }
 
-func (mp *mergePicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (mp *mergePicker) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	k := m.Keys
 	if mp.searching {
 		switch {
@@ -156,7 +156,7 @@ func (mp *mergePicker) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 // chosen record's content folded in (review.Combine).
 func (mp *mergePicker) combine() { mp.merged = review.Combine(mp.base, mp.chosen...) }
 
-func (mp *mergePicker) view(m *Model, w, h int) string {
+func (mp *mergePicker) View(m *Model, w, h int) string {
 	st := m.Styles
 	inner := max(w-st.Overlay.GetHorizontalFrameSize(), 1)
 	cut := func(s string) string { return ansi.Truncate(s, inner, "…") }
@@ -198,16 +198,16 @@ func (mp *mergePicker) view(m *Model, w, h int) string {
 	return common.OverlayBox(m.Styles, strings.Join(lines, "\n"), w, h)
 }
 
-func (mp *mergePicker) help(k common.KeyMap) []key.Binding {
+func (mp *mergePicker) Help(k common.KeyMap) []key.Binding {
 	if mp.searching {
 		return []key.Binding{k.Confirm, k.Cancel}
 	}
 	return []key.Binding{k.Up, k.Down, k.Toggle, k.Search, k.Confirm, k.Cancel}
 }
 
-func (mp *mergePicker) capturing() bool { return mp.searching }
+func (mp *mergePicker) Capturing() bool { return mp.searching }
 
-func (mp *mergePicker) setWidth(inner int) {
+func (mp *mergePicker) SetWidth(inner int) {
 	mp.search.Width = max(inner-10, 1) // less the "search: " label and the cursor
 	mp.search.SetCursor(mp.search.Position())
 }

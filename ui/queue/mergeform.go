@@ -30,7 +30,7 @@ type mergeForm struct {
 func newMergeForm(m *Model, mp *mergePicker) *mergeForm {
 	rec := mp.merged.Clone()
 	f := &mergeForm{RecordForm: form.NewRecordForm(&rec, form.EditLabels, m.envs), picker: mp}
-	f.setWidth(m.overlayInner())
+	f.SetWidth(m.overlayInner())
 	f.warn()
 	return f
 }
@@ -38,7 +38,7 @@ func newMergeForm(m *Model, mp *mergePicker) *mergeForm {
 // warn works out what the record as edited drops of each chosen record.
 func (f *mergeForm) warn() { f.warns = f.Drops(f.picker.retired()) }
 
-func (f *mergeForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (f *mergeForm) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	r, closed, cmd := f.Key(m.Keys, msg, m.busy)
 	f.warn()
 	switch {
@@ -59,7 +59,7 @@ func (f *mergeForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return f, cmd
 }
 
-func (f *mergeForm) view(m *Model, w, h int) string {
+func (f *mergeForm) View(m *Model, w, h int) string {
 	st := m.Styles
 	inner := max(w-st.Overlay.GetHorizontalFrameSize(), 1)
 	cut := func(s string) string { return ansi.Truncate(common.PrintableLine(s), inner, "…") }
@@ -84,20 +84,20 @@ func (f *mergeForm) view(m *Model, w, h int) string {
 		}
 	}
 	f.SetSize(inner, h-st.Overlay.GetVerticalFrameSize()-lipgloss.Height(title)-len(tail)-2)
-	lines := append([]string{title, "", f.View(st), ""}, tail...)
+	lines := append([]string{title, "", f.RecordForm.View(st), ""}, tail...)
 	return common.OverlayBox(m.Styles, strings.Join(lines, "\n"), w, h)
 }
 
-func (f *mergeForm) help(k common.KeyMap) []key.Binding {
+func (f *mergeForm) Help(k common.KeyMap) []key.Binding {
 	k.Form.Save.SetHelp("ctrl+s", "commit the merge")
 	k.Confirm.SetHelp("enter", "commit the merge")
 	k.Cancel.SetHelp("esc", "back to the picker")
-	return f.Help(k)
+	return f.RecordForm.Help(k)
 }
 
-func (f *mergeForm) capturing() bool { return true }
+func (f *mergeForm) Capturing() bool { return true }
 
-func (f *mergeForm) setWidth(inner int) {
-	f.SetWidth(inner)
-	f.picker.setWidth(inner)
+func (f *mergeForm) SetWidth(inner int) {
+	f.RecordForm.SetWidth(inner)
+	f.picker.SetWidth(inner)
 }

@@ -130,13 +130,7 @@ type liveProbe struct {
 }
 
 // overlay is a form, picker or question that takes the keys while open.
-type overlay interface {
-	update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd)
-	view(m *Model, width, height int) string
-	help(k common.KeyMap) []key.Binding
-	capturing() bool    // typing text: global keys go to the overlay
-	setWidth(inner int) // the overlay's inner width changed: fit the text inputs
-}
+type overlay = common.Overlay[*Model]
 
 // New returns the review screen; Init loads the queue.
 func New(c common.Common, deps common.Deps) common.Screen {
@@ -154,7 +148,7 @@ func (m *Model) Init() tea.Cmd { return m.reloadQueue("") }
 // Capturing reports whether an open form takes typed text.
 func (m *Model) Capturing() bool {
 	if m.overlay != nil {
-		return m.overlay.capturing()
+		return m.overlay.Capturing()
 	}
 	return m.listOn && m.list.Capturing()
 }
@@ -163,7 +157,7 @@ func (m *Model) Capturing() bool {
 func (m *Model) SetSize(w, h int) {
 	m.Width, m.Height = w, h
 	if m.overlay != nil {
-		m.overlay.setWidth(m.overlayInner())
+		m.overlay.SetWidth(m.overlayInner())
 	}
 	m.list.SetSize(w, m.listHeight())
 	m.layout()
@@ -250,7 +244,7 @@ func (m *Model) enableKeys() {
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.Keys
 	if m.overlay != nil {
-		return m.overlay.help(k)
+		return m.overlay.Help(k)
 	}
 	if m.listOn {
 		return m.list.help()

@@ -33,9 +33,7 @@ func newVerbNote(m *Model, verb review.Verb) *noteForm {
 	return f
 }
 
-func (f *noteForm) setWidth(inner int) { f.SetWidth(inner) }
-
-func (f *noteForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (f *noteForm) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	if f.then != "" && key.Matches(msg, m.Keys.Cancel) {
 		return nil, common.Notify(string(f.then) + " " + f.pid + " not applied: the note was cancelled")
 	}
@@ -54,7 +52,7 @@ func (f *noteForm) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return nil, m.decide(review.DecideRequest{Proposal: f.pid, Verb: f.then})
 }
 
-func (f *noteForm) view(m *Model, w, h int) string {
+func (f *noteForm) View(m *Model, w, h int) string {
 	inner := common.OverlayInner(m.Styles, w)
 	body := f.Body(m.Styles, inner)
 	if f.then != "" {
@@ -66,6 +64,6 @@ func (f *noteForm) view(m *Model, w, h int) string {
 // noteVerbTitle names A's and R's verb in the note form's title.
 var noteVerbTitle = map[review.Verb]string{review.Accept: "Accept", review.Reject: "Reject"}
 
-func (f *noteForm) help(k common.KeyMap) []key.Binding { return f.Help(k) }
+func (f *noteForm) Help(k common.KeyMap) []key.Binding { return f.NoteForm.Help(k) }
 
-func (f *noteForm) capturing() bool { return true }
+func (f *noteForm) Capturing() bool { return true }

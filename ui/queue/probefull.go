@@ -25,15 +25,15 @@ type probeOutput struct {
 
 func newProbeOutput(m *Model) *probeOutput {
 	o := &probeOutput{body: widget.NewDetail()}
-	o.setWidth(m.overlayInner())
+	o.SetWidth(m.overlayInner())
 	return o
 }
 
-func (o *probeOutput) setWidth(inner int) {
+func (o *probeOutput) SetWidth(inner int) {
 	o.body.SetSize(inner, o.body.Height())
 }
 
-func (o *probeOutput) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (o *probeOutput) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	if key.Matches(msg, m.Keys.Probes.Close) {
 		return nil, nil
 	}
@@ -41,7 +41,7 @@ func (o *probeOutput) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return o, nil
 }
 
-func (o *probeOutput) view(m *Model, w, h int) string {
+func (o *probeOutput) View(m *Model, w, h int) string {
 	st := m.Styles
 	inner := common.OverlayInner(st, w)
 	title, pid := "Probes", ""
@@ -61,11 +61,11 @@ func (o *probeOutput) view(m *Model, w, h int) string {
 	return common.OverlayBox(m.Styles, head+"\n\n"+o.body.View(), w, h)
 }
 
-func (o *probeOutput) help(k common.KeyMap) []key.Binding {
+func (o *probeOutput) Help(k common.KeyMap) []key.Binding {
 	return []key.Binding{k.Probes.Close, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
 }
 
-func (o *probeOutput) capturing() bool { return false }
+func (o *probeOutput) Capturing() bool { return false }
 
 // probesFull is the full text of every probe of the shown proposal at
 // width w.

@@ -116,7 +116,7 @@ func (m *Model) View() string {
 	body := ""
 	switch {
 	case m.overlay != nil:
-		body = m.overlay.view(m, m.Width, m.Height-len(lines))
+		body = m.overlay.View(m, m.Width, m.Height-len(lines))
 	case m.listOn && m.loaded && m.loadErr == nil:
 		body = m.list.View()
 	case !m.loaded:

@@ -1,7 +1,6 @@
 package queue
 
 import (
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
@@ -46,9 +45,12 @@ func (m *Model) undoID(id string) tea.Cmd {
 }
 
 // confirmUndo asks before undoing a decision this screen did not make.
-type confirmUndo struct{ dec *review.Decision }
+type confirmUndo struct {
+	common.Question
+	dec *review.Decision
+}
 
-func (c *confirmUndo) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
+func (c *confirmUndo) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	switch common.AnswerKey(m.Keys, msg, m.busy != "") {
 	case common.AnswerYes:
 		return nil, m.undoID(c.dec.ID)
@@ -58,13 +60,7 @@ func (c *confirmUndo) update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
 	return c, nil
 }
 
-func (c *confirmUndo) view(m *Model, w, h int) string {
+func (c *confirmUndo) View(m *Model, w, h int) string {
 	inner := common.OverlayInner(m.Styles, w)
 	return common.OverlayBox(m.Styles, m.Styles.Title.Render(m.wrapped(common.UndoQuestion(c.dec, "review"), inner)), w, h)
 }
-
-func (c *confirmUndo) help(k common.KeyMap) []key.Binding { return common.QuestionHelp(k) }
-
-func (c *confirmUndo) capturing() bool { return false }
-
-func (c *confirmUndo) setWidth(int) {}

@@ -37,7 +37,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		if m.overlay != nil {
 			var cmd tea.Cmd
-			m.overlay, cmd = m.overlay.update(m, msg)
+			m.overlay, cmd = m.overlay.Update(m, msg)
 			return cmd
 		}
 		if m.listOn {
