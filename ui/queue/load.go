@@ -210,54 +210,16 @@ func (m *Model) decide(req review.DecideRequest) tea.Cmd {
 // mergeSearchSize caps the records a merge search suggests.
 const mergeSearchSize = 12
 
-// searchRecords finds active records for the merge picker: the index's
-// hits for query (in env only, when not ""), loaded from the store,
-// without the excluded ids.
+// searchRecords finds active records for the merge picker
+// (app.Service.FindActive): the index's hits for query (in env only, when
+// not ""), without the excluded ids.
 func (m *Model) searchRecords(pid, query, env string, exclude []string) tea.Cmd {
 	m.searchSeq = m.nextSeq()
 	seq, svc := m.searchSeq, m.deps.Service
 	return func() tea.Msg {
-		recs, err := findRecords(svc, query, env, exclude)
+		recs, err := svc.FindActive(query, env, exclude, mergeSearchSize)
 		return searched{pid: pid, seq: seq, recs: recs, err: err}
 	}
-}
-
-func findRecords(svc *app.Service, query, env string, exclude []string) ([]review.Record, error) {
-	filters := map[string][]string{"status": {string(review.Active)}}
-	if env != "" {
-		filters["env"] = []string{env}
-	}
-	res, err := svc.Search(app.SearchRequest{
-		Query:   query,
-		Type:    "record",
-		Filters: filters,
-		Size:    mergeSearchSize + len(exclude),
-		AnyTerm: true,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("search %q: %w", query, err)
-	}
-	skip := map[string]bool{}
-	for _, id := range exclude {
-		skip[id] = true
-	}
-	var out []review.Record
-	for _, h := range res.Hits {
-		if skip[h.ID] || len(out) == mergeSearchSize {
-			continue
-		}
-		r, err := svc.Record(h.ID)
-		if errors.Is(err, review.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load record %s: %w", h.ID, err)
-		}
-		if r.Status == review.Active {
-			out = append(out, *r)
-		}
-	}
-	return out, nil
 }
 
 // lemmaQuery turns a lemma into a query string: its words, without the
