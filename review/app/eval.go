@@ -402,9 +402,6 @@ func (s *Service) EvalReport(id string) (*EvalReport, error) {
 	return NewEvalReport(p, runs, running), nil
 }
 
-// EvalReward is a task run's pass-discounted reward under budget.
-func EvalReward(tr *EvalTaskRun, budget int) float64 { return eval.Reward(tr, budget) }
-
 // ParseEvalConditions reads a comma-separated list of conditions.
 func ParseEvalConditions(list string) ([]string, error) {
 	cs, err := eval.ParseConditions(list)
