@@ -75,7 +75,15 @@ func (b *builder) duplicates(ctx context.Context) error {
 		}
 	}
 	// A pair in both lists is kept once, as a similar pair (not rare).
-	pairs := append(similarPairs(six.sets, six.v, group, DuplicateThreshold), b.rarePairs(group)...)
+	// Above slotSample records the similar pairs are made within blocks
+	// (blocks.go), by slots learned from a sample.
+	var slots map[int32]bool
+	similarGroup := group
+	if len(b.recs) > slotSample {
+		slots = b.sampleSlots(group)
+		similarGroup = b.blockKeys(group, slots)
+	}
+	pairs := append(similarPairs(six.sets, six.v, similarGroup, DuplicateThreshold), b.rarePairs(group)...)
 	slices.SortFunc(pairs, func(x, y pair) int {
 		if c := byRecords(x, y); c != 0 {
 			return c
@@ -91,7 +99,9 @@ func (b *builder) duplicates(ctx context.Context) error {
 	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
 	pairs = append(pairs, b.vectorPairs(group, pairs)...)
 	var kept []pair
-	slots := slotTerms(six.lemmas, six.lv, pairs)
+	if slots == nil {
+		slots = slotTerms(six.lemmas, six.lv, pairs)
+	}
 	named := &namedSeqs{b: b, slots: slots, term: map[string]int32{}, seq: map[int][]string{}}
 	for _, p := range pairs {
 		if _, ok := conflict(six.claims[p.a], six.claims[p.b]); ok {
@@ -167,8 +177,13 @@ func (b *builder) vectorPairs(group []string, have []pair) []pair {
 // or file nothing else in its scope names.
 func (b *builder) rarePairs(group []string) []pair {
 	six := b.index()
+	return rarePairsOf(six.sets, six.v, six.idents, group)
+}
+
+// rarePairsOf is rarePairs over the given records' sets and identifiers.
+func rarePairsOf(sets []termSet, v *vocab, idents [][]string, group []string) []pair {
 	byIdent := map[string][]int{}
-	for i, ids := range six.idents {
+	for i, ids := range idents {
 		for _, id := range ids {
 			k := group[i] + "\x00" + id
 			if len(byIdent[k]) < 3 {
@@ -181,7 +196,7 @@ func (b *builder) rarePairs(group []string) []pair {
 		if len(ms) != 2 {
 			continue
 		}
-		if sim := six.v.similarity(six.sets[ms[0]], six.sets[ms[1]]); sim >= RareThreshold {
+		if sim := v.similarity(sets[ms[0]], sets[ms[1]]); sim >= RareThreshold {
 			out = append(out, pair{a: ms[0], b: ms[1], sim: sim, rare: true})
 		}
 	}

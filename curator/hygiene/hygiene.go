@@ -13,6 +13,7 @@ package hygiene
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"sort"
 	"strings"
@@ -217,12 +218,21 @@ type builder struct {
 	byTarget map[string][]int
 }
 
-// fingerprint keys a finding by its kind and record ids.
+// fingerprint keys a finding by its kind and record ids. Past
+// fingerprintIDs ids (a large contradiction group) it names the first of
+// them and a hash of all, so a key stays short.
 func fingerprint(k Kind, ids ...string) string {
 	ids = append([]string(nil), ids...)
 	sort.Strings(ids)
+	if len(ids) > fingerprintIDs {
+		h := sha256.Sum256([]byte(strings.Join(ids, ",")))
+		return fmt.Sprintf("hygiene/%s/%s,…%d records sha256:%x", k, strings.Join(ids[:fingerprintIDs], ","), len(ids), h[:12])
+	}
 	return "hygiene/" + string(k) + "/" + strings.Join(ids, ",")
 }
+
+// fingerprintIDs is how many ids a fingerprint names in full.
+const fingerprintIDs = 16
 
 // add records a finding, marking it open when its fingerprint is.
 func (b *builder) add(f Finding) {
