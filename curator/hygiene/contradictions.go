@@ -20,7 +20,6 @@ import (
 func (b *builder) contradictions(ctx context.Context) error {
 	six := b.index()
 	// Subject terms: the record's terms without its claims' values.
-	texts := make([][]string, len(b.recs))
 	group := make([]string, len(b.recs))
 	ids := make([][]string, len(b.recs))
 	for i := range b.recs {
@@ -29,15 +28,18 @@ func (b *builder) contradictions(ctx context.Context) error {
 		group[i] = r.Scope.Env + "\x00" + r.Scope.TaskFamily
 		if len(six.claims[i]) == 0 || len(ids[i]) == 0 {
 			group[i] = "\x01" + r.ID // nothing to contradict
-			continue
 		}
-		text := recordText(r)
+	}
+	sets, v := analyse(len(b.recs), func(i int) []string {
+		if group[i][0] == '\x01' {
+			return nil
+		}
+		text := recordText(&b.recs[i])
 		for _, c := range six.claims[i] {
 			text = strings.ReplaceAll(text, c.text, " ")
 		}
-		texts[i] = terms(text)
-	}
-	sets, v := buildSets(texts)
+		return terms(text)
+	})
 	// A pair joins two groups (union-find); a pair whose records are
 	// already in one group is not tested, so the tests grow with the
 	// records, not with the candidate pairs.

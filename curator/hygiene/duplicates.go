@@ -3,11 +3,9 @@ package hygiene
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/memreview/memreview/index"
 
@@ -28,30 +26,17 @@ func (b *builder) index() *simIndex {
 	if b.sim != nil {
 		return b.sim
 	}
-	texts := make([][]string, len(b.recs))
 	claims := make([][]claim, len(b.recs))
 	idents := make([][]string, len(b.recs))
-	lemmas := make([][]string, len(b.recs))
-	// Analysis is most of a run's linear cost: spread it over the CPUs.
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(b.recs); i += workers {
-				text := recordText(&b.recs[i])
-				lemmas[i] = index.Terms(b.recs[i].Lemma)
-				idents[i] = identifiers(b.recs[i].Lemma)
-				texts[i] = terms(text)
-				claims[i] = claimsOf(b.recs[i].Lemma)
-			}
-		}()
-	}
-	wg.Wait()
-	sets, v := buildSets(texts)
+	// Analysis is most of a run's linear cost: analyse spreads it over the
+	// CPUs.
+	sets, v := analyse(len(b.recs), func(i int) []string {
+		idents[i] = identifiers(b.recs[i].Lemma)
+		claims[i] = claimsOf(b.recs[i].Lemma)
+		return terms(recordText(&b.recs[i]))
+	})
 	b.sim = &simIndex{sets: sets, v: v, claims: claims, idents: idents}
-	b.sim.lemmas, b.sim.lv = buildSets(lemmas)
+	b.sim.lemmas, b.sim.lv = analyse(len(b.recs), func(i int) []string { return index.Terms(b.recs[i].Lemma) })
 	return b.sim
 }
 
