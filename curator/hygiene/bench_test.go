@@ -3,20 +3,42 @@ package hygiene
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/memreview/memreview/sample"
 )
 
+// benchSizes are the bank sizes of BenchmarkHygiene: 10,000 and 100,000,
+// or MEMREVIEW_BENCH_SIZES (comma-separated, e.g. "100000,1000000").
+func benchSizes(b *testing.B) []int {
+	v := os.Getenv("MEMREVIEW_BENCH_SIZES")
+	if v == "" {
+		return []int{10000, 100000}
+	}
+	var out []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			b.Fatalf("MEMREVIEW_BENCH_SIZES: %q is not a size", f)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
 // BenchmarkHygiene runs every kind over n synthetic records (in memory, as
-// Load hands them over) and reports the heap it peaked at.
+// Load hands them over) and reports the heap it peaked at, the findings of
+// each kind and the records of the largest contradiction group.
 func BenchmarkHygiene(b *testing.B) {
-	for _, n := range []int{10000, 100000} {
+	for _, n := range benchSizes(b) {
 		recs := sample.SynthRecords(n, 1)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			var findings int
+			var rep *Report
 			var peak uint64
 			for range b.N {
 				runtime.GC()
@@ -35,14 +57,25 @@ func BenchmarkHygiene(b *testing.B) {
 						}
 					}
 				}()
-				rep, err := Run(context.Background(), Input{Records: recs, Now: time.Now()}, Options{})
+				var err error
+				rep, err = Run(context.Background(), Input{Records: recs, Now: time.Now()}, Options{})
 				close(done)
 				if err != nil {
 					b.Fatal(err)
 				}
-				findings = len(rep.Findings)
 			}
-			b.ReportMetric(float64(findings), "findings")
+			kinds := map[Kind]int{}
+			largest := 0
+			for _, f := range rep.Findings {
+				kinds[f.Kind]++
+				if f.Kind == Contradictions {
+					largest = max(largest, len(f.Records))
+				}
+			}
+			b.ReportMetric(float64(len(rep.Findings)), "findings")
+			b.ReportMetric(float64(kinds[Duplicates]), "merges")
+			b.ReportMetric(float64(kinds[Contradictions]), "contra-groups")
+			b.ReportMetric(float64(largest), "largest-group")
 			b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/memreview/memreview/review"
@@ -12,13 +11,15 @@ import (
 
 // contradictions finds records of the same environment and task family
 // about the same subject (the identifiers of one all appear in the other's,
-// in order, and their other terms overlap at least SubjectThreshold) that disagree on a claim (a unit, a range, a name). The one the
-// evidence does not support (see support) gets a delete proposal naming
-// the other; when nothing decides it, an update proposal asks the operator.
+// in order, and their other terms overlap at least SubjectThreshold) that
+// disagree on a claim (a unit, a range, a name), and makes one finding per
+// subject group: the records linked by such disagreements, listed by the
+// claim each makes (contradictionGroup). Output grows with the records, not
+// with the pairs: a subject that forty records state in three ways is one
+// proposal, not hundreds.
 func (b *builder) contradictions(ctx context.Context) error {
 	six := b.index()
 	// Subject terms: the record's terms without its claims' values.
-	texts := make([][]string, len(b.recs))
 	group := make([]string, len(b.recs))
 	ids := make([][]string, len(b.recs))
 	for i := range b.recs {
@@ -27,92 +28,236 @@ func (b *builder) contradictions(ctx context.Context) error {
 		group[i] = r.Scope.Env + "\x00" + r.Scope.TaskFamily
 		if len(six.claims[i]) == 0 || len(ids[i]) == 0 {
 			group[i] = "\x01" + r.ID // nothing to contradict
-			continue
 		}
-		text := recordText(r)
+	}
+	sets, v := analyse(len(b.recs), func(i int) []string {
+		if group[i][0] == '\x01' {
+			return nil
+		}
+		text := recordText(&b.recs[i])
 		for _, c := range six.claims[i] {
 			text = strings.ReplaceAll(text, c.text, " ")
 		}
-		texts[i] = terms(text)
-	}
-	sets, v := buildSets(texts)
-	against := map[int][]int{} // loser → the records it contradicts
-	why := map[[2]int][2]claim{}
-	undecided := map[[2]int]bool{}
-	for _, p := range claimPairs(ids, group) {
-		cl, ok := conflict(six.claims[p.a], six.claims[p.b])
-		if !ok || !sameSubject(ids[p.a], ids[p.b], true) || v.similarity(sets[p.a], sets[p.b]) < SubjectThreshold {
+		return terms(text)
+	})
+	// A pair joins two groups (union-find); a pair whose records are
+	// already in one group is not tested, so the tests grow with the
+	// records, not with the candidate pairs.
+	uf := newUnionFind(len(b.recs))
+	linked := make([]bool, len(b.recs))
+	eachClaimPair(ids, group, func(i, j int) {
+		if uf.find(i) == uf.find(j) {
+			return
+		}
+		if _, ok := conflict(six.claims[i], six.claims[j]); !ok || !sameSubject(ids[i], ids[j], true) || v.similarity(sets[i], sets[j]) < SubjectThreshold {
+			return
+		}
+		uf.union(i, j)
+		linked[i], linked[j] = true, true
+	})
+	byRoot := map[int][]int{}
+	var roots []int
+	for i, ok := range linked {
+		if !ok {
 			continue
 		}
-		sa, sb := b.support(p.a), b.support(p.b)
-		switch {
-		case sa > sb:
-			against[p.b] = append(against[p.b], p.a)
-			why[[2]int{p.b, p.a}] = [2]claim{cl[1], cl[0]}
-		case sb > sa:
-			against[p.a] = append(against[p.a], p.b)
-			why[[2]int{p.a, p.b}] = cl
-		default:
-			undecided[[2]int{p.a, p.b}] = true
-			why[[2]int{p.a, p.b}] = cl
+		r := uf.find(i)
+		if byRoot[r] == nil {
+			roots = append(roots, r)
 		}
+		byRoot[r] = append(byRoot[r], i) // in record order
 	}
-	losers := make([]int, 0, len(against))
-	for l := range against {
-		losers = append(losers, l)
-	}
-	sort.Ints(losers)
-	for _, l := range losers {
-		lr := &b.recs[l]
-		var parts, fpIDs []string
-		var runs []review.ProbeRun
-		fpIDs = append(fpIDs, lr.ID)
-		for _, w := range against[l] {
-			wr := &b.recs[w]
-			cl := why[[2]int{l, w}]
-			parts = append(parts, fmt.Sprintf("%s says %q where %s says %q (%s: %s)", lr.ID, cl[0].text, wr.ID, cl[1].text, wr.ID, b.evidence(w)))
-			fpIDs = append(fpIDs, wr.ID)
-			runs = append(runs, b.checkRuns(wr.ID)...)
-		}
-		runs = append(runs, b.checkRuns(lr.ID)...)
-		rat := fmt.Sprintf("Contradiction in %s: %s. The evidence does not support %s: %s. Delete it (or narrow it to where it holds).",
-			scopeName(lr), strings.Join(parts, "; "), lr.ID, b.evidence(l))
-		b.add(Finding{Kind: Contradictions, Fingerprint: fingerprint(Contradictions, fpIDs...), Records: sortedIDs(fpIDs), Runs: runs,
-			Proposal: review.Proposal{Op: review.OpDelete, Targets: []review.Target{target(lr)}, Rationale: rat}})
-	}
-	var pairs [][2]int
-	for p := range undecided {
-		pairs = append(pairs, p)
-	}
-	sort.Slice(pairs, func(i, j int) bool {
-		if pairs[i][0] != pairs[j][0] {
-			return pairs[i][0] < pairs[j][0]
-		}
-		return pairs[i][1] < pairs[j][1]
-	})
-	for _, p := range pairs {
+	slices.SortFunc(roots, func(x, y int) int { return byRoot[x][0] - byRoot[y][0] })
+	for _, r := range roots {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		a, c := &b.recs[p[0]], &b.recs[p[1]]
-		ask := a // the less confident one is the one to edit
-		if c.Confidence < a.Confidence {
-			ask = c
+		if !b.inFocus(b.ids(byRoot[r])) {
+			continue // an incremental run: no changed record in it
 		}
-		cl := why[p]
-		rec := *ask
-		rat := fmt.Sprintf("Contradiction in %s: %s says %q where %s says %q, and nothing decides it (%s: %s; %s: %s). Edit %s to what holds, or reject this and delete the other.",
-			scopeName(a), a.ID, cl[0].text, c.ID, cl[1].text, a.ID, b.evidence(p[0]), c.ID, b.evidence(p[1]), ask.ID)
-		b.add(Finding{Kind: Contradictions, Fingerprint: fingerprint(Contradictions, a.ID, c.ID), Records: sortedIDs([]string{a.ID, c.ID}),
-			Proposal: review.Proposal{Op: review.OpUpdate, Targets: []review.Target{target(ask)}, Record: &rec, Rationale: rat}})
+		b.add(b.contradictionFinding(byRoot[r]))
 	}
 	return nil
 }
 
-// claimPairs returns the pairs of records of one group (a < b) such that
+// unionFind joins record indexes into groups.
+type unionFind []int32
+
+func newUnionFind(n int) unionFind {
+	u := make(unionFind, n)
+	for i := range u {
+		u[i] = int32(i)
+	}
+	return u
+}
+
+func (u unionFind) find(x int) int {
+	for int(u[x]) != x {
+		u[x] = u[u[x]] // path halving
+		x = int(u[x])
+	}
+	return x
+}
+
+func (u unionFind) union(x, y int) {
+	rx, ry := u.find(x), u.find(y)
+	if rx != ry {
+		u[max(rx, ry)] = int32(min(rx, ry))
+	}
+}
+
+// Bounds of a contradiction rationale: how many records of a group it
+// describes with their evidence, and how many ids it names in all.
+const (
+	describedMembers = 12
+	namedMembers     = 60
+)
+
+// contradictionFinding is a subject group's one proposal. A member is one
+// the evidence does not support when another member whose claim
+// disagrees with its own has stronger evidence (see support): a delete of
+// those. When the evidence decides nothing, an update of the least
+// confident member asks the operator to edit it to what holds. The
+// rationale lists the claims the group makes and who makes each, with the
+// evidence of each record (of the first few, in a large group).
+func (b *builder) contradictionFinding(members []int) Finding {
+	six := b.index()
+	// Members that claim the same are judged once: by claim signature.
+	type side struct {
+		members []int
+		best    int // the strongest support among them
+	}
+	var sigs []string
+	bySig := map[string]*side{}
+	support := make(map[int]int, len(members))
+	for _, m := range members {
+		support[m] = b.support(m)
+		k := claimKey(six.claims[m])
+		s := bySig[k]
+		if s == nil {
+			s = &side{best: support[m]}
+			bySig[k] = s
+			sigs = append(sigs, k)
+		}
+		s.members = append(s.members, m)
+		s.best = max(s.best, support[m])
+	}
+	said := map[int]string{} // member → the claim of its that another member's disagrees with
+	lost := map[int]bool{}
+	for x, kx := range sigs {
+		for _, ky := range sigs[x+1:] {
+			sx, sy := bySig[kx], bySig[ky]
+			cl, ok := conflict(six.claims[sx.members[0]], six.claims[sy.members[0]])
+			if !ok {
+				continue
+			}
+			for k, s := range []*side{sx, sy} {
+				other := sy
+				if k == 1 {
+					other = sx
+				}
+				for _, m := range s.members {
+					if _, ok := said[m]; !ok {
+						said[m] = cl[k].text
+					}
+					if other.best > support[m] {
+						lost[m] = true
+					}
+				}
+			}
+		}
+	}
+	var claims []string // in order of first member
+	byClaim := map[string][]int{}
+	for _, m := range members {
+		c := said[m]
+		if byClaim[c] == nil {
+			claims = append(claims, c)
+		}
+		byClaim[c] = append(byClaim[c], m)
+	}
+	described, named := 0, 0
+	var parts []string
+	var runs []review.ProbeRun
+	for _, c := range claims {
+		var who []string
+		for _, m := range byClaim[c] {
+			r := &b.recs[m]
+			switch {
+			case described < describedMembers:
+				described++
+				who = append(who, fmt.Sprintf("%s (%s)", r.ID, b.evidence(m)))
+				runs = append(runs, b.checkRuns(r.ID)...)
+			case named < namedMembers:
+				who = append(who, r.ID)
+			}
+			named++
+		}
+		if n := len(byClaim[c]) - len(who); n > 0 {
+			who = append(who, fmt.Sprintf("%d more", n))
+		}
+		parts = append(parts, fmt.Sprintf("%q: %s", c, strings.Join(who, ", ")))
+	}
+	first := &b.recs[members[0]]
+	ids := b.ids(members)
+	rat := fmt.Sprintf("Contradiction in %s among %d records about one subject, by what each says: %s.", scopeName(first), len(members), strings.Join(parts, "; "))
+	f := Finding{Kind: Contradictions, Fingerprint: fingerprint(Contradictions, ids...), Records: sortedIDs(ids), Runs: runs}
+	var losers []review.Target
+	var loserIDs []string
+	for _, m := range members {
+		if lost[m] {
+			losers = append(losers, target(&b.recs[m]))
+			loserIDs = append(loserIDs, b.recs[m].ID)
+		}
+	}
+	if len(losers) > 0 {
+		if len(loserIDs) > namedMembers {
+			loserIDs = append(loserIDs[:namedMembers], fmt.Sprintf("%d more", len(losers)-namedMembers))
+		}
+		rat += fmt.Sprintf(" The evidence does not support %s: delete %s (or narrow %s to where it holds).",
+			strings.Join(loserIDs, ", "), pronoun(len(losers), "it", "them"), pronoun(len(losers), "it", "each"))
+		f.Proposal = review.Proposal{Op: review.OpDelete, Targets: losers, Rationale: rat}
+		return f
+	}
+	ask := first // the least confident one is the one to edit
+	for _, m := range members {
+		if r := &b.recs[m]; r.Confidence < ask.Confidence {
+			ask = r
+		}
+	}
+	rec := *ask
+	rat += fmt.Sprintf(" Nothing decides it. Edit %s to what holds, or reject this and delete the others.", ask.ID)
+	f.Proposal = review.Proposal{Op: review.OpUpdate, Targets: []review.Target{target(ask)}, Record: &rec, Rationale: rat}
+	return f
+}
+
+// claimKey is what a record claims, as one string: records with the same
+// key agree and disagree alike.
+func claimKey(cs []claim) string {
+	var sb strings.Builder
+	for _, c := range cs {
+		sb.WriteString(c.kind)
+		for _, t := range c.terms {
+			sb.WriteString("\x00")
+			sb.WriteString(t)
+		}
+		sb.WriteString("\x01")
+	}
+	return sb.String()
+}
+
+func pronoun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// eachClaimPair calls f with the pairs of records of one group such that
 // one's rarest identifier appears in the other's: every pair whose
-// identifiers one contains the other's is among them.
-func claimPairs(ids [][]string, group []string) []pair {
+// identifiers one contains the other's is among them. A pair may come
+// twice (once from each side).
+func eachClaimPair(ids [][]string, group []string, f func(i, j int)) {
 	df := map[string]int{}
 	postings := map[string][]int{}
 	for i, xs := range ids {
@@ -122,7 +267,6 @@ func claimPairs(ids [][]string, group []string) []pair {
 			postings[k] = append(postings[k], i)
 		}
 	}
-	var out []pair
 	for i, xs := range ids {
 		if len(xs) == 0 {
 			continue
@@ -135,12 +279,10 @@ func claimPairs(ids [][]string, group []string) []pair {
 		}
 		for _, j := range postings[rarest] {
 			if i != j {
-				out = append(out, pair{a: min(i, j), b: max(i, j)})
+				f(min(i, j), max(i, j))
 			}
 		}
 	}
-	slices.SortFunc(out, byRecords)
-	return slices.CompactFunc(out, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
 }
 
 // support scores the evidence for record i: +2 when its checks hold now,

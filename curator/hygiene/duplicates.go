@@ -3,11 +3,9 @@ package hygiene
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/memreview/memreview/index"
 
@@ -28,30 +26,17 @@ func (b *builder) index() *simIndex {
 	if b.sim != nil {
 		return b.sim
 	}
-	texts := make([][]string, len(b.recs))
 	claims := make([][]claim, len(b.recs))
 	idents := make([][]string, len(b.recs))
-	lemmas := make([][]string, len(b.recs))
-	// Analysis is most of a run's linear cost: spread it over the CPUs.
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(b.recs); i += workers {
-				text := recordText(&b.recs[i])
-				lemmas[i] = index.Terms(b.recs[i].Lemma)
-				idents[i] = identifiers(b.recs[i].Lemma)
-				texts[i] = terms(text)
-				claims[i] = claimsOf(b.recs[i].Lemma)
-			}
-		}()
-	}
-	wg.Wait()
-	sets, v := buildSets(texts)
+	// Analysis is most of a run's linear cost: analyse spreads it over the
+	// CPUs.
+	sets, v := analyse(len(b.recs), func(i int) []string {
+		idents[i] = identifiers(b.recs[i].Lemma)
+		claims[i] = claimsOf(b.recs[i].Lemma)
+		return terms(recordText(&b.recs[i]))
+	})
 	b.sim = &simIndex{sets: sets, v: v, claims: claims, idents: idents}
-	b.sim.lemmas, b.sim.lv = buildSets(lemmas)
+	b.sim.lemmas, b.sim.lv = analyse(len(b.recs), func(i int) []string { return index.Terms(b.recs[i].Lemma) })
 	return b.sim
 }
 
@@ -75,7 +60,15 @@ func (b *builder) duplicates(ctx context.Context) error {
 		}
 	}
 	// A pair in both lists is kept once, as a similar pair (not rare).
-	pairs := append(similarPairs(six.sets, six.v, group, DuplicateThreshold), b.rarePairs(group)...)
+	// Above slotSample records the similar pairs are made within blocks
+	// (blocks.go), by slots learned from a sample.
+	var slots map[int32]bool
+	similarGroup := group
+	if len(b.recs) > slotSample {
+		slots = b.sampleSlots(group)
+		similarGroup = b.blockKeys(group, slots)
+	}
+	pairs := append(similarPairs(six.sets, six.v, similarGroup, DuplicateThreshold), b.rarePairs(group)...)
 	slices.SortFunc(pairs, func(x, y pair) int {
 		if c := byRecords(x, y); c != 0 {
 			return c
@@ -91,7 +84,9 @@ func (b *builder) duplicates(ctx context.Context) error {
 	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
 	pairs = append(pairs, b.vectorPairs(group, pairs)...)
 	var kept []pair
-	slots := slotTerms(six.lemmas, six.lv, pairs)
+	if slots == nil {
+		slots = slotTerms(six.lemmas, six.lv, pairs)
+	}
 	named := &namedSeqs{b: b, slots: slots, term: map[string]int32{}, seq: map[int][]string{}}
 	for _, p := range pairs {
 		if _, ok := conflict(six.claims[p.a], six.claims[p.b]); ok {
@@ -167,8 +162,13 @@ func (b *builder) vectorPairs(group []string, have []pair) []pair {
 // or file nothing else in its scope names.
 func (b *builder) rarePairs(group []string) []pair {
 	six := b.index()
+	return rarePairsOf(six.sets, six.v, six.idents, group)
+}
+
+// rarePairsOf is rarePairs over the given records' sets and identifiers.
+func rarePairsOf(sets []termSet, v *vocab, idents [][]string, group []string) []pair {
 	byIdent := map[string][]int{}
-	for i, ids := range six.idents {
+	for i, ids := range idents {
 		for _, id := range ids {
 			k := group[i] + "\x00" + id
 			if len(byIdent[k]) < 3 {
@@ -181,7 +181,7 @@ func (b *builder) rarePairs(group []string) []pair {
 		if len(ms) != 2 {
 			continue
 		}
-		if sim := six.v.similarity(six.sets[ms[0]], six.sets[ms[1]]); sim >= RareThreshold {
+		if sim := v.similarity(sets[ms[0]], sets[ms[1]]); sim >= RareThreshold {
 			out = append(out, pair{a: ms[0], b: ms[1], sim: sim, rare: true})
 		}
 	}

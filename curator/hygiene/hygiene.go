@@ -13,7 +13,9 @@ package hygiene
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -158,13 +160,19 @@ func Run(ctx context.Context, in Input, opt Options) (*Report, error) {
 	if opt.RunID == "" {
 		opt.RunID = RunID(in.Now)
 	}
-	var recs []review.Record
-	for _, r := range in.Records {
-		if r.Status == review.Active && (opt.Env == "" || r.Scope.Env == opt.Env) {
-			recs = append(recs, r)
+	// The records as Load gives them (active, of env, by id) are used as
+	// they are: at a million records a copy weighs a third of a gigabyte.
+	recs := in.Records
+	if !slices.IsSortedFunc(recs, func(a, b review.Record) int { return strings.Compare(a.ID, b.ID) }) ||
+		slices.ContainsFunc(recs, func(r review.Record) bool { return !inRun(&r, opt.Env) }) {
+		recs = nil
+		for _, r := range in.Records {
+			if inRun(&r, opt.Env) {
+				recs = append(recs, r)
+			}
 		}
+		sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
 	}
-	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
 	b := &builder{in: in, opt: opt, recs: recs, worth: review.WorthOf(in.Trajectories), open: map[string]string{}, rejected: map[string][]*review.Proposal{}}
 	for _, p := range in.Open {
 		if p.Fingerprint != "" && p.Status.Open() {
@@ -197,6 +205,11 @@ func Run(ctx context.Context, in Input, opt Options) (*Report, error) {
 	return &Report{RunID: opt.RunID, Findings: b.out, Incremental: opt.Focus != nil, Changed: len(opt.Focus)}, nil
 }
 
+// inRun says whether a run of env looks at r: active, of env when set.
+func inRun(r *review.Record, env string) bool {
+	return r.Status == review.Active && (env == "" || r.Scope.Env == env)
+}
+
 // RunID names a hygiene run started at now.
 func RunID(now time.Time) string { return "hygiene_" + now.UTC().Format("20060102T150405.000") }
 
@@ -217,12 +230,21 @@ type builder struct {
 	byTarget map[string][]int
 }
 
-// fingerprint keys a finding by its kind and record ids.
+// fingerprint keys a finding by its kind and record ids. Past
+// fingerprintIDs ids (a large contradiction group) it names the first of
+// them and a hash of all, so a key stays short.
 func fingerprint(k Kind, ids ...string) string {
 	ids = append([]string(nil), ids...)
 	sort.Strings(ids)
+	if len(ids) > fingerprintIDs {
+		h := sha256.Sum256([]byte(strings.Join(ids, ",")))
+		return fmt.Sprintf("hygiene/%s/%s,…%d records sha256:%x", k, strings.Join(ids[:fingerprintIDs], ","), len(ids), h[:12])
+	}
 	return "hygiene/" + string(k) + "/" + strings.Join(ids, ",")
 }
+
+// fingerprintIDs is how many ids a fingerprint names in full.
+const fingerprintIDs = 16
 
 // add records a finding, marking it open when its fingerprint is.
 func (b *builder) add(f Finding) {

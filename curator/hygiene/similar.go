@@ -2,9 +2,11 @@ package hygiene
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
@@ -75,22 +77,76 @@ func terms(s string) []string {
 
 // buildSets turns each text's terms into a termSet over one vocabulary.
 func buildSets(texts [][]string) ([]termSet, *vocab) {
-	v := &vocab{id: map[string]int32{}}
-	raw := make([][]int32, len(texts))
+	in := newInterner(len(texts))
 	for i, ts := range texts {
-		ids := make([]int32, 0, len(ts))
-		for _, t := range ts {
-			id, ok := v.id[t]
-			if !ok {
-				id = int32(len(v.df))
-				v.id[t] = id
-				v.df = append(v.df, 0)
-			}
-			v.df[id]++
-			ids = append(ids, id)
-		}
-		raw[i] = ids
+		in.add(i, ts)
 	}
+	return in.finish()
+}
+
+// analyse computes the terms of n records with f, spread over the CPUs in
+// chunks, and interns each chunk as it comes: the terms are held as
+// strings one chunk at a time, not for the whole bank (at a million
+// records the strings weighed more than the rest of a run). f may also
+// fill per-record slices of its own (each index is written once).
+func analyse(n int, f func(i int) []string) ([]termSet, *vocab) {
+	const chunk = 4096
+	in := newInterner(n)
+	workers := runtime.GOMAXPROCS(0)
+	texts := make([][]string, chunk)
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := lo + w; i < hi; i += workers {
+					texts[i-lo] = f(i)
+				}
+			}()
+		}
+		wg.Wait()
+		for i := lo; i < hi; i++ {
+			in.add(i, texts[i-lo])
+			texts[i-lo] = nil
+		}
+	}
+	return in.finish()
+}
+
+// interner numbers terms as they come and counts their document
+// frequencies; finish renumbers them by the global order.
+type interner struct {
+	v   *vocab
+	raw [][]int32
+}
+
+func newInterner(n int) *interner {
+	return &interner{v: &vocab{id: map[string]int32{}}, raw: make([][]int32, n)}
+}
+
+// add records text i's terms.
+func (in *interner) add(i int, ts []string) {
+	v := in.v
+	ids := make([]int32, 0, len(ts))
+	for _, t := range ts {
+		id, ok := v.id[t]
+		if !ok {
+			id = int32(len(v.df))
+			v.id[strings.Clone(t)] = id // t may share a buffer with the text's other terms
+			v.df = append(v.df, 0)
+		}
+		v.df[id]++
+		ids = append(ids, id)
+	}
+	in.raw[i] = ids
+}
+
+// finish returns the sets and their vocabulary.
+func (in *interner) finish() ([]termSet, *vocab) {
+	v, raw := in.v, in.raw
+	n := float64(len(raw))
 	// Renumber the terms by the global order (rarest first), so that a
 	// term's id is its rank and a set sorted by id is sorted by rank.
 	order := make([]int32, len(v.df))
@@ -113,14 +169,13 @@ func buildSets(texts [][]string) ([]termSet, *vocab) {
 	for t, id := range v.id {
 		v.id[t] = newID[id]
 	}
-	n := float64(len(texts))
 	v.weight = make([]float64, len(v.df))
 	v.rank = make([]int32, len(v.df))
 	for id, df := range v.df {
 		v.weight[id] = math.Log(1 + n/float64(df))
 		v.rank[id] = int32(id)
 	}
-	sets := make([]termSet, len(texts))
+	sets := make([]termSet, len(raw))
 	for i, ids := range raw {
 		for k, id := range ids {
 			ids[k] = newID[id]

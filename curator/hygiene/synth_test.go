@@ -24,7 +24,14 @@ func pairKey(a, b string) [2]string {
 
 // measure runs hygiene on n synthetic records and scores its duplicate and
 // contradiction pairs against the planted truth (duplicates: plus the
-// records the generator made to say the same by chance).
+// records the generator made to say the same by chance). A finding names a
+// group (a merge cluster; a contradiction's subject group, one finding for
+// every record linked by disagreements), so a pair counts as found when
+// both its records are in one finding of the kind. For contradictions that
+// credits a planted pair whose two records are linked only through others
+// of their subject (the pair test alone gave recall 0.55 at 10,000 and
+// 0.68 at 2,000; groups give 0.683 and 0.737), and it makes the found
+// count every pair of a group, so contradiction precision says nothing.
 func measure(t testing.TB, n int) (dup, contra score) {
 	recs := sample.SynthRecords(n, 1)
 	for i := range recs {

@@ -1,0 +1,89 @@
+package hygiene
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Candidate pairs at scale.
+//
+// Word overlap alone pairs every two records of a template that differ in
+// one slot (a column, a table): on a bank written from few templates such
+// pairs grow with the square of the records (1.4 million candidates at
+// 30,000 synthetic records, nine times those of 10,000), while the rules
+// keep a number that grows with the records. Two of those rules need no
+// pair to apply: a kept pair's lemmas hold the same slot terms
+// (swapsSlot) and state the same numbers (numbersDiffer). So above
+// slotSample records, hygiene learns the slot terms from the candidate
+// pairs of an even sample of slotSample records, then compares records
+// only within a block (same scope and category, same slot terms in the
+// lemma, same numbers), where the template siblings that differ in a
+// slot never meet. At or below slotSample records every candidate pair
+// is made and the slots are learned from all of them, as before.
+
+// slotSample is the most records whose candidate pairs the slot terms are
+// learned from.
+var slotSample = 20000
+
+// sampleOf returns an even sample of n of the indexes 0..total-1, in order.
+func sampleOf(total, n int) []int {
+	out := make([]int, 0, n)
+	for k := range n {
+		out = append(out, int(int64(k)*int64(total)/int64(n)))
+	}
+	return out
+}
+
+// sampleSlots learns the slot terms from the candidate pairs (similar and
+// rare) among an even sample of slotSample records.
+func (b *builder) sampleSlots(group []string) map[int32]bool {
+	six := b.index()
+	at := sampleOf(len(b.recs), slotSample)
+	sets := make([]termSet, len(at))
+	g := make([]string, len(at))
+	idents := make([][]string, len(at))
+	for k, i := range at {
+		sets[k], g[k], idents[k] = six.sets[i], group[i], six.idents[i]
+	}
+	pairs := similarPairs(sets, six.v, g, DuplicateThreshold)
+	pairs = append(pairs, rarePairsOf(sets, six.v, idents, g)...)
+	for k := range pairs { // back to the run's indexes
+		pairs[k].a, pairs[k].b = at[pairs[k].a], at[pairs[k].b]
+	}
+	slices.SortFunc(pairs, byRecords)
+	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
+	return slotTerms(six.lemmas, six.lv, pairs)
+}
+
+// blockKeys extends each record's group with the slot terms of its lemma
+// and the numbers it states: records of different blocks are never
+// duplicates.
+func (b *builder) blockKeys(group []string, slots map[int32]bool) []string {
+	six := b.index()
+	out := make([]string, len(group))
+	var sb strings.Builder
+	for i, g := range group {
+		sb.Reset()
+		sb.WriteString(g)
+		for _, id := range six.lemmas[i].ids { // sorted: the same set gives the same key
+			if slots[id] {
+				sb.WriteString("\x00s")
+				sb.WriteString(strconv.Itoa(int(id)))
+			}
+		}
+		var nums []string
+		for _, x := range six.idents[i] {
+			if _, err := strconv.ParseFloat(x, 64); err == nil {
+				nums = append(nums, x)
+			}
+		}
+		slices.Sort(nums)
+		for _, x := range nums {
+			sb.WriteString("\x00n")
+			sb.WriteString(x)
+		}
+		out[i] = sb.String()
+	}
+	return out
+}
