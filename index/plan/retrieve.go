@@ -63,10 +63,15 @@ func (e *Engine) Retrieve(task string, scope review.Scope, k int, exclude []stri
 	// only add work.)
 	var res *bleve.SearchResult
 	var err error
-	if !e.tune.on(topScores.name) || strings.TrimSpace(task) == "" {
+	switch {
+	case strings.TrimSpace(task) == "":
 		res, err = searchGuarded(e.idx, sr)
-	} else {
+	case e.tune.on(MaxScore):
+		res, err = e.searchMaxScore(sr, task, filters, not)
+	case e.tune.on(topScores.name):
 		res, err = e.searchTopScores(sr)
+	default:
+		res, err = searchGuarded(e.idx, sr)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("retrieve for %q: %w", task, err)
