@@ -65,22 +65,59 @@ type TopTermsStats struct {
 }
 
 func (q *TopTermsQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, options bsearch.SearcherOptions) (bsearch.Searcher, error) {
-	q.Stats = TopTermsStats{}
-	model, _ := ctx.Value(bsearch.GetScoringModelCallbackKey).(bsearch.GetScoringModelCallbackFn)
-	_, isSnapshot := r.(*scorch.IndexSnapshot)
-	if !isSnapshot || model == nil || model() != index.BM25Scoring || options.Explain ||
-		options.IncludeTermVectors || options.Score == "none" || q.K <= 0 || len(q.Terms) == 0 {
-		q.Stats.FellBack = true
+	model := ""
+	if f, ok := ctx.Value(bsearch.GetScoringModelCallbackKey).(bsearch.GetScoringModelCallbackFn); ok {
+		model = f()
+	}
+	if options.Explain || options.IncludeTermVectors || options.Score == "none" {
+		model = ""
+	}
+	kept, ok, err := q.top(ctx, r, m, model)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
 		return q.Fallback.Searcher(ctx, r, m, options)
+	}
+	return &keptSearcher{hits: kept, count: uint64(len(kept))}, nil
+}
+
+// TopHit is a document a TopTermsQuery keeps: its doc number in the
+// snapshot and its score.
+type TopHit struct {
+	Doc   uint64
+	Score float64
+}
+
+// Top is what q matches in r, without Bleve's collector: the documents
+// in doc-number order with their scores (bleve's, as Searcher gives
+// them). ok is false where Searcher would search Fallback instead (r not
+// a scorch snapshot, m not scoring BM25), and then Top searched nothing.
+func (q *TopTermsQuery) Top(ctx context.Context, r index.IndexReader, m mapping.IndexMapping) (hits []TopHit, ok bool, err error) {
+	model := ""
+	if im, isImpl := m.(*mapping.IndexMappingImpl); isImpl {
+		model = im.ScoringModel
+	}
+	return q.top(ctx, r, m, model)
+}
+
+// top runs max-score under the scoring model given (only BM25 is done
+// here: ok is false for any other, as for a reader that is not scorch's).
+func (q *TopTermsQuery) top(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, model string) ([]TopHit, bool, error) {
+	q.Stats = TopTermsStats{}
+	_, isSnapshot := r.(*scorch.IndexSnapshot)
+	if !isSnapshot || model != index.BM25Scoring || q.K <= 0 || len(q.Terms) == 0 {
+		q.Stats.FellBack = true
+		return nil, false, nil
 	}
 	docTotal, avgLen, err := bm25Stats(ctx, q.Field, r)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if avgLen <= 0 {
 		// Bleve scores tf-idf when it has no average length.
 		q.Stats.FellBack = true
-		return q.Fallback.Searcher(ctx, r, m, options)
+		return nil, false, nil
 	}
 	terms := make(byCount, 0, len(q.Terms))
 	defer func() {
@@ -90,11 +127,11 @@ func (q *TopTermsQuery) Searcher(ctx context.Context, r index.IndexReader, m map
 	}()
 	for i, text := range q.Terms {
 		if err := bsearch.RecordTermSearcher(ctx); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		tr, err := r.TermFieldReader(ctx, []byte(text), q.Field, true, true, false)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		t := &termIter{reader: tr, boost: q.Boosts[i]}
 		t.idf = math.Log(1 + (float64(docTotal)-float64(tr.Count())+0.5)/(float64(tr.Count())+0.5))
@@ -120,22 +157,22 @@ func (q *TopTermsQuery) Searcher(ctx context.Context, r index.IndexReader, m map
 	}
 	filter, err := newMembership(ctx, r, m, q.Filter)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer filter.close()
 	not, err := newMembership(ctx, r, m, q.Not)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer not.close()
 
 	ms := &maxScore{terms: terms, k: q.K, filter: filter, not: not, stats: &q.Stats}
 	kept, err := ms.run(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	q.Stats.Kept = len(kept)
-	return &keptSearcher{hits: kept, count: uint64(len(kept))}, nil
+	return kept, true, nil
 }
 
 // bm25Stats are the document count and average field length Bleve's term

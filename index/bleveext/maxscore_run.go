@@ -29,7 +29,7 @@ const margin = 1 + 1e-9
 // run returns, in doc-number order, every document that passes the
 // filter and scores at least the K-th best score (all of them when fewer
 // than K do), with its score.
-func (ms *maxScore) run(ctx context.Context) ([]keptHit, error) {
+func (ms *maxScore) run(ctx context.Context) ([]TopHit, error) {
 	n := len(ms.terms)
 	nf := float64(n)
 	byBound := slices.Clone(ms.terms)
@@ -63,7 +63,7 @@ func (ms *maxScore) run(ctx context.Context) ([]keptHit, error) {
 	scores := make([]float64, n)
 	matched := make([]bool, n)
 	buf := make(index.IndexInternalID, 8)
-	var kept []keptHit
+	var kept []TopHit
 	for p < n {
 		d, found := uint64(math.MaxUint64), false
 		for _, t := range byBound[p:] {
@@ -126,7 +126,7 @@ func (ms *maxScore) run(ctx context.Context) ([]keptHit, error) {
 					return nil, err
 				}
 				if in && !out {
-					kept = append(kept, keptHit{d, score})
+					kept = append(kept, TopHit{d, score})
 					if t := best.offer(ms.k, score); t > theta {
 						theta = t
 						raise()
@@ -144,7 +144,7 @@ func (ms *maxScore) run(ctx context.Context) ([]keptHit, error) {
 	}
 	out := kept[:0]
 	for _, h := range kept {
-		if h.score >= theta {
+		if h.Score >= theta {
 			out = append(out, h)
 		}
 	}
@@ -239,15 +239,11 @@ func (ms *membership) close() {
 // keptSearcher hands the collector the documents max-score kept, in
 // doc-number order.
 type keptSearcher struct {
-	hits  []keptHit
+	hits  []TopHit
 	at    int
 	count uint64
 }
 
-type keptHit struct {
-	doc   uint64
-	score float64
-}
 
 func (s *keptSearcher) Next(ctx *bsearch.SearchContext) (*bsearch.DocumentMatch, error) {
 	if s.at >= len(s.hits) {
@@ -256,14 +252,14 @@ func (s *keptSearcher) Next(ctx *bsearch.SearchContext) (*bsearch.DocumentMatch,
 	h := s.hits[s.at]
 	s.at++
 	d := ctx.DocumentMatchPool.Get()
-	d.IndexInternalID = index.NewIndexInternalID(d.IndexInternalID, h.doc)
-	d.Score = h.score
+	d.IndexInternalID = index.NewIndexInternalID(d.IndexInternalID, h.Doc)
+	d.Score = h.Score
 	return d, nil
 }
 
 func (s *keptSearcher) Advance(ctx *bsearch.SearchContext, id index.IndexInternalID) (*bsearch.DocumentMatch, error) {
 	target := id.Value()
-	for s.at < len(s.hits) && s.hits[s.at].doc < target {
+	for s.at < len(s.hits) && s.hits[s.at].Doc < target {
 		s.at++
 	}
 	return s.Next(ctx)
