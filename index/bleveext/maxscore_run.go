@@ -244,7 +244,6 @@ type keptSearcher struct {
 	count uint64
 }
 
-
 func (s *keptSearcher) Next(ctx *bsearch.SearchContext) (*bsearch.DocumentMatch, error) {
 	if s.at >= len(s.hits) {
 		return nil, nil
