@@ -80,7 +80,7 @@ func (s *Service) RetrieveWith(ctx context.Context, req RetrieveRequest) (res *R
 			res.Query = query
 		}
 	}
-	recs, err := s.hybrid(ctx, ix, query, scope, cats, k, !req.BM25Only, res)
+	recs, err := s.cachedHybrid(ctx, ix, req, query, scope, cats, k, res)
 	if err != nil {
 		return nil, err
 	}
