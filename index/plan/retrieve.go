@@ -57,10 +57,41 @@ func (e *Engine) Retrieve(task string, scope review.Scope, k int, exclude []stri
 	// order documents reached the index.
 	sr.SortBy([]string{"-_score", "-priority", "_id"})
 
-	// Only the hits that can still reach the pool get their tie-break
-	// keys read (top-scores); the pool is exactly the one bleve's sort of
-	// every hit gives. (Every hit of a blank task ties: there it would
-	// only add work.)
+	// Only the hits that can still reach the pool are scored (max-score)
+	// or get their tie-break keys read (top-scores); the pool is exactly
+	// the one bleve's sort of every hit gives. (Every hit of a blank task
+	// ties: there they would only add work.)
+	var hits []poolHit
+	var err error
+	ok := false
+	if strings.TrimSpace(task) != "" && e.tune.on(MaxScore) {
+		hits, ok, err = e.retrieveMaxScore(task, filters, not, sr.Size)
+	}
+	if !ok && err == nil {
+		hits, err = e.retrieveBleve(sr, task)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("retrieve for %q: %w", task, err)
+	}
+	out := make([]Scored, 0, len(hits))
+	for _, h := range hits {
+		_, id := schema.SplitDocID(h.id)
+		w := max(minWeight, 1+priorityWeight*h.priority)
+		if h.suspect {
+			w *= suspectWeight
+		}
+		out = append(out, Scored{ID: id, Score: h.score * w, BM25: h.score})
+	}
+	SortScored(out)
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out, nil
+}
+
+// retrieveBleve is Retrieve's pool from bleve's search of sr (its
+// collector sorting the hits that can reach the pool, top-scores).
+func (e *Engine) retrieveBleve(sr *bleve.SearchRequest, task string) ([]poolHit, error) {
 	var res *bleve.SearchResult
 	var err error
 	if !e.tune.on(topScores.name) || strings.TrimSpace(task) == "" {
@@ -69,21 +100,13 @@ func (e *Engine) Retrieve(task string, scope review.Scope, k int, exclude []stri
 		res, err = e.searchTopScores(sr)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("retrieve for %q: %w", task, err)
+		return nil, err
 	}
-	out := make([]Scored, 0, len(res.Hits))
+	out := make([]poolHit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		_, id := schema.SplitDocID(h.ID)
-		prio, _ := h.Fields["priority"].(float64)
-		w := max(minWeight, 1+priorityWeight*prio)
-		if s, _ := h.Fields["suspect"].(string); s == "true" {
-			w *= suspectWeight
-		}
-		out = append(out, Scored{ID: id, Score: h.Score * w, BM25: h.Score})
-	}
-	SortScored(out)
-	if len(out) > k {
-		out = out[:k]
+		prio, hasPrio := h.Fields["priority"].(float64)
+		s, _ := h.Fields["suspect"].(string)
+		out = append(out, poolHit{id: h.ID, score: h.Score, priority: prio, hasPrio: hasPrio, suspect: s == "true"})
 	}
 	return out, nil
 }

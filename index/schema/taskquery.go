@@ -21,11 +21,29 @@ const MaxTaskTerms = 256
 // Only the first MaxTaskTerms distinct terms are kept. A text with no
 // terms matches nothing, as the match query did.
 func TaskQuery(task string) query.Query {
+	terms, boosts := TaskTerms(task)
+	if len(terms) == 0 {
+		return query.NewMatchNoneQuery()
+	}
+	clauses := make([]query.Query, len(terms))
+	for i, t := range terms {
+		tq := query.NewTermQuery(t)
+		tq.SetField(AllField)
+		tq.SetBoost(boosts[i])
+		clauses[i] = tq
+	}
+	q := query.NewDisjunctionQuery(clauses)
+	q.SetMin(1)
+	return q
+}
+
+// TaskTerms are the terms of TaskQuery's clauses on "_all", in its
+// order, and their boosts (how often the text says each).
+func TaskTerms(task string) (terms []string, boosts []float64) {
 	a, err := textAnalyzer()
 	if err != nil {
 		panic("index: the English analyzer is not registered: " + err.Error())
 	}
-	var terms []string
 	count := map[string]int{}
 	for _, tok := range a.Analyze([]byte(task)) {
 		t := string(tok.Term)
@@ -37,17 +55,9 @@ func TaskQuery(task string) query.Query {
 		}
 		count[t]++
 	}
-	if len(terms) == 0 {
-		return query.NewMatchNoneQuery()
-	}
-	clauses := make([]query.Query, len(terms))
+	boosts = make([]float64, len(terms))
 	for i, t := range terms {
-		tq := query.NewTermQuery(t)
-		tq.SetField(AllField)
-		tq.SetBoost(float64(count[t]))
-		clauses[i] = tq
+		boosts[i] = float64(count[t])
 	}
-	q := query.NewDisjunctionQuery(clauses)
-	q.SetMin(1)
-	return q
+	return terms, boosts
 }

@@ -120,6 +120,7 @@ type embedding struct {
 	tracker  *embed.Tracker
 	offline  map[string]*embed.Offline
 	stepped  int64 // the change sequence at the end of the last complete step
+	tooBig   int64 // the change sequence at which the bank was too big to embed at once (0: never)
 	running  bool  // the background embedder runs in this process
 	cfgError string
 }

@@ -324,7 +324,7 @@ func (s *Service) failTexts(es embeddingStore, t *target, fs []review.EmbedFailu
 // embedder is used this way: an endpoint is called in the background.
 func (s *Service) catchUpEmbeddings(ctx context.Context) {
 	s.emb.mu.Lock()
-	owner, running, stepped, t := s.emb.side != nil, s.emb.running, s.emb.stepped, s.emb.target
+	owner, running, stepped, tooBig, t := s.emb.side != nil, s.emb.running, s.emb.stepped, s.emb.tooBig, s.emb.target
 	s.emb.mu.Unlock()
 	if !owner || running || s.opt.ReadOnly || (t != nil && !t.fallback) {
 		return
@@ -335,14 +335,22 @@ func (s *Service) catchUpEmbeddings(ctx context.Context) {
 		return
 	}
 	seq, err := s.b.LastSeq()
-	if err != nil || (stepped != 0 && seq == stepped) {
+	if err != nil || (stepped != 0 && seq == stepped) || (tooBig != 0 && seq == tooBig) {
 		return
 	}
 	es := s.embStore()
 	if es == nil {
 		return
 	}
+	// Counting is a scan of the bank (95% of a retrieval's CPU at
+	// 100,000 records): a bank found too big is not counted again before
+	// it changes.
 	if c, err := es.EmbedCounts(""); err != nil || c.Active > syncEmbedMax {
+		if err == nil {
+			s.emb.mu.Lock()
+			s.emb.tooBig = seq
+			s.emb.mu.Unlock()
+		}
 		return
 	}
 	if _, err := s.embedStep(ctx, syncEmbedMax); err != nil && !errors.Is(err, errRetryLater) {

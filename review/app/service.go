@@ -85,6 +85,9 @@ type Options struct {
 	// endpoint fails (0: a second; tests shorten it).
 	BackgroundEmbedding bool
 	EmbedBackoff        time.Duration
+	// RetrieveCache is how many answers the retrieval cache keeps
+	// (retrievecache.go); 0: 1,024, negative: no cache.
+	RetrieveCache int
 }
 
 // handOffAfter is how long Close lets a catch-up run before it hands the
@@ -115,6 +118,7 @@ type Service struct {
 	emb    embedding   // embeddings.go
 	probes probeRunner // every probe's pools and sessions (envs.go)
 	evals  evalCache
+	rcache retrieveCache     // retrievecache.go
 	tel    *telemetry.Tracer // nil: no telemetry (telemetry.go)
 }
 

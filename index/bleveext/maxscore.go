@@ -1,0 +1,274 @@
+package bleveext
+
+import (
+	"context"
+	"math"
+	"sort"
+
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/scorer"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// TopTermsQuery is an any-word query — documents holding at least one of
+// Terms in Field, each term boosted by the matching Boosts entry — kept to
+// those Filter matches and Not does not (either may be nil), that matches
+// only the documents that can rank among the best K by score: every one
+// scoring at least the K-th best score of the whole query. Each keeps the
+// score Bleve's own
+//
+//	Boolean{Must: [Disjunction(min 1){Term(Field, t)^b …}], MustNot: Not, Filter: Filter}
+//
+// gives it, bit for bit (BM25 over a scorch snapshot: the term's idf and
+// the query norm from the same statistics, the leaf scores added in the
+// order Bleve's disjunction adds them, times the same coord), so a search
+// sorted by score first and then by other keys ranks the same first K as
+// Bleve's query does, ties included.
+//
+// It finds them by max-score (Turtle and Flood): once K documents are in
+// hand, a term whose best possible contribution, with those of all the
+// rarer-scoring terms below it, cannot lift a document to the K-th best
+// score drives no more candidates; its postings are only advanced to the
+// documents the other terms propose, and a candidate is dropped as soon
+// as what it can still reach is below that score. A six-word task whose
+// common words match half the bank then visits the postings of its rare
+// words and a few of the common ones' instead of scoring every document.
+// A term's best contribution is BM25's saturation bound (idf · k1 times
+// its query weight), which needs nothing read ahead.
+//
+// Fallback (the same query in Bleve's terms) is searched instead when the
+// reader is not a scorch snapshot or the options ask for what this query
+// does not give (explanations, term vectors, no scores, a model other than
+// BM25). Stats counts the work of the last search. One TopTermsQuery
+// serves one search at a time.
+type TopTermsQuery struct {
+	Field    string
+	Terms    []string
+	Boosts   []float64
+	Filter   query.Query
+	Not      query.Query
+	K        int
+	Fallback query.Query
+	Stats    TopTermsStats
+}
+
+// TopTermsStats is what a TopTermsQuery's search did: Candidates
+// documents proposed by the terms still driving, Scored of them scored
+// in full, Kept matched (the best K and their ties), FellBack whether it
+// searched Fallback instead.
+type TopTermsStats struct {
+	Candidates, Scored, Kept int
+	FellBack                 bool
+}
+
+func (q *TopTermsQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, options bsearch.SearcherOptions) (bsearch.Searcher, error) {
+	model := ""
+	if f, ok := ctx.Value(bsearch.GetScoringModelCallbackKey).(bsearch.GetScoringModelCallbackFn); ok {
+		model = f()
+	}
+	if options.Explain || options.IncludeTermVectors || options.Score == "none" {
+		model = ""
+	}
+	kept, ok, err := q.top(ctx, r, m, model)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return q.Fallback.Searcher(ctx, r, m, options)
+	}
+	return &keptSearcher{hits: kept, count: uint64(len(kept))}, nil
+}
+
+// TopHit is a document a TopTermsQuery keeps: its doc number in the
+// snapshot and its score.
+type TopHit struct {
+	Doc   uint64
+	Score float64
+}
+
+// Top is what q matches in r, without Bleve's collector: the documents
+// in doc-number order with their scores (bleve's, as Searcher gives
+// them). ok is false where Searcher would search Fallback instead (r not
+// a scorch snapshot, m not scoring BM25), and then Top searched nothing.
+func (q *TopTermsQuery) Top(ctx context.Context, r index.IndexReader, m mapping.IndexMapping) (hits []TopHit, ok bool, err error) {
+	model := ""
+	if im, isImpl := m.(*mapping.IndexMappingImpl); isImpl {
+		model = im.ScoringModel
+	}
+	return q.top(ctx, r, m, model)
+}
+
+// top runs max-score under the scoring model given (only BM25 is done
+// here: ok is false for any other, as for a reader that is not scorch's).
+func (q *TopTermsQuery) top(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, model string) ([]TopHit, bool, error) {
+	q.Stats = TopTermsStats{}
+	_, isSnapshot := r.(*scorch.IndexSnapshot)
+	if !isSnapshot || model != index.BM25Scoring || q.K <= 0 || len(q.Terms) == 0 {
+		q.Stats.FellBack = true
+		return nil, false, nil
+	}
+	docTotal, avgLen, err := bm25Stats(ctx, q.Field, r)
+	if err != nil {
+		return nil, false, err
+	}
+	if avgLen <= 0 {
+		// Bleve scores tf-idf when it has no average length.
+		q.Stats.FellBack = true
+		return nil, false, nil
+	}
+	terms := make(byCount, 0, len(q.Terms))
+	defer func() {
+		for _, t := range terms {
+			_ = t.reader.Close()
+		}
+	}()
+	for i, text := range q.Terms {
+		if err := bsearch.RecordTermSearcher(ctx); err != nil {
+			return nil, false, err
+		}
+		tr, err := r.TermFieldReader(ctx, []byte(text), q.Field, true, true, false)
+		if err != nil {
+			return nil, false, err
+		}
+		t := &termIter{reader: tr, boost: q.Boosts[i]}
+		t.idf = math.Log(1 + (float64(docTotal)-float64(tr.Count())+0.5)/(float64(tr.Count())+0.5))
+		terms = append(terms, t)
+	}
+	// Bleve's disjunction orders its searchers this way (sort.Sort on
+	// the same comparisons gives the same order) and adds their weights
+	// and scores in it.
+	sort.Sort(terms)
+	sumOfSquaredWeights := 0.0
+	for _, t := range terms {
+		w := t.boost * t.idf
+		sumOfSquaredWeights += w * w
+	}
+	qnorm := 1.0 / math.Sqrt(sumOfSquaredWeights)
+	for i, t := range terms {
+		t.order = i
+		t.weight = t.boost * t.idf * qnorm
+		// tf·k1 / (tf + k1·(1−b+b·len/avg)) < k1; the margin covers the
+		// rounding of sums taken in another order than Bleve's.
+		t.bound = t.idf * bsearch.BM25_k1 * t.weight * (1 + 1e-9)
+		t.avgLen = avgLen
+	}
+	filter, err := newMembership(ctx, r, m, q.Filter)
+	if err != nil {
+		return nil, false, err
+	}
+	defer filter.close()
+	not, err := newMembership(ctx, r, m, q.Not)
+	if err != nil {
+		return nil, false, err
+	}
+	defer not.close()
+
+	ms := &maxScore{terms: terms, k: q.K, filter: filter, not: not, stats: &q.Stats}
+	kept, err := ms.run(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	q.Stats.Kept = len(kept)
+	return kept, true, nil
+}
+
+// bm25Stats are the document count and average field length Bleve's term
+// searcher scores BM25 with (bm25ScoreMetrics in bleve's searcher).
+func bm25Stats(ctx context.Context, field string, r index.IndexReader) (uint64, float64, error) {
+	var count uint64
+	var cardinality int
+	var err error
+	if st, ok := ctx.Value(bsearch.BM25StatsKey).(*bsearch.BM25Stats); ok {
+		count = uint64(st.DocCount)
+		cardinality = st.FieldCardinality[field]
+	} else {
+		if count, err = r.DocCount(); err != nil {
+			return 0, 0, err
+		}
+		if br, ok := r.(index.BM25Reader); ok {
+			if cardinality, err = br.FieldCardinality(field); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	if count == 0 && cardinality == 0 {
+		return 0, 0, nil
+	}
+	return count, math.Ceil(float64(cardinality) / float64(count)), nil
+}
+
+// termIter is one term's postings, positioned at doc (done when past the
+// last), with what scoring it needs.
+type termIter struct {
+	reader             index.TermFieldReader
+	tfd                index.TermFieldDoc
+	doc                uint64
+	done               bool
+	boost, idf, weight float64
+	bound, avgLen      float64
+	order              int // in Bleve's order of the disjunction
+	started            bool
+}
+
+type byCount []*termIter
+
+func (s byCount) Len() int           { return len(s) }
+func (s byCount) Less(i, j int) bool { return s[i].reader.Count() < s[j].reader.Count() }
+func (s byCount) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
+
+func (t *termIter) set(d *index.TermFieldDoc, err error) error {
+	if err != nil {
+		return err
+	}
+	if d == nil {
+		t.done = true
+		return nil
+	}
+	if d != &t.tfd {
+		t.tfd = *d
+	}
+	t.doc = d.ID.Value()
+	return nil
+}
+
+func (t *termIter) next() error {
+	t.started = true
+	return t.set(t.reader.Next(&t.tfd))
+}
+
+// advance moves t to the first document at or after doc (never back:
+// scorch's Advance restarts from the beginning for that).
+func (t *termIter) advance(doc uint64, buf index.IndexInternalID) error {
+	if !t.started {
+		if err := t.next(); err != nil {
+			return err
+		}
+	}
+	if t.done || t.doc >= doc {
+		return nil
+	}
+	buf.SetValue(doc)
+	return t.set(t.reader.Advance(buf, &t.tfd))
+}
+
+// score is Bleve's TermQueryScorer.Score of the posting t is at (BM25),
+// written as it is written there so that it rounds the same.
+func (t *termIter) score() float64 {
+	var tf float64
+	if t.tfd.Freq < scorer.MaxSqrtCache {
+		tf = scorer.SqrtCache[int(t.tfd.Freq)]
+	} else {
+		tf = math.Sqrt(float64(t.tfd.Freq))
+	}
+	norm := t.tfd.Norm
+	fieldLength := 1 / (norm * norm)
+	score := t.idf * (tf * bsearch.BM25_k1) /
+		(tf + bsearch.BM25_k1*(1-bsearch.BM25_b+(bsearch.BM25_b*fieldLength/t.avgLen)))
+	if t.weight != 1.0 {
+		score = score * t.weight
+	}
+	return score
+}

@@ -1,0 +1,98 @@
+package app_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
+)
+
+// TestRetrieveCache checks the retrieval cache as a fleet meets it: the
+// same task asked again on an unchanged bank is answered from the cache
+// with the same records (and logged again); a caller changing what it was
+// given changes nothing the next caller gets; a commit empties the cache,
+// and the next answer is the bank's new one (the deleted record gone);
+// and with the cache off nothing is answered from it.
+func TestRetrieveCache(t *testing.T) {
+	t.Parallel()
+	svc := sampleService(t, app.Options{})
+	req := app.RetrieveRequest{Task: "how are prices stored", Scope: review.Scope{Env: "shop"}, K: 3, Client: "mcp:test", TaskID: "t1"}
+	ids := func(rs []app.Retrieved) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Record.ID)
+		}
+		return out
+	}
+	// The first retrieval of a small bank embeds its records (the vector
+	// side changes: nothing is cached across it).
+	if _, err := svc.Retrieve(app.RetrieveRequest{Task: "warm up", Preview: true}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := svc.Retrieve(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) < 2 {
+		t.Fatalf("retrieved %v; want at least 2 records", ids(first))
+	}
+	want := ids(first)
+	first[0].Record.Lemma, first[0].Record.Scope.Tags = "changed by the caller", append(first[0].Record.Scope.Tags, "x")
+	again, err := svc.Retrieve(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hits, _ := svc.RetrieveCacheStats(); hits != 1 {
+		t.Errorf("%d cache hits after asking twice; want 1", hits)
+	}
+	if !slices.Equal(ids(again), want) || again[0].Record.Lemma == "changed by the caller" || slices.Contains(again[0].Record.Scope.Tags, "x") {
+		t.Errorf("second answer %v (lemma %q, tags %v); want %v as first given", ids(again), again[0].Record.Lemma, again[0].Record.Scope.Tags, want)
+	}
+	// Another task is not the first one's answer.
+	other, err := svc.Retrieve(app.RetrieveRequest{Task: "join reviews to items", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(ids(other), want) {
+		t.Errorf("another task got the first one's answer %v", want)
+	}
+	// A commit: the top record deleted.
+	if _, err := svc.DecideRecords(t.Context(), review.RecordRequest{Verb: review.Delete, IDs: []string{want[0]}}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := svc.Retrieve(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(ids(after), want[0]) || len(after) == 0 {
+		t.Errorf("after deleting %s, retrieved %v", want[0], ids(after))
+	}
+	if hits, _ := svc.RetrieveCacheStats(); hits != 1 {
+		t.Errorf("%d cache hits after the commit; want still 1", hits)
+	}
+	// Every call is logged, hits too: the first three of task t1.
+	log, err := svc.Retrievals(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged := 0
+	for _, l := range log {
+		if l.TaskID == "t1" && slices.Equal(l.Records, want) {
+			logged++
+		}
+	}
+	if logged != 2 {
+		t.Errorf("%d retrievals of t1 logged with %v; want 2 (the cached answer is logged too): %+v", logged, want, log)
+	}
+
+	off := sampleService(t, app.Options{RetrieveCache: -1})
+	for range 2 {
+		if _, err := off.Retrieve(req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hits, misses := off.RetrieveCacheStats(); hits != 0 || misses != 0 {
+		t.Errorf("cache off: %d hits, %d misses; want none", hits, misses)
+	}
+}
