@@ -32,10 +32,6 @@ const (
 // Types lists the document types the index holds.
 var Types = schema.Types
 
-// Fields lists every searchable field name, for help screens and for
-// rejecting queries that name a field the index does not have.
-func Fields() []string { return schema.Fields() }
-
 // Terms returns the distinct terms the index makes of text in its English
 // text fields (lemma, trigger, steps): lower-cased, stop words dropped,
 // stemmed, in order of first appearance. Similarity measured on them agrees

@@ -127,18 +127,18 @@ func (ix *Index) stopped() bool {
 	}
 }
 
-// buildSource is the Source a build reads: ix.src, whose record pages
+// buildSource is the Store a build reads: ix.src, whose record pages
 // fail with errStopped once Close is called.
-func (ix *Index) buildSource() Source {
+func (ix *Index) buildSource() Store {
 	p, ok := ix.src.(recordPager)
 	if !ok {
 		return ix.src
 	}
-	return stopPager{Source: ix.src, p: p, stopped: ix.stopped}
+	return stopPager{Store: ix.src, p: p, stopped: ix.stopped}
 }
 
 type stopPager struct {
-	Source
+	Store
 	p       recordPager
 	stopped func() bool
 }

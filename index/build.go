@@ -98,7 +98,7 @@ func (ix *Index) build(path string) (bleve.Index, error) {
 }
 
 // buildFrom is build of src's items, report told the progress.
-func buildFrom(path string, src Source, report func(done, total int), bt BuildTuning) (bleve.Index, error) {
+func buildFrom(path string, src Store, report func(done, total int), bt BuildTuning) (bleve.Index, error) {
 	if err := os.RemoveAll(path); err != nil {
 		return nil, fmt.Errorf("index: clear %s: %w", path, err)
 	}
@@ -134,7 +134,7 @@ func buildFrom(path string, src Source, report func(done, total int), bt BuildTu
 // next one is analysed.
 const buildFeeders = 2
 
-// recordPager is what a Source may offer to be read page by page during a
+// recordPager is what a Store may offer to be read page by page during a
 // build, so that a bank of a million records is never in memory at once.
 // *store.Store has it.
 type recordPager interface {
@@ -155,7 +155,7 @@ type chunk struct {
 // sequence read before the items. A source whose sequence is known only
 // once its records are read (seqAfterer, a bank being filled) has it, its
 // proposals and its trajectories read after the records.
-func fill(w chunkWriter, src Source, bt BuildTuning, report func(done, total int)) error {
+func fill(w chunkWriter, src Store, bt BuildTuning, report func(done, total int)) error {
 	feeders := cmp.Or(bt.Feeders, buildFeeders)
 	late, isLate := src.(seqAfterer)
 	var seq int64
@@ -235,7 +235,7 @@ func fill(w chunkWriter, src Source, bt BuildTuning, report func(done, total int
 	return w.finish(seq)
 }
 
-// seqAfterer is a Source whose sequence a build reads after its items
+// seqAfterer is a Store whose sequence a build reads after its items
 // (followSource).
 type seqAfterer interface {
 	seqAfterItems() (int64, error)

@@ -69,12 +69,12 @@ func (f *Filling) state() (done bool, seq int64, next <-chan struct{}, err error
 // that fails or is cut short leaves no index that an open trusts. The
 // index stores the sequence of f.Inserted; the next Open catches up what
 // came after. src must read records by id in bulk (*store.Store does).
-func BuildFilling(dir string, src Source, f *Filling) error {
+func BuildFilling(dir string, src Store, f *Filling) error {
 	return buildFilling(dir, src, f, BuildTuning{})
 }
 
 // buildFilling is BuildFilling under bt (tests use small batches).
-func buildFilling(dir string, src Source, f *Filling, bt BuildTuning) error {
+func buildFilling(dir string, src Store, f *Filling, bt BuildTuning) error {
 	byID, ok := src.(recordsByID)
 	if !ok {
 		return fmt.Errorf("index: build %s: the bank cannot read records by id in bulk", dir)
@@ -86,7 +86,7 @@ func buildFilling(dir string, src Source, f *Filling, bt BuildTuning) error {
 	defer release()
 	// buildFrom itself, not an Index's build: fill must see the
 	// followSource, not a wrapper of it.
-	fresh, err := buildFrom(dir+".new", &followSource{Source: src, byID: byID, f: f}, func(int, int) {}, bt)
+	fresh, err := buildFrom(dir+".new", &followSource{Store: src, byID: byID, f: f}, func(int, int) {}, bt)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (ix *Index) follow(f *Filling) error {
 				return err
 			}
 			defer release()
-			return ix.buildAndSwapFrom(&followSource{Source: ix.src, byID: byID, f: f, stop: ix.stop})
+			return ix.buildAndSwapFrom(&followSource{Store: ix.src, byID: byID, f: f, stop: ix.stop})
 		}
 	}
 	for {
@@ -168,7 +168,7 @@ type recordsByID interface {
 // over. The sequence and the other items are read after the records
 // (fill asks seqAfterItems).
 type followSource struct {
-	Source
+	Store
 	byID    recordsByID
 	f       *Filling
 	stop    <-chan struct{} // closed when the index closes (nil: never)

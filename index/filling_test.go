@@ -296,7 +296,7 @@ func TestFollowSourceOrder(t *testing.T) {
 	t.Parallel()
 	st, _ := fillingBank(t)
 	f := NewFilling(0)
-	src := &followSource{Source: st, byID: st, f: f}
+	src := &followSource{Store: st, byID: st, f: f}
 	seen := map[string]int{}
 	lemma := map[string]string{} // the version handed over last
 	read := func(until bool) {

@@ -36,9 +36,9 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// Source is what the index reads: the bank's change feed and its items.
+// Store is what the index reads: the bank's change feed and its items.
 // *store.Store satisfies it.
-type Source interface {
+type Store interface {
 	LastSeq() (int64, error)
 	ChangesSince(seq int64) ([]review.Change, error) // ascending seq
 	Record(id string) (*review.Record, error)        // wrapped review.ErrNotFound when gone
@@ -68,7 +68,7 @@ var (
 // concurrent use; Sync and Rebuild run one at a time.
 type Index struct {
 	dir string
-	src Source
+	src Store
 
 	tune Tuning
 
@@ -101,7 +101,7 @@ type Index struct {
 
 // Open opens the index in dir (BANK/index), rebuilding it from src when it
 // is missing or unreadable, and catches it up with src's change feed.
-func Open(dir string, src Source) (*Index, error) { return OpenWith(dir, src, OpenOptions{}) }
+func Open(dir string, src Store) (*Index, error) { return OpenWith(dir, src, OpenOptions{}) }
 
 // OpenOptions tune OpenWith.
 type OpenOptions struct {
@@ -157,14 +157,14 @@ type BuildTuning struct {
 }
 
 // newIndex is an Index of src in dir, not yet open.
-func newIndex(dir string, src Source, t Tuning) *Index {
+func newIndex(dir string, src Store, t Tuning) *Index {
 	ix := &Index{dir: dir, src: src, tune: t, stop: make(chan struct{}), answered: make(chan struct{})}
 	ix.tail = tail.New(src, tailView{ix}, tail.Options{Plan: t.Plan, NoChunks: t.NoChunks, ChunkSize: t.ChunkSize}, ix.stop)
 	return ix
 }
 
 // OpenWith is Open with options.
-func OpenWith(dir string, src Source, opt OpenOptions) (*Index, error) {
+func OpenWith(dir string, src Store, opt OpenOptions) (*Index, error) {
 	ix := newIndex(dir, src, opt.Tuning)
 	if opt.Progress != nil {
 		ix.SetProgress(opt.Progress)
@@ -357,7 +357,7 @@ func (ix *Index) buildAndSwap() error {
 }
 
 // buildAndSwapFrom is buildAndSwap of src's items.
-func (ix *Index) buildAndSwapFrom(src Source) error {
+func (ix *Index) buildAndSwapFrom(src Store) error {
 	fresh, err := buildFrom(ix.dir+".new", src, ix.report, ix.tune.Build)
 	if err != nil {
 		return err

@@ -10,8 +10,8 @@ import (
 	"github.com/memreview/memreview/review/store"
 )
 
-// The bank store is the index's Source.
-var _ Source = (*store.Store)(nil)
+// The bank store is the index's Store.
+var _ Store = (*store.Store)(nil)
 
 // TestWithStore follows a real bank: import, then a trajectory, then reopen.
 func TestWithStore(t *testing.T) {

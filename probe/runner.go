@@ -43,32 +43,18 @@ type mcpEntry struct {
 }
 
 type runnerOptions struct {
+	// mcpStartTimeout bounds how long an MCP server may take to start and
+	// answer initialize (20 s: npx may install the server first).
 	mcpStartTimeout time.Duration
-	mcpMaxMessage   int
-	mcpStderr       int
-}
-
-// RunnerOption configures NewRunner.
-type RunnerOption func(*runnerOptions)
-
-// WithMCPStartTimeout bounds how long an MCP server may take to start and
-// answer initialize (default 20 s: npx may install the server first).
-func WithMCPStartTimeout(d time.Duration) RunnerOption {
-	return func(o *runnerOptions) { o.mcpStartTimeout = d }
-}
-
-// WithMCPMaxMessage bounds one JSON-RPC message from an MCP server
-// (default 16 MiB); a larger one closes the session with an error.
-func WithMCPMaxMessage(n int) RunnerOption {
-	return func(o *runnerOptions) { o.mcpMaxMessage = n }
+	// mcpMaxMessage bounds one JSON-RPC message from an MCP server (16
+	// MiB); a larger one closes the session with an error.
+	mcpMaxMessage int
+	mcpStderr     int
 }
 
 // NewRunner returns a Runner with no pools or sessions yet.
-func NewRunner(opts ...RunnerOption) *Runner {
+func NewRunner() *Runner {
 	o := runnerOptions{mcpStartTimeout: 20 * time.Second, mcpMaxMessage: 16 << 20, mcpStderr: 8 << 10}
-	for _, f := range opts {
-		f(&o)
-	}
 	return &Runner{opt: o, pools: map[string]pgEntry{}, mcps: map[string]mcpEntry{}}
 }
 

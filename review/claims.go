@@ -46,7 +46,7 @@ func Unclaimed(queue []Proposal, claims []Claim, operator string) []Proposal {
 	return out
 }
 
-// ClaimStore is the claims part of Backend.
+// ClaimStore is the claims part of a store (app.Store embeds it).
 type ClaimStore interface {
 	Claim(proposalID, operator string, ttl time.Duration) (Claim, error)
 	Release(proposalID, operator string) error

@@ -44,7 +44,7 @@ func (it LiveItem) Repeats() string {
 }
 
 // LiveItems lists what a live run of proposal p runs, given every probe run
-// it has (Backend.ProbeRunsFor): its evidence runs in order, then each
+// it has (the store's ProbeRunsFor): its evidence runs in order, then each
 // check of its record that no evidence run repeats (same env and input),
 // each with its latest live run among runs.
 func LiveItems(p *Proposal, runs []ProbeRun) []LiveItem {

@@ -2,7 +2,6 @@ package review
 
 import (
 	"fmt"
-	"strings"
 )
 
 // Finding is one span of a proposal's text that the poisoning screen
@@ -98,27 +97,6 @@ func (e *FlaggedError) Error() string {
 		how = "decide it on its own"
 	}
 	return fmt.Sprintf("proposal %s is flagged by the screen: %s%s; %s", e.Proposal, e.Findings[0], more, how)
-}
-
-// SecretError refuses text holding a secret: it names where (the input,
-// the field, the byte offset) and the rule, never the secret.
-type SecretError struct {
-	Where    string // "memories.json:3" or a proposal id; "" when unknown
-	Findings []Finding
-}
-
-func (e *SecretError) Error() string {
-	var parts []string
-	for _, f := range e.Findings {
-		if f.Kind == FindingSecret {
-			parts = append(parts, fmt.Sprintf("field %q at byte %d (%s)", f.Field, f.Start, f.Rule))
-		}
-	}
-	where := ""
-	if e.Where != "" {
-		where = e.Where + ": "
-	}
-	return where + "holds a secret — " + strings.Join(parts, ", ") + "; a secret never enters the bank (remove it, or set redact = true under [screen] in memreview.toml to store it redacted)"
 }
 
 // Text is one named text of a record or proposal, as the screen reads it

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -50,16 +51,31 @@ func Create(dir string, p *Plan) (*Log, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("eval: run %s: %w", p.ID, err)
+	if _, err := os.Lstat(dir); err == nil {
+		return nil, fmt.Errorf("eval: run %s: %w", p.ID, os.ErrExist)
 	}
 	b, err := json.MarshalIndent(p, "", " ")
 	if err != nil {
 		return nil, fmt.Errorf("eval: encode the plan: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(dir, PlanFile), b); err != nil {
+	// The run's folder appears with its plan in it: a listing never reads
+	// a run whose plan is not written yet. It is made beside its place
+	// under a dot name (List skips those) and renamed into place.
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+"-")
+	if err != nil {
+		return nil, fmt.Errorf("eval: run %s: %w", p.ID, err)
+	}
+	defer os.RemoveAll(tmp) // gone once renamed
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, fmt.Errorf("eval: run %s: %w", p.ID, err)
+	}
+	if err := writeAtomic(filepath.Join(tmp, PlanFile), b); err != nil {
 		return nil, fmt.Errorf("eval: write the plan of %s: %w", p.ID, err)
 	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, fmt.Errorf("eval: run %s: %w", p.ID, err)
+	}
+	syncDir(filepath.Dir(dir))
 	l, _, err := open(dir)
 	return l, err
 }
@@ -276,8 +292,8 @@ func List(root string) ([]RunInfo, error) {
 	}
 	var out []RunInfo
 	for _, e := range entries {
-		if !e.IsDir() {
-			continue
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue // a dot folder is a run being created
 		}
 		dir := filepath.Join(root, e.Name())
 		p, err := ReadPlan(dir)
@@ -347,9 +363,14 @@ func writeAtomic(path string, data []byte) error {
 	if err := os.Rename(f.Name(), path); err != nil {
 		return err
 	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// syncDir makes a folder's new entries durable, where the system can.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return nil
 }

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 
@@ -26,6 +27,27 @@ func (p Progress) ETA(now time.Time) time.Duration {
 	}
 	per := now.Sub(p.Since) / time.Duration(p.Session)
 	return per * time.Duration(p.Total-p.Done)
+}
+
+// Left is a run's time left at the pace of its last task runs (up to
+// 20): the spacing of their ends, times the total-done task runs left; 0
+// while fewer than two have ended.
+func Left(runs []TaskRun, done, total int) time.Duration {
+	left := total - done
+	if left <= 0 || len(runs) < 2 {
+		return 0
+	}
+	ends := make([]time.Time, 0, len(runs))
+	for i := range runs {
+		ends = append(ends, runs[i].Ended)
+	}
+	sort.Slice(ends, func(i, j int) bool { return ends[i].Before(ends[j]) })
+	recent := ends[max(len(ends)-20, 0):]
+	span := recent[len(recent)-1].Sub(recent[0])
+	if span <= 0 {
+		return 0
+	}
+	return span / time.Duration(len(recent)-1) * time.Duration(left)
 }
 
 // Options tune one Run.

@@ -1,8 +1,8 @@
 // Package fusion merges ranked lists of record ids: reciprocal rank
-// fusion (Cormack, Clarke and Büttcher 2009) of BM25 and vector hits,
-// then, as a separate step, weighting by what the bank knows of each
-// record (priority, confidence, suspect). It owns no index; it imports
-// only the standard library.
+// fusion (Cormack, Clarke and Büttcher 2009) of BM25 and vector hits, and
+// the factor by which what the bank knows of a record (priority,
+// confidence, suspect) weighs its score in each list before they are
+// fused. It owns no index; it imports only the standard library.
 package fusion
 
 import (
@@ -20,8 +20,8 @@ type Fused struct {
 	// nil where that list did not find it.
 	BM25Rank   *int `json:"bm25_rank"`
 	VectorRank *int `json:"vector_rank"`
-	// RRF is the fused score before weighting; Score after (equal to RRF
-	// until Weight runs).
+	// RRF is the fused score; Score, by which the list is ordered, equals
+	// it.
 	RRF   float64 `json:"rrf"`
 	Score float64 `json:"score"`
 }
@@ -63,43 +63,6 @@ func Hybrid(bm25, vector []string, k int) []Fused {
 	return res
 }
 
-// RRF fuses any number of ranked lists with rank constant k (0:
-// DefaultK): each id's sum of 1/(k + rank) over the lists that hold it,
-// best first, ties to the smaller id.
-func RRF(k int, lists ...[]string) []Scored {
-	if k <= 0 {
-		k = DefaultK
-	}
-	score := map[string]float64{}
-	for _, list := range lists {
-		seen := map[string]bool{}
-		for i, id := range list {
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-			score[id] += 1 / float64(k+i+1)
-		}
-	}
-	out := make([]Scored, 0, len(score))
-	for id, s := range score {
-		out = append(out, Scored{ID: id, Score: s})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].ID < out[j].ID
-	})
-	return out
-}
-
-// Scored is an id and its fused score.
-type Scored struct {
-	ID    string  `json:"id"`
-	Score float64 `json:"score"`
-}
-
 // Weights says how much a record's standing moves its fused score. The
 // zero value leaves scores as they are.
 type Weights struct {
@@ -116,36 +79,14 @@ type Weights struct {
 	MinFactor float64
 }
 
-// Standing is what Weight needs of a record.
+// Standing is what Factor needs of a record.
 type Standing struct {
 	Priority   int
 	Confidence float64 // 0..1
 	Suspect    bool
-	// Drop leaves the record out (retired, or excluded by the caller).
-	Drop bool
 }
 
-// Weight applies w to fs with each record's standing (a record standing
-// does not know keeps its score), drops what is to be dropped, and
-// re-sorts. fs is not changed.
-func Weight(fs []Fused, w Weights, standing func(id string) (Standing, bool)) []Fused {
-	out := make([]Fused, 0, len(fs))
-	for _, f := range fs {
-		st, ok := standing(f.ID)
-		if ok {
-			if st.Drop {
-				continue
-			}
-			f.Score = f.RRF * w.Factor(st)
-		}
-		out = append(out, f)
-	}
-	sortFused(out)
-	return out
-}
-
-// Factor is what w multiplies the score of a record of standing st by
-// (a dropped record's too: Weight leaves it out first).
+// Factor is what w multiplies the score of a record of standing st by.
 func (w Weights) Factor(st Standing) float64 {
 	x := 1.0
 	if w.Priority != 0 {

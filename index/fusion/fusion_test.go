@@ -2,7 +2,6 @@ package fusion
 
 import (
 	"math"
-	"slices"
 	"testing"
 )
 
@@ -70,57 +69,31 @@ func TestHybridByHand(t *testing.T) {
 	}
 }
 
-func TestRRFAgreesWithHybrid(t *testing.T) {
-	bm, vec := []string{"x", "y", "z"}, []string{"w", "z", "x"}
-	r := RRF(0, bm, vec)
-	h := Hybrid(bm, vec, 0)
-	for i := range r {
-		if math.Abs(r[i].Score-h[i].Score) > 1e-15 {
-			t.Errorf("%d: RRF %v, Hybrid %v", i, r[i], h[i])
-		}
-	}
-	// Three lists: z is in all of them.
-	if r := RRF(60, bm, vec, []string{"z"}); r[0].ID != "z" || math.Abs(r[0].Score-(1.0/63+1.0/62+1.0/61)) > 1e-15 {
-		t.Errorf("three lists: %v", r)
-	}
-}
-
-// Weighting is a step of its own: from the fused list above, e's
-// priority 5 (×1.5) lifts it over b; a suspect (×0.5) falls to
-// 0.0161332, just over b; c retired drops out; confidence 0.5 with
-// weight 0.4 takes d to ×0.8 = 0.0256147.
-func TestWeight(t *testing.T) {
-	fused := Hybrid([]string{"a", "b", "c", "d"}, []string{"d", "e", "a"}, 0)
-	st := map[string]Standing{
-		"a": {Confidence: 1, Suspect: true},
-		"c": {Drop: true},
-		"d": {Confidence: 0.5},
-		"e": {Priority: 5, Confidence: 1},
-	}
+// Weights.Factor is what retrieval multiplies a record's score by, in
+// each list before fusing: priority 5 at 0.1 is ×1.5; a suspect at 0.5
+// halves; confidence 0.5 at weight 0.4 is ×0.8; the factors multiply;
+// a priority far below zero is floored at MinFactor; the zero Weights
+// leave every score as it is.
+func TestFactor(t *testing.T) {
 	w := Weights{Priority: 0.1, Confidence: 0.4, Suspect: 0.5, MinFactor: 0.1}
-	got := Weight(fused, w, func(id string) (Standing, bool) { s, ok := st[id]; return s, ok })
-	if want := []string{"d", "e", "a", "b"}; !slices.Equal(ids(got), want) {
-		t.Fatalf("order %v, want %v", ids(got), want)
-	}
 	for _, c := range []struct {
-		i     int
-		score float64
-	}{{0, 0.0256147}, {1, 0.0241935}, {2, 0.0161332}, {3, 0.0161290}} {
-		if math.Abs(got[c.i].Score-c.score) > 5e-7 {
-			t.Errorf("%s: score %.7f, want %.7f", got[c.i].ID, got[c.i].Score, c.score)
+		st   Standing
+		want float64
+	}{
+		{Standing{Confidence: 1}, 1},
+		{Standing{Priority: 5, Confidence: 1}, 1.5},
+		{Standing{Confidence: 1, Suspect: true}, 0.5},
+		{Standing{Confidence: 0.5}, 0.8},
+		{Standing{Priority: 5, Confidence: 0.5, Suspect: true}, 1.5 * 0.8 * 0.5},
+		{Standing{Priority: -100, Confidence: 1}, 0.1},
+		{Standing{Confidence: 7}, 1}, // confidence is clamped to 0..1
+		{Standing{Confidence: -1}, 0.6},
+	} {
+		if got := w.Factor(c.st); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%+v: factor %v, want %v", c.st, got, c.want)
 		}
 	}
-	if fused[0].Score != fused[0].RRF || len(fused) != 5 {
-		t.Error("Weight changed its input")
-	}
-	// Weighting twice does not compound: it starts from RRF each time.
-	again := Weight(got, w, func(id string) (Standing, bool) { s, ok := st[id]; return s, ok })
-	if !slices.Equal(ids(again), ids(got)) || again[0].Score != got[0].Score {
-		t.Error("a second Weight moved the scores")
-	}
-	// Priority far below zero is floored at MinFactor.
-	low := Weight(fused, w, func(id string) (Standing, bool) { return Standing{Priority: -100, Confidence: 1}, true })
-	if math.Abs(low[0].Score-low[0].RRF*0.1) > 1e-12 {
-		t.Errorf("floored priority: %v", low[0])
+	if got := (Weights{}).Factor(Standing{Priority: 9, Confidence: 0, Suspect: true}); got != 1 {
+		t.Errorf("zero Weights: factor %v, want 1", got)
 	}
 }

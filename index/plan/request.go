@@ -81,8 +81,10 @@ type FacetCount struct {
 	Count int    `json:"count"`
 }
 
-// Scored is a record Retrieve chose and its final score; BM25 is its
-// score before the weighting (hybrid retrieval ranks by it).
+// Scored is a record the index's Retrieve chose, by id, and its final
+// score; BM25 is its score before the weighting (hybrid retrieval ranks
+// by it). It is the index's one scored hit (index.Scored); the service
+// reads the record and hands it on as an app.Retrieved.
 type Scored struct {
 	ID    string
 	Score float64

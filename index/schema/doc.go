@@ -58,7 +58,7 @@ func MapDoc(m mapping.IndexMapping, id string, d Doc) (*document.Document, error
 	return bd, nil
 }
 
-// Items is what Load reads a changed item from (index.Source has it).
+// Items is what Load reads a changed item from (index.Store has it).
 type Items interface {
 	Record(id string) (*review.Record, error)
 	Proposal(id string) (*review.Proposal, error)

@@ -89,7 +89,7 @@ type Options struct {
 // safe for concurrent use.
 type Index struct {
 	dir, sock string
-	src       index.Source
+	src       index.Store
 	opt       Options
 
 	mu  sync.Mutex
@@ -108,7 +108,7 @@ type Index struct {
 // It opens nothing yet: the first request asks the owner, or, when no
 // process holds the index, takes ownership (opening the index, or the
 // first time building it). Hold takes ownership at once.
-func Open(dir string, src index.Source, opt Options) (*Index, error) {
+func Open(dir string, src index.Store, opt Options) (*Index, error) {
 	if opt.Poll <= 0 {
 		opt.Poll = DefaultPoll
 	}

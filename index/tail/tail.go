@@ -13,7 +13,7 @@
 // also indexed in the background, in chunks (chunks.go).
 //
 // tail imports Bleve, index/plan, index/schema and review's domain types;
-// the index package gives it the bank and the index (Source, Index).
+// the index package gives it the bank and the index (Store, Index).
 package tail
 
 import (
@@ -38,8 +38,8 @@ const tailMax = 20_000
 // counted in Results.Unsearched.
 const tailIndexMax = 500
 
-// Source is what the tail reads of the bank (index.Source has it).
-type Source interface {
+// Store is what the tail reads of the bank (index.Store has it).
+type Store interface {
 	LastSeq() (int64, error)
 	ChangesSince(seq int64) ([]review.Change, error) // ascending seq
 	schema.Items
@@ -80,7 +80,7 @@ type Options struct {
 // indexes of recent candidates and the background chunks. Its methods are
 // safe for concurrent use.
 type Tail struct {
-	src  Source
+	src  Store
 	ix   Index
 	opt  Options
 	stop <-chan struct{} // closed when the index closes: the chunks' grower stops
@@ -93,7 +93,7 @@ type Tail struct {
 
 // New is the Tail of ix, an index of src. The background chunks grow only
 // while stop is open (never when it is nil).
-func New(src Source, ix Index, opt Options, stop <-chan struct{}) *Tail {
+func New(src Store, ix Index, opt Options, stop <-chan struct{}) *Tail {
 	return &Tail{src: src, ix: ix, opt: opt, stop: stop}
 }
 
@@ -149,7 +149,7 @@ func (t *span) unread() int {
 	return len(t.changed) - len(t.items)
 }
 
-// newestSource is what a Source may offer to read only the newest items
+// newestSource is what a Store may offer to read only the newest items
 // of a long feed (*store.Store has it): a first build at a million
 // records then never holds every change in memory.
 type newestSource interface {
@@ -270,7 +270,7 @@ func (t *span) trim(base int64) *span {
 }
 
 // readItems reads the items changes name (ascending seq, one per item) as
-// the bank holds them now, newest first, in bulk when the Source can
+// the bank holds them now, newest first, in bulk when the Store can
 // (schema.Bulk).
 func (tl *Tail) readItems(changes []review.Change) ([]tailItem, error) {
 	docs, err := schema.LoadAll(tl.src, changes)

@@ -38,9 +38,9 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// Source is what the vector side reads of the bank. *store.Store (SQLite
+// Store is what the vector side reads of the bank. *store.Store (SQLite
 // and PostgreSQL) has it.
-type Source interface {
+type Store interface {
 	LastSeq() (int64, error)
 	ChangesSince(seq int64) ([]review.Change, error)
 	RecordsByID(ids []string) (map[string]*review.Record, error)
@@ -92,7 +92,7 @@ func fileFor(dir, model string) string {
 
 // openModel loads model's index from dir, or builds it from the bank when
 // its file is missing, damaged or of another model.
-func openModel(dir, model string, src Source, logf func(string, ...any)) (*modelIndex, error) {
+func openModel(dir, model string, src Store, logf func(string, ...any)) (*modelIndex, error) {
 	mi := &modelIndex{model: model, path: fileFor(dir, model)}
 	if err := mi.load(); err == nil {
 		return mi, mi.catchUp(src)
@@ -124,7 +124,7 @@ func (mi *modelIndex) load() error {
 
 // build reads every active record and its stored vector. The feeds'
 // positions are read first, so what is written meanwhile is caught up.
-func (mi *modelIndex) build(src Source) error {
+func (mi *modelIndex) build(src Store) error {
 	mi.mu.Lock()
 	defer mi.mu.Unlock()
 	recSeq, err := src.LastSeq()
@@ -162,7 +162,7 @@ func (mi *modelIndex) build(src Source) error {
 // gone): active records with a stored vector of the model are added with
 // their labels, others removed. vecs, when given, are vectors by key
 // known already (the feed's); the rest are read from the bank.
-func (mi *modelIndex) apply(src Source, recs map[string]*review.Record, vecs map[string][]float32) error {
+func (mi *modelIndex) apply(src Store, recs map[string]*review.Record, vecs map[string][]float32) error {
 	keys := map[string]string{}
 	var need []string
 	for id, r := range recs {
@@ -219,7 +219,7 @@ func (mi *modelIndex) apply(src Source, recs map[string]*review.Record, vecs map
 // catchUp applies the records changed and the vectors stored since the
 // index's cursor. A change feed longer than a quarter of the index is
 // rebuilt instead.
-func (mi *modelIndex) catchUp(src Source) error {
+func (mi *modelIndex) catchUp(src Store) error {
 	mi.mu.Lock()
 	changes, err := src.ChangesSince(mi.cursor.Changes)
 	if err != nil {
@@ -265,7 +265,7 @@ func (mi *modelIndex) catchUp(src Source) error {
 
 // followEmbeddings adds the vectors stored after the cursor to the records
 // whose current text they embed.
-func (mi *modelIndex) followEmbeddings(src Source) error {
+func (mi *modelIndex) followEmbeddings(src Store) error {
 	for {
 		es, err := src.EmbeddingsSince(mi.model, mi.cursor.Embeddings, page)
 		if err != nil {

@@ -78,7 +78,7 @@ func (s *Side) Search(ctx context.Context, q Query) (*Answer, error) {
 // only when the bank could not be read.
 func (s *Side) queryVector(ctx context.Context, model string, q Query) ([]float32, string, error) {
 	if q.Key != "" {
-		got, err := s.opt.Source.Embeddings(model, []string{q.Key})
+		got, err := s.opt.Store.Embeddings(model, []string{q.Key})
 		if err != nil {
 			return nil, "", err
 		}
@@ -144,7 +144,7 @@ func (s *Side) Neighbours(ctx context.Context, req NeighboursRequest) ([]Pair, s
 	for _, it := range req.Items {
 		keys = append(keys, it.Key)
 	}
-	vecs, err := s.opt.Source.Embeddings(serving.model, keys)
+	vecs, err := s.opt.Store.Embeddings(serving.model, keys)
 	if err != nil {
 		return nil, "", err
 	}

@@ -21,7 +21,7 @@ const (
 
 // Options configure a Side.
 type Options struct {
-	Source Source
+	Store Store
 	// Dir holds the index files (BANK/index.vectors).
 	Dir string
 	// Embedder returns the embedder of a model for queries: the offline
@@ -63,7 +63,7 @@ const stateFile = "serving.json"
 // Open opens the vector side in opt.Dir: the index of the model served
 // last, caught up with the bank (or rebuilt from it), and the worker.
 func Open(opt Options) (*Side, error) {
-	if opt.Source == nil || opt.Dir == "" {
+	if opt.Store == nil || opt.Dir == "" {
 		return nil, errors.New("vectors: a source and a folder are required")
 	}
 	if opt.QueryTimeout <= 0 {
@@ -80,7 +80,7 @@ func Open(opt Options) (*Side, error) {
 	}
 	s := &Side{opt: opt, embedders: map[string]embed.Embedder{}}
 	if model := s.readState(); model != "" {
-		mi, err := openModel(opt.Dir, model, opt.Source, opt.Logf)
+		mi, err := openModel(opt.Dir, model, opt.Store, opt.Logf)
 		if err != nil {
 			opt.Logf("vectors: open the index of %s: %v", model, err)
 		} else {
@@ -154,10 +154,10 @@ func (s *Side) CatchUp() error {
 	serving, target := s.indexes()
 	var err error
 	if serving != nil {
-		err = serving.catchUp(s.opt.Source)
+		err = serving.catchUp(s.opt.Store)
 	}
 	if target != nil && target != serving {
-		err = errors.Join(err, target.catchUp(s.opt.Source))
+		err = errors.Join(err, target.catchUp(s.opt.Store))
 	}
 	return err
 }
@@ -190,7 +190,7 @@ func (s *Side) SetTarget(model string) error {
 		return nil
 	}
 	s.mu.Unlock()
-	mi, err := openModel(s.opt.Dir, model, s.opt.Source, s.opt.Logf)
+	mi, err := openModel(s.opt.Dir, model, s.opt.Store, s.opt.Logf)
 	if err != nil {
 		return err
 	}

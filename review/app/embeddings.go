@@ -38,7 +38,7 @@ const (
 // embeddingStore is what embedding needs of the store; both stores have
 // it (and pass storetest.RunEmbeddings).
 type embeddingStore interface {
-	vecbank.Source
+	vecbank.Store
 	UnkeyedRecords(limit int) ([]review.Record, error)
 	SetRecordKeys(keys []review.RecordKey) error
 	Unembedded(model string, now time.Time, limit int) ([]review.KeyedRecord, error)
@@ -135,11 +135,11 @@ type target struct {
 // vectorOptions are the owner's vector side's options, or nil when the
 // store keeps no embeddings.
 func (s *Service) vectorOptions(ixDir string) *vecbank.Options {
-	src, ok := s.b.(vecbank.Source)
+	src, ok := s.b.(vecbank.Store)
 	if !ok || ixDir == "" {
 		return nil
 	}
-	return &vecbank.Options{Source: src, Dir: ixDir + ".vectors", Embedder: s.queryEmbedder,
+	return &vecbank.Options{Store: src, Dir: ixDir + ".vectors", Embedder: s.queryEmbedder,
 		QueryTimeout: s.queryTimeout(), Logf: s.opt.Logf, Worker: s.embedWorker}
 }
 

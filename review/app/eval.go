@@ -350,7 +350,8 @@ type EvalRunInfo struct {
 	Done       int
 	Total      int
 	Running    bool
-	Err        error // the run could not be read
+	Left       time.Duration // a running run's time left, 0 while unknown
+	Err        error         // the run could not be read
 }
 
 // EvalRuns lists the bank's runs, newest first.
@@ -367,6 +368,12 @@ func (s *Service) EvalRuns() ([]EvalRunInfo, error) {
 	for i, in := range infos {
 		out[i] = EvalRunInfo{ID: in.Plan.ID, Started: in.Plan.Started, Conditions: in.Plan.Conditions, Model: in.Plan.Model,
 			Done: in.Done, Total: in.Total, Running: in.Running, Err: in.Err}
+		if in.Running {
+			// Only a running run's task runs are decoded, for its pace.
+			if _, runs, _, err := eval.Read(filepath.Join(root, in.Plan.ID)); err == nil {
+				out[i].Left = eval.Left(runs, in.Done, in.Total)
+			}
+		}
 	}
 	return out, nil
 }
@@ -395,9 +402,6 @@ func (s *Service) EvalReport(id string) (*EvalReport, error) {
 	return NewEvalReport(p, runs, running), nil
 }
 
-// EvalReward is a task run's pass-discounted reward under budget.
-func EvalReward(tr *EvalTaskRun, budget int) float64 { return eval.Reward(tr, budget) }
-
 // ParseEvalConditions reads a comma-separated list of conditions.
 func ParseEvalConditions(list string) ([]string, error) {
 	cs, err := eval.ParseConditions(list)
@@ -410,6 +414,10 @@ func ParseEvalConditions(list string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// Left is a running run's time left at the pace of its last task runs
+// (up to 20); 0 while fewer than two have ended.
+func (r *EvalReport) Left() time.Duration { return eval.Left(r.Runs, r.Done, r.Total) }
 
 // NewEvalReport is the report of plan's task runs: what EvalReport gives
 // for a run in the bank, for a plan and task runs in hand (tests, a

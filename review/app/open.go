@@ -102,7 +102,7 @@ func New(st Store, opt Options) *Service {
 	s := &Service{b: st, opt: opt, info: info}
 	s.startTelemetry()
 	if s.opt.OpenIndex == nil && ixDir != "" {
-		src := st.(index.Source)
+		src := st.(index.Store)
 		logf, progress, handOff := opt.Logf, opt.IndexProgress, opt.HandOffIndex
 		after := opt.HandOffAfter
 		switch {

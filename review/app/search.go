@@ -132,10 +132,13 @@ type RetrieveRequest struct {
 	BM25Only bool
 }
 
-// Retrieved is one record given to a task agent. Hybrid retrieval
+// Retrieved is one record given to a task agent, for every front end (the
+// CLI's retrieve, the MCP server's memory_search). Hybrid retrieval
 // (retrieval.go) also says how it ranked it: its rank in the BM25 and
 // vector lists (nil where that list did not find it), the fused score
-// before weighting and its vector similarity to the task.
+// before weighting and its vector similarity to the task. It differs from
+// the index's index.Scored, an id and its BM25 score from which the
+// service reads the record, and from Related, a record near another one.
 type Retrieved struct {
 	Score      float64       `json:"score"`
 	Record     review.Record `json:"record"`

@@ -7,9 +7,9 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// ProposalBank is what CheckProposalsInBank reads of the bank. *Store and
-// every Backend satisfy it.
-type ProposalBank interface {
+// Store is what CheckProposalsInBank reads of the bank's store; store.Store,
+// pg.Store and app.Store satisfy it.
+type Store interface {
 	Record(id string) (*review.Record, error)         // wrapped ErrNotFound when absent
 	Trajectory(id string) (*review.Trajectory, error) // wrapped ErrNotFound when absent
 }
@@ -22,7 +22,7 @@ type ProposalBank interface {
 // steps. lines[i] is the line proposal i came from, as for
 // CheckProposalTargets. Import and the MCP server's memory_propose both
 // validate with it, so a proposal is refused the same way from either.
-func CheckProposalsInBank(file string, ps []review.Proposal, lines []int, b ProposalBank) error {
+func CheckProposalsInBank(file string, ps []review.Proposal, lines []int, b Store) error {
 	recs := map[string]*review.Record{}
 	lookup := func(id string) (*review.Record, error) {
 		if r, ok := recs[id]; ok {
@@ -71,7 +71,7 @@ func CheckProposalsInBank(file string, ps []review.Proposal, lines []int, b Prop
 }
 
 // checkSteps checks that a proposal's step ranges lie within its trajectory.
-func checkSteps(file string, line int, p *review.Proposal, b ProposalBank) error {
+func checkSteps(file string, line int, p *review.Proposal, b Store) error {
 	var ranges []review.StepRange
 	var fields []string
 	for i, s := range p.Evidence.Steps {

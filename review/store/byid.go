@@ -31,7 +31,7 @@ func inChunks(ids []string, read func(placeholders string, args []any) error) er
 // ProposalsByID returns each proposal in ids that the bank holds, in a few
 // queries (one per 500 ids) rather than one per id, as RecordsByID does
 // for records; ids it does not hold are left out. The index reads the
-// items changed after its sequence with it (index.Source's bulk reads).
+// items changed after its sequence with it (index.Store's bulk reads).
 func (s *Store) ProposalsByID(ids []string) (map[string]*review.Proposal, error) {
 	out := make(map[string]*review.Proposal, len(ids))
 	err := inChunks(ids, func(in string, args []any) error {

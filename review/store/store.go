@@ -41,7 +41,7 @@ type Store struct {
 	db       *sql.DB
 	now      func() time.Time
 	readOnly bool
-	begin    func(context.Context, *sql.Tx) error // nil, or SQLBank.Begin
+	begin    func(context.Context, *sql.Tx) error // nil, or Database.Begin
 }
 
 // ErrReadOnly is returned by every write to a bank opened read-only.

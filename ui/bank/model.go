@@ -125,7 +125,7 @@ type overlay interface {
 func New(c common.Common, deps common.Deps) common.Screen {
 	var src Source
 	if deps.Service != nil {
-		src = StoreSource{Service: deps.Service}
+		src = ServiceSource{Service: deps.Service}
 	}
 	return NewWithSource(c, deps, src)
 }

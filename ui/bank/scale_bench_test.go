@@ -18,7 +18,7 @@ import (
 //
 //	  - blank/before: the blank list of active records as one index request
 //	    sorted by id with facets; blank/now: the same page through
-//	    StoreSource (the store's primary key and the index's term counts),
+//	    ServiceSource (the store's primary key and the index's term counts),
 //	    and its facets from the term counts (estimateFacets) in a second
 //	    request.
 //	  - <query>/before: a typed query's first page sorted by score then id,
@@ -41,7 +41,7 @@ func BenchmarkBankRequests(b *testing.B) {
 	if err := svc.HoldIndex(3 * time.Second); err != nil {
 		b.Fatal(err)
 	}
-	src := StoreSource{Service: svc}
+	src := ServiceSource{Service: svc}
 	act := map[string][]string{"status": {string(review.Active)}}
 	type step struct {
 		name string

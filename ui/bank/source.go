@@ -14,7 +14,7 @@ import (
 
 // Source is what the screen reads: searches (paged, with facets), record
 // details for the rows on screen, and one record's full detail. The program
-// reads the bank's service (StoreSource); tests pass fakes.
+// reads the bank's service (ServiceSource); tests pass fakes.
 type Source interface {
 	Search(app.SearchRequest) (*app.SearchResults, error)
 	// Records returns the records with those ids; missing ones are left out.
@@ -35,15 +35,15 @@ type Detail struct {
 	EvalErr    string         // why Eval could not be read
 }
 
-// StoreSource is the program's Source: the bank's service.
-type StoreSource struct {
+// ServiceSource is the program's Source: the bank's service.
+type ServiceSource struct {
 	Service *app.Service
 }
 
 // Search runs req on the bank's index, except the blank list of one
 // status in id order (what the screen opens on), which the service pages
 // from the store (BrowseRecords): the index would sort every hit by id.
-func (s StoreSource) Search(req app.SearchRequest) (*app.SearchResults, error) {
+func (s ServiceSource) Search(req app.SearchRequest) (*app.SearchResults, error) {
 	if st, ok := browseStatus(req); ok {
 		if res, ok, err := s.Service.BrowseRecords(st, req.From, req.Size); ok {
 			return res, err
@@ -65,12 +65,12 @@ func browseStatus(req app.SearchRequest) (review.Status, bool) {
 }
 
 // Records reads the records with those ids (one read each, only those).
-func (s StoreSource) Records(ids []string) (map[string]*review.Record, error) {
+func (s ServiceSource) Records(ids []string) (map[string]*review.Record, error) {
 	return s.Service.RecordsByID(ids)
 }
 
 // Detail reads a record with its history, checks and uses.
-func (s StoreSource) Detail(id string) (*Detail, error) {
+func (s ServiceSource) Detail(id string) (*Detail, error) {
 	r, err := s.Service.Record(id)
 	if err != nil {
 		return nil, fmt.Errorf("load record %s: %w", id, err)

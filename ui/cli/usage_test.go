@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -25,5 +26,30 @@ func TestHelpFits(t *testing.T) {
 		if !strings.Contains(listed, c.name+" "+c.summary) {
 			t.Errorf("--help does not show %s's summary whole: %q", c.name, c.summary)
 		}
+	}
+}
+
+// TestSummariesAreSentences: every command's and subcommand's summary
+// (env add, token revoke, embeddings wait) is one whole sentence: a
+// capital first, a full stop last and none between.
+func TestSummariesAreSentences(t *testing.T) {
+	n := 0
+	var check func(name string, c *command)
+	check = func(name string, c *command) {
+		n++
+		s := c.summary
+		if r, _ := utf8.DecodeRuneInString(s); !unicode.IsUpper(r) || !strings.HasSuffix(s, ".") ||
+			strings.Count(strings.TrimSuffix(s, "."), ". ") > 0 {
+			t.Errorf("%s: the summary is not one whole sentence: %q", name, s)
+		}
+		for _, sub := range c.subs {
+			check(name+" "+sub.name, sub)
+		}
+	}
+	for _, c := range commands() {
+		check(c.name, c)
+	}
+	if n <= len(commands()) {
+		t.Errorf("checked %d summaries for %d commands: no subcommand was reached", n, len(commands()))
 	}
 }

@@ -149,3 +149,21 @@ func TestPolling(t *testing.T) {
 		t.Fatal("a stale timer polled")
 	}
 }
+
+// A running run shows its time left in the list whichever run the cursor
+// is on: a run that starts while another is selected says how long it
+// has to go without being selected.
+func TestTimeLeftUnselected(t *testing.T) {
+	m := loaded(t, 120, 24)
+	_, runs := fixedReport()
+	m.Update(uitest.Key("down")) // the finished run
+	m.runsSeq++
+	live := app.EvalRunInfo{ID: "ev_live", Started: t0.Add(time.Hour), Model: "m", Done: 2, Total: 4, Running: true, Left: 90 * time.Second}
+	m.Update(runsLoaded{seq: m.runsSeq, runs: append([]app.EvalRunInfo{live}, runs...)})
+	if m.selectedRun().ID == "ev_live" {
+		t.Fatal("the cursor moved to the new run")
+	}
+	if got := m.runLine(&m.runs[0], 120); !strings.Contains(got, "2/4 · 1m30s left") {
+		t.Fatalf("the unselected running run's line: %q", got)
+	}
+}

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -113,7 +112,7 @@ func (m *Model) runLine(r *app.EvalRunInfo, w int) string {
 	head := fmt.Sprintf("%s  %s  %s  ", r.ID, r.Started.UTC().Format("01-02 15:04"), common.PrintableLine(r.Model))
 	switch {
 	case r.Running:
-		var eta time.Duration
+		eta := r.Left // as listed; the loaded report is newer
 		if m.rep != nil && m.repFor == r.ID {
 			eta = ETA(m.rep, time.Now())
 		}
@@ -172,23 +171,5 @@ func statusText(tr *app.EvalTaskRun) string {
 }
 
 // ETA is a running run's time left at the pace of its last task runs
-// (up to 20): the spacing of their ends, times the task runs left; 0
-// while fewer than two have ended.
-func ETA(rep *app.EvalReport, now time.Time) time.Duration {
-	left := rep.Total - rep.Done
-	if left <= 0 || len(rep.Runs) < 2 {
-		return 0
-	}
-	ends := make([]time.Time, 0, len(rep.Runs))
-	for i := range rep.Runs {
-		ends = append(ends, rep.Runs[i].Ended)
-	}
-	sort.Slice(ends, func(i, j int) bool { return ends[i].Before(ends[j]) })
-	recent := ends[max(len(ends)-20, 0):]
-	span := recent[len(recent)-1].Sub(recent[0])
-	if span <= 0 {
-		return 0
-	}
-	per := span / time.Duration(len(recent)-1)
-	return per * time.Duration(left)
-}
+// (app.EvalReport.Left); 0 while unknown.
+func ETA(rep *app.EvalReport, _ time.Time) time.Duration { return rep.Left() }

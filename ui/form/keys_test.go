@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -23,4 +24,14 @@ func TestFormKeysDistinct(t *testing.T) {
 			seen[s] = b.Help().Desc
 		}
 	}
+}
+
+// textareaKeys are the keys a focused field answers to itself (for the
+// clash test: a form key must not be one of them).
+func textareaKeys() []key.Binding {
+	k := textarea.DefaultKeyMap
+	return []key.Binding{k.CharacterBackward, k.CharacterForward, k.DeleteAfterCursor, k.DeleteBeforeCursor,
+		k.DeleteCharacterBackward, k.DeleteCharacterForward, k.DeleteWordBackward, k.DeleteWordForward,
+		k.LineEnd, k.LineStart, k.WordBackward, k.WordForward, k.InputBegin, k.InputEnd,
+		k.UppercaseWordForward, k.LowercaseWordForward, k.CapitalizeWordForward, k.TransposeCharacterBackward}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/memreview/memreview/ui/common"
 
 	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -297,14 +296,4 @@ func wrap(runes []rune, width int) [][]rune {
 		lines[row] = append(lines[row], word...)
 	}
 	return lines
-}
-
-// textareaKeys are the keys a focused field answers to itself (for the
-// clash test: a form key must not be one of them).
-func textareaKeys() []key.Binding {
-	k := textarea.DefaultKeyMap
-	return []key.Binding{k.CharacterBackward, k.CharacterForward, k.DeleteAfterCursor, k.DeleteBeforeCursor,
-		k.DeleteCharacterBackward, k.DeleteCharacterForward, k.DeleteWordBackward, k.DeleteWordForward,
-		k.LineEnd, k.LineStart, k.WordBackward, k.WordForward, k.InputBegin, k.InputEnd,
-		k.UppercaseWordForward, k.LowercaseWordForward, k.CapitalizeWordForward, k.TransposeCharacterBackward}
 }

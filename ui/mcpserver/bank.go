@@ -6,7 +6,7 @@
 // streamable-HTTP handler with its bearer-token check.
 //
 // The server never writes a record: an agent's write is always a pending
-// proposal that a person decides. It reaches the bank only through Bank,
+// proposal that a person decides. It reaches the bank only through Service,
 // the calls it needs of the application service, never the store or index
 // directly.
 package mcpserver
@@ -15,15 +15,16 @@ import (
 	"context"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
 )
 
-// Bank is what the MCP server needs of the application service.
+// Service is what the MCP server needs of the application service.
 // Implementations must be safe for concurrent use.
-type Bank interface {
+type Service interface {
 	// Retrieve returns what a task agent is given for a task (active
 	// records, ranked as the retrieve command ranks them) and records the
 	// call as a retrieval by req.Client for req.TaskID.
-	Retrieve(ctx context.Context, req RetrieveRequest) ([]Retrieved, error)
+	Retrieve(ctx context.Context, req RetrieveRequest) ([]app.Retrieved, error)
 
 	// Record returns a record's current version; wrapped review.ErrNotFound
 	// when there is none.
@@ -70,10 +71,4 @@ type RetrieveRequest struct {
 	// set, is told what fell back and why (no vectors, no chat endpoint).
 	Select bool
 	Note   func(string)
-}
-
-// Retrieved is one record Retrieve chose and its final score.
-type Retrieved struct {
-	Record review.Record
-	Score  float64
 }

@@ -27,7 +27,7 @@ import (
 // Benchmarks (go test ./ui/mcpserver/ -run '^$' -bench . -benchtime 500x):
 // memory_search over streamable HTTP on 127.0.0.1 with 1, 8 and 32
 // concurrent clients, each next to the same number of goroutines calling
-// the same Bank in process, on a bank of 100,000 records; and
+// the same Service in process, on a bank of 100,000 records; and
 // memory_propose throughput the same two ways. Each reports p50/p99
 // latency and requests per second.
 //
@@ -69,9 +69,9 @@ func benchBankDir(b *testing.B) string {
 	return dir
 }
 
-// openBench opens the 100k bank and returns its Bank and task queries
+// openBench opens the 100k bank and returns its Service and task queries
 // (the first words of a spread of its records' lemmas).
-func openBench(b *testing.B) (mcpserver.Bank, []string) {
+func openBench(b *testing.B) (mcpserver.Service, []string) {
 	dir := benchBankDir(b)
 	svc, err := app.Open(context.Background(), dir, app.Options{Operator: "bench"})
 	if err != nil {

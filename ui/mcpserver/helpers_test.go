@@ -20,7 +20,7 @@ type world struct {
 	dir   string
 	store *store.Store
 	svc   *app.Service
-	bank  mcpserver.Bank
+	bank  mcpserver.Service
 	srv   *mcpserver.Server
 }
 

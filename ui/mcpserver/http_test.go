@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/sample/testenv"
 	"github.com/memreview/memreview/ui/mcpserver"
 )
@@ -176,14 +177,14 @@ func TestHTTPBadRequests(t *testing.T) {
 
 // blockingBank holds memory_search until the caller goes away.
 type blockingBank struct {
-	mcpserver.Bank
+	mcpserver.Service
 	started chan struct{}
 	ended   chan error
 }
 
-func (b *blockingBank) Retrieve(ctx context.Context, req mcpserver.RetrieveRequest) ([]mcpserver.Retrieved, error) {
+func (b *blockingBank) Retrieve(ctx context.Context, req mcpserver.RetrieveRequest) ([]app.Retrieved, error) {
 	if req.Query != "block" {
-		return b.Bank.Retrieve(ctx, req)
+		return b.Service.Retrieve(ctx, req)
 	}
 	b.started <- struct{}{}
 	select {
@@ -198,7 +199,7 @@ func (b *blockingBank) Retrieve(ctx context.Context, req mcpserver.RetrieveReque
 
 func TestHTTPClientDisconnectsMidCall(t *testing.T) {
 	w := newWorld(t, mcpserver.Options{})
-	bb := &blockingBank{Bank: w.bank, started: make(chan struct{}, 1), ended: make(chan error, 1)}
+	bb := &blockingBank{Service: w.bank, started: make(chan struct{}, 1), ended: make(chan error, 1)}
 	url := serveHTTP(t, mcpserver.New(bb, mcpserver.Options{}), "")
 	ctx, cancel := context.WithCancel(context.Background())
 	quitter, err := httpClient(t, ctx, url, "", "quitter")

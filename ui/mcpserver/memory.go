@@ -43,14 +43,14 @@ type MemoryRunner interface {
 	Run(ctx context.Context, cmd app.MemoryCommand) (string, error)
 }
 
-// MemoryBank is a Bank that can back the memory tool: it starts a session
+// MemoryService is a Service that can back the memory tool: it starts a session
 // for a client.
-type MemoryBank interface {
+type MemoryService interface {
 	MemorySession(client string) MemoryRunner
 }
 
 // MemorySession starts a memory tool session on the service.
-func (b serviceBank) MemorySession(client string) MemoryRunner { return b.s.NewMemorySession(client) }
+func (b appService) MemorySession(client string) MemoryRunner { return b.s.NewMemorySession(client) }
 
 // memorySchema is the memory tool's input: one object per command, told
 // apart by "command".
@@ -91,7 +91,7 @@ const memoryDescription = "Claude's memory tool (memory_20250818) over memreview
 // addMemoryTool offers the memory tool on m when the bank can back it
 // (m offers reading and proposing: the tool does both).
 func (s *Server) addMemoryTool(m *mcp.Server) {
-	mb, ok := s.bank.(MemoryBank)
+	mb, ok := s.bank.(MemoryService)
 	if !ok || s.opt.ReadOnly {
 		return
 	}
@@ -143,7 +143,7 @@ func (s *Server) memoryCall(ctx context.Context, req *mcp.CallToolRequest, in ap
 // memorySessions keeps one memory tool session per MCP session and per
 // HTTP session name.
 type memorySessions struct {
-	bank MemoryBank
+	bank MemoryService
 
 	mu     sync.Mutex
 	byMCP  map[*mcp.ServerSession]MemoryRunner

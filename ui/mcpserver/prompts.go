@@ -24,15 +24,15 @@ const (
 	PromptPropose = "propose_lesson"
 )
 
-// CompletionBank is a Bank that can complete argument values.
-type CompletionBank interface {
+// CompletionService is a Service that can complete argument values.
+type CompletionService interface {
 	// Complete returns up to limit values of kind (app.CompleteRecord,
 	// CompleteProposal, CompleteTrajectory, CompleteEnv, CompleteTag)
 	// that start with prefix, and how many there are.
 	Complete(ctx context.Context, kind, prefix string, limit int) ([]string, int, error)
 }
 
-func (b serviceBank) Complete(_ context.Context, kind, prefix string, limit int) ([]string, int, error) {
+func (b appService) Complete(_ context.Context, kind, prefix string, limit int) ([]string, int, error) {
 	return b.s.Complete(kind, prefix, limit)
 }
 
@@ -93,7 +93,7 @@ func (s *Server) recall(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.Ge
 // guidelines renders retrieved records for a model to follow: the
 // guidelines section (review.RenderGuidelines, as retrieve --format
 // guidelines gives it), then the task.
-func guidelines(task string, hits []Retrieved) string {
+func guidelines(task string, hits []app.Retrieved) string {
 	recs := make([]review.Record, len(hits))
 	for i, h := range hits {
 		recs[i] = h.Record
@@ -175,7 +175,7 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 			kind = ""
 		}
 	}
-	cb, ok := s.bank.(CompletionBank)
+	cb, ok := s.bank.(CompletionService)
 	if kind == "" || !ok {
 		return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}, nil
 	}

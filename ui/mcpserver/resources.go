@@ -105,23 +105,14 @@ func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) err
 	return nil
 }
 
-// Watch follows the bank's changes until ctx ends and sends
-// resources/updated for each record or proposal a session subscribed to
-// that changed after it subscribed. Decisions made anywhere (the TUI, the
-// CLI, another server) reach subscribers as soon as the service's change
-// follower sees them.
-func (s *Server) Watch(ctx context.Context) error {
-	seq, err := s.bank.LastSeq(ctx)
-	if err != nil {
-		return err
-	}
-	return s.watchFrom(ctx, seq)
-}
-
-// StartWatch is Watch in the background, from the change sequence as it
-// is when StartWatch returns: a change made after the call reaches its
-// subscribers, however late the goroutine starts. The channel gets
-// Watch's result when ctx ends.
+// StartWatch follows the bank's changes in the background until ctx ends
+// and sends resources/updated for each record or proposal a session
+// subscribed to that changed after it subscribed. Decisions made anywhere
+// (the TUI, the CLI, another server) reach subscribers as soon as the
+// service's change follower sees them. It follows from the change
+// sequence as it is when StartWatch returns: a change made after the call
+// reaches its subscribers, however late the goroutine starts. The channel
+// gets the follower's result when ctx ends.
 func (s *Server) StartWatch(ctx context.Context) (<-chan error, error) {
 	seq, err := s.bank.LastSeq(ctx)
 	if err != nil {
@@ -131,10 +122,6 @@ func (s *Server) StartWatch(ctx context.Context) (<-chan error, error) {
 	done := make(chan error, 1)
 	go func() { done <- s.notify(ctx, changes) }()
 	return done, nil
-}
-
-func (s *Server) watchFrom(ctx context.Context, seq int64) error {
-	return s.notify(ctx, s.bank.Watch(ctx, seq))
 }
 
 func (s *Server) notify(ctx context.Context, changes <-chan []review.Change) error {

@@ -26,10 +26,10 @@ type Options struct {
 	OAuth *OAuth
 }
 
-// Server is memreview's MCP server over one Bank. One Server serves any
+// Server is memreview's MCP server over one Service. One Server serves any
 // number of sessions, over stdio or streamable HTTP.
 type Server struct {
-	bank Bank
+	bank Service
 	opt  Options
 	mcp  *mcp.Server
 	log  *slog.Logger
@@ -57,7 +57,7 @@ To change the bank, call memory_propose: it never writes a record, it queues a p
 )
 
 // New returns a server over b.
-func New(b Bank, opt Options) *Server {
+func New(b Service, opt Options) *Server {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -88,7 +88,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("open PostgreSQL bank (%s): %w", c.where, err)
 	}
 	s := &Store{db: db, cfg: cfg, bankID: id, where: c.where}
-	s.Store = store.OpenSQL(store.SQLBank{DB: db, Begin: beginWrite, ConfigDir: opt.ConfigDir}, opt.Options)
+	s.Store = store.OpenSQL(store.Database{DB: db, Begin: beginWrite, ConfigDir: opt.ConfigDir}, opt.Options)
 	return s, nil
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // bulkReader is what the search index reads the items changed after its
-// sequence with (index.Source's bulk reads): every backend has it.
+// sequence with (index.Store's bulk reads): every backend has it.
 type bulkReader interface {
 	RecordsByID(ids []string) (map[string]*review.Record, error)
 	ProposalsByID(ids []string) (map[string]*review.Proposal, error)

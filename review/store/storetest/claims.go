@@ -10,7 +10,7 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// RunClaims checks a Backend's claims: one operator at a time, renewal,
+// RunClaims checks a Store's claims: one operator at a time, renewal,
 // release, expiry, and that decided proposals drop out.
 func RunClaims(t *testing.T, open Opener) {
 	t.Run("ClaimsOneOperatorAtATime", func(t *testing.T) {

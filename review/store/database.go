@@ -7,13 +7,15 @@ import (
 	"time"
 )
 
-// SQLBank is a bank kept in a SQL database other than a bank directory's
-// SQLite file: the shared PostgreSQL store (review/store/pg) runs this
-// package's queries, decisions and validation on its own connections
-// through OpenSQL, so both stores share one implementation of every rule.
-// The queries are portable SQL with '?' placeholders; the database's
-// driver must accept them.
-type SQLBank struct {
+// Database is a SQL database, other than a bank directory's SQLite file,
+// that holds a bank, with the hook the store runs in it: the shared
+// PostgreSQL store (review/store/pg) runs this package's queries, decisions
+// and validation on its own connections through OpenSQL, so both stores
+// share one implementation of every rule. (A Database is what a Store is
+// opened on; the Store is the bank's system of record.) The queries are
+// portable SQL with '?' placeholders; the database's driver must accept
+// them.
+type Database struct {
 	// DB holds the bank's tables at the current schema (the caller migrates).
 	DB *sql.DB
 	// Begin runs first in every write transaction: PostgreSQL takes the
@@ -26,7 +28,7 @@ type SQLBank struct {
 }
 
 // OpenSQL returns a Store over b. Closing it closes b.DB.
-func OpenSQL(b SQLBank, opt Options) *Store {
+func OpenSQL(b Database, opt Options) *Store {
 	s := &Store{dir: filepath.Clean(b.ConfigDir), db: b.DB, now: opt.Now, begin: b.Begin}
 	if s.now == nil {
 		s.now = func() time.Time { return time.Now().UTC() }
