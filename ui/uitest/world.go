@@ -2,6 +2,7 @@ package uitest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"log"
@@ -42,13 +43,38 @@ func buildTemplate() {
 		templateErr = err
 		return
 	}
-	defer s.Close()
 	ix, err := index.Open(filepath.Join(dir, store.IndexDir), s)
 	if err != nil {
+		s.Close()
 		templateErr = err
 		return
 	}
-	templateErr = ix.Close()
+	if templateErr = ix.Close(); templateErr != nil {
+		s.Close()
+		return
+	}
+	// The bank's offline embedder is trained and every record embedded
+	// once here, as OpenBank would do in every test: the copies carry the
+	// model, the vectors and the vector index.
+	svc := app.New(s, app.Options{Operator: "tester"})
+	templateErr = embedAll(svc)
+	if err := svc.Close(); templateErr == nil {
+		templateErr = err
+	}
+}
+
+// embedAll makes svc the index's owner and waits until every record of
+// its bank has its vector.
+func embedAll(svc *app.Service) error {
+	if err := svc.HoldIndex(3 * time.Second); err != nil {
+		return fmt.Errorf("open the index: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := svc.WaitEmbeddings(ctx, nil); err != nil {
+		return fmt.Errorf("embed the bank: %w", err)
+	}
+	return nil
 }
 
 // removeTemplate runs when the test process ends (Main).
@@ -123,16 +149,11 @@ func OpenBank(tb testing.TB, dir string, opts ...store.Options) common.Deps {
 	}
 	svc := app.New(s, app.Options{Operator: "tester"})
 	tb.Cleanup(func() { svc.Close() })
-	if err := svc.HoldIndex(3 * time.Second); err != nil {
-		tb.Fatalf("open the index: %v", err)
-	}
 	// Every record has its vector before the screens search, so what
 	// they show is ranked the same way however loaded the machine is
 	// (hybrid, not BM25 alone while the embedder catches up).
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := svc.WaitEmbeddings(ctx, nil); err != nil {
-		tb.Fatalf("embed the bank: %v", err)
+	if err := embedAll(svc); err != nil {
+		tb.Fatal(err)
 	}
 	return common.Deps{Service: svc, BankName: "sample", IsSample: true,
 		Operator: "tester", Log: log.New(io.Discard, "", 0)}
