@@ -30,6 +30,16 @@ func TestRetrieveCache(t *testing.T) {
 	if _, err := svc.Retrieve(app.RetrieveRequest{Task: "warm up", Preview: true}); err != nil {
 		t.Fatal(err)
 	}
+	// Embedding runs in the background: wait for it, or a loaded machine
+	// changes the vector side between the two asks below.
+	if _, err := svc.WaitEmbeddings(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	// The next retrieval loads the vectors into the served index (its
+	// count changes from 0: not cached across either).
+	if _, err := svc.Retrieve(app.RetrieveRequest{Task: "warm up", Preview: true}); err != nil {
+		t.Fatal(err)
+	}
 	first, err := svc.Retrieve(req)
 	if err != nil {
 		t.Fatal(err)
