@@ -75,15 +75,6 @@ func terms(s string) []string {
 	return out
 }
 
-// buildSets turns each text's terms into a termSet over one vocabulary.
-func buildSets(texts [][]string) ([]termSet, *vocab) {
-	in := newInterner(len(texts))
-	for i, ts := range texts {
-		in.add(i, ts)
-	}
-	return in.finish()
-}
-
 // analyse computes the terms of n records with f, spread over the CPUs in
 // chunks, and interns each chunk as it comes: the terms are held as
 // strings one chunk at a time, not for the whole bank (at a million
