@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/review/store"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // BenchmarkSearchBank runs the comparison queries and the bank browser's
@@ -21,15 +22,6 @@ import (
 //
 // MEMREVIEW_BENCH_RANK=N sets the rank bound (Results.Ranked) to N hits.
 func BenchmarkSearchBank(b *testing.B) {
-	dir := os.Getenv("MEMREVIEW_BENCH_BANK")
-	if dir == "" {
-		b.Skip("set MEMREVIEW_BENCH_BANK to a bank directory")
-	}
-	st, err := store.Open(dir, store.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
 	// MEMREVIEW_BENCH_RANK=N ranks at most N hits instead of
 	// plan.Tuning.RankOver's default (to compare bounds side by side).
 	var tune Tuning
@@ -38,12 +30,8 @@ func BenchmarkSearchBank(b *testing.B) {
 		b.Logf("rank bound %d", n)
 	}
 	start := time.Now()
-	ix, err := OpenWith(filepath.Join(dir, store.IndexDir), st, OpenOptions{Tuning: tune})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
-	b.Logf("open %s: %v", dir, time.Since(start))
+	_, ix := openBenchBank(b, OpenOptions{Tuning: tune})
+	b.Logf("open: %v", time.Since(start))
 	blank := Request{Type: "record", Sort: []string{"_id"}, Size: 100, Highlight: true, Facets: []string{"category", "env", "status"}}
 	search := func(b *testing.B, req Request) {
 		if _, err := ix.Search(req); err != nil {
@@ -68,4 +56,22 @@ func BenchmarkSearchBank(b *testing.B) {
 		b.ReportMetric(float64(quantile(ds, 0.5)), "p50-ns")
 		b.ReportMetric(float64(quantile(ds, 0.99)), "p99-ns")
 	})
+}
+
+// openBenchBank opens the bank MEMREVIEW_BENCH_BANK names and its index
+// (catching up), both closed when b ends; b skips without the variable.
+func openBenchBank(b *testing.B, opts OpenOptions) (*store.Store, *Index) {
+	b.Helper()
+	dir := testenv.BenchBank(b, "to read")
+	st, err := store.Open(dir, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	ix, err := OpenWith(filepath.Join(dir, store.IndexDir), st, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	return st, ix
 }

@@ -2,8 +2,6 @@ package index
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/memreview/memreview/index/plan"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/store"
 )
 
 // BenchmarkRetrieveMaxScore is one Retrieve (k = 5, no scope: what an
@@ -29,20 +26,7 @@ import (
 //
 //	MEMREVIEW_BENCH_BANK=/tmp/b100k go test ./index/ -run '^$' -bench RetrieveMaxScore -benchtime 640x
 func BenchmarkRetrieveMaxScore(b *testing.B) {
-	dir := os.Getenv("MEMREVIEW_BENCH_BANK")
-	if dir == "" {
-		b.Skip("set MEMREVIEW_BENCH_BANK to a bank directory")
-	}
-	st, err := store.Open(dir, store.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	ix, err := OpenWith(filepath.Join(dir, store.IndexDir), st, OpenOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
+	st, ix := openBenchBank(b, OpenOptions{})
 	n, err := ix.DocCount()
 	if err != nil {
 		b.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/review/store"
+	"github.com/memreview/memreview/sample/testenv"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -56,10 +57,7 @@ import (
 //     session; VmHWM-MB: the process's peak RSS (/proc/self/status), which
 //     also counts the pages of the memory-mapped index the searches read.
 func BenchmarkSession(b *testing.B) {
-	dir := os.Getenv("MEMREVIEW_BENCH_BANK")
-	if dir == "" {
-		b.Skip("set MEMREVIEW_BENCH_BANK to a bank that `memreview sample gen` wrote")
-	}
+	dir := testenv.BenchBank(b, "that `memreview sample gen` wrote")
 	peak, stop := sampleHeap()
 	defer stop()
 	var open, ixOpen, rev, bank, trajs durations

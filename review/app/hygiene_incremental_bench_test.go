@@ -15,6 +15,7 @@ import (
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // BenchmarkHygieneIncremental: an incremental hygiene run (dry) over the
@@ -26,10 +27,7 @@ import (
 //
 //	MEMREVIEW_BENCH_BANK=DIR go test ./review/app/ -run '^$' -bench HygieneIncremental -benchtime 1x
 func BenchmarkHygieneIncremental(b *testing.B) {
-	dir := os.Getenv("MEMREVIEW_BENCH_BANK")
-	if dir == "" {
-		b.Skip("set MEMREVIEW_BENCH_BANK to a bank it may change (memreview sample gen --records 100000 DIR)")
-	}
+	dir := testenv.BenchBank(b, "it may change")
 	changed := 1000
 	if n, err := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_CHANGED")); err == nil && n > 0 {
 		changed = n

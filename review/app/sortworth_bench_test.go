@@ -2,12 +2,12 @@ package app_test
 
 import (
 	"context"
-	"os"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // BenchmarkSortByWorth: what w on the bank screen costs over the whole
@@ -20,10 +20,7 @@ import (
 //
 //	MEMREVIEW_BENCH_BANK=DIR go test ./review/app/ -run '^$' -bench SortByWorth -benchtime 3x
 func BenchmarkSortByWorth(b *testing.B) {
-	dir := os.Getenv("MEMREVIEW_BENCH_BANK")
-	if dir == "" {
-		b.Skip("set MEMREVIEW_BENCH_BANK to a bank (memreview sample gen --records 1000000 DIR)")
-	}
+	dir := testenv.BenchBank(b, "to read")
 	svc, err := app.Open(context.Background(), dir, app.Options{Operator: "bench", ReadOnly: true})
 	if err != nil {
 		b.Fatal(err)

@@ -22,3 +22,16 @@ func Missing(t testing.TB, msg string) {
 	}
 	t.Skip(msg)
 }
+
+// BenchBank is the bank folder MEMREVIEW_BENCH_BANK names for a benchmark
+// that runs on an existing bank; without it b skips, saying how to make
+// one (what says what the benchmark does to it, e.g. "it may change").
+// Benchmarks never run under CI, so this skips there too.
+func BenchBank(b testing.TB, what string) string {
+	b.Helper()
+	dir := os.Getenv("MEMREVIEW_BENCH_BANK")
+	if dir == "" {
+		b.Skip("set MEMREVIEW_BENCH_BANK to a bank " + what + " (memreview sample gen --records 100000 DIR)")
+	}
+	return dir
+}

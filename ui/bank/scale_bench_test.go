@@ -2,13 +2,13 @@ package bank
 
 import (
 	"context"
-	"os"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // BenchmarkBankRequests compares, side by side on one large bank, what the
@@ -29,10 +29,7 @@ import (
 // first-ms is the first request of each (facets not cached yet: the index
 // caches them per contents); ms/op the mean of all.
 func BenchmarkBankRequests(b *testing.B) {
-	dir := os.Getenv("MEMREVIEW_BENCH_BANK")
-	if dir == "" {
-		b.Skip("set MEMREVIEW_BENCH_BANK to a bank that `memreview sample gen` wrote")
-	}
+	dir := testenv.BenchBank(b, "that `memreview sample gen` wrote")
 	svc, err := app.Open(context.Background(), dir, app.Options{})
 	if err != nil {
 		b.Fatal(err)

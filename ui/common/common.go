@@ -194,3 +194,7 @@ func Notify(text string) tea.Cmd {
 func NotifyErr(text string) tea.Cmd {
 	return func() tea.Msg { return Status{Text: text, Err: true} }
 }
+
+// Base is the Common a screen's model embeds (overlays shared between
+// screens read its keys and styles through it).
+func (c *Common) Base() *Common { return c }

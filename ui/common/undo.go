@@ -81,3 +81,35 @@ func RunUndo(deps Deps, screen, id, note string, done func(dec *review.Decision,
 		return done(dec, err)
 	}
 }
+
+// UndoScreen is what ConfirmUndo needs of a screen's model: its keys and
+// styles, whether it is still writing, and how it reverses a decision.
+type UndoScreen interface {
+	Base() *Common
+	Writing() bool
+	UndoID(id string) tea.Cmd
+}
+
+// ConfirmUndo is the overlay that asks before undoing Dec, a decision
+// the screen (Screen: "bank", "review") did not make: y reverses it
+// (UndoID) once the screen is not writing, n and esc close it.
+type ConfirmUndo[M UndoScreen] struct {
+	Question
+	Dec    *review.Decision
+	Screen string
+}
+
+func (c *ConfirmUndo[M]) Update(m M, msg tea.KeyMsg) (Overlay[M], tea.Cmd) {
+	switch AnswerKey(m.Base().Keys, msg, m.Writing()) {
+	case AnswerYes:
+		return nil, m.UndoID(c.Dec.ID)
+	case AnswerNo:
+		return nil, Notify("nothing was undone")
+	}
+	return c, nil
+}
+
+func (c *ConfirmUndo[M]) View(m M, w, h int) string {
+	st := m.Base().Styles
+	return OverlayBox(st, st.Title.Render(Wrap(UndoQuestion(c.Dec, c.Screen), OverlayInner(st, w))), w, h)
+}

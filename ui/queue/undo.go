@@ -21,7 +21,7 @@ type undoAsked struct {
 
 // undo is u (common.Undos.Undo).
 func (m *Model) undo() tea.Cmd {
-	return m.undos.Undo(m.deps, m.undoID, func(d *review.Decision, err error) tea.Msg { return undoAsked{d, err} })
+	return m.undos.Undo(m.deps, m.UndoID, func(d *review.Decision, err error) tea.Msg { return undoAsked{d, err} })
 }
 
 func (m *Model) undoAsked(msg undoAsked) tea.Cmd {
@@ -29,13 +29,13 @@ func (m *Model) undoAsked(msg undoAsked) tea.Cmd {
 		return common.NotifyErr(common.UndoFailed(msg.err))
 	}
 	if m.overlay == nil {
-		m.overlay = &confirmUndo{dec: msg.dec}
+		m.overlay = &common.ConfirmUndo[*Model]{Dec: msg.dec, Screen: "review"}
 	}
 	return nil
 }
 
-// undoID reverses decision id.
-func (m *Model) undoID(id string) tea.Cmd {
+// UndoID reverses decision id.
+func (m *Model) UndoID(id string) tea.Cmd {
 	m.busy = "undoing " + id + "…"
 	var note string
 	form.TakeNote(&note, &m.note)
@@ -44,23 +44,6 @@ func (m *Model) undoID(id string) tea.Cmd {
 	})
 }
 
-// confirmUndo asks before undoing a decision this screen did not make.
-type confirmUndo struct {
-	common.Question
-	dec *review.Decision
-}
-
-func (c *confirmUndo) Update(m *Model, msg tea.KeyMsg) (overlay, tea.Cmd) {
-	switch common.AnswerKey(m.Keys, msg, m.busy != "") {
-	case common.AnswerYes:
-		return nil, m.undoID(c.dec.ID)
-	case common.AnswerNo:
-		return nil, common.Notify("nothing was undone")
-	}
-	return c, nil
-}
-
-func (c *confirmUndo) View(m *Model, w, h int) string {
-	inner := common.OverlayInner(m.Styles, w)
-	return common.OverlayBox(m.Styles, m.Styles.Title.Render(m.wrapped(common.UndoQuestion(c.dec, "review"), inner)), w, h)
-}
+// Writing reports whether the screen is still writing a decision (an
+// undo's y waits for it).
+func (m *Model) Writing() bool { return m.busy != "" }
