@@ -31,11 +31,7 @@ func embeddingsStatusCommand() *command {
 			if err != nil {
 				return err
 			}
-			if c.json {
-				return printJSON(c.stdout, st)
-			}
-			printEmbeddingStatus(c, st)
-			return nil
+			return printEmbeddingStatus(c, st)
 		}}
 }
 
@@ -70,17 +66,16 @@ func embeddingsWaitCommand() *command {
 			if err != nil {
 				return err
 			}
-			if c.json {
-				return printJSON(c.stdout, st)
-			}
-			printEmbeddingStatus(c, st)
-			return nil
+			return printEmbeddingStatus(c, st)
 		}}
 }
 
-// printEmbeddingStatus prints the status line and, under it, the model
-// and where its vectors come from.
-func printEmbeddingStatus(c *call, st app.EmbeddingStatus) {
+// printEmbeddingStatus prints the status as JSON with --json, else its
+// line and, under it, the model and where its vectors come from.
+func printEmbeddingStatus(c *call, st app.EmbeddingStatus) error {
+	if c.json {
+		return printJSON(c.stdout, st)
+	}
 	fmt.Fprintln(c.stdout, st.String())
 	switch {
 	case st.Model == "":
@@ -92,4 +87,5 @@ func printEmbeddingStatus(c *call, st app.EmbeddingStatus) {
 	if st.Serving != "" && st.Serving != st.Model {
 		fmt.Fprintf(c.stdout, "serving: %s (%d vectors) until %s is complete\n", st.Serving, st.ServingVectors, st.Model)
 	}
+	return nil
 }
