@@ -17,6 +17,9 @@ import (
 // reads the bank's service (ServiceSource); tests pass fakes.
 type Source interface {
 	Search(app.SearchRequest) (*app.SearchResults, error)
+	// SearchByWorth is a page of a search in worth order (best first, or
+	// worst first); worth is every record's.
+	SearchByWorth(req app.SearchRequest, worth map[string]review.Worth, worst bool) (*app.SearchResults, error)
 	// Records returns the records with those ids; missing ones are left out.
 	Records(ids []string) (map[string]*review.Record, error)
 	Detail(id string) (*Detail, error)
@@ -62,6 +65,11 @@ func browseStatus(req app.SearchRequest) (review.Status, bool) {
 		return "", false
 	}
 	return review.Status(st[0]), true
+}
+
+// SearchByWorth is a page of req in worth order (app.Service.SearchByWorth).
+func (s ServiceSource) SearchByWorth(req app.SearchRequest, worth map[string]review.Worth, worst bool) (*app.SearchResults, error) {
+	return s.Service.SearchByWorth(req, worth, worst)
 }
 
 // Records reads the records with those ids (one read each, only those).

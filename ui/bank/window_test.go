@@ -50,6 +50,12 @@ func (f *fakeSource) Search(req app.SearchRequest) (*app.SearchResults, error) {
 	return res, nil
 }
 
+// SearchByWorth is Search: no fake record was retrieved by a task, so
+// worth order is the index's.
+func (f *fakeSource) SearchByWorth(req app.SearchRequest, _ map[string]review.Worth, _ bool) (*app.SearchResults, error) {
+	return f.Search(req)
+}
+
 func (f *fakeSource) Records(ids []string) (map[string]*review.Record, error) {
 	f.mu.Lock()
 	f.recIDs += len(ids)

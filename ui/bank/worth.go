@@ -1,13 +1,10 @@
 package bank
 
 import (
-	"sort"
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 )
 
@@ -37,26 +34,12 @@ const (
 	byWorthWorst                   // lowest lift first
 )
 
-// maxSorted caps the hits a sort by worth reads from the index.
-const maxSorted = 1 << 20
-
-// sortedLoaded is every hit of query seq, sorted by worth.
-type sortedLoaded struct {
-	seq   int
-	hits  []app.Hit
-	total uint64
-	res   *app.SearchResults // page 0 as the index answered it (facets, took)
-	err   error
-}
-
 // worthState is what the screen keeps of the bank's worth.
 type worthState struct {
 	worth map[string]review.Worth // nil until loaded; never changed once set
 	gen   int
 	err   string
 	order worthOrder
-	seq   int       // the query the sorted hits are of
-	hits  []app.Hit // all hits of query seq in worth order; nil while loading
 }
 
 // worthReader reads every record's worth through the service; nil when
@@ -111,88 +94,33 @@ func (m *Model) updateWorth(msg tea.Msg) (tea.Cmd, bool) {
 			return m.runSearch(), true // sort again with the new worth
 		}
 		return nil, true
-	case sortedLoaded:
-		if msg.seq != m.querySeq || m.ws.order == byIndex {
-			return nil, true
-		}
-		if msg.err != nil {
-			return m.pageLoaded(pageLoaded{seq: msg.seq, page: 0, err: msg.err}), true
-		}
-		m.ws.hits = msg.hits
-		res := *msg.res
-		res.Hits = m.sortedPage(0)
-		res.Total = uint64(len(msg.hits))
-		return m.pageLoaded(pageLoaded{seq: msg.seq, page: 0, res: &res}), true
 	}
 	return nil, false
 }
 
-// sortedPage is page n of the hits sorted by worth.
-func (m *Model) sortedPage(n int) []app.Hit {
-	lo := min(n*pageSize, len(m.ws.hits))
-	return m.ws.hits[lo:min(lo+pageSize, len(m.ws.hits))]
-}
-
-// loadSortedPage is loadPage while the list is sorted by worth: the first
-// page of a query reads every hit (ids only, no highlights) and sorts them;
-// later pages come from that.
+// loadSortedPage is loadPage while the list is sorted by worth: each page
+// is the service's (SearchByWorth), which reads only the hits that have
+// a worth entry and a page of the rest; before the worth is loaded the
+// Cmd computes it itself.
 func (m *Model) loadSortedPage(n int) tea.Cmd {
-	seq := m.querySeq
-	if m.ws.seq == seq && m.ws.hits != nil {
-		m.list.pending[n] = true
-		res := &app.SearchResults{Total: uint64(len(m.ws.hits)), Hits: m.sortedPage(n)}
-		return func() tea.Msg { return pageLoaded{seq: seq, page: n, res: res} }
-	}
-	if m.ws.seq == seq {
-		return nil // every hit is on its way
-	}
-	m.list.pending[0] = true
-	m.ws.seq, m.ws.hits = seq, nil
-	req := m.request(0)
-	req.From, req.Size, req.Highlight = 0, maxSorted, false
-	src, worth, order, read := m.src, m.ws.worth, m.ws.order, worthReader(m.deps)
+	m.list.pending[n] = true
+	seq, src, req := m.querySeq, m.src, m.request(n)
+	worth, worst, read := m.ws.worth, m.ws.order == byWorthWorst, worthReader(m.deps)
 	return func() tea.Msg {
-		res, err := src.Search(req)
-		if err != nil {
-			return sortedLoaded{seq: seq, err: err}
-		}
-		if worth == nil && read != nil { // not loaded yet: compute it here
+		if worth == nil && read != nil {
 			var err error
 			if worth, err = read(); err != nil {
-				return sortedLoaded{seq: seq, err: err}
+				return pageLoaded{seq: seq, page: n, err: err}
 			}
 		}
-		hits := sortByWorth(res.Hits, worth, order)
-		return sortedLoaded{seq: seq, hits: hits, total: res.Total, res: res}
+		res, err := src.SearchByWorth(req, worth, worst)
+		return pageLoaded{seq: seq, page: n, res: res, err: err}
 	}
-}
-
-// sortByWorth orders hits by their record's lift (review.Worth.Lift), best
-// or worst first; ties by how many tasks retrieved it (more first), then id.
-func sortByWorth(hits []app.Hit, worth map[string]review.Worth, order worthOrder) []app.Hit {
-	out := make([]app.Hit, len(hits))
-	copy(out, hits)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := worth[out[i].ID], worth[out[j].ID]
-		la, lb := a.Lift(), b.Lift()
-		if la != lb {
-			if order == byWorthWorst {
-				return la < lb
-			}
-			return la > lb
-		}
-		if a.Retrieved != b.Retrieved {
-			return a.Retrieved > b.Retrieved
-		}
-		return out[i].ID < out[j].ID
-	})
-	return out
 }
 
 // cycleWorthOrder is w: index order → best first → worst first → index order.
 func (m *Model) cycleWorthOrder() tea.Cmd {
 	m.ws.order = (m.ws.order + 1) % 3
-	m.ws.seq, m.ws.hits = -1, nil
 	m.setWorthHelp()
 	text := map[worthOrder]string{byIndex: "sorted as the index orders them", byWorthBest: "sorted by worth, best first",
 		byWorthWorst: "sorted by worth, worst first"}[m.ws.order]
