@@ -132,38 +132,24 @@ func (s *Service) SearchByWorth(req SearchRequest, worth map[string]review.Worth
 }
 
 // middleByWorth is n hits of req in id order from the lo-th of those not
-// in withWorth (sorted): the index position p of that hit is lo plus the
-// withWorth ids before it, found by moving p on until it holds.
+// in withWorth (sorted), in one search: the hit at index position q has
+// rank q - (withWorth ids ≤ its id) among those not in withWorth, so the
+// ranks lo..lo+n-1 lie at positions lo..lo+n-1+len(withWorth).
 func (s *Service) middleByWorth(req SearchRequest, withWorth []string, lo, n int) ([]Hit, error) {
 	pr := req
 	pr.Sort, pr.Facets, pr.Exact = []string{"_id"}, nil, false
-	before := func(id string) int { // withWorth ids ≤ id
-		return sort.Search(len(withWorth), func(i int) bool { return withWorth[i] > id })
-	}
-	p := lo
-	for {
-		pr.From, pr.Size, pr.Highlight = p, 1, false
-		res, err := s.Search(pr)
-		if err != nil {
-			return nil, err
-		}
-		if len(res.Hits) == 0 {
-			return nil, nil
-		}
-		next := lo + before(res.Hits[0].ID)
-		if next == p {
-			break
-		}
-		p = next
-	}
-	pr.From, pr.Size, pr.Highlight = p, n+len(withWorth), req.Highlight
+	pr.From, pr.Size = lo, n+len(withWorth)
 	res, err := s.Search(pr)
 	if err != nil {
 		return nil, err
 	}
 	var out []Hit
-	for _, h := range res.Hits {
-		if _, found := slices.BinarySearch(withWorth, h.ID); !found && len(out) < n {
+	for i, h := range res.Hits {
+		at, found := slices.BinarySearch(withWorth, h.ID)
+		if found {
+			continue
+		}
+		if rank := lo + i - at; rank >= lo && rank < lo+n {
 			out = append(out, h)
 		}
 	}
