@@ -27,7 +27,7 @@ var blockSample = facetStrategy{
 			return facets{}, false, err
 		}
 		counts := scaleFacets(sample, p.total, res.Total)
-		if err := capFacets(e, counts, p.total); err != nil {
+		if err := capFacets(e, counts, p.total, oneValued(sample, res.Total)); err != nil {
 			return facets{}, false, err
 		}
 		return facets{counts: counts, estimated: true}, true, nil
@@ -39,28 +39,36 @@ var blockSample = facetStrategy{
 // the term (a keyword or date field's postings, bleveext.TermCount). A
 // term on one document of the index that the sample happened to hold
 // scales to total/sampled ("status=pending ≈ 13" for the one pending
-// record); it counts 1. The order (most frequent first, ties by term) is
+// record); it counts 1. On a field whose every sampled hit held exactly
+// one term (one[field]: status, category), what the caps took off goes
+// back to the terms not capped, in proportion, so that the counts still
+// sum to the total. The order (most frequent first, ties by term) is
 // kept.
-func capFacets(e *Engine, counts map[string][]FacetCount, total uint64) error {
+func capFacets(e *Engine, counts map[string][]FacetCount, total uint64, one map[string]bool) error {
 	return bleveext.Snapshot(e.idx, func(r index.IndexReader) error {
 		for field, list := range counts {
 			keyword := slices.Contains(schema.KeywordFields, field) || slices.Contains(schema.DateFields, field)
+			most := make([]int, len(list))
+			capped := make([]bool, len(list))
 			lowered := false
 			for i := range list {
-				most := total
+				most[i] = int(total)
 				if keyword {
 					n, err := bleveext.TermCount(r, field, list[i].Term)
 					if err != nil {
 						return err
 					}
-					most = min(most, n)
+					most[i] = int(min(total, n))
 				}
-				if c := max(1, min(list[i].Count, int(most))); c != list[i].Count {
-					list[i].Count, lowered = c, true
+				if c := max(1, min(list[i].Count, most[i])); c != list[i].Count {
+					list[i].Count, capped[i], lowered = c, true, true
 				}
 			}
 			if !lowered {
 				continue
+			}
+			if one[field] {
+				refill(list, capped, most, int(total))
 			}
 			slices.SortStableFunc(list, func(a, b FacetCount) int {
 				if a.Count != b.Count {
@@ -71,6 +79,42 @@ func capFacets(e *Engine, counts map[string][]FacetCount, total uint64) error {
 		}
 		return nil
 	})
+}
+
+// refill scales the counts not capped so that all of list sums to total,
+// each still at most its most.
+func refill(list []FacetCount, capped []bool, most []int, total int) {
+	left, free := total, 0
+	for i, c := range list {
+		if capped[i] {
+			left -= c.Count
+		} else {
+			free += c.Count
+		}
+	}
+	if free == 0 || left <= free {
+		return
+	}
+	k := float64(left) / float64(free)
+	for i := range list {
+		if !capped[i] {
+			list[i].Count = min(most[i], int(math.Round(float64(list[i].Count)*k)))
+		}
+	}
+}
+
+// oneValued names the fields every sampled hit held exactly one term of:
+// their counts sum to the sample's hits.
+func oneValued(sample map[string][]FacetCount, sampled uint64) map[string]bool {
+	out := map[string]bool{}
+	for field, counts := range sample {
+		sum := 0
+		for _, c := range counts {
+			sum += c.Count
+		}
+		out[field] = uint64(sum) == sampled
+	}
+	return out
 }
 
 // scaleFacets scales counts made on sampled of total hits up to total: a

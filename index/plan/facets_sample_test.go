@@ -60,3 +60,31 @@ func TestSampledFacetsCapped(t *testing.T) {
 		t.Fatalf("the sample held none of the lone envs (%v): the test tests nothing", res.Facets["env"])
 	}
 }
+
+// A one-valued field's counts still sum to the total when a cap lowers
+// an over-scaled rare term: 47 active and 1 retired of 48 sampled hits
+// of 480 scale to 470 and 10; the one retired record of the index caps
+// its count at 1, and the 9 it took off go back to active.
+func TestRefillAfterCap(t *testing.T) {
+	sample := map[string][]FacetCount{"status": {{Term: "active", Count: 47}, {Term: "retired", Count: 1}},
+		"tags": {{Term: "a", Count: 40}, {Term: "b", Count: 30}}}
+	one := oneValued(sample, 48)
+	if !one["status"] || one["tags"] {
+		t.Fatalf("one-valued: %v; want status only", one)
+	}
+	list := scaleFacets(sample, 480, 48)["status"]
+	if list[0].Count != 470 || list[1].Count != 10 {
+		t.Fatalf("scaled %v", list)
+	}
+	list[1].Count = 1 // the cap: one retired record in the index
+	refill(list, []bool{false, true}, []int{480, 1}, 480)
+	if list[0].Count != 479 || list[1].Count != 1 {
+		t.Fatalf("after the cap and refill: %v; want active 479, retired 1", list)
+	}
+	// Never past what the index holds of the term.
+	list = []FacetCount{{Term: "active", Count: 470}, {Term: "retired", Count: 1}}
+	refill(list, []bool{false, true}, []int{475, 1}, 480)
+	if list[0].Count != 475 {
+		t.Fatalf("refilled past the term's documents: %v", list)
+	}
+}
