@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/memreview/memreview/review"
@@ -18,13 +20,20 @@ import (
 // version written at or before t; records first written after t are left
 // out. Only records changed since t read their history.
 func (s *Service) RecordsAsOf(t time.Time) ([]review.Record, error) {
+	return s.recordsThrough(t, func(v review.Version) bool { return !v.At.After(t) })
+}
+
+// recordsThrough is the bank with each record in its last version that
+// counts (in); a record whose current version was written before t counts
+// as it is without reading its history.
+func (s *Service) recordsThrough(t time.Time, in func(review.Version) bool) ([]review.Record, error) {
 	recs, err := s.b.Records(review.RecordFilter{})
 	if err != nil {
 		return nil, err
 	}
 	out := make([]review.Record, 0, len(recs))
 	for _, r := range recs {
-		if !r.Updated.After(t) {
+		if r.Updated.Before(t) {
 			r.Suspect = false
 			out = append(out, r)
 			continue
@@ -34,7 +43,7 @@ func (s *Service) RecordsAsOf(t time.Time) ([]review.Record, error) {
 			return nil, fmt.Errorf("the history of %s: %w", r.ID, err)
 		}
 		for i := len(h) - 1; i >= 0; i-- {
-			if !h[i].At.After(t) {
+			if in(h[i]) {
 				v := h[i].Record
 				v.Suspect = false
 				out = append(out, v)
@@ -44,6 +53,18 @@ func (s *Service) RecordsAsOf(t time.Time) ([]review.Record, error) {
 	}
 	sortRecords(out)
 	return out, nil
+}
+
+// decisionSeq is a decision's place in the bank's order: its number, as
+// the store numbers decisions from one counter that only goes up (dec_0007
+// came after dec_0006). Timestamps cannot order them: two decisions can
+// share a millisecond. An id that is not a number orders first.
+func decisionSeq(id string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(id, "dec_"))
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // RecordsAtDecision is the bank just after decision id (after) or just
@@ -58,7 +79,16 @@ func (s *Service) RecordsAtDecision(id string, after bool) ([]review.Record, err
 	if err != nil {
 		return nil, err
 	}
-	recs, err := s.RecordsAsOf(d.At)
+	// A version counts when the decision that wrote it is this one or an
+	// earlier one; a version no decision wrote (an import) when it was
+	// written by the decision's time.
+	seq := decisionSeq(d.ID)
+	recs, err := s.recordsThrough(d.At, func(v review.Version) bool {
+		if v.Decision != "" {
+			return decisionSeq(v.Decision) <= seq
+		}
+		return !v.At.After(d.At)
+	})
 	if err != nil || after {
 		return recs, err
 	}

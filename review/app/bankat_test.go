@@ -21,7 +21,11 @@ func byID(recs []review.Record) map[string]review.Record {
 // The bank before and after a decision, and as it stood at a time, are
 // read back from the record versions.
 func TestRecordsAtDecision(t *testing.T) {
-	svc := sampleService(t, app.Options{})
+	// Every decision in one millisecond: the order is the decisions'
+	// sequence, not their time (a create and a delete in the same
+	// millisecond read as one moment under a timestamp's order).
+	frozen := time.Now().UTC()
+	svc := sampleService(t, app.Options{Now: func() time.Time { return frozen }})
 	ctx := context.Background()
 	d, err := svc.Decide(ctx, review.DecideRequest{Proposal: sample.PropConflictUpdate, Verb: review.Accept})
 	if err != nil {
@@ -48,7 +52,7 @@ func TestRecordsAtDecision(t *testing.T) {
 		{"before the create", func() ([]review.Record, error) { return svc.RecordsAtDecision(created.ID, false) }, 2, false, true},
 		{"after the create", func() ([]review.Record, error) { return svc.RecordsAtDecision(created.ID, true) }, 2, true, true},
 		{"as generated", func() ([]review.Record, error) { return svc.RecordsAsOf(time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)) }, 1, false, true},
-		{"now", func() ([]review.Record, error) { return svc.RecordsAsOf(time.Now().Add(time.Hour)) }, 2, true, false},
+		{"now", func() ([]review.Record, error) { return svc.RecordsAsOf(frozen.Add(time.Hour)) }, 2, true, false},
 	} {
 		recs, err := c.read()
 		if err != nil {
