@@ -12,7 +12,7 @@ import (
 // the queue shows it; once alice releases, bob can take it.
 func TestClaimCommand(t *testing.T) {
 	world := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", world))
+	sampleWorld(t, world)
 	p := sample.ProposalIDs[0]
 	must(t, mr(t, "", "--bank", world, "--operator", "alice", "claim", p))
 	if r := mr(t, "", "--bank", world, "--operator", "bob", "claim", p); r.code != 1 || !strings.Contains(r.stderr, "is being reviewed by alice") {

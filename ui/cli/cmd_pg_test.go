@@ -22,7 +22,7 @@ func TestMigrateToPostgresAndUseIt(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))
 	world := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", world))
+	sampleWorld(t, world)
 	must(t, mr(t, "", "--bank", world, "decide", "--note", "not now", sample.ProposalIDs[0], "reject"))
 	must(t, mr(t, "", "--bank", world, "retrieve", "--task-id", "traj_07", "count reviewed items"))
 	must(t, mr(t, "", "--bank", world, "--operator", "alice", "claim", sample.ProposalIDs[2]))

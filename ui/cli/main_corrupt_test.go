@@ -43,7 +43,7 @@ func copyTree(t *testing.T, src, dst string) {
 func TestDamagedIndexFilesRebuild(t *testing.T) {
 	t.Parallel()
 	base := filepath.Join(t.TempDir(), "base")
-	must(t, mr(t, "", "sample", base))
+	sampleWorld(t, base)
 	// The index exists and is caught up (once the process a slow build
 	// was handed to has ended).
 	waitHandOff(t, must(t, mr(t, "", "--bank", base, "search", "prices")))

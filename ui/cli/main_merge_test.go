@@ -28,7 +28,7 @@ func showRecord(t *testing.T, bank, id string) review.Record {
 func TestMergeKeepsEverySourcesContent(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	sampleWorld(t, bank)
 	var p struct{ Proposal review.Proposal }
 	if err := json.Unmarshal([]byte(must(t, mr(t, "", "--bank", bank, "show", "--json", sample.PropAcceptCreate)).stdout), &p); err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestMergeKeepsEverySourcesContent(t *testing.T) {
 func TestDecideAcceptMergeProposalKeepsSources(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	sampleWorld(t, bank)
 	a, b := showRecord(t, bank, sample.RecRevenueHeadA), showRecord(t, bank, sample.RecRevenueHeadB)
 	out := must(t, mr(t, "", "--bank", bank, "decide", "--json", sample.PropMerge, "accept")).stdout
 	var d review.Decision
@@ -111,7 +111,7 @@ func TestDecideAcceptMergeProposalKeepsSources(t *testing.T) {
 func TestShowChecksAndWhereAMergeWent(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	sampleWorld(t, bank)
 	dec := func(args ...string) string {
 		var d review.Decision
 		if err := json.Unmarshal([]byte(must(t, mr(t, "", append([]string{"--bank", bank}, args...)...)).stdout), &d); err != nil {

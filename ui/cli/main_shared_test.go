@@ -23,7 +23,7 @@ func TestTUIAndCLIShareTheBank(t *testing.T) {
 	t.Parallel()
 	needTmux(t)
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	sampleWorld(t, bank)
 	server := fmt.Sprintf("memreview-shared-%d-%d", os.Getpid(), time.Now().UnixNano())
 	tmux := func(args ...string) string {
 		out, err := exec.Command("tmux", append([]string{"-L", server}, args...)...).CombinedOutput()
@@ -95,7 +95,7 @@ func TestTUIAndCLIShareTheBank(t *testing.T) {
 func TestCommittedWriteWithIndexFailureWarns(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	sampleWorld(t, bank)
 	st, err := store.Open(bank, store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -109,10 +109,10 @@ func TestCommittedWriteWithIndexFailureWarns(t *testing.T) {
 	var wg sync.WaitGroup
 	var dec, imp result
 	wg.Add(2)
-	go func() { defer wg.Done(); dec = mr(t, "", "--bank", bank, "decide", "prop_0015", "reject") }()
+	go func() { defer wg.Done(); dec = mrProcess(t, "", nil, "--bank", bank, "decide", "prop_0015", "reject") }()
 	go func() {
 		defer wg.Done()
-		imp = mr(t, `{"id":"mem_warn","lemma":"imported while the index was unreachable","category":"fact","confidence":0.5}`+"\n",
+		imp = mrProcess(t, `{"id":"mem_warn","lemma":"imported while the index was unreachable","category":"fact","confidence":0.5}`+"\n", nil,
 			"--bank", bank, "import", "records", "-")
 	}()
 	wg.Wait()

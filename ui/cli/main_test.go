@@ -40,9 +40,11 @@ const asCLI = "MEMREVIEW_TEST_AS_CLI"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asCLI) == "1" {
+		stopProfile := profileCLI()
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 		stop()
+		stopProfile()
 		os.Exit(code)
 	}
 	// The MCP server of the mcp environments is this binary too; it is
@@ -63,7 +65,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "link memreview: %v\n", err)
 		os.Exit(1)
 	}
+	templateRoot = filepath.Join(dir, "templates")
 	os.Setenv(asCLI, "1") // inherited by every process a test starts, tmux's included
+	// The tests' memreview runs, in this process (mr) or in their own,
+	// decide as tester and print no colour.
+	os.Setenv("MEMREVIEW_OPERATOR", "tester")
+	os.Setenv("NO_COLOR", "1")
 	runMoreAtOnce(4)
 	code := pgtest.Main(m) // PostgreSQL starts for the first test that asks for it
 	os.RemoveAll(dir)
@@ -88,16 +95,53 @@ type result struct {
 	stdout, stderr string
 }
 
+// mr runs memreview with args and stdin, in this process: Run, which is
+// all main does, with the tests' environment (TestMain sets
+// MEMREVIEW_OPERATOR=tester and NO_COLOR=1 for it and every process the
+// tests start). A process costs 25–30 ms of CPU before the command runs
+// (exec, the runtime, every package's init, review/screen's rules alone
+// 13 ms) and compiles the screener's rules again on its first import; in
+// this process that happens once. Tests that need a process of its own
+// (kill -9, two processes at once, a terminal, their own environment)
+// use mrProcess or exec bin.
 func mr(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	return mrWith(t, stdin, nil, args...)
+	var o, e bytes.Buffer
+	code := runInProcess(t, args, stdin, &o, &e)
+	r := result{code, o.String(), e.String()}
+	// A catch-up handed to another process writes the bank's index
+	// until it ends: the test's folders are removed after it.
+	if handOffPid(r) != 0 {
+		t.Cleanup(func() { waitHandOff(t, r) })
+	}
+	return r
 }
 
-// mrWith is mr with more environment variables for the memreview process.
+// runInProcess is Run with the context main gives it, turning a panic
+// into the test's failure (a process would have died with exit status 2).
+func runInProcess(t *testing.T, args []string, stdin string, stdout, stderr *bytes.Buffer) (code int) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Fatalf("memreview %q panicked: %v\nstderr: %s", args, p, stderr)
+		}
+	}()
+	return Run(context.Background(), args, strings.NewReader(stdin), stdout, stderr)
+}
+
+// mrWith is mr in a memreview process of its own, with more environment
+// variables for it.
 func mrWith(t *testing.T, stdin string, env []string, args ...string) result {
 	t.Helper()
+	return mrProcess(t, stdin, env, args...)
+}
+
+// mrProcess runs the memreview binary (this test binary as the CLI) as a
+// user would, with env added to the tests' environment.
+func mrProcess(t *testing.T, stdin string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(append(os.Environ(), "MEMREVIEW_OPERATOR=tester", "NO_COLOR=1"), env...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -109,8 +153,6 @@ func mrWith(t *testing.T, stdin string, env []string, args ...string) result {
 		t.Fatal(err)
 	}
 	r := result{code, o.String(), e.String()}
-	// A catch-up handed to another process writes the bank's index
-	// until it ends: the test's folders are removed after it.
 	if handOffPid(r) != 0 {
 		t.Cleanup(func() { waitHandOff(t, r) })
 	}
@@ -129,14 +171,6 @@ const goodRecords = `{"id":"mem_1","lemma":"reviews join items on fdbk_g1.ref_id
 {"id":"mem_2","lemma":"prices are stored in cents","category":"convention","scope":{"env":"shop"},"confidence":0.8,"provenance":{},"status":"active","version":1,"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z"}
 `
 
-func newCLIBank(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "bank")
-	must(t, mr(t, "", "--bank", dir, "init"))
-	must(t, mr(t, goodRecords, "--bank", dir, "import", "records", "-"))
-	return dir
-}
-
 func exportAll(t *testing.T, bank string) string {
 	t.Helper()
 	var b strings.Builder
@@ -146,22 +180,24 @@ func exportAll(t *testing.T, bank string) string {
 	return b.String()
 }
 
+// TestUsageAndHelp runs memreview processes, as a user does: the exit
+// status and the streams of the real binary, not only Run's.
 func TestUsageAndHelp(t *testing.T) {
 	t.Parallel()
-	if r := mr(t, "", "help", "decide"); r.code != 0 || !strings.Contains(r.stdout, "scope-tags") {
+	if r := mrProcess(t, "", nil, "help", "decide"); r.code != 0 || !strings.Contains(r.stdout, "scope-tags") {
 		t.Fatalf("help decide: %+v", r)
 	}
-	if r := mr(t, "", "frobnicate"); r.code != 2 || !strings.Contains(r.stderr, "unknown command") {
+	if r := mrProcess(t, "", nil, "frobnicate"); r.code != 2 || !strings.Contains(r.stderr, "unknown command") {
 		t.Fatalf("unknown command: %+v", r)
 	}
-	bank := newCLIBank(t)
-	if r := mr(t, "", "--bank", bank, "decide", "prop_x"); r.code != 2 {
+	bank := newCLIBank(t) // in this process; the commands on it in their own
+	if r := mrProcess(t, "", nil, "--bank", bank, "decide", "prop_x"); r.code != 2 {
 		t.Fatalf("decide without verb: %+v", r)
 	}
-	if r := mr(t, "", "--bank", bank, "show", "nope"); r.code != 1 || !strings.Contains(r.stderr, `"nope"`) {
+	if r := mrProcess(t, "", nil, "--bank", bank, "show", "nope"); r.code != 1 || !strings.Contains(r.stderr, `"nope"`) {
 		t.Fatalf("show unknown: %+v", r)
 	}
-	if r := mr(t, "", "--bank", filepath.Join(t.TempDir(), "none"), "queue"); r.code != 1 || !strings.Contains(r.stderr, "no bank") {
+	if r := mrProcess(t, "", nil, "--bank", filepath.Join(t.TempDir(), "none"), "queue"); r.code != 1 || !strings.Contains(r.stderr, "no bank") {
 		t.Fatalf("queue on missing bank: %+v", r)
 	}
 }
@@ -354,7 +390,7 @@ func TestTwoProcessesDecideSameProposal(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = mr(t, "", "--bank", bank, "decide", "prop_000", "accept")
+			results[i] = mrProcess(t, "", nil, "--bank", bank, "decide", "prop_000", "accept")
 		}()
 	}
 	wg.Wait()
@@ -465,7 +501,7 @@ func TestTauBenchImportAndSearch(t *testing.T) {
 func TestSampleVerifyFlagsExactlyTheStaleRecords(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	must(t, mr(t, "", "sample", bank)) // the command itself, not the template
 	r := mr(t, "", "--bank", bank, "verify", "--json")
 	if r.code != 1 {
 		t.Fatalf("verify on the sample world: exit %d, want 1 (stale records)\n%s", r.code, r.stderr)
@@ -496,7 +532,7 @@ func TestSampleVerifyFlagsExactlyTheStaleRecords(t *testing.T) {
 func TestProbeAndEnvCommands(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	sampleWorld(t, bank)
 	r := must(t, mr(t, "", "--bank", bank, "probe", "--json", "shop", "SELECT count(*) AS n FROM items_g1"))
 	var res struct {
 		Columns []string `json:"columns"`
@@ -540,7 +576,7 @@ func TestTUIInTmux(t *testing.T) {
 	t.Parallel()
 	needTmux(t)
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	sampleWorld(t, bank)
 	var session, errlog string
 	tmux := func(args ...string) string {
 		out, err := exec.Command("tmux", append([]string{"-L", session}, args...)...).CombinedOutput()
@@ -624,7 +660,7 @@ func TestTUIInTmux(t *testing.T) {
 func TestDecideNarrowMergeUndoHistory(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	sampleWorld(t, bank)
 	if r := mr(t, "", "--bank", bank, "decide", sample.PropNarrow, "narrow"); r.code != 2 {
 		t.Fatalf("narrow without changed fields: %+v", r)
 	}
@@ -797,7 +833,7 @@ func TestImportTrajectoriesNeverReplaces(t *testing.T) {
 func TestSearchHidesRetired(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	sampleWorld(t, bank)
 	ids := func(args ...string) []string {
 		t.Helper()
 		var res struct{ Hits []struct{ ID string } }
@@ -833,7 +869,7 @@ func TestSearchHidesRetired(t *testing.T) {
 func TestSearchTermsAreANDed(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "world")
-	must(t, mr(t, "", "sample", bank))
+	sampleWorld(t, bank)
 	and := must(t, mr(t, "", "--bank", bank, "search", "--json", "-k", "100", "env:shop stars")).stdout
 	or := must(t, mr(t, "", "--bank", bank, "search", "--json", "-k", "100", "env:shop OR stars")).stdout
 	count := func(s string) int { return strings.Count(s, `"id": "mem_`) }
