@@ -55,6 +55,7 @@ func addToken(t testing.TB, svc *app.Service, req app.TokenRequest) string {
 // opened while it was good; and once any agent token exists, a request
 // without one is refused (401 with a Bearer challenge).
 func TestRevokedTokenRefusedAtNextRequest(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	url := serveHTTP(t, w.srv, "")
 	if code, _, _ := postH(t, url, initBody, nil); code != http.StatusOK {
@@ -114,6 +115,7 @@ func twoEnvWorld(t *testing.T, opt mcpserver.Options) (*world, string) {
 // any tool, resource, subscription or completion: docs records and
 // proposals do not exist for it; records of no environment it sees.
 func TestScopedAgentStaysInItsEnvironment(t *testing.T) {
+	t.Parallel()
 	w, docsProp := twoEnvWorld(t, mcpserver.Options{})
 	url := serveHTTP(t, w.srv, "")
 	tok := addToken(t, w.svc, app.TokenRequest{Name: "shop-agent", Envs: []string{"shop"}})
@@ -184,6 +186,7 @@ func TestScopedAgentStaysInItsEnvironment(t *testing.T) {
 // A credential's scopes decide which tools its sessions are offered, and
 // a call to one it lacks is refused.
 func TestScopesLimitTheToolsOffered(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	url := serveHTTP(t, w.srv, "")
 	for _, c := range []struct {
@@ -240,6 +243,7 @@ func newFakeClock(t time.Time) *fakeClock { return &fakeClock{t: t} }
 // holds every call with its status. The clock is the server's, moved by
 // the test, so the 30 s take no real time.
 func TestRateLimitedAgentsLeaveExactlyTheAllowed(t *testing.T) {
+	t.Parallel()
 	const agents, rate, step, span = 20, 3, 5 * time.Second, 30 * time.Second
 	clock := newFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	w := newWorld(t, mcpserver.Options{Now: clock.Now})
@@ -314,6 +318,7 @@ func TestRateLimitedAgentsLeaveExactlyTheAllowed(t *testing.T) {
 // field, the kind and the position; nothing is queued, and neither the
 // error, the server's log nor the audit holds the secret.
 func TestProposeWithASecret(t *testing.T) {
+	t.Parallel()
 	logs := &syncBuffer{}
 	w := newWorld(t, mcpserver.Options{Logger: slogTo(logs)})
 	cs := w.connect(t, "claude-code", nil)

@@ -89,6 +89,7 @@ func memreview(t *testing.T, args ...string) string {
 }
 
 func TestBinaryStdioProposeDecideRead(t *testing.T) {
+	t.Parallel()
 	dir := bankDir(t)
 	ctx := context.Background()
 	cmd := exec.Command(memreviewBin, "--bank", dir, "serve")
@@ -140,6 +141,7 @@ func TestBinaryStdioProposeDecideRead(t *testing.T) {
 var servingRE = regexp.MustCompile(`serving MCP on (http://\S+)`)
 
 func TestBinaryHTTPWithTokenFile(t *testing.T) {
+	t.Parallel()
 	dir := bankDir(t)
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	if err := os.WriteFile(tokenFile, []byte("tok-123\n"), 0o600); err != nil {
@@ -199,6 +201,7 @@ func TestBinaryHTTPWithTokenFile(t *testing.T) {
 }
 
 func TestBinaryServeRefusals(t *testing.T) {
+	t.Parallel()
 	dir := bankDir(t)
 	for _, c := range []struct {
 		args []string
@@ -219,6 +222,7 @@ func TestBinaryServeRefusals(t *testing.T) {
 // A bad line on stdio costs that line only: the server answers it with a
 // JSON-RPC error and goes on serving the session.
 func TestBinaryStdioMalformedLines(t *testing.T) {
+	t.Parallel()
 	dir := bankDir(t)
 	cmd := exec.Command(memreviewBin, "--bank", dir, "serve")
 	stdin, _ := cmd.StdinPipe()

@@ -39,6 +39,7 @@ func runArgs(id string) map[string]any {
 // submits under it — never to another session's, nor to a file imported
 // later.
 func TestTaskIDLinksOnlyTheSessionsOwnRun(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	worthBefore, err := w.svc.Worth("mem_0001")
 	if err != nil {

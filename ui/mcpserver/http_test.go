@@ -92,6 +92,7 @@ func post(t testing.TB, url, body string, hdr map[string]string) (int, string) {
 }
 
 func TestHTTPWithoutToken(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	url := serveHTTP(t, w.srv, "")
 	cs, err := httpClient(t, context.Background(), url, "", "http-agent")
@@ -116,6 +117,7 @@ func TestHTTPWithoutToken(t *testing.T) {
 }
 
 func TestHTTPToken(t *testing.T) {
+	t.Parallel()
 	logs := &syncBuffer{}
 	w := newWorld(t, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	url := serveHTTP(t, w.srv, "s3cret-token")
@@ -147,6 +149,7 @@ func TestHTTPToken(t *testing.T) {
 }
 
 func TestHTTPBadRequests(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	url := serveHTTP(t, w.srv, "")
 	cs, err := httpClient(t, context.Background(), url, "", "steady")
@@ -198,6 +201,7 @@ func (b *blockingBank) Retrieve(ctx context.Context, req mcpserver.RetrieveReque
 }
 
 func TestHTTPClientDisconnectsMidCall(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	bb := &blockingBank{Service: w.bank, started: make(chan struct{}, 1), ended: make(chan error, 1)}
 	url := serveHTTP(t, mcpserver.New(bb, mcpserver.Options{}), "")
@@ -237,6 +241,7 @@ func TestHTTPClientDisconnectsMidCall(t *testing.T) {
 }
 
 func TestHTTPConcurrentClients(t *testing.T) {
+	t.Parallel()
 	clients, rounds := 100, 1
 	if testenv.CI() {
 		rounds = 5

@@ -39,6 +39,7 @@ func mustMemory(t *testing.T, cs *mcp.ClientSession, args map[string]any) string
 // file, view it, edit it, view it again. Every write is a pending
 // proposal; after a person accepts, a new session views the accepted text.
 func TestMemoryToolAsAModelUsesIt(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	cs := w.connect(t, "claude-desktop", nil)
 
@@ -106,6 +107,7 @@ func recordsIn(t *testing.T, w *world, env string) []review.Record {
 // TestMemoryToolSchemaIsTheCommands: tools/list offers "memory" with one
 // branch per command, and input outside them is refused before it runs.
 func TestMemoryToolSchemaIsTheCommands(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	cs := w.connect(t, "c", nil)
 	tools, err := cs.ListTools(context.Background(), nil)
@@ -192,6 +194,7 @@ func postMemory(t *testing.T, url, token, session, body string) (int, string) {
 // TestMemoryOverPlainHTTP: the same tool at POST /memory, the tool input
 // as the body and the result as text, behind the bearer token.
 func TestMemoryOverPlainHTTP(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	base := strings.TrimSuffix(serveHTTP(t, w.srv, "s3cret"), mcpserver.Path)
 	url := base + mcpserver.MemoryPath

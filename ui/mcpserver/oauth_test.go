@@ -83,6 +83,7 @@ func unsigned(claims map[string]any) string {
 // challenge the MCP authorization spec asks for; the protected-resource
 // metadata names the issuer.
 func TestOAuthAccessTokens(t *testing.T) {
+	t.Parallel()
 	is := newIssuer(t)
 	o, err := mcpserver.NewOAuth(review.OAuthConfig{Issuer: is.url, JWKSURL: is.jwks.URL, Audience: audience}, nil, nil)
 	if err != nil {

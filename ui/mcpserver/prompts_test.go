@@ -24,6 +24,7 @@ func promptText(t *testing.T, cs *mcp.ClientSession, name string, args map[strin
 }
 
 func TestRecallPromptGivesTheGuidelines(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	cs := w.connect(t, "cursor", nil)
 	list, err := cs.ListPrompts(context.Background(), nil)
@@ -73,6 +74,7 @@ func complete(t *testing.T, cs *mcp.ClientSession, ref *mcp.CompleteReference, a
 }
 
 func TestCompletions(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	cs := w.connect(t, "c", nil)
 	records := &mcp.CompleteReference{Type: "ref/resource", URI: mcpserver.RecordURI + "{id}"}

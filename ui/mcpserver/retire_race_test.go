@@ -22,6 +22,7 @@ import (
 // target partway through; whichever way each race goes, no update is
 // accepted onto a retired record.
 func TestBinaryProposalRacingARetireNeverRevives(t *testing.T) {
+	t.Parallel()
 	dir := bankDir(t)
 	s, err := store.Open(dir, store.Options{})
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 // second), and of submissions under one id exactly one is acknowledged,
 // the one the bank then holds.
 func TestBinaryConcurrentSubmitsNeverOverwrite(t *testing.T) {
+	t.Parallel()
 	dir := bankDir(t)
 	const procs, runs = 3, 4
 	agents := make([]*mcp.ClientSession, procs)

@@ -28,6 +28,7 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
 }
 
 func TestToolsAndHints(t *testing.T) {
+	t.Parallel()
 	cs := newWorld(t, mcpserver.Options{}).connect(t, "agent", nil)
 	tools := toolNames(t, cs)
 	want := []string{"memory", "memory_propose", "memory_read", "memory_search", "proposal_status", "trajectory_submit"}
@@ -56,6 +57,7 @@ func TestToolsAndHints(t *testing.T) {
 }
 
 func TestReadOnlyOffersOnlyReadTools(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{ReadOnly: true})
 	cs := w.connect(t, "agent", nil)
 	if n := len(toolNames(t, cs)); n != 3 {
@@ -74,6 +76,7 @@ func TestReadOnlyOffersOnlyReadTools(t *testing.T) {
 }
 
 func TestSearchReadProposeDecide(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	cs := w.connect(t, "claude-code", nil)
 
@@ -170,6 +173,7 @@ func TestSearchReadProposeDecide(t *testing.T) {
 }
 
 func TestProposeValidatesLikeImport(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	cs := w.connect(t, "agent", nil)
 	with := func(edit func(a map[string]any)) map[string]any {
@@ -211,6 +215,7 @@ func TestProposeValidatesLikeImport(t *testing.T) {
 }
 
 func TestPromptInjectionStaysPending(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	cs := w.connect(t, "agent", nil)
 	before, _ := w.store.Records(review.RecordFilter{})
@@ -233,6 +238,7 @@ func TestPromptInjectionStaysPending(t *testing.T) {
 }
 
 func TestProposalRemembersVersionsSeen(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	cs := w.connect(t, "agent", nil)
 	mustCall(t, cs, "memory_read", map[string]any{"id": "mem_0002"}, nil)
@@ -285,6 +291,7 @@ func TestPollingSeesDecisionWithinASecond(t *testing.T) {
 }
 
 func TestResourcesAndUpdatedNotification(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	updated := make(chan string, 8)
 	// Under the protocol of 2026-07-28 Subscribe returns once the listen
@@ -341,6 +348,7 @@ func TestResourcesAndUpdatedNotification(t *testing.T) {
 }
 
 func TestUnknownToolAndWrongTypes(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	cs := w.connect(t, "agent", nil)
 	ctx := context.Background()
@@ -373,6 +381,7 @@ func TestUnknownToolAndWrongTypes(t *testing.T) {
 // item 9: an empty lemma and category "banana" were refused as "missing
 // properties: [confidence]").
 func TestProposeNamesEveryProblem(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, mcpserver.Options{})
 	cs := w.connect(t, "agent", nil)
 	for _, c := range []struct {
