@@ -108,9 +108,14 @@ func mr(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
 	var o, e bytes.Buffer
 	code := runInProcess(t, args, stdin, &o, &e)
-	r := result{code, o.String(), e.String()}
-	// A catch-up handed to another process writes the bank's index
-	// until it ends: the test's folders are removed after it.
+	return ended(t, result{code, o.String(), e.String()})
+}
+
+// ended returns r, and when its command handed the index's catch-up to
+// another process, has the test wait for that process at its end: it
+// writes the bank's index until it ends, and the test's folders are
+// removed after it.
+func ended(t *testing.T, r result) result {
 	if handOffPid(r) != 0 {
 		t.Cleanup(func() { waitHandOff(t, r) })
 	}
@@ -152,11 +157,7 @@ func mrProcess(t *testing.T, stdin string, env []string, args ...string) result 
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	r := result{code, o.String(), e.String()}
-	if handOffPid(r) != 0 {
-		t.Cleanup(func() { waitHandOff(t, r) })
-	}
-	return r
+	return ended(t, result{code, o.String(), e.String()})
 }
 
 func must(t *testing.T, r result) result {
