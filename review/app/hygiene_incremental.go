@@ -39,7 +39,7 @@ var hygieneNeighbours = 30
 // hygieneRareTerms is how many of a changed record's rarest terms its
 // neighbour search asks for: at most what max-score takes
 // (plan.MaxScore).
-const hygieneRareTerms = 10
+var hygieneRareTerms = 10
 
 // hygieneInput reads a run's input: incremental when opt asks and the
 // bank allows (focus set), else the whole bank; seq is the change

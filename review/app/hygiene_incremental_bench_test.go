@@ -29,7 +29,8 @@ import (
 // counts the findings both runs make, and with MEMREVIEW_BENCH_FULL set
 // too, a full run's, and how many of its pairs of a changed record and
 // another each incremental run names in one finding.
-// MEMREVIEW_BENCH_NEIGHBOURS sets the neighbours asked for per search.
+// MEMREVIEW_BENCH_NEIGHBOURS sets the neighbours asked for per search (30),
+// MEMREVIEW_BENCH_RARETERMS the rarest terms searched (10).
 //
 //	MEMREVIEW_BENCH_BANK=DIR go test ./review/app/ -run '^$' -bench HygieneIncremental -benchtime 1x
 func BenchmarkHygieneIncremental(b *testing.B) {
@@ -38,9 +39,9 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_CHANGED")); err == nil && n > 0 {
 		changed = n
 	}
-	if k, err := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_NEIGHBOURS")); err == nil && k > 0 {
-		defer app.SetHygieneNeighbours(app.SetHygieneNeighbours(k))
-	}
+	k, _ := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_NEIGHBOURS"))
+	terms, _ := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_RARETERMS"))
+	defer app.SetHygieneNeighbours(app.SetHygieneNeighbours(k, terms))
 	ctx := context.Background()
 	svc, err := app.Open(ctx, dir, app.Options{Operator: "bench"})
 	if err != nil {

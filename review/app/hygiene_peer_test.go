@@ -10,9 +10,16 @@ func SetHygieneWordSearch(on bool) bool {
 }
 
 // SetHygieneNeighbours sets how many neighbours the incremental run asks
-// the index for per changed record and search; it returns the old count.
-func SetHygieneNeighbours(k int) int {
-	was := hygieneNeighbours
-	hygieneNeighbours = k
-	return was
+// the index for per changed record and search (k) and how many of its
+// rarest terms it searches (terms), each unchanged when 0; it returns
+// the settings it replaced.
+func SetHygieneNeighbours(k, terms int) (oldK, oldTerms int) {
+	oldK, oldTerms = hygieneNeighbours, hygieneRareTerms
+	if k > 0 {
+		hygieneNeighbours = k
+	}
+	if terms > 0 {
+		hygieneRareTerms = terms
+	}
+	return oldK, oldTerms
 }
