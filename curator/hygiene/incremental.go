@@ -3,7 +3,8 @@ package hygiene
 // The incremental run: only the records changed since the last run,
 // compared against the bank through the index. Its input is the changed
 // records and, for each, its neighbours (the records the index ranks
-// best for its words in its scope: the candidates a near-duplicate or a
+// best for its rarest terms in its scope, and for its identifiers when it
+// makes a claim: NeighbourTerms; the candidates a near-duplicate or a
 // contradiction of it is found among); Run keeps only the findings that
 // name a changed record. A finding between two records neither of which
 // changed was found by an earlier run (or by the full run, which stays
