@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
+	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
 )
 
@@ -34,12 +38,25 @@ func benchSizes(b *testing.B) []int {
 // BenchmarkHygiene runs every kind over n synthetic records (in memory, as
 // Load hands them over) and reports the heap it peaked at, the findings of
 // each kind and the records of the largest contradiction group.
+// peak-heap-MB is the most HeapInuse above its level before the run
+// (garbage not yet collected included: it moves with GOGC and
+// GOMEMLIMIT); peak-live-MB the most heap the last GC found live (what
+// the run holds, the input included).
+//
+// MEMREVIEW_BENCH_HEAPPROF=FILE writes a heap profile to FILE each time the
+// heap grows a tenth past its peak so far: what it holds near its peak.
 func BenchmarkHygiene(b *testing.B) {
+	prof := os.Getenv("MEMREVIEW_BENCH_HEAPPROF")
 	for _, n := range benchSizes(b) {
 		recs := sample.SynthRecords(n, 1)
+		// Active and in id order, as Load hands them over: Run would copy
+		// them otherwise (a third of a gigabyte at a million).
+		recs = slices.DeleteFunc(recs, func(r review.Record) bool { return r.Status != review.Active })
+		slices.SortFunc(recs, func(a, b review.Record) int { return strings.Compare(a.ID, b.ID) })
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			var rep *Report
-			var peak uint64
+			var peak, liveMax, profiled uint64
+			live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 			for range b.N {
 				runtime.GC()
 				var before runtime.MemStats
@@ -54,6 +71,13 @@ func BenchmarkHygiene(b *testing.B) {
 						case <-time.After(20 * time.Millisecond):
 							runtime.ReadMemStats(&m)
 							peak = max(peak, m.HeapInuse-min(m.HeapInuse, before.HeapInuse))
+							metrics.Read(live)
+							l := live[0].Value.Uint64()
+							if l > profiled+profiled/10 && prof != "" {
+								writeHeapProfile(b, prof) // what the heap holds near its peak
+								profiled = l
+							}
+							liveMax = max(liveMax, l)
 						}
 					}
 				}()
@@ -77,6 +101,19 @@ func BenchmarkHygiene(b *testing.B) {
 			b.ReportMetric(float64(kinds[Contradictions]), "contra-groups")
 			b.ReportMetric(float64(largest), "largest-group")
 			b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
+			b.ReportMetric(float64(liveMax)/1e6, "peak-live-MB")
 		})
+	}
+}
+
+// writeHeapProfile writes the heap profile to path.
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
 	}
 }

@@ -15,8 +15,10 @@ import (
 // disagree on a claim (a unit, a range, a name), and makes one finding per
 // subject group: the records linked by such disagreements, listed by the
 // claim each makes (contradictionGroup). Output grows with the records, not
-// with the pairs: a subject that forty records state in three ways is one
-// proposal, not hundreds.
+// with the pairs: a subject that forty records state in three ways is a
+// few proposals, not hundreds. A group of more than MaxContradictionMembers
+// is split (splitGroup) into proposals of records that contradict each
+// other directly, none lost.
 func (b *builder) contradictions(ctx context.Context) error {
 	six := b.index()
 	// Subject terms: the record's terms without its claims' values.
@@ -45,6 +47,7 @@ func (b *builder) contradictions(ctx context.Context) error {
 	// records, not with the candidate pairs.
 	uf := newUnionFind(len(b.recs))
 	linked := make([]bool, len(b.recs))
+	var edges [][2]int32 // the pairs that joined two groups: direct contradictions, a spanning forest
 	eachClaimPair(ids, group, func(i, j int) {
 		if uf.find(i) == uf.find(j) {
 			return
@@ -54,6 +57,7 @@ func (b *builder) contradictions(ctx context.Context) error {
 		}
 		uf.union(i, j)
 		linked[i], linked[j] = true, true
+		edges = append(edges, [2]int32{int32(i), int32(j)})
 	})
 	byRoot := map[int][]int{}
 	var roots []int
@@ -68,6 +72,11 @@ func (b *builder) contradictions(ctx context.Context) error {
 		byRoot[r] = append(byRoot[r], i) // in record order
 	}
 	slices.SortFunc(roots, func(x, y int) int { return byRoot[x][0] - byRoot[y][0] })
+	byEdges := map[int][][2]int32{}
+	for _, e := range edges {
+		r := uf.find(int(e[0]))
+		byEdges[r] = append(byEdges[r], e)
+	}
 	for _, r := range roots {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -75,7 +84,15 @@ func (b *builder) contradictions(ctx context.Context) error {
 		if !b.inFocus(b.ids(byRoot[r])) {
 			continue // an incremental run: no changed record in it
 		}
-		b.add(b.contradictionFinding(byRoot[r]))
+		parts := splitGroup(byRoot[r], byEdges[r], MaxContradictionMembers)
+		for k, part := range parts {
+			f := b.contradictionFinding(part)
+			if len(parts) > 1 {
+				f.Proposal.Rationale += fmt.Sprintf(" (Part %d of %d: the %d records of this subject that contradict each other, directly or through others, are split into proposals of at most %d, each of records that contradict another of the same proposal directly.)",
+					k+1, len(parts), len(byRoot[r]), MaxContradictionMembers)
+			}
+			b.add(f)
+		}
 	}
 	return nil
 }

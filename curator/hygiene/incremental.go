@@ -3,7 +3,8 @@ package hygiene
 // The incremental run: only the records changed since the last run,
 // compared against the bank through the index. Its input is the changed
 // records and, for each, its neighbours (the records the index ranks
-// best for its words in its scope: the candidates a near-duplicate or a
+// best for its rarest terms in its scope, and for its identifiers when it
+// makes a claim: NeighbourTerms; the candidates a near-duplicate or a
 // contradiction of it is found among); Run keeps only the findings that
 // name a changed record. A finding between two records neither of which
 // changed was found by an earlier run (or by the full run, which stays
@@ -15,9 +16,24 @@ package hygiene
 import (
 	"errors"
 	"sort"
+	"strings"
 
+	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
 )
+
+// NeighbourTerms are what an index search for r's neighbours asks for:
+// words, the terms its similarity compares (a near duplicate shares some
+// of the rarest of them: prefix filtering, similar.go), and subject, the
+// terms of its identifiers when it makes a claim (a record it contradicts
+// names them too: contradictions), nil otherwise.
+func NeighbourTerms(r *review.Record) (words, subject []string) {
+	words = terms(recordText(r))
+	if ids := identifiers(r.Lemma); len(ids) > 0 && len(claimsOf(r.Lemma)) > 0 {
+		subject = index.Terms(strings.Join(ids, " "))
+	}
+	return words, subject
+}
 
 // Neighbours returns the ids of the records that may duplicate or
 // contradict r (an index search of its words in its scope).

@@ -2,6 +2,7 @@ package hygiene
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,14 +25,17 @@ func pairKey(a, b string) [2]string {
 
 // measure runs hygiene on n synthetic records and scores its duplicate and
 // contradiction pairs against the planted truth (duplicates: plus the
-// records the generator made to say the same by chance). A finding names a
-// group (a merge cluster; a contradiction's subject group, one finding for
-// every record linked by disagreements), so a pair counts as found when
-// both its records are in one finding of the kind. For contradictions that
-// credits a planted pair whose two records are linked only through others
-// of their subject (the pair test alone gave recall 0.55 at 10,000 and
-// 0.68 at 2,000; groups give 0.683 and 0.737), and it makes the found
-// count every pair of a group, so contradiction precision says nothing.
+// records the generator made to say the same by chance). A pair counts as
+// found when both its records are named by one finding of the kind: a
+// merge cluster (every two members similar), or a contradiction proposal
+// — at most MaxContradictionMembers records of one subject group, each
+// contradicting another of the same proposal directly (splitGroup). So a
+// planted pair is credited when its two records land in one proposal,
+// directly or through at most ten others; before the split a whole
+// subject group was one finding and credited every pair in it (recall
+// 0.683 at 10,000; the pair test alone, 0.55). The found count is every
+// pair of a proposal, so contradiction precision says little: the
+// templates make real contradictions the truth does not list.
 func measure(t testing.TB, n int) (dup, contra score) {
 	recs := sample.SynthRecords(n, 1)
 	for i := range recs {
@@ -50,7 +54,14 @@ func measure(t testing.TB, n int) (dup, contra score) {
 		truthContra[pairKey(p[0], p[1])] = true
 	}
 	foundDup, foundContra := map[[2]string]bool{}, map[[2]string]bool{}
+	parts := 0
 	for _, f := range rep.Findings {
+		if f.Kind == Contradictions && len(f.Records) > MaxContradictionMembers {
+			t.Errorf("a contradiction proposal of %d records (at most %d)", len(f.Records), MaxContradictionMembers)
+		}
+		if f.Kind == Contradictions && strings.Contains(f.Proposal.Rationale, " (Part ") {
+			parts++
+		}
 		for i := range f.Records {
 			for j := i + 1; j < len(f.Records); j++ {
 				switch f.Kind {
@@ -61,6 +72,9 @@ func measure(t testing.TB, n int) (dup, contra score) {
 				}
 			}
 		}
+	}
+	if parts == 0 {
+		t.Errorf("no contradiction group of %d records was split", n)
 	}
 	dup, contra = score{found: len(foundDup), truth: len(truthDup)}, score{found: len(foundContra), truth: len(truthContra)}
 	for p := range foundDup {

@@ -12,8 +12,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/memreview/memreview/curator/hygiene"
 	"github.com/memreview/memreview/index"
@@ -29,8 +31,15 @@ const HygieneMarkFile = "hygiene.seq"
 const MaxIncremental = 50_000
 
 // hygieneNeighbours is how many records the index gives as each changed
-// record's neighbours.
-const hygieneNeighbours = 30
+// record's neighbours: the best of those sharing its rarest words
+// (near-duplicate candidates), and as many sharing its identifiers
+// (contradiction candidates).
+var hygieneNeighbours = 30
+
+// hygieneRareTerms is how many of a changed record's rarest terms its
+// neighbour search asks for: at most what max-score takes
+// (plan.MaxScore).
+var hygieneRareTerms = 10
 
 // hygieneInput reads a run's input: incremental when opt asks and the
 // bank allows (focus set), else the whole bank; seq is the change
@@ -72,9 +81,27 @@ func (s *Service) changedRecords(seq int64) ([]string, error) {
 	return ids, nil
 }
 
-// hygieneNeighbours are the active records the index ranks best for r's
-// lemma and trigger (any of their words), r left out.
+// hygieneWordSearch makes hygieneNeighbours search as it did before
+// index.RareTerms, for a benchmark's peer (hygiene_peer_test.go).
+var hygieneWordSearch = false
+
+// hygieneNeighbours are r's neighbours: through the index this process
+// owns, the active records of its env and category best for its rarest
+// terms and those of its env best for its identifiers' terms
+// (index.RareTerms, max-score); where this process cannot own the index,
+// an any-word search of its lemma and trigger.
 func (s *Service) hygieneNeighbours(r *review.Record) ([]string, error) {
+	ix, err := s.index()
+	if err != nil {
+		return nil, err
+	}
+	if h, ok := ix.(interface {
+		Hold(time.Duration) (*index.Index, error)
+	}); ok && !hygieneWordSearch {
+		if own, err := h.Hold(0); err == nil {
+			return rareNeighbours(own, r)
+		}
+	}
 	words := index.LiteralWords(r.Lemma + " " + r.Trigger)
 	if strings.TrimSpace(words) == "" {
 		return nil, nil
@@ -88,6 +115,29 @@ func (s *Service) hygieneNeighbours(r *review.Record) ([]string, error) {
 	for _, h := range res.Hits {
 		if h.ID != r.ID {
 			out = append(out, h.ID)
+		}
+	}
+	return out, nil
+}
+
+// rareNeighbours are r's neighbours in own (hygieneNeighbours).
+func rareNeighbours(own *index.Index, r *review.Record) ([]string, error) {
+	words, subject := hygiene.NeighbourTerms(r)
+	reqs := []index.RareTermsRequest{{Terms: words, MaxTerms: hygieneRareTerms, K: hygieneNeighbours + 1,
+		Env: r.Scope.Env, Category: string(r.Category)}}
+	if len(subject) > 0 {
+		reqs = append(reqs, index.RareTermsRequest{Terms: subject, MaxTerms: hygieneRareTerms, K: hygieneNeighbours + 1, Env: r.Scope.Env})
+	}
+	var out []string
+	for _, req := range reqs {
+		ids, _, err := own.RareTerms(req)
+		if err != nil {
+			return nil, fmt.Errorf("hygiene: the neighbours of %s: %w", r.ID, err)
+		}
+		for _, id := range ids {
+			if id != r.ID && !slices.Contains(out, id) {
+				out = append(out, id)
+			}
 		}
 	}
 	return out, nil

@@ -23,7 +23,14 @@ import (
 // which it changes: it marks the bank as of now, adds
 // $MEMREVIEW_BENCH_CHANGED (default 1,000) records (copies of the text of
 // records spread over the bank, so that each has a duplicate to find),
-// then runs. ms/changed is the run's wall time per changed record.
+// then runs. ms/changed is the run's wall time per changed record. With
+// MEMREVIEW_BENCH_PEER set it runs again on the same changes with the
+// any-word neighbour search of before (app.SetHygieneWordSearch) and
+// counts the findings both runs make, and with MEMREVIEW_BENCH_FULL set
+// too, a full run's, and how many of its pairs of a changed record and
+// another each incremental run names in one finding.
+// MEMREVIEW_BENCH_NEIGHBOURS sets the neighbours asked for per search (30),
+// MEMREVIEW_BENCH_RARETERMS the rarest terms searched (10).
 //
 //	MEMREVIEW_BENCH_BANK=DIR go test ./review/app/ -run '^$' -bench HygieneIncremental -benchtime 1x
 func BenchmarkHygieneIncremental(b *testing.B) {
@@ -32,6 +39,9 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_CHANGED")); err == nil && n > 0 {
 		changed = n
 	}
+	k, _ := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_NEIGHBOURS"))
+	terms, _ := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_RARETERMS"))
+	defer app.SetHygieneNeighbours(app.SetHygieneNeighbours(k, terms))
 	ctx := context.Background()
 	svc, err := app.Open(ctx, dir, app.Options{Operator: "bench"})
 	if err != nil {
@@ -85,8 +95,74 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 			b.Fatalf("incremental %v over %d changed; want %d", rep.Incremental, rep.Changed, changed)
 		}
 		b.ReportMetric(float64(d.Milliseconds())/float64(changed), "ms/changed")
+		if os.Getenv("MEMREVIEW_BENCH_PEER") != "" { // the any-word search of before, on the same changes
+			was := app.SetHygieneWordSearch(true)
+			start := time.Now()
+			peer, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true})
+			app.SetHygieneWordSearch(was)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pd := time.Since(start)
+			mine := map[string]bool{}
+			for _, f := range rep.Findings {
+				mine[f.Fingerprint] = true
+			}
+			both := 0
+			for _, f := range peer.Findings {
+				if mine[f.Fingerprint] {
+					both++
+				}
+			}
+			b.Logf("peer (any-word search): %v, %d findings, %d of them also found by the rare-terms run", pd, len(peer.Findings), both)
+			if os.Getenv("MEMREVIEW_BENCH_FULL") != "" { // what the full run finds about the changed records
+				prefix := fmt.Sprintf("mem_b%d_", run)
+				full, _, err := svc.Hygiene(ctx, app.HygieneOptions{DryRun: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				want := pairsAbout(full, prefix)
+				for name, r := range map[string]*app.HygieneReport{"rare-terms": rep, "peer": peer} {
+					got := pairsAbout(r, prefix)
+					for kind, ps := range want {
+						hit := 0
+						for p := range ps {
+							if got[kind][p] {
+								hit++
+							}
+						}
+						b.Logf("%s: %s pairs of a changed record the full run names: %d, found %d (recall %.3f); %d pairs in all", name, kind, len(ps), hit, float64(hit)/float64(max(1, len(ps))), len(got[kind]))
+					}
+				}
+			}
+			b.ReportMetric(float64(pd.Milliseconds())/float64(changed), "peer-ms/changed")
+			b.ReportMetric(float64(len(peer.Findings)), "peer-findings")
+			b.ReportMetric(float64(both), "findings-in-both")
+		}
 		b.ReportMetric(float64(len(rep.Findings)), "findings")
 		b.ReportMetric(float64(total), "records")
 	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// pairsAbout are, by kind, the pairs (a changed record, by id prefix, and
+// another) that one finding of r names together.
+func pairsAbout(r *app.HygieneReport, prefix string) map[app.HygieneKind]map[[2]string]bool {
+	out := map[app.HygieneKind]map[[2]string]bool{}
+	for _, f := range r.Findings {
+		if out[f.Kind] == nil {
+			out[f.Kind] = map[[2]string]bool{}
+		}
+		for _, a := range f.Records {
+			if !strings.HasPrefix(a, prefix) {
+				continue
+			}
+			for _, o := range f.Records {
+				if o != a {
+					out[f.Kind][[2]string{min(a, o), max(a, o)}] = true
+				}
+			}
+		}
+	}
+	return out
 }
