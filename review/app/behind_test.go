@@ -21,6 +21,7 @@ import (
 // the next process's search takes over and finds the record again, and
 // its catch-up completes with the index agreeing with the store.
 func TestSearchWhileOwnerRebuilds(t *testing.T) {
+	t.Parallel()
 	dir := bankCopy(t)
 	n := 2500 // over rebuildMin (2,000) and a quarter of the index: rebuilt
 	if ci {

@@ -77,7 +77,21 @@ func TestEmbeddingsEndpointFaults(t *testing.T) {
 			if _, err := svc.Import(context.Background(), app.KindRecords, []app.ImportInput{{Name: "more.jsonl", R: strings.NewReader(imp)}}, app.ImportOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+			// The wait keeps trying until the failure's reason shows in its
+			// progress (then this test stops it), and, asked again while
+			// the endpoint still fails, runs out of time without finishing.
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			_, err := svc.WaitEmbeddings(ctx, func(st app.EmbeddingStatus) {
+				if strings.Contains(st.LastError, tc.why) {
+					cancel()
+				}
+			})
+			timedOut := ctx.Err() == context.DeadlineExceeded
+			cancel()
+			if timedOut || !errors.Is(err, context.Canceled) {
+				t.Fatalf("wait with the endpoint failing: %v, want it to keep trying until its progress shows %q", err, tc.why)
+			}
+			ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
 			st, err := svc.WaitEmbeddings(ctx, nil)
 			cancel()
 			if err == nil || !errors.Is(err, context.DeadlineExceeded) {

@@ -244,6 +244,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // another process must succeed within 2 s and find everything committed;
 // at the end the index must agree with the store.
 func TestKillIndexOwner(t *testing.T) {
+	t.Parallel()
 	dir := bankCopy(t)
 	rounds := 5
 	if ci {
@@ -341,6 +342,7 @@ func total(r *index.Results) any {
 // decision a decider reports is stored exactly once, with no proposal
 // decided twice.
 func TestManyProcesses(t *testing.T) {
+	t.Parallel()
 	dir := bankCopy(t)
 	d := time.Second
 	if ci {

@@ -82,7 +82,8 @@ type Options struct {
 	// in the background while it owns the index (the TUI, serve); without
 	// it a one-shot command embeds only what a small bank lacks when it
 	// searches (embeddings.go). EmbedBackoff is the first wait after the
-	// endpoint fails (0: a second; tests shorten it).
+	// endpoint fails (0: a second; tests shorten it), and the most the
+	// embedder waits before it sends a failed request again (else 500 ms).
 	BackgroundEmbedding bool
 	EmbedBackoff        time.Duration
 	// RetrieveCache is how many answers the retrieval cache keeps
