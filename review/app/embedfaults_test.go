@@ -62,11 +62,13 @@ func TestEmbeddingsEndpointFaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := embedtest.New(t, embedtest.Topics(8, topics))
-			srv.SetDelay(2 * time.Second)
+			srv.SetDelay(4 * time.Second)
 			srv.SetRetryAfter("1")
 			clk := &clock{t: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
+			// A request's timeout long enough that a loaded machine's
+			// answer is not cut (and sent twice), short against Slow.
 			svc := vecBank(t, faultRecords[:1], srv, app.Options{Now: clk.now}, func(c *review.Config) {
-				c.Embeddings.Timeout, c.Embeddings.QueryTimeout = "300ms", "300ms"
+				c.Embeddings.Timeout, c.Embeddings.QueryTimeout = "1s", "300ms"
 			})
 			waitEmbedded(t, svc) // mem_conn has its vector
 			// Two more records arrive while the endpoint fails.

@@ -58,6 +58,7 @@ func stressProposals() int {
 }
 
 func TestMain(m *testing.M) {
+	testenv.LessGC()
 	mcptest.MaybeServe() // the probe tests' MCP server is this binary
 	if role := os.Getenv(childRoleEnv); role != "" {
 		os.Exit(child(role, os.Getenv(childBankEnv)))
