@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/curator/llmtest"
 	"github.com/memreview/memreview/review"
@@ -232,4 +234,60 @@ func TestCurateFromTrajectories(t *testing.T) {
 	got := s.waitRe(runIDRe, "Review 1/16")
 	s.quit()
 	checkCreated(t, w.store, f, got[1], trajs[0].ID)
+}
+
+// A curator run's proposal commits before the run ends, so the change
+// watcher can see it first: it is this program's own (the run's id is
+// one its Curator started), not "1 new proposal" from elsewhere. The same
+// change seen by another program is news.
+func TestCuratorRunsProposalIsNotNews(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	f := newModelServer(t, createScript(nil)...)
+	cur := common.NewCurator(f.settings(1))
+	cur.Consent()
+	svc := w.deps.Service
+	seq, err := svc.LastSeq()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trajs, err := w.store.Trajectories()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := cur.Start(w.deps, []string{trajs[0].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Run the run's commands as the program would, until it is done.
+	pending, done := []tea.Cmd{cmd}, false
+	for len(pending) > 0 && !done {
+		c := pending[0]
+		pending = pending[1:]
+		if c == nil {
+			continue
+		}
+		switch m := c().(type) {
+		case tea.BatchMsg:
+			pending = append(pending, m...)
+		case common.CuratorDone:
+			if m.Err != nil {
+				t.Fatal(m.Err)
+			}
+			done = true
+		default:
+			next, _ := cur.Update(m)
+			pending = append(pending, next)
+		}
+	}
+	cs, err := svc.ChangesSince(seq)
+	if err != nil || cs.Empty() {
+		t.Fatalf("changes since the run: %+v, %v", cs, err)
+	}
+	if got := describe(svc, cs, w.deps.Operator, &ownProposals{curator: cur}); got != "" {
+		t.Errorf("the watcher says %q of this program's own curator run", got)
+	}
+	if got := describe(svc, cs, w.deps.Operator, &ownProposals{curator: common.NewCurator(f.settings(1))}); got != "1 new proposal" {
+		t.Errorf("another program's watcher says %q, want 1 new proposal", got)
+	}
 }

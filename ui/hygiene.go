@@ -47,19 +47,27 @@ type hygieneTick struct{ seq int }
 // process had queued them. While a run is in flight its proposals are
 // committed before their ids reach add, so the poll also counts a
 // hygiene-sourced proposal as this program's while one runs (running).
+//
+// A curator run's proposals are this program's too: curator says which
+// runs this program started.
 type ownProposals struct {
 	mu      sync.Mutex
 	ids     map[string]bool
 	running int
+	curator *common.Curator
 }
 
 // begin and end bracket a run of this program's hygiene.
 func (o *ownProposals) begin() { o.mu.Lock(); o.running++; o.mu.Unlock() }
 func (o *ownProposals) end()   { o.mu.Lock(); o.running--; o.mu.Unlock() }
 
-// mine reports whether p was queued by this program's hygiene: its id was
-// added, or it is hygiene's and a run of this program is in flight.
+// mine reports whether p was queued by this program: by its hygiene (its
+// id was added, or it is hygiene's and a run of this program is in
+// flight) or by a curator run it started.
 func (o *ownProposals) mine(p *review.Proposal) bool {
+	if o.curator.Started(p.CuratorRun) {
+		return true
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.ids[p.ID] || o.running > 0 && p.Source == "hygiene"

@@ -50,7 +50,7 @@ type Model struct {
 
 	hygiene    *hygieneRun // the H run in flight; nil when none (hygiene.go)
 	hygieneSeq int
-	own        ownProposals // the proposals H queued: the change watcher does not announce them
+	own        ownProposals // the proposals H and the curator runs queued: the change watcher does not announce them
 }
 
 // clearStatus ends a transient message unless a newer one replaced it.
@@ -68,7 +68,7 @@ func New(deps common.Deps) tea.Model {
 	h.Styles.FullSeparator = c.Styles.Subtle
 	h.Styles.Ellipsis = c.Styles.Footer
 	return &Model{c: c, deps: deps, screens: map[common.ScreenID]common.Screen{},
-		active: common.ScreenReview, help: h, keys: screenKeys()}
+		active: common.ScreenReview, help: h, keys: screenKeys(), own: ownProposals{curator: deps.Curator}}
 }
 
 // Run starts the program on the alternate screen with mouse support and

@@ -109,7 +109,8 @@ func (m *Model) seen(msg changesSeen) tea.Cmd {
 }
 
 // describe says what a change set did to the queue; proposals this
-// program queued itself (own: hygiene's) are not news.
+// program queued itself (own: hygiene's and its curator runs') are not
+// news.
 func describe(svc *app.Service, cs app.ChangeSet, operator string, own *ownProposals) string {
 	var joined int
 	var left []string

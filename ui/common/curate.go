@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/bubbles/spinner"
@@ -43,6 +44,23 @@ type Curator struct {
 	// consented: the operator said y to sending trajectories to this
 	// endpoint and model, once a session (the root asks: CuratorConsent).
 	consented bool
+	// started holds the id of every run this Curator started; the change
+	// watcher reads it from its own goroutine (Started), hence the lock.
+	mu      sync.Mutex
+	started map[string]bool
+}
+
+// Started reports whether run id is one this program started: its
+// proposals are committed before the run ends, so the change watcher can
+// see them first and must not announce them as news from elsewhere. Safe
+// from any goroutine.
+func (c *Curator) Started(id string) bool {
+	if c == nil || id == "" {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.started[id]
 }
 
 // CuratorConsent asks the root to ask the operator, before the session's
@@ -165,6 +183,12 @@ func (c *Curator) Start(d Deps, trajIDs []string) (tea.Cmd, error) {
 		now = d.Service.Now()
 	}
 	id := app.NewCuratorRunID(now)
+	c.mu.Lock()
+	if c.started == nil {
+		c.started = map[string]bool{}
+	}
+	c.started[id] = true
+	c.mu.Unlock()
 	ch := make(chan tea.Msg, 64)
 	c.run = &CuratorRun{ID: id, Trajectories: slices.Clone(trajIDs)}
 	c.ch, c.frame = ch, 0
