@@ -379,6 +379,7 @@ func isWord(w string) bool {
 }
 
 func TestMain(m *testing.M) {
+	testenv.LessGC()
 	code := m.Run()
 	if f := &tailFixture; f.dir != "" {
 		if f.behind != nil {

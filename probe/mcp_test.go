@@ -15,6 +15,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	testenv.LessGC()
 	mcptest.MaybeServe() // the test binary doubles as the MCP test server
 	maybeGrepOnce()      // and as BenchmarkGrepOffice's cold process
 	os.Exit(m.Run())

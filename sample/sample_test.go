@@ -16,6 +16,7 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/formats"
 	"github.com/memreview/memreview/review/store"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 var (
@@ -67,6 +68,7 @@ func copyTree(dst, src string) error {
 }
 
 func TestMain(m *testing.M) {
+	testenv.LessGC()
 	code := m.Run()
 	if worldDir != "" {
 		os.RemoveAll(filepath.Dir(worldDir))

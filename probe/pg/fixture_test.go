@@ -15,9 +15,11 @@ import (
 
 	"github.com/memreview/memreview/probe/mcpenv/mcptest"
 	"github.com/memreview/memreview/review/store/pg/pgtest"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 func TestMain(m *testing.M) {
+	testenv.LessGC()
 	mcptest.MaybeServe() // the benchmarks' MCP server is this binary
 	os.Exit(pgtest.Main(m))
 }

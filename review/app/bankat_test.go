@@ -21,6 +21,7 @@ func byID(recs []review.Record) map[string]review.Record {
 // The bank before and after a decision, and as it stood at a time, are
 // read back from the record versions.
 func TestRecordsAtDecision(t *testing.T) {
+	t.Parallel()
 	// Every decision in one millisecond: the order is the decisions'
 	// sequence, not their time (a create and a delete in the same
 	// millisecond read as one moment under a timestamp's order).
@@ -76,6 +77,7 @@ func TestRecordsAtDecision(t *testing.T) {
 // under the proposal's id, updates replace, deletes and merges retire, and
 // the second of two proposals on one record is left out.
 func TestRecordsWithPending(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	recs, err := svc.RecordsWithPending()
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 // the index's answer to the same request, for active and retired records,
 // on the first page and past it; after a delete, both move alike.
 func TestBrowseRecordsMatchesSearch(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	check := func(when string) {
 		t.Helper()

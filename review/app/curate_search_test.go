@@ -14,6 +14,7 @@ import (
 // active records only, and a query the query-string syntax rejects (a
 // model's stray colon or parenthesis) is retried as its literal words.
 func TestCuratorSearchesActiveRecords(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "bank")
 	s, err := Create(context.Background(), dir, Options{})
 	if err != nil {

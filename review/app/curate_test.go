@@ -31,6 +31,7 @@ func scriptedLLM(t *testing.T, turns ...[][2]string) (*llmtest.Server, func() []
 // The curator runs through the service: memory_search goes through the
 // shared index, its proposal joins the queue and is searchable at once.
 func TestCurateThroughTheService(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	ts, err := svc.Trajectories()
 	if err != nil || len(ts) == 0 || ts[0].Distilled == nil {

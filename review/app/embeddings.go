@@ -89,6 +89,17 @@ func endpointConfig(c review.EmbeddingsConfig) (*endpoint, error) {
 	return ep, nil
 }
 
+// endpointOf is endpointConfig with the service's EmbedBackoff, when
+// set, also bounding the embedder's own wait before it tries a failed
+// request again (tests shorten both).
+func (s *Service) endpointOf(c review.EmbeddingsConfig) (*endpoint, error) {
+	ep, err := endpointConfig(c)
+	if ep != nil && s.opt.EmbedBackoff > 0 {
+		ep.cfg.Backoff = min(ep.cfg.Backoff, s.opt.EmbedBackoff)
+	}
+	return ep, err
+}
+
 func duration(s, field string) (time.Duration, error) {
 	if strings.TrimSpace(s) == "" {
 		return 0, nil
@@ -155,7 +166,7 @@ func (s *Service) queryTimeout() time.Duration {
 	if err != nil {
 		return 0
 	}
-	if ep, err := endpointConfig(cfg.Embeddings); err == nil && ep != nil {
+	if ep, err := s.endpointOf(cfg.Embeddings); err == nil && ep != nil {
 		return ep.queryTimeout
 	}
 	return 0
@@ -172,7 +183,7 @@ func (s *Service) queryEmbedder(model string) (embed.Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep, err := endpointConfig(cfg.Embeddings)
+	ep, err := s.endpointOf(cfg.Embeddings)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +235,7 @@ func (s *Service) resolveTarget(active int, train bool) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep, cfgErr := endpointConfig(cfg.Embeddings)
+	ep, cfgErr := s.endpointOf(cfg.Embeddings)
 	s.emb.mu.Lock()
 	s.emb.cfgError = ""
 	if cfgErr != nil {

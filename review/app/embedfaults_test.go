@@ -62,11 +62,13 @@ func TestEmbeddingsEndpointFaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := embedtest.New(t, embedtest.Topics(8, topics))
-			srv.SetDelay(2 * time.Second)
+			srv.SetDelay(4 * time.Second)
 			srv.SetRetryAfter("1")
 			clk := &clock{t: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
+			// A request's timeout long enough that a loaded machine's
+			// answer is not cut (and sent twice), short against Slow.
 			svc := vecBank(t, faultRecords[:1], srv, app.Options{Now: clk.now}, func(c *review.Config) {
-				c.Embeddings.Timeout, c.Embeddings.QueryTimeout = "300ms", "300ms"
+				c.Embeddings.Timeout, c.Embeddings.QueryTimeout = "1s", "300ms"
 			})
 			waitEmbedded(t, svc) // mem_conn has its vector
 			// Two more records arrive while the endpoint fails.
@@ -77,7 +79,21 @@ func TestEmbeddingsEndpointFaults(t *testing.T) {
 			if _, err := svc.Import(context.Background(), app.KindRecords, []app.ImportInput{{Name: "more.jsonl", R: strings.NewReader(imp)}}, app.ImportOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+			// The wait keeps trying until the failure's reason shows in its
+			// progress (then this test stops it), and, asked again while
+			// the endpoint still fails, runs out of time without finishing.
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			_, err := svc.WaitEmbeddings(ctx, func(st app.EmbeddingStatus) {
+				if strings.Contains(st.LastError, tc.why) {
+					cancel()
+				}
+			})
+			timedOut := ctx.Err() == context.DeadlineExceeded
+			cancel()
+			if timedOut || !errors.Is(err, context.Canceled) {
+				t.Fatalf("wait with the endpoint failing: %v, want it to keep trying until its progress shows %q", err, tc.why)
+			}
+			ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
 			st, err := svc.WaitEmbeddings(ctx, nil)
 			cancel()
 			if err == nil || !errors.Is(err, context.DeadlineExceeded) {

@@ -331,7 +331,7 @@ func (s *Service) catchUpEmbeddings(ctx context.Context) {
 	}
 	if cfg, err := s.b.Config(); err != nil {
 		return
-	} else if ep, _ := endpointConfig(cfg.Embeddings); ep != nil {
+	} else if ep, _ := s.endpointOf(cfg.Embeddings); ep != nil {
 		return
 	}
 	seq, err := s.b.LastSeq()

@@ -48,6 +48,7 @@ func passSpan(rep *app.EvalReport, cond string, from, to int) string {
 // decision that accepts a stale record shows as regressing the tasks that
 // retrieve it.
 func TestEvalSampleDrift(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	ctx := context.Background()
 	path, tasks := sampleTasks(t, svc)

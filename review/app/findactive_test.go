@@ -14,6 +14,7 @@ import (
 // env narrows, exclude and n are kept to, and a record retired is no
 // longer found.
 func TestFindActive(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	find := func(query, env string, exclude []string, n int) []string {
 		t.Helper()

@@ -8,6 +8,7 @@ import (
 )
 
 func TestHideRetiredUnlessAsked(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		req  index.Request
 		want []string // the status filter after

@@ -20,6 +20,7 @@ import (
 // full run makes about it — and nothing of the records that did not
 // change; a dry run leaves the mark where it was.
 func TestHygieneIncremental(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	ctx := context.Background()
 	first, saved, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true})

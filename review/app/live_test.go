@@ -62,6 +62,7 @@ func jsonOf(t *testing.T, v any) string {
 // of that check, after a defer and after the bank is opened again, and it
 // is not taken for evidence (Reprobe does not run it again).
 func TestLiveRunsSavedSurviveDefer(t *testing.T) {
+	t.Parallel()
 	dir, svc, pid := liveBank(t)
 	ctx := context.Background()
 	items, err := svc.LiveItems(pid)
@@ -99,6 +100,7 @@ func TestLiveRunsSavedSurviveDefer(t *testing.T) {
 // not suspect at its first verify. (Before, the wrong Expect was kept and
 // the first verify made the new record suspect.)
 func TestAcceptTakesLiveBaseline(t *testing.T) {
+	t.Parallel()
 	_, svc, pid := liveBank(t)
 	ctx := context.Background()
 	items, _ := svc.LiveItems(pid)
@@ -146,6 +148,7 @@ func TestAcceptTakesLiveBaseline(t *testing.T) {
 // An edit or narrow accept takes the baselines too, for the record the
 // operator wrote.
 func TestNarrowTakesLiveBaseline(t *testing.T) {
+	t.Parallel()
 	_, svc, pid := liveBank(t)
 	ctx := context.Background()
 	lived, err := svc.RunLiveAll(ctx, pid, "")
@@ -178,6 +181,7 @@ func TestNarrowTakesLiveBaseline(t *testing.T) {
 // new expectation in a new version, a person's edit with its note: the
 // record is no longer suspect, and the next verify holds.
 func TestRebaselineSuspectRecord(t *testing.T) {
+	t.Parallel()
 	dir, svc, pid := liveBank(t)
 	ctx := context.Background()
 	d, err := svc.Decide(ctx, review.DecideRequest{Proposal: pid, Verb: review.Accept}) // no live run: the wrong Expect stays

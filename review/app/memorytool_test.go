@@ -58,6 +58,7 @@ func queued(t *testing.T, svc *app.Service) []review.Proposal {
 }
 
 func TestMemoryToolViewsTheBankAsFiles(t *testing.T) {
+	t.Parallel()
 	svc, _ := memoryBank(t)
 	m := svc.NewMemorySession("claude")
 	root := run(t, m, app.MemoryCommand{Command: "view", Path: "/memories"})
@@ -96,6 +97,7 @@ func TestMemoryToolViewsTheBankAsFiles(t *testing.T) {
 }
 
 func TestMemoryToolWritesArePendingProposals(t *testing.T) {
+	t.Parallel()
 	svc, st := memoryBank(t)
 	ctx := context.Background()
 	m := svc.NewMemorySession("claude-code")
@@ -161,6 +163,7 @@ func TestMemoryToolWritesArePendingProposals(t *testing.T) {
 }
 
 func TestMemoryToolEditsTheVersionViewed(t *testing.T) {
+	t.Parallel()
 	svc, _ := memoryBank(t)
 	ctx := context.Background()
 	m := svc.NewMemorySession("claude")
@@ -185,6 +188,7 @@ func TestMemoryToolEditsTheVersionViewed(t *testing.T) {
 }
 
 func TestMemoryToolRewriteReplacesItsOwnProposal(t *testing.T) {
+	t.Parallel()
 	svc, st := memoryBank(t)
 	ctx := context.Background()
 	m := svc.NewMemorySession("claude")
@@ -219,6 +223,7 @@ func TestMemoryToolRewriteReplacesItsOwnProposal(t *testing.T) {
 // (or, where it takes what memreview cannot, in its voice), and nothing
 // queued.
 func TestMemoryToolFaults(t *testing.T) {
+	t.Parallel()
 	svc, _ := memoryBank(t)
 	ctx := context.Background()
 	m := svc.NewMemorySession("claude")
@@ -289,6 +294,7 @@ func TestMemoryToolFaults(t *testing.T) {
 }
 
 func TestMemoryTextRoundTrip(t *testing.T) {
+	t.Parallel()
 	svc, _ := memoryBank(t)
 	m := svc.NewMemorySession("claude")
 	// A model's text, whatever its shape, comes back byte for byte.

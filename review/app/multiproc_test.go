@@ -34,6 +34,9 @@ const (
 	childRoleEnv = "MEMREVIEW_SERVICE_CHILD" // owner, search or decide
 	childBankEnv = "MEMREVIEW_SERVICE_BANK"
 	childForEnv  = "MEMREVIEW_SERVICE_FOR" // how long search and decide run
+	// childRebuildEnv is the child's index.Tuning.RebuildMin (unset: the
+	// program's).
+	childRebuildEnv = "MEMREVIEW_SERVICE_REBUILD_MIN"
 )
 
 // ci is set by .ci/run: the stress tests run at full strength.
@@ -58,6 +61,7 @@ func stressProposals() int {
 }
 
 func TestMain(m *testing.M) {
+	testenv.LessGC()
 	mcptest.MaybeServe() // the probe tests' MCP server is this binary
 	if role := os.Getenv(childRoleEnv); role != "" {
 		os.Exit(child(role, os.Getenv(childBankEnv)))
@@ -126,7 +130,9 @@ func makeBank(dir string) error {
 // child is a child process's body. It prints what it did on stdout, one
 // fact a line, and returns its exit status.
 func child(role, dir string) int {
-	svc, err := app.Open(context.Background(), dir, app.Options{Operator: "child-" + strconv.Itoa(os.Getpid())})
+	opt := app.Options{Operator: "child-" + strconv.Itoa(os.Getpid())}
+	opt.IndexTuning.RebuildMin, _ = strconv.Atoi(os.Getenv(childRebuildEnv))
+	svc, err := app.Open(context.Background(), dir, opt)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -204,10 +210,11 @@ func child(role, dir string) int {
 }
 
 // startChild starts the test binary as a child of role on dir.
-func startChild(t testing.TB, role, dir string, d time.Duration) (*exec.Cmd, *bufio.Scanner) {
+func startChild(t testing.TB, role, dir string, d time.Duration, env ...string) (*exec.Cmd, *bufio.Scanner) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childRoleEnv+"="+role, childBankEnv+"="+dir, childForEnv+"="+d.String())
+	cmd.Env = append(cmd.Env, env...)
 	var stderr strings.Builder
 	cmd.Stderr = &lockedWriter{w: &stderr}
 	out, err := cmd.StdoutPipe()
@@ -244,6 +251,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // another process must succeed within 2 s and find everything committed;
 // at the end the index must agree with the store.
 func TestKillIndexOwner(t *testing.T) {
+	t.Parallel()
 	dir := bankCopy(t)
 	rounds := 5
 	if ci {
@@ -341,6 +349,7 @@ func total(r *index.Results) any {
 // decision a decider reports is stored exactly once, with no proposal
 // decided twice.
 func TestManyProcesses(t *testing.T) {
+	t.Parallel()
 	dir := bankCopy(t)
 	d := time.Second
 	if ci {

@@ -113,9 +113,9 @@ func New(st Store, opt Options) *Service {
 		}
 		// The index owner catches up when the service's change follower
 		// says the bank moved: one follower a process.
-		vectors := s.vectorOptions(ixDir)
+		vectors, tune := s.vectorOptions(ixDir), opt.IndexTuning
 		s.opt.OpenIndex = func() (Index, error) {
-			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, HandOff: handOff, HandOffAfter: after, Vectors: vectors})
+			return share.Open(ixDir, src, share.Options{Changed: s.Changed, Logf: logf, Progress: progress, HandOff: handOff, HandOffAfter: after, Vectors: vectors, Tuning: tune})
 		}
 	}
 	return s

@@ -3,6 +3,7 @@ package app
 import "testing"
 
 func TestTeamBankName(t *testing.T) {
+	t.Parallel()
 	for bank, want := range map[string]string{
 		"postgres://alice@db.example.com/team":            "postgres:team",
 		"postgres://postgres@/t1?host=/tmp/pgtest12/sock": "postgres:t1",

@@ -310,6 +310,7 @@ func verifySuspects(t *testing.T, svc *app.Service) map[string]probe.Verdict {
 // check makes that record suspect; a record whose check still gives the
 // same rows is not, though the schema's fingerprint moved.
 func TestVerifyFlagsAPostgresSchemaChange(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWarehouse(t)
 	svc, _ := emptyService(t)

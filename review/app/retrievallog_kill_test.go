@@ -47,6 +47,7 @@ func retrieveChild(svc *app.Service) int {
 // the bank is opened again, each once. (One in flight may be lost: it was
 // never acknowledged.)
 func TestRetrievalLogSurvivesKill(t *testing.T) {
+	t.Parallel()
 	dir := bankCopy(t)
 	cmd, lines := startChild(t, "retrieve", dir, 0)
 	acked := map[string]bool{}

@@ -49,6 +49,7 @@ func bankHolds(t *testing.T, dir, s string) string {
 // acknowledgement is refused naming the finding, in bulk too, and with
 // the acknowledgement it is accepted and the decision says so.
 func TestFlaggedProposalNeedsAcknowledgement(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	res, err := importProposals(t, svc, "agent.jsonl", proposalLine("Prices are in cents.")+proposalLine(screentest.Injection))
 	if err != nil {
@@ -112,6 +113,7 @@ func TestFlaggedProposalNeedsAcknowledgement(t *testing.T) {
 // true it is stored with the secret replaced, and the secret is nowhere
 // in the bank's files.
 func TestSecretsNeverEnterTheBank(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	secret := screentest.Secret(1)
 	before, _ := svc.Queue()
@@ -164,6 +166,7 @@ func TestSecretsNeverEnterTheBank(t *testing.T) {
 // Importing memories with --accept refuses a flagged memory (no bulk
 // accept of flagged proposals) before anything is written.
 func TestAcceptedMemoriesAreNotFlagged(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	before, _ := svc.Queue()
 	_, err := svc.Import(context.Background(), app.KindMemories, []app.ImportInput{{Name: "mem0.json", R: strings.NewReader(
@@ -182,6 +185,7 @@ func TestAcceptedMemoriesAreNotFlagged(t *testing.T) {
 // (which reads the field and rule), and its next, clean call is queued,
 // screened.
 func TestCuratorProposalsAreScreened(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	ts, _ := svc.Trajectories()
 	secret := screentest.Secret(2)
@@ -217,6 +221,7 @@ func TestCuratorProposalsAreScreened(t *testing.T) {
 // reader and an update with the secret redacted for one that only holds a
 // secret; the rationales quote neither.
 func TestHygienePoisoning(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	secret := screentest.Secret(3)
 	_, err := svc.Import(context.Background(), app.KindRecords, []app.ImportInput{{Name: "r.jsonl", R: strings.NewReader(
@@ -262,6 +267,7 @@ func TestHygienePoisoning(t *testing.T) {
 
 // Proposals screened with older rules (or never) are screened again.
 func TestRescreen(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	n, err := svc.Rescreen()
 	if err != nil || n == 0 {

@@ -78,11 +78,17 @@ type Options struct {
 	// HandOffAfter replaces handOffAfter (0: handOffAfter; a negative
 	// duration hands off at once).
 	HandOffAfter time.Duration
+	// IndexTuning is the shared index's thresholds when this process
+	// owns it (index.Tuning; the zero value is what the program runs):
+	// tests lower Tuning.RebuildMin to take the rebuild path with a
+	// small bank.
+	IndexTuning index.Tuning
 	// BackgroundEmbedding makes this process embed new and changed records
 	// in the background while it owns the index (the TUI, serve); without
 	// it a one-shot command embeds only what a small bank lacks when it
 	// searches (embeddings.go). EmbedBackoff is the first wait after the
-	// endpoint fails (0: a second; tests shorten it).
+	// endpoint fails (0: a second; tests shorten it), and the most the
+	// embedder waits before it sends a failed request again (else 500 ms).
 	BackgroundEmbedding bool
 	EmbedBackoff        time.Duration
 	// RetrieveCache is how many answers the retrieval cache keeps

@@ -84,6 +84,7 @@ func hits(t *testing.T, svc *app.Service, q string) []string {
 
 // A decision is searchable the moment Decide returns, in this process.
 func TestDecideThenSearchSeesIt(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	q, err := svc.Queue()
 	if err != nil {
@@ -124,6 +125,7 @@ func TestDecideThenSearchSeesIt(t *testing.T) {
 // A write whose index update fails is still committed; the service warns
 // and the caller sees success.
 func TestIndexFailureAfterCommitWarns(t *testing.T) {
+	t.Parallel()
 	var warnings []string
 	svc := sampleService(t, app.Options{
 		Warnf:     func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) },
@@ -145,6 +147,7 @@ func TestIndexFailureAfterCommitWarns(t *testing.T) {
 // Import validates every input first: one bad line anywhere, and nothing
 // from any input is written.
 func TestImportValidatesFirst(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	before, _ := svc.LastSeq()
 	good := `{"id":"mem_new1","lemma":"a new fact","category":"fact","confidence":0.5}` + "\n"
@@ -176,6 +179,7 @@ func TestImportValidatesFirst(t *testing.T) {
 
 // Retrieve logs who asked and what they got, unless it is a preview.
 func TestRetrieveLogs(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	got, err := svc.Retrieve(app.RetrieveRequest{Task: "how are prices stored", Scope: review.Scope{Env: "shop"}, K: 3, Client: "mcp:test", TaskID: "task-9"})
 	if err != nil || len(got) == 0 {
@@ -195,6 +199,7 @@ func TestRetrieveLogs(t *testing.T) {
 
 // ChangesSince and Watch report another writer's changes.
 func TestWatchSeesOtherWriters(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{WatchEvery: 20 * time.Millisecond})
 	other, err := store.Open(svc.Dir(), store.Options{})
 	if err != nil {
@@ -246,6 +251,7 @@ func TestWatchSeesOtherWriters(t *testing.T) {
 // AttachRun stores the run and links it in one step; VerifyRecord stores
 // results.
 func TestProbesAttachVerify(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	ctx := context.Background()
 	q, _ := svc.Queue()
@@ -301,6 +307,7 @@ func TestProbesAttachVerify(t *testing.T) {
 // An agent's write is always a pending proposal; a submitted trajectory
 // never replaces one the bank holds.
 func TestProposeAndSubmit(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	ps := []review.Proposal{{Op: review.OpCreate, Status: review.Accepted, Rationale: "agent",
 		Record: &review.Record{Lemma: "an agent's idea", Category: review.Fact, Confidence: 0.4}}}
@@ -343,6 +350,7 @@ func TestProposeAndSubmit(t *testing.T) {
 // Concurrent retrievals share commits but every one is logged exactly once,
 // before its Retrieve returns.
 func TestConcurrentRetrievalsAllLogged(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	const n = 40
 	var wg sync.WaitGroup

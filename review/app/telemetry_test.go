@@ -189,6 +189,7 @@ func TestTelemetrySpansFollowTheGenAIMemoryConventions(t *testing.T) {
 // imported OTel trace become retrieval-log entries of the run, and the
 // records they returned count the run's outcome in their worth.
 func TestImportedMemorySearchSpansAreRetrievals(t *testing.T) {
+	t.Parallel()
 	svc, _ := memoryBank(t)
 	trace := `{"resourceSpans":[{"scopeSpans":[{"spans":[
  {"traceId":"t1","spanId":"a","name":"chat gpt-5","startTimeUnixNano":"1767225600000000000","attributes":[

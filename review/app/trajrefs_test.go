@@ -16,6 +16,7 @@ type hiddenRefs struct{ app.Store }
 // the records of the ids asked for that exist, in one query as in one read
 // per id.
 func TestRecordRefsByTrajectory(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	st, err := store.Open(svc.Dir(), store.Options{})
 	if err != nil {

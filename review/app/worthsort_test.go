@@ -14,6 +14,7 @@ import (
 // by the screen's rule (lift, then retrieved, then id), with the
 // retrieved records at both ends and the total every hit.
 func TestSearchByWorth(t *testing.T) {
+	t.Parallel()
 	svc := sampleService(t, app.Options{})
 	worth, err := svc.WorthAll()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/review/store/storetest"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // newSQLite gives a fresh SQLite store, closed when t ends: the backend
@@ -27,6 +28,7 @@ func TestConformance(t *testing.T) { storetest.Run(t, newSQLite) }
 const durableBankEnv = "MEMREVIEW_STORETEST_DURABLE_BANK"
 
 func TestMain(m *testing.M) {
+	testenv.LessGC()
 	if dir := os.Getenv(durableBankEnv); dir != "" {
 		s, err := store.Open(dir, store.Options{})
 		if err == nil {

@@ -19,6 +19,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
+
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // WaitTimeout is how long WaitFor waits for the program to print: long,
@@ -34,6 +36,7 @@ const WaitTimeout = 45 * time.Second
 //
 //	func TestMain(m *testing.M) { uitest.Main(m) }
 func Main(m *testing.M, cleanups ...func()) {
+	testenv.LessGC()
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
 	code := m.Run()

@@ -15,9 +15,11 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/store/pg/pgtest"
 	"github.com/memreview/memreview/review/store/storetest"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 func TestMain(m *testing.M) {
+	testenv.LessGC()
 	if os.Getenv(helperEnv) != "" {
 		runHelper()
 	}
