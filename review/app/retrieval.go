@@ -81,7 +81,12 @@ func (s *Service) RetrieveWith(ctx context.Context, req RetrieveRequest) (res *R
 			res.Query = query
 		}
 	}
+	release, err := s.acquireRetrieve(ctx)
+	if err != nil {
+		return nil, err
+	}
 	recs, err := s.cachedHybrid(ctx, ix, req, query, scope, cats, k, res)
+	release()
 	if err != nil {
 		return nil, err
 	}

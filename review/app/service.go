@@ -94,6 +94,10 @@ type Options struct {
 	// RetrieveCache is how many answers the retrieval cache keeps
 	// (retrievecache.go); 0: 1,024, negative: no cache.
 	RetrieveCache int
+	// RetrieveSlots is how many retrievals run at once, the rest waiting
+	// their turn in order (retrieveslots.go); 0: one per core
+	// (GOMAXPROCS), negative: no bound.
+	RetrieveSlots int
 }
 
 // handOffAfter is how long Close lets a catch-up run before it hands the
@@ -125,6 +129,7 @@ type Service struct {
 	probes probeRunner // every probe's pools and sessions (envs.go)
 	evals  evalCache
 	rcache retrieveCache     // retrievecache.go
+	rslots retrieveSlots     // retrieveslots.go
 	tel    *telemetry.Tracer // nil: no telemetry (telemetry.go)
 }
 

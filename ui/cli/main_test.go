@@ -39,6 +39,7 @@ var bin string
 const asCLI = "MEMREVIEW_TEST_AS_CLI"
 
 func TestMain(m *testing.M) {
+	testenv.LessGC()
 	if os.Getenv(asCLI) == "1" {
 		stopProfile := profileCLI()
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memreview/memreview/sample/testenv"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memreview/memreview/review"
@@ -25,6 +27,7 @@ import (
 var memreviewBin string
 
 func TestMain(m *testing.M) {
+	testenv.LessGC()
 	dir, temp, err := binDir()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

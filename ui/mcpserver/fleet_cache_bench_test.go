@@ -18,6 +18,9 @@ import (
 //   - distinct: every call a task no call asked before (six-word windows
 //     of the bank's lemmas, none repeated in the whole run), cache on: the
 //     cost of a fleet whose agents all work on different tasks;
+//   - distinct-unbounded: distinct with every call let run at once
+//     (app.Options.RetrieveSlots -1), the peer of distinct's default of
+//     one retrieval per core at a time, first come first served;
 //   - repeated-nocache: BenchmarkFleetSearch's 64-task mix with the cache
 //     off (app.Options.RetrieveCache -1): what the mix costs without it.
 //
@@ -28,10 +31,14 @@ import (
 func BenchmarkFleetSearchCache(b *testing.B) {
 	dir := fleetBank(b)
 	ctx := context.Background()
-	for _, mode := range []string{"distinct", "repeated-nocache"} {
+	for _, mode := range []string{"distinct", "distinct-unbounded", "repeated-nocache"} {
 		opt := app.Options{Operator: "bench"}
-		if mode == "repeated-nocache" {
+		distinct := strings.HasPrefix(mode, "distinct")
+		switch mode {
+		case "repeated-nocache":
 			opt.RetrieveCache = -1
+		case "distinct-unbounded":
+			opt.RetrieveSlots = -1
 		}
 		svc, err := app.Open(ctx, dir, opt)
 		if err != nil {
@@ -39,12 +46,12 @@ func BenchmarkFleetSearchCache(b *testing.B) {
 		}
 		bank := mcpserver.FromService(svc)
 		queries := fleetQueries(b, svc)
-		if mode == "distinct" {
+		if distinct {
 			queries = distinctTasks(b, svc, 8000)
 		}
 		var next atomic.Int64 // distinct: no task asked twice in the run
 		task := func(i int) string {
-			if mode == "distinct" {
+			if distinct {
 				return queries[int(next.Add(1)-1)%len(queries)]
 			}
 			return queries[i%len(queries)]
@@ -70,7 +77,7 @@ func BenchmarkFleetSearchCache(b *testing.B) {
 		}
 		hits, misses := svc.RetrieveCacheStats()
 		b.Logf("%s: %d tasks, cache %d hits, %d misses", mode, len(queries), hits, misses)
-		if mode == "distinct" && hits > 0 {
+		if distinct && hits > 0 {
 			b.Errorf("distinct: %d calls answered from the cache", hits)
 		}
 		svc.Close()
