@@ -75,7 +75,8 @@ type Model struct {
 	// settling holds the verbs back from a write's commit until the queue
 	// reload it starts lands: until then the proposal on screen may be the
 	// one just decided, and deciding it again would only conflict.
-	settling bool
+	settling   bool
+	settleKeep string // the keep of that reload (settle)
 
 	raw bool // show the raw trajectory steps
 	// citedLine is the trajectory pane's line of the first cited raw step

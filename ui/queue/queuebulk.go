@@ -175,6 +175,5 @@ func (m *Model) bulkDone(msg bulkDecided) tea.Cmd {
 	if len(msg.done) == 0 {
 		return tea.Batch(notify, m.reloadQueue(keepCurrent))
 	}
-	m.settling = true
-	return tea.Batch(notify, m.reloadQueue(keepCurrent), common.Changed(changedFrom))
+	return tea.Batch(notify, m.settle(keepCurrent), common.Changed(changedFrom))
 }

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -42,4 +43,62 @@ func TestQueueListOpensOnTheProposalShown(t *testing.T) {
 	if !m.listOn || m.list.cursorID() != want {
 		t.Fatalf("the list opened (%v) on %q, want %s, the proposal under review", m.listOn, m.list.cursorID(), want)
 	}
+}
+
+// A change elsewhere (the watcher's BankChanged) that arrives while the
+// reload after this screen's defer is in flight replaces that reload; the
+// replacement still moves on from the deferred proposal, which has gone to
+// the queue's end — it does not stay on it because it was on screen when
+// the change arrived.
+func TestChangeDuringADecisionsReloadMovesOn(t *testing.T) {
+	t.Parallel()
+	m := loaded(t)
+	deferred := m.current().ID
+	if m.pos+1 >= len(m.queue) {
+		t.Fatalf("%s is the last proposal", deferred)
+	}
+	next := m.queue[m.pos+1].ID
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("s")})
+	var dec *decided
+	for _, msg := range messages(cmd) {
+		if d, ok := msg.(decided); ok {
+			dec = &d
+		}
+	}
+	if dec == nil || dec.err != nil {
+		t.Fatalf("s made no decision: %+v", dec)
+	}
+	_, afterDecision := m.Update(*dec)
+	_, afterChange := m.Update(common.BankChanged{From: "watch"})
+	settle(t, m, afterDecision) // superseded: dropped
+	settle(t, m, afterChange)
+	if got := m.current().ID; got != next {
+		t.Fatalf("after the defer and a change elsewhere the screen shows %s, want %s (the next; %s went to the end)", got, next, deferred)
+	}
+}
+
+// messages runs cmd and the Cmds a batch of it holds, without handing
+// anything to a model, and returns what they sent; ticks are skipped.
+func messages(cmd tea.Cmd) []tea.Msg {
+	var out []tea.Msg
+	todo := []tea.Cmd{cmd}
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		if c == nil {
+			continue
+		}
+		done := make(chan tea.Msg, 1)
+		go func() { done <- c() }()
+		select {
+		case msg := <-done:
+			if b, ok := msg.(tea.BatchMsg); ok {
+				todo = append(todo, b...)
+				continue
+			}
+			out = append(out, msg)
+		case <-time.After(2 * time.Second):
+		}
+	}
+	return out
 }

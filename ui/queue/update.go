@@ -133,8 +133,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.dec.Proposal != "" {
 			text += ": " + msg.dec.Proposal + " is open again"
 		}
-		m.settling = true // the reload shows the reopened proposal
-		return tea.Batch(m.reloadQueue(msg.dec.Proposal), common.Notify(text), common.Changed(changedFrom))
+		// the reload shows the reopened proposal
+		return tea.Batch(m.settle(msg.dec.Proposal), common.Notify(text), common.Changed(changedFrom))
 	case searched:
 		if mp, ok := m.overlay.(*mergePicker); ok && msg.seq == m.searchSeq && mp.pid == msg.pid {
 			mp.found(msg)
@@ -151,9 +151,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		// another screen's write (an undo there may reopen a proposal)
-		return m.reloadQueue(keepCurrent)
+		return m.reloadQueue(m.changeKeep())
 	case common.QueueChanged:
-		return m.reloadQueue(keepCurrent)
+		return m.reloadQueue(m.changeKeep())
 	}
 	return nil
 }
@@ -169,6 +169,26 @@ func (m *Model) keepOnReload() string {
 		return p.ID
 	}
 	return ""
+}
+
+// settle reloads the queue after this screen's write, showing keep when
+// it lands; until then the verbs are held back (settling), and a reload
+// for a change elsewhere that replaces this one keeps its keep.
+func (m *Model) settle(keep string) tea.Cmd {
+	m.settling, m.settleKeep = true, keep
+	return m.reloadQueue(keep)
+}
+
+// changeKeep is what a reload for a change elsewhere stays on: where the
+// operator is when it lands, or, while this screen's own reload after a
+// write is in flight (the new reload replaces it), what that one would
+// have shown — the proposal on screen then is the one just decided, and
+// staying on it would take the operator back to it at the queue's end.
+func (m *Model) changeKeep() string {
+	if m.settling {
+		return m.settleKeep
+	}
+	return keepCurrent
 }
 
 // keepCurrent asks a reload to stay on the proposal shown when it lands
@@ -292,8 +312,7 @@ func (m *Model) decided(msg decided) tea.Cmd {
 	var ce *review.ConflictError
 	switch {
 	case errors.As(msg.err, &ce):
-		m.settling = true
-		return tea.Batch(m.reloadQueue(msg.pid),
+		return tea.Batch(m.settle(msg.pid),
 			common.NotifyErr("nothing applied — "+ce.Error()+". Reloaded: review it again."))
 	case msg.err != nil:
 		return common.NotifyErr("nothing applied — " + string(msg.verb) + " " + msg.pid + " failed: " + msg.err.Error())
@@ -302,13 +321,13 @@ func (m *Model) decided(msg decided) tea.Cmd {
 	if p := m.current(); p != nil && p.ID != msg.pid {
 		keep = keepCurrent // the operator moved on while it committed: stay where they are
 	}
-	m.settling = true // until the reload, the decided proposal may still be shown
 	if m.session == nil {
 		m.session = map[string]bool{}
 	}
 	m.session[msg.pid] = true
 	m.undos.Push(msg.dec.ID)
-	return tea.Batch(m.reloadQueue(keep), common.Notify(summary(msg.dec)+acked(msg.req)), common.Changed(changedFrom))
+	// until the reload, the decided proposal may still be shown
+	return tea.Batch(m.settle(keep), common.Notify(summary(msg.dec)+acked(msg.req)), common.Changed(changedFrom))
 }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
