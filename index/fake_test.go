@@ -2,8 +2,10 @@ package index
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/memreview/memreview/review"
@@ -211,4 +213,16 @@ func sampleBank() *fakeSource {
 			Outcome: review.Outcome{Passed: false, Reward: 0}, Started: t0},
 	)
 	return f
+}
+
+// openOn opens a new index built from src in a test folder, closed when
+// the test ends.
+func openOn(t testing.TB, src *fakeSource) *Index {
+	t.Helper()
+	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
 }

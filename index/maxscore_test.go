@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -29,11 +28,7 @@ func TestRetrieveMaxScore(t *testing.T) {
 	src := newFake()
 	recs := sample.SynthRecords(1200, benchSeed)
 	src.putRecord(recs...)
-	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := openOn(t, src)
 	// Changes after the build: new segments, and deleted documents in
 	// the old ones (a changed record's old document).
 	for i := 0; i < len(recs); i += 7 {

@@ -100,9 +100,9 @@ func topTerms(idx bleve.Index, r bindex.IndexReader, terms []string, req RareTer
 	if env == "" {
 		env = schema.AnyScope
 	}
-	filters := []query.Query{keyword("type", "record"), keyword("status", string(review.Active)), keyword("scope_env", env)}
+	filters := []query.Query{plan.Keyword("type", "record"), plan.Keyword("status", string(review.Active)), plan.Keyword("scope_env", env)}
 	if req.Category != "" {
-		filters = append(filters, keyword("category", req.Category))
+		filters = append(filters, plan.Keyword("category", req.Category))
 	}
 	clauses := make([]query.Query, len(terms))
 	boosts := make([]float64, len(terms))
@@ -162,10 +162,4 @@ func topTerms(idx bleve.Index, r bindex.IndexReader, terms []string, req RareTer
 		ids = append(ids, id)
 	}
 	return ids, nil
-}
-
-func keyword(field, value string) query.Query {
-	q := query.NewTermQuery(value)
-	q.SetField(field)
-	return q
 }

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/memreview/memreview/index/plan"
 	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/sample"
@@ -25,11 +25,7 @@ func TestRareTerms(t *testing.T) {
 	recs := sample.SynthRecords(800, benchSeed)
 	recs[3].Status = review.Retired
 	src.putRecord(recs...)
-	ix, err := Open(filepath.Join(t.TempDir(), "index"), src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := openOn(t, src)
 	df := func(term string) uint64 {
 		q := query.NewTermQuery(term)
 		q.SetField(schema.AllField)
@@ -71,8 +67,8 @@ func TestRareTerms(t *testing.T) {
 				env = schema.AnyScope
 			}
 			bq := query.NewBooleanQuery([]query.Query{query.NewDisjunctionQuery(clauses)}, nil, nil)
-			bq.AddFilter(query.NewConjunctionQuery([]query.Query{keyword("type", "record"), keyword("status", "active"),
-				keyword("scope_env", env), keyword("category", string(r.Category))}))
+			bq.AddFilter(query.NewConjunctionQuery([]query.Query{plan.Keyword("type", "record"), plan.Keyword("status", "active"),
+				plan.Keyword("scope_env", env), plan.Keyword("category", string(r.Category))}))
 			sr := bleve.NewSearchRequestOptions(bq, k, 0, false)
 			sr.SortBy([]string{"-_score", "_id"})
 			res, err := ix.idx.Search(sr)

@@ -96,7 +96,7 @@ func (e *Engine) plan(req Request, opt Options) (*Plan, error) {
 		}
 		typeExcluded = mustNot != nil
 		if mustNot == nil {
-			filters = append(filters, termQuery("type", req.Type))
+			filters = append(filters, Keyword("type", req.Type))
 		}
 	}
 	p := &Plan{req: req, opt: opt, size: req.size(), typeExcluded: typeExcluded}

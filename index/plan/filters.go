@@ -16,7 +16,7 @@ import (
 func filterQuery(typ string, filters []query.Query) query.Query {
 	var all []query.Query
 	if typ != "" && !slices.ContainsFunc(filters, isTypeTerm) {
-		all = append(all, termQuery("type", typ))
+		all = append(all, Keyword("type", typ))
 	}
 	all = append(all, filters...)
 	for _, f := range all {

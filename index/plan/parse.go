@@ -113,8 +113,8 @@ func unknownField(q query.Query) string {
 	return ""
 }
 
-// termQuery matches a keyword field exactly, lower-cased as it was indexed.
-func termQuery(field, value string) query.Query {
+// Keyword matches a keyword field exactly, lower-cased as it was indexed.
+func Keyword(field, value string) query.Query {
 	tq := query.NewTermQuery(strings.ToLower(value))
 	tq.SetField(field)
 	return tq

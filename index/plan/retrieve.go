@@ -32,15 +32,15 @@ func (e *Engine) Retrieve(task string, scope review.Scope, k int, exclude []stri
 	if strings.TrimSpace(task) != "" {
 		q = schema.TaskQuery(task)
 	}
-	filters := []query.Query{termQuery("type", "record"), termQuery("status", string(review.Active))}
+	filters := []query.Query{Keyword("type", "record"), Keyword("status", string(review.Active))}
 	if scope.Env != "" {
 		filters = append(filters, query.NewDisjunctionQuery([]query.Query{
-			termQuery("scope_env", scope.Env), termQuery("scope_env", schema.AnyScope)}))
+			Keyword("scope_env", scope.Env), Keyword("scope_env", schema.AnyScope)}))
 	}
 	if len(scope.Tags) > 0 {
-		any := []query.Query{termQuery("scope_tags", schema.AnyScope)}
+		any := []query.Query{Keyword("scope_tags", schema.AnyScope)}
 		for _, t := range scope.Tags {
-			any = append(any, termQuery("scope_tags", t))
+			any = append(any, Keyword("scope_tags", t))
 		}
 		filters = append(filters, query.NewDisjunctionQuery(any))
 	}

@@ -30,7 +30,7 @@ func otherTypesIn(counts map[string]uint64, typ string) []query.Query {
 	for _, t := range schema.Types {
 		if t != typ {
 			n += counts[t]
-			others = append(others, termQuery("type", t))
+			others = append(others, Keyword("type", t))
 		}
 	}
 	if n >= counts[typ] {

@@ -20,6 +20,17 @@ type HygieneOptions struct {
 	// completed run against the bank, when the service can
 	// (hygiene_incremental.go); the report says which it ran.
 	Incremental bool
+	// Neighbours tunes an incremental run's neighbour search; the zero
+	// value is the default (benchmarks compare the others).
+	Neighbours NeighbourSearch
+}
+
+// NeighbourSearch is how an incremental hygiene run finds a changed
+// record's neighbours in the index.
+type NeighbourSearch struct {
+	K         int  // records per search (0: 30)
+	RareTerms int  // the rarest terms searched (0: 10, what max-score takes)
+	AnyWord   bool // an any-word search of the lemma and trigger instead (the search before index.RareTerms)
 }
 
 // Hygiene finds near-duplicate, contradicting, stale and unused records

@@ -30,16 +30,27 @@ const HygieneMarkFile = "hygiene.seq"
 // with more, a full run is cheaper.
 const MaxIncremental = 50_000
 
-// hygieneNeighbours is how many records the index gives as each changed
+// defaultNeighbours is how many records the index gives as each changed
 // record's neighbours: the best of those sharing its rarest words
 // (near-duplicate candidates), and as many sharing its identifiers
 // (contradiction candidates).
-var hygieneNeighbours = 30
+const defaultNeighbours = 30
 
-// hygieneRareTerms is how many of a changed record's rarest terms its
+// defaultRareTerms is how many of a changed record's rarest terms its
 // neighbour search asks for: at most what max-score takes
 // (plan.MaxScore).
-var hygieneRareTerms = 10
+const defaultRareTerms = 10
+
+// withDefaults fills ns's zero fields.
+func (ns NeighbourSearch) withDefaults() NeighbourSearch {
+	if ns.K <= 0 {
+		ns.K = defaultNeighbours
+	}
+	if ns.RareTerms <= 0 {
+		ns.RareTerms = defaultRareTerms
+	}
+	return ns
+}
 
 // hygieneInput reads a run's input: incremental when opt asks and the
 // bank allows (focus set), else the whole bank; seq is the change
@@ -55,7 +66,9 @@ func (s *Service) hygieneInput(opt HygieneOptions) (in hygiene.Input, focus map[
 				return in, nil, 0, err
 			}
 			if len(changed) <= MaxIncremental {
-				in, focus, err = hygiene.LoadChanged(s.b, changed, s.hygieneNeighbours, opt.Env)
+				in, focus, err = hygiene.LoadChanged(s.b, changed, func(r *review.Record) ([]string, error) {
+					return s.hygieneNeighbours(r, opt.Neighbours.withDefaults())
+				}, opt.Env)
 				return in, focus, seq, err
 			}
 		}
@@ -81,32 +94,28 @@ func (s *Service) changedRecords(seq int64) ([]string, error) {
 	return ids, nil
 }
 
-// hygieneWordSearch makes hygieneNeighbours search as it did before
-// index.RareTerms, for a benchmark's peer (hygiene_peer_test.go).
-var hygieneWordSearch = false
-
 // hygieneNeighbours are r's neighbours: through the index this process
 // owns, the active records of its env and category best for its rarest
 // terms and those of its env best for its identifiers' terms
 // (index.RareTerms, max-score); where this process cannot own the index,
-// an any-word search of its lemma and trigger.
-func (s *Service) hygieneNeighbours(r *review.Record) ([]string, error) {
+// an any-word search of its lemma and trigger (and with ns.AnyWord).
+func (s *Service) hygieneNeighbours(r *review.Record, ns NeighbourSearch) ([]string, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
 	}
 	if h, ok := ix.(interface {
 		Hold(time.Duration) (*index.Index, error)
-	}); ok && !hygieneWordSearch {
+	}); ok && !ns.AnyWord {
 		if own, err := h.Hold(0); err == nil {
-			return rareNeighbours(own, r)
+			return rareNeighbours(own, r, ns)
 		}
 	}
 	words := index.LiteralWords(r.Lemma + " " + r.Trigger)
 	if strings.TrimSpace(words) == "" {
 		return nil, nil
 	}
-	res, err := s.search(index.Request{Query: words, Type: "record", Size: hygieneNeighbours + 1,
+	res, err := s.search(index.Request{Query: words, Type: "record", Size: ns.K + 1,
 		Filters: map[string][]string{"status": {string(review.Active)}}})
 	if err != nil {
 		return nil, fmt.Errorf("hygiene: the neighbours of %s: %w", r.ID, err)
@@ -121,12 +130,12 @@ func (s *Service) hygieneNeighbours(r *review.Record) ([]string, error) {
 }
 
 // rareNeighbours are r's neighbours in own (hygieneNeighbours).
-func rareNeighbours(own *index.Index, r *review.Record) ([]string, error) {
+func rareNeighbours(own *index.Index, r *review.Record, ns NeighbourSearch) ([]string, error) {
 	words, subject := hygiene.NeighbourTerms(r)
-	reqs := []index.RareTermsRequest{{Terms: words, MaxTerms: hygieneRareTerms, K: hygieneNeighbours + 1,
+	reqs := []index.RareTermsRequest{{Terms: words, MaxTerms: ns.RareTerms, K: ns.K + 1,
 		Env: r.Scope.Env, Category: string(r.Category)}}
 	if len(subject) > 0 {
-		reqs = append(reqs, index.RareTermsRequest{Terms: subject, MaxTerms: hygieneRareTerms, K: hygieneNeighbours + 1, Env: r.Scope.Env})
+		reqs = append(reqs, index.RareTermsRequest{Terms: subject, MaxTerms: ns.RareTerms, K: ns.K + 1, Env: r.Scope.Env})
 	}
 	var out []string
 	for _, req := range reqs {

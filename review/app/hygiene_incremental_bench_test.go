@@ -25,7 +25,7 @@ import (
 // records spread over the bank, so that each has a duplicate to find),
 // then runs. ms/changed is the run's wall time per changed record. With
 // MEMREVIEW_BENCH_PEER set it runs again on the same changes with the
-// any-word neighbour search of before (app.SetHygieneWordSearch) and
+// any-word neighbour search of before (NeighbourSearch.AnyWord) and
 // counts the findings both runs make, and with MEMREVIEW_BENCH_FULL set
 // too, a full run's, and how many of its pairs of a changed record and
 // another each incremental run names in one finding.
@@ -41,7 +41,7 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 	}
 	k, _ := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_NEIGHBOURS"))
 	terms, _ := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_RARETERMS"))
-	defer app.SetHygieneNeighbours(app.SetHygieneNeighbours(k, terms))
+	ns := app.NeighbourSearch{K: k, RareTerms: terms}
 	ctx := context.Background()
 	svc, err := app.Open(ctx, dir, app.Options{Operator: "bench"})
 	if err != nil {
@@ -85,7 +85,7 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		rep, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true})
+		rep, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true, Neighbours: ns})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -96,10 +96,9 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 		}
 		b.ReportMetric(float64(d.Milliseconds())/float64(changed), "ms/changed")
 		if os.Getenv("MEMREVIEW_BENCH_PEER") != "" { // the any-word search of before, on the same changes
-			was := app.SetHygieneWordSearch(true)
 			start := time.Now()
-			peer, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true})
-			app.SetHygieneWordSearch(was)
+			peer, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true,
+				Neighbours: app.NeighbourSearch{K: k, AnyWord: true}})
 			if err != nil {
 				b.Fatal(err)
 			}
