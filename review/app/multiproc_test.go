@@ -67,7 +67,8 @@ func TestMain(m *testing.M) {
 		os.Exit(child(role, os.Getenv(childBankEnv)))
 	}
 	code := pgtest.Main(m) // a PostgreSQL server starts for the tests that ask for one
-	for _, dir := range []string{sharedBank.dir, benchBank.dir, sampleWorld.dir} {
+	sampleWorld.Remove()
+	for _, dir := range []string{sharedBank.dir, benchBank.dir} {
 		if dir != "" {
 			os.RemoveAll(filepath.Dir(dir))
 		}

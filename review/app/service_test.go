@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,46 +16,30 @@ import (
 	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 func asConflict(err error, ce **review.ConflictError) bool { return errors.As(err, ce) }
 
 // sampleWorld is the sample world, generated and indexed once per test
 // package run (TestMain removes it); each test gets a copy.
-var sampleWorld struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+var sampleWorld = &testenv.Template{Name: "bank", Build: func(dir string) error {
+	if err := sample.Generate(dir, sample.Seed); err != nil {
+		return err
+	}
+	svc, err := app.Open(context.Background(), dir, app.Options{Operator: "setup"})
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	_, err = svc.IndexDocs() // builds the index
+	return err
+}}
 
 // sampleService opens a fresh copy of the sample world.
 func sampleService(t testing.TB, opt app.Options) *app.Service {
 	t.Helper()
-	sampleWorld.once.Do(func() {
-		root, err := os.MkdirTemp("", "memreview-service-")
-		if err != nil {
-			sampleWorld.err = err
-			return
-		}
-		sampleWorld.dir = filepath.Join(root, "bank")
-		if sampleWorld.err = sample.Generate(sampleWorld.dir, sample.Seed); sampleWorld.err != nil {
-			return
-		}
-		svc, err := app.Open(context.Background(), sampleWorld.dir, app.Options{Operator: "setup"})
-		if err != nil {
-			sampleWorld.err = err
-			return
-		}
-		defer svc.Close()
-		_, sampleWorld.err = svc.IndexDocs() // builds the index
-	})
-	if sampleWorld.err != nil {
-		t.Fatal(sampleWorld.err)
-	}
-	dir := filepath.Join(t.TempDir(), "bank")
-	if err := os.CopyFS(dir, os.DirFS(sampleWorld.dir)); err != nil {
-		t.Fatal(err)
-	}
+	dir := sampleWorld.Copy(t)
 	if opt.Operator == "" {
 		opt.Operator = "ana"
 	}

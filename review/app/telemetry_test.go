@@ -5,8 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -99,11 +97,7 @@ func TestTelemetrySpansFollowTheGenAIMemoryConventions(t *testing.T) {
 	rc, url := newReceiver(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", url)
 	t.Setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
-	sampleService(t, app.Options{}) // builds the sample world once
-	dir := filepath.Join(t.TempDir(), "bank")
-	if err := os.CopyFS(dir, os.DirFS(sampleWorld.dir)); err != nil {
-		t.Fatal(err)
-	}
+	dir := sampleWorld.Copy(t)
 	var warnings []string
 	svc, err := app.Open(context.Background(), dir, app.Options{Operator: "ana", Warnf: func(f string, a ...any) { warnings = append(warnings, f) }})
 	if err != nil {

@@ -66,7 +66,6 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "link memreview: %v\n", err)
 		os.Exit(1)
 	}
-	templateRoot = filepath.Join(dir, "templates")
 	os.Setenv(asCLI, "1") // inherited by every process a test starts, tmux's included
 	// The tests' memreview runs, in this process (mr) or in their own,
 	// decide as tester and print no colour.
@@ -74,6 +73,8 @@ func TestMain(m *testing.M) {
 	os.Setenv("NO_COLOR", "1")
 	runMoreAtOnce(4)
 	code := pgtest.Main(m) // PostgreSQL starts for the first test that asks for it
+	sampleTemplate.Remove()
+	cliBankTemplate.Remove()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -4,89 +4,51 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/memreview/memreview/sample/testenv"
 )
 
-// A template is a bank that many tests start from, made once per test
+// The banks many tests start from (testenv.Template), made once per test
 // process by the very commands those tests ran themselves before (in this
-// process, as mr runs them) and copied into each test's folder: the copy
-// costs a few milliseconds, the commands (the sample world's generation,
-// a new bank's schema) a few hundred. The copy is what the commands left
-// and nothing more: no index or vector is added that the commands did not
-// write.
-type template struct {
-	name string
-	cmds []templateCmd
-	once sync.Once
-	dir  string
-	err  error
-}
-
-// templateCmd is one memreview command of a template: its stdin and its
-// arguments after --bank DIR.
-type templateCmd struct {
-	stdin string
-	args  []string
-}
-
-// templateRoot holds the templates; TestMain sets it and removes it.
-var templateRoot string
-
+// process, as mr runs them): the copy is what the commands left and
+// nothing more, no index or vector added that they did not write.
 var (
 	// sampleTemplate is 'memreview sample DIR'.
-	sampleTemplate = &template{name: "world", cmds: []templateCmd{{args: []string{"sample"}}}}
+	sampleTemplate = &testenv.Template{Name: "world", Build: func(dir string) error {
+		return runTemplate([]string{"sample", dir}, "")
+	}}
 	// cliBankTemplate is a new bank with goodRecords imported (newCLIBank).
-	cliBankTemplate = &template{name: "bank", cmds: []templateCmd{
-		{args: []string{"init"}},
-		{stdin: goodRecords, args: []string{"import", "records", "-"}},
+	cliBankTemplate = &testenv.Template{Name: "bank", Build: func(dir string) error {
+		if err := runTemplate([]string{"--bank", dir, "init"}, ""); err != nil {
+			return err
+		}
+		return runTemplate([]string{"--bank", dir, "import", "records", "-"}, goodRecords)
 	}}
 )
 
-// build runs the template's commands once; sample takes its folder as an
-// argument, the others take --bank.
-func (tp *template) build() {
-	tp.dir = filepath.Join(templateRoot, tp.name)
-	for _, c := range tp.cmds {
-		args := append([]string{"--bank", tp.dir}, c.args...)
-		if c.args[0] == "sample" {
-			args = []string{"sample", tp.dir}
-		}
-		var o, e bytes.Buffer
-		code := Run(context.Background(), args, strings.NewReader(c.stdin), &o, &e)
-		if code != 0 {
-			tp.err = fmt.Errorf("memreview %q: exit %d: %s", args, code, e.String())
-			return
-		}
-		// A catch-up handed off would write the template while a test copies it.
-		if pid := handOffPid(result{stderr: e.String()}); pid != 0 && !waitProcess(pid, handOffWait) {
-			killProcess(pid)
-			tp.err = fmt.Errorf("memreview %q: the index hand-off process %d still runs after %v", args, pid, handOffWait)
-			return
-		}
+// runTemplate runs one memreview command of a template's build, and waits
+// for an index hand-off it starts: one still running would write the
+// template while a test copies it.
+func runTemplate(args []string, stdin string) error {
+	var o, e bytes.Buffer
+	if code := Run(context.Background(), args, strings.NewReader(stdin), &o, &e); code != 0 {
+		return fmt.Errorf("memreview %q: exit %d: %s", args, code, e.String())
 	}
-}
-
-// copyTo copies the template into dir, which must not exist.
-func (tp *template) copyTo(t *testing.T, dir string) {
-	t.Helper()
-	tp.once.Do(tp.build)
-	if tp.err != nil {
-		t.Fatalf("the %s template: %v", tp.name, tp.err)
+	if pid := handOffPid(result{stderr: e.String()}); pid != 0 && !waitProcess(pid, handOffWait) {
+		killProcess(pid)
+		return fmt.Errorf("memreview %q: the index hand-off process %d still runs after %v", args, pid, handOffWait)
 	}
-	if err := os.CopyFS(dir, os.DirFS(tp.dir)); err != nil {
-		t.Fatalf("copy the %s template: %v", tp.name, err)
-	}
+	return nil
 }
 
 // sampleWorld writes the sample world into dir, as 'memreview sample dir'
 // does (a copy of what it wrote once).
 func sampleWorld(t *testing.T, dir string) {
 	t.Helper()
-	sampleTemplate.copyTo(t, dir)
+	sampleTemplate.CopyTo(t, dir)
 }
 
 // newCLIBank is a new bank holding goodRecords ('memreview init' then
@@ -94,6 +56,6 @@ func sampleWorld(t *testing.T, dir string) {
 func newCLIBank(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bank")
-	cliBankTemplate.copyTo(t, dir)
+	cliBankTemplate.CopyTo(t, dir)
 	return dir
 }
