@@ -18,6 +18,7 @@ import (
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // modelServer is the scripted model server (curator/llmtest) with the
@@ -260,25 +261,17 @@ func TestCuratorRunsProposalIsNotNews(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Run the run's commands as the program would, until it is done.
-	pending, done := []tea.Cmd{cmd}, false
-	for len(pending) > 0 && !done {
-		c := pending[0]
-		pending = pending[1:]
-		if c == nil {
-			continue
-		}
-		switch m := c().(type) {
-		case tea.BatchMsg:
-			pending = append(pending, m...)
-		case common.CuratorDone:
-			if m.Err != nil {
-				t.Fatal(m.Err)
+	update := func(msg tea.Msg) tea.Cmd { c, _ := cur.Update(msg); return c }
+	var done *common.CuratorDone
+	for _, first := range uitest.Run(cmd) {
+		for _, msg := range uitest.Drive(t, update, first) {
+			if d, ok := msg.(common.CuratorDone); ok {
+				done = &d
 			}
-			done = true
-		default:
-			next, _ := cur.Update(m)
-			pending = append(pending, next)
 		}
+	}
+	if done == nil || done.Err != nil {
+		t.Fatalf("the run did not end well: %+v", done)
 	}
 	cs, err := svc.ChangesSince(seq)
 	if err != nil || cs.Empty() {

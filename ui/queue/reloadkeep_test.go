@@ -2,11 +2,11 @@ package queue
 
 import (
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/ui/common"
+	"github.com/memreview/memreview/ui/uitest"
 )
 
 // A reload for a change made elsewhere that lands after the operator moved
@@ -60,7 +60,7 @@ func TestChangeDuringADecisionsReloadMovesOn(t *testing.T) {
 	next := m.queue[m.pos+1].ID
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("s")})
 	var dec *decided
-	for _, msg := range messages(cmd) {
+	for _, msg := range uitest.Run(cmd) {
 		if d, ok := msg.(decided); ok {
 			dec = &d
 		}
@@ -75,30 +75,4 @@ func TestChangeDuringADecisionsReloadMovesOn(t *testing.T) {
 	if got := m.current().ID; got != next {
 		t.Fatalf("after the defer and a change elsewhere the screen shows %s, want %s (the next; %s went to the end)", got, next, deferred)
 	}
-}
-
-// messages runs cmd and the Cmds a batch of it holds, without handing
-// anything to a model, and returns what they sent; ticks are skipped.
-func messages(cmd tea.Cmd) []tea.Msg {
-	var out []tea.Msg
-	todo := []tea.Cmd{cmd}
-	for len(todo) > 0 {
-		c := todo[0]
-		todo = todo[1:]
-		if c == nil {
-			continue
-		}
-		done := make(chan tea.Msg, 1)
-		go func() { done <- c() }()
-		select {
-		case msg := <-done:
-			if b, ok := msg.(tea.BatchMsg); ok {
-				todo = append(todo, b...)
-				continue
-			}
-			out = append(out, msg)
-		case <-time.After(2 * time.Second):
-		}
-	}
-	return out
 }
