@@ -8,9 +8,10 @@
 // records, with the operator; decisions that write nothing are
 // memreview.decide spans.
 //
-// Spans leave through the official Go SDK's batch processor and OTLP/HTTP
-// exporter: asynchronously, from a bounded queue, one export at a time
-// with a timeout and no retries, so an endpoint that is down or slow
+// Spans leave through the official Go SDK's batch processor and an
+// OTLP/HTTP exporter of this package's own (otlp.go: binary protobuf, the
+// OTLP headers variables): asynchronously, from a bounded queue, one
+// export at a time with a timeout and no retries, so an endpoint that is down or slow
 // never slows memreview; spans that cannot be sent are dropped, with one
 // warning. Telemetry is off unless an endpoint is set, and then a nil
 // *Tracer costs nothing.
@@ -33,7 +34,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -118,8 +118,7 @@ func New(cfg Config) (*Tracer, error) {
 	if cfg.QueueSize <= 0 {
 		cfg.QueueSize = 2048
 	}
-	exp, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL(cfg.Endpoint),
-		otlptracehttp.WithTimeout(cfg.Timeout), otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: false}))
+	exp, err := newOTLPHTTP(cfg.Endpoint, cfg.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("telemetry: %w", err)
 	}
