@@ -148,6 +148,17 @@ func TestPolling(t *testing.T) {
 	if _, cmd := m.Update(polled{gen: gen - 1}); cmd != nil {
 		t.Fatal("a stale timer polled")
 	}
+	// A run starts while the idle timer (5 s) waits: a timer of the running
+	// interval replaces it at once, and the idle one's tick is stale.
+	m.runsSeq++
+	runs[0].Running = true
+	m.Update(runsLoaded{seq: m.runsSeq, runs: runs})
+	if m.pollEvery != pollRunning || m.pollGen != gen+1 {
+		t.Fatalf("a run started under the idle timer: poll every %v, generation %d (was %d)", m.pollEvery, m.pollGen, gen)
+	}
+	if _, cmd := m.Update(polled{gen: gen}); cmd != nil {
+		t.Fatal("the replaced idle timer polled")
+	}
 }
 
 // A running run shows its time left in the list whichever run the cursor

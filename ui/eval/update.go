@@ -108,14 +108,23 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			}
 		}
 		m.keepVisible()
+		every := pollIdle
 		if m.running() {
-			m.pollEvery = pollRunning
-		} else {
-			m.pollEvery = pollIdle
+			every = pollRunning
 		}
+		var cmds []tea.Cmd
+		if every < m.pollEvery {
+			// A run is going: follow it from now, not from the end of the
+			// idle timer that is waiting (a new generation; that one's
+			// tick is ignored).
+			m.pollEvery = every
+			cmds = append(cmds, m.poll())
+		}
+		m.pollEvery = every
 		if r := m.selectedRun(); r != nil && (m.rep == nil || m.repFor != r.ID || m.rep.Done != r.Done || m.rep.Running != r.Running) {
-			return m, m.loadReport()
+			cmds = append(cmds, m.loadReport())
 		}
+		return m, tea.Batch(cmds...)
 	case reportLoaded:
 		if msg.seq != m.repSeq {
 			return m, nil
