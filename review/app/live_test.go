@@ -10,19 +10,16 @@ import (
 	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
-	"github.com/memreview/memreview/sample"
 )
 
-// liveBank is a fresh sample world with one more proposal: a create whose
+// liveBank is a fresh copy of the sample world with one more proposal: a create whose
 // record carries two checks on the shop database whose expected results are
 // wrong (as a curator's probe before a migration would be), and no probe
 // runs. It returns the bank's directory, the open service and the id.
 func liveBank(t *testing.T) (string, *app.Service, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bank")
-	if err := sample.Generate(dir, sample.Seed); err != nil {
-		t.Fatal(err)
-	}
+	sampleWorld.CopyTo(t, dir)
 	svc := openAt(t, dir)
 	wrong := probe.Result{Env: "shop", Kind: probe.KindSQL, Columns: []string{"n"}, Rows: [][]any{{float64(1)}}}
 	p := review.Proposal{ID: "prop_live", Op: review.OpCreate, Rationale: "counted the catalogue",

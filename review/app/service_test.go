@@ -21,8 +21,10 @@ import (
 
 func asConflict(err error, ce **review.ConflictError) bool { return errors.As(err, ce) }
 
-// sampleWorld is the sample world, generated and indexed once per test
-// package run (TestMain removes it); each test gets a copy.
+// sampleWorld is the sample world, generated, indexed and embedded once
+// per test package run (TestMain removes it); each test gets a copy, which
+// carries the index, the bank's offline embedder and every record's
+// vector, as a bank an operator has opened before does.
 var sampleWorld = &testenv.Template{Name: "bank", Build: func(dir string) error {
 	if err := sample.Generate(dir, sample.Seed); err != nil {
 		return err
@@ -32,7 +34,12 @@ var sampleWorld = &testenv.Template{Name: "bank", Build: func(dir string) error 
 		return err
 	}
 	defer svc.Close()
-	_, err = svc.IndexDocs() // builds the index
+	if err := svc.HoldIndex(3 * time.Second); err != nil { // builds the index
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err = svc.WaitEmbeddings(ctx, nil)
 	return err
 }}
 
