@@ -96,14 +96,14 @@ func (s *Store) AddToken(tok review.AgentToken) error {
 
 // Tokens lists every credential, revoked ones too, by name.
 func (s *Store) Tokens() ([]review.AgentToken, error) {
-	return queryRows(s.db, `SELECT body FROM agent_tokens ORDER BY name`, nil, scanBody[review.AgentToken])
+	return queryRows(s.rd, `SELECT body FROM agent_tokens ORDER BY name`, nil, scanBody[review.AgentToken])
 }
 
 // TokenByHash returns the credential whose hash is hash (revoked or
 // not); wrapped ErrNotFound when none is.
 func (s *Store) TokenByHash(hash string) (*review.AgentToken, error) {
 	var body string
-	err := s.db.QueryRow(`SELECT body FROM agent_tokens WHERE hash = ?`, hash).Scan(&body)
+	err := s.rd.QueryRow(`SELECT body FROM agent_tokens WHERE hash = ?`, hash).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("token", "with that hash")
 	}
@@ -117,7 +117,7 @@ func (s *Store) TokenByHash(hash string) (*review.AgentToken, error) {
 // ActiveTokens counts the credentials not revoked.
 func (s *Store) ActiveTokens() (int, error) {
 	var n int
-	err := s.db.QueryRow(`SELECT count(*) FROM agent_tokens WHERE revoked = ''`).Scan(&n)
+	err := s.rd.QueryRow(`SELECT count(*) FROM agent_tokens WHERE revoked = ''`).Scan(&n)
 	return n, err
 }
 
@@ -198,7 +198,7 @@ func (s *Store) Audit(f review.AuditFilter) ([]review.AuditEntry, error) {
 		seq  int64
 		body string
 	}
-	rows, err := s.db.Query(`SELECT seq, body FROM agent_audit `+where+` ORDER BY seq DESC LIMIT ?`, args...)
+	rows, err := s.rd.Query(`SELECT seq, body FROM agent_audit `+where+` ORDER BY seq DESC LIMIT ?`, args...)
 	if err != nil {
 		return nil, err
 	}

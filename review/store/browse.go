@@ -12,7 +12,7 @@ import (
 // of the bank browser's blank list, read along the primary key (a first
 // page reads about limit rows however large the bank).
 func (s *Store) RecordIDsByStatus(status review.Status, from, limit int) ([]string, error) {
-	return queryRows(s.db, `SELECT id FROM records WHERE status = ? ORDER BY id LIMIT ? OFFSET ?`,
+	return queryRows(s.rd, `SELECT id FROM records WHERE status = ? ORDER BY id LIMIT ? OFFSET ?`,
 		[]any{string(status), limit, max(from, 0)}, scanString)
 }
 
@@ -35,7 +35,7 @@ func (s *Store) RecordsByID(ids []string) (map[string]*review.Record, error) {
 			args[i] = id
 		}
 		q := `SELECT body, ` + suspectSQL + ` FROM records WHERE id IN (?` + strings.Repeat(", ?", len(part)-1) + `)`
-		recs, err := queryRows(s.db, q, args, scanRecord)
+		recs, err := queryRows(s.rd, q, args, scanRecord)
 		if err != nil {
 			return nil, err
 		}

@@ -51,7 +51,7 @@ func (s *Store) ProposalsByID(ids []string) (map[string]*review.Proposal, error)
 func (s *Store) TrajectoriesByID(ids []string) (map[string]*review.Trajectory, error) {
 	out := make(map[string]*review.Trajectory, len(ids))
 	err := inChunks(ids, func(in string, args []any) error {
-		ts, err := queryRows(s.db, `SELECT body FROM trajectories WHERE id IN (`+in+`)`, args, scanBody[review.Trajectory])
+		ts, err := queryRows(s.rd, `SELECT body FROM trajectories WHERE id IN (`+in+`)`, args, scanBody[review.Trajectory])
 		for i := range ts {
 			out[ts[i].ID] = &ts[i]
 		}
@@ -73,7 +73,7 @@ func (s *Store) TrajectoriesByID(ids []string) (map[string]*review.Trajectory, e
 // without holding every change in memory.
 func (s *Store) NewestChanges(seq int64, limit int) ([]review.Change, int, error) {
 	var rows int
-	if err := s.db.QueryRow(`SELECT count(*) FROM changes WHERE seq > ?`, seq).Scan(&rows); err != nil {
+	if err := s.rd.QueryRow(`SELECT count(*) FROM changes WHERE seq > ?`, seq).Scan(&rows); err != nil {
 		return nil, 0, err
 	}
 	var out []review.Change
@@ -81,7 +81,7 @@ func (s *Store) NewestChanges(seq int64, limit int) ([]review.Change, int, error
 	repeats := 0
 	hi := int64(math.MaxInt64)
 	for len(out) < limit {
-		page, err := queryRows(s.db, `SELECT seq, kind, id FROM changes WHERE seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+		page, err := queryRows(s.rd, `SELECT seq, kind, id FROM changes WHERE seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
 			[]any{seq, hi, max(limit-len(out), 1000)}, func(rows *sql.Rows) (review.Change, error) {
 				var c review.Change
 				err := rows.Scan(&c.Seq, &c.Kind, &c.ID)

@@ -72,7 +72,7 @@ func (s *Store) Release(proposalID, operator string) error {
 // Claims returns the live claims on open proposals, by proposal id: what
 // the queue shows beside each proposal.
 func (s *Store) Claims() ([]review.Claim, error) {
-	return queryRows(s.db, `SELECT c.proposal, c.operator, c.expires FROM claims c JOIN proposals p ON p.id = c.proposal
+	return queryRows(s.rd, `SELECT c.proposal, c.operator, c.expires FROM claims c JOIN proposals p ON p.id = c.proposal
 		WHERE c.expires > ? AND p.status IN ('pending', 'deferred') ORDER BY c.proposal`, []any{ts(s.Now())},
 		func(rows *sql.Rows) (review.Claim, error) {
 			var c review.Claim

@@ -29,7 +29,7 @@ type Database struct {
 
 // OpenSQL returns a Store over b. Closing it closes b.DB.
 func OpenSQL(b Database, opt Options) *Store {
-	s := &Store{dir: filepath.Clean(b.ConfigDir), db: b.DB, now: opt.Now, begin: b.Begin}
+	s := &Store{dir: filepath.Clean(b.ConfigDir), db: b.DB, rd: newReads(b.DB, false), now: opt.Now, begin: b.Begin}
 	if s.now == nil {
 		s.now = func() time.Time { return time.Now().UTC() }
 	}

@@ -45,7 +45,7 @@ const currentKey = `records r JOIN record_texts t ON t.id = r.id AND t.version =
 func (s *Store) UnkeyedRecords(limit int) ([]review.Record, error) {
 	q := `SELECT r.body, ` + suspectOf("r") + ` FROM records r LEFT JOIN record_texts t ON t.id = r.id AND t.version = r.version
 		WHERE r.status = 'active' AND t.id IS NULL ORDER BY r.id LIMIT ?`
-	return queryRows(s.db, q, []any{limit}, scanRecord)
+	return queryRows(s.rd, q, []any{limit}, scanRecord)
 }
 
 // SetRecordKeys stores the text key of each record version, in one
@@ -77,7 +77,7 @@ func (s *Store) Unembedded(model string, now time.Time, limit int) ([]review.Key
 		AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.text_key = t.text_key)
 		AND NOT EXISTS (SELECT 1 FROM embed_failures f WHERE f.model = ? AND f.text_key = t.text_key AND f.next_try > ?)
 		ORDER BY r.id LIMIT ?`
-	return queryRows(s.db, q, []any{model, model, ts(now), limit}, func(rows *sql.Rows) (review.KeyedRecord, error) {
+	return queryRows(s.rd, q, []any{model, model, ts(now), limit}, func(rows *sql.Rows) (review.KeyedRecord, error) {
 		var body, key string
 		var kr review.KeyedRecord
 		if err := rows.Scan(&body, &kr.Record.Suspect, &key); err != nil {
@@ -152,7 +152,7 @@ func checkVector(v []float32, dims int) error {
 func (s *Store) Embeddings(model string, keys []string) (map[string][]float32, error) {
 	out := make(map[string][]float32, len(keys))
 	err := inChunks(keys, func(in string, args []any) error {
-		rows, err := s.db.Query(`SELECT text_key, vector FROM embeddings WHERE model = ? AND text_key IN (`+in+`)`, append([]any{model}, args...)...)
+		rows, err := s.rd.Query(`SELECT text_key, vector FROM embeddings WHERE model = ? AND text_key IN (`+in+`)`, append([]any{model}, args...)...)
 		if err != nil {
 			return err
 		}
@@ -177,7 +177,7 @@ func (s *Store) Embeddings(model string, keys []string) (map[string][]float32, e
 // EmbeddingsSince returns up to limit vectors of model stored after seq,
 // in seq order: the feed a vector index follows.
 func (s *Store) EmbeddingsSince(model string, seq int64, limit int) ([]review.Embedding, error) {
-	return queryRows(s.db, `SELECT seq, text_key, vector FROM embeddings WHERE model = ? AND seq > ? ORDER BY seq LIMIT ?`,
+	return queryRows(s.rd, `SELECT seq, text_key, vector FROM embeddings WHERE model = ? AND seq > ? ORDER BY seq LIMIT ?`,
 		[]any{model, seq, limit}, func(rows *sql.Rows) (review.Embedding, error) {
 			var e review.Embedding
 			var b []byte
@@ -194,7 +194,7 @@ func (s *Store) EmbeddingsSince(model string, seq int64, limit int) ([]review.Em
 // 0 when there is none.
 func (s *Store) LastEmbeddingSeq() (int64, error) {
 	var n sql.NullInt64
-	err := s.db.QueryRow(`SELECT max(seq) FROM embeddings`).Scan(&n)
+	err := s.rd.QueryRow(`SELECT max(seq) FROM embeddings`).Scan(&n)
 	return n.Int64, err
 }
 
@@ -203,7 +203,7 @@ func (s *Store) LastEmbeddingSeq() (int64, error) {
 func (s *Store) RecordsOfKeys(keys []string) (map[string][]string, error) {
 	out := map[string][]string{}
 	err := inChunks(keys, func(in string, args []any) error {
-		rows, err := s.db.Query(`SELECT text_key, id FROM record_texts WHERE text_key IN (`+in+`) ORDER BY id`, args...)
+		rows, err := s.rd.Query(`SELECT text_key, id FROM record_texts WHERE text_key IN (`+in+`) ORDER BY id`, args...)
 		if err != nil {
 			return err
 		}
@@ -244,7 +244,7 @@ func (s *Store) FailEmbeddings(fs []review.EmbedFailure) error {
 // EmbedFailures returns model's failures, the latest next try first, at
 // most limit.
 func (s *Store) EmbedFailures(model string, limit int) ([]review.EmbedFailure, error) {
-	return queryRows(s.db, `SELECT model, text_key, attempts, last_error, next_try FROM embed_failures WHERE model = ?
+	return queryRows(s.rd, `SELECT model, text_key, attempts, last_error, next_try FROM embed_failures WHERE model = ?
 		ORDER BY next_try DESC, text_key LIMIT ?`, []any{model, limit}, func(rows *sql.Rows) (review.EmbedFailure, error) {
 		var f review.EmbedFailure
 		var next string
@@ -261,14 +261,14 @@ func (s *Store) EmbedFailures(model string, limit int) ([]review.EmbedFailure, e
 // have a vector of model, and how many wait for a retry after a failure.
 func (s *Store) EmbedCounts(model string) (review.EmbedCounts, error) {
 	var c review.EmbedCounts
-	if err := s.db.QueryRow(`SELECT count(*) FROM records WHERE status = 'active'`).Scan(&c.Active); err != nil {
+	if err := s.rd.QueryRow(`SELECT count(*) FROM records WHERE status = 'active'`).Scan(&c.Active); err != nil {
 		return c, err
 	}
 	has := `EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.text_key = t.text_key)`
-	if err := s.db.QueryRow(`SELECT count(*) FROM `+currentKey+` WHERE r.status = 'active' AND `+has, model).Scan(&c.Done); err != nil {
+	if err := s.rd.QueryRow(`SELECT count(*) FROM `+currentKey+` WHERE r.status = 'active' AND `+has, model).Scan(&c.Done); err != nil {
 		return c, err
 	}
-	if err := s.db.QueryRow(`SELECT count(*) FROM `+currentKey+` WHERE r.status = 'active' AND NOT `+has+`
+	if err := s.rd.QueryRow(`SELECT count(*) FROM `+currentKey+` WHERE r.status = 'active' AND NOT `+has+`
 		AND EXISTS (SELECT 1 FROM embed_failures f WHERE f.model = ? AND f.text_key = t.text_key)`, model, model).Scan(&c.Failing); err != nil {
 		return c, err
 	}
@@ -286,7 +286,7 @@ func (s *Store) EmbedCounts(model string) (review.EmbedCounts, error) {
 
 // EmbeddingModels returns how many vectors each model has stored.
 func (s *Store) EmbeddingModels() (map[string]int, error) {
-	rows, err := s.db.Query(`SELECT model, count(*) FROM embeddings GROUP BY model`)
+	rows, err := s.rd.Query(`SELECT model, count(*) FROM embeddings GROUP BY model`)
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +326,7 @@ func (s *Store) OfflineModel(model string) (*review.OfflineModel, error) {
 	}
 	var m review.OfflineModel
 	var trained string
-	err := s.db.QueryRow(q, args...).Scan(&m.Model, &m.Docs, &trained, &m.Data)
+	err := s.rd.QueryRow(q, args...).Scan(&m.Model, &m.Docs, &trained, &m.Data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("offline model", model)
 	}

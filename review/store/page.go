@@ -7,12 +7,12 @@ import "github.com/memreview/memreview/review"
 // page with it instead of holding every record at once.
 func (s *Store) RecordsAfter(afterID string, limit int) ([]review.Record, error) {
 	q := `SELECT body, ` + suspectSQL + ` FROM records WHERE id > ? ORDER BY id LIMIT ?`
-	return queryRows(s.db, q, []any{afterID, limit}, scanRecord)
+	return queryRows(s.rd, q, []any{afterID, limit}, scanRecord)
 }
 
 // RecordCount returns how many records the bank holds.
 func (s *Store) RecordCount() (int, error) {
 	var n int
-	err := s.db.QueryRow(`SELECT count(*) FROM records`).Scan(&n)
+	err := s.rd.QueryRow(`SELECT count(*) FROM records`).Scan(&n)
 	return n, err
 }

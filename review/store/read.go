@@ -11,7 +11,7 @@ import (
 const suspectSQL = `EXISTS(SELECT 1 FROM check_results c WHERE c.record_id = records.id AND c.verdict NOT IN ('same', 'env-changed', 'no-baseline'))`
 
 // Record returns the current version of a record.
-func (s *Store) Record(id string) (*review.Record, error) { return getRecord(s.db, id) }
+func (s *Store) Record(id string) (*review.Record, error) { return getRecord(s.rd, id) }
 
 func getRecord(q querier, id string) (*review.Record, error) {
 	var body string
@@ -43,7 +43,7 @@ func (s *Store) Records(f review.RecordFilter) ([]review.Record, error) {
 		q += ` AND env = ?`
 		args = append(args, f.Env)
 	}
-	return queryRows(s.db, q+` ORDER BY id`, args, scanRecord)
+	return queryRows(s.rd, q+` ORDER BY id`, args, scanRecord)
 }
 
 // scanRecord reads a (body, suspect) row into a Record; suspect is
@@ -90,7 +90,7 @@ func scanBody[T any](rows *sql.Rows) (T, error) {
 
 // History returns every version of a record, oldest first.
 func (s *Store) History(id string) ([]review.Version, error) {
-	rows, err := s.db.Query(`SELECT body, op, actor, reason, decision, at FROM record_versions WHERE id = ? ORDER BY version`, id)
+	rows, err := s.rd.Query(`SELECT body, op, actor, reason, decision, at FROM record_versions WHERE id = ? ORDER BY version`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func (s *Store) History(id string) ([]review.Version, error) {
 // RecordVersion returns one version of a record.
 func (s *Store) RecordVersion(id string, v int) (*review.Record, error) {
 	var body string
-	err := s.db.QueryRow(`SELECT body FROM record_versions WHERE id = ? AND version = ?`, id, v).Scan(&body)
+	err := s.rd.QueryRow(`SELECT body FROM record_versions WHERE id = ? AND version = ?`, id, v).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("record version", id)
 	}
@@ -132,7 +132,7 @@ func (s *Store) RecordVersion(id string, v int) (*review.Record, error) {
 }
 
 // Proposal returns one proposal.
-func (s *Store) Proposal(id string) (*review.Proposal, error) { return getProposal(s.db, id) }
+func (s *Store) Proposal(id string) (*review.Proposal, error) { return getProposal(s.rd, id) }
 
 func getProposal(q querier, id string) (*review.Proposal, error) {
 	var body, status string
@@ -152,7 +152,7 @@ func getProposal(q querier, id string) (*review.Proposal, error) {
 }
 
 func (s *Store) proposals(where string, args ...any) ([]review.Proposal, error) {
-	return queryRows(s.db, `SELECT body, status FROM proposals `+where+` ORDER BY created, id`, args, func(rows *sql.Rows) (review.Proposal, error) {
+	return queryRows(s.rd, `SELECT body, status FROM proposals `+where+` ORDER BY created, id`, args, func(rows *sql.Rows) (review.Proposal, error) {
 		var body, status string
 		var p review.Proposal
 		if err := rows.Scan(&body, &status); err != nil {
@@ -180,7 +180,7 @@ func (s *Store) Queue() ([]review.Proposal, error) {
 
 // Conflicts says whether any target of p changed since p was made.
 func (s *Store) Conflicts(p *review.Proposal) (*review.ConflictError, error) {
-	return conflicts(s.db, p)
+	return conflicts(s.rd, p)
 }
 
 func conflicts(q querier, p *review.Proposal) (*review.ConflictError, error) {
@@ -238,7 +238,7 @@ func (s *Store) ProposalDecisions(proposalID string) ([]review.Decision, error) 
 func (s *Store) Decisions() ([]review.Decision, error) { return s.decisions("") }
 
 func (s *Store) decisions(where string, args ...any) ([]review.Decision, error) {
-	return queryRows(s.db, `SELECT body, undone_by FROM decisions `+where+` ORDER BY seq`, args, func(rows *sql.Rows) (review.Decision, error) {
+	return queryRows(s.rd, `SELECT body, undone_by FROM decisions `+where+` ORDER BY seq`, args, func(rows *sql.Rows) (review.Decision, error) {
 		var body, undone string
 		var d review.Decision
 		if err := rows.Scan(&body, &undone); err != nil {
@@ -253,7 +253,7 @@ func (s *Store) decisions(where string, args ...any) ([]review.Decision, error) 
 // Trajectory returns one trajectory.
 func (s *Store) Trajectory(id string) (*review.Trajectory, error) {
 	var body string
-	err := s.db.QueryRow(`SELECT body FROM trajectories WHERE id = ?`, id).Scan(&body)
+	err := s.rd.QueryRow(`SELECT body FROM trajectories WHERE id = ?`, id).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("trajectory", id)
 	}
@@ -266,12 +266,12 @@ func (s *Store) Trajectory(id string) (*review.Trajectory, error) {
 
 // Trajectories returns every trajectory, by id.
 func (s *Store) Trajectories() ([]review.Trajectory, error) {
-	return queryRows(s.db, `SELECT body FROM trajectories ORDER BY id`, nil, scanBody[review.Trajectory])
+	return queryRows(s.rd, `SELECT body FROM trajectories ORDER BY id`, nil, scanBody[review.Trajectory])
 }
 
 // RetrievedBy lists the trajectories whose task agent retrieved the record.
 func (s *Store) RetrievedBy(recordID string) ([]review.TrajectoryUse, error) {
-	ts, err := queryRows(s.db, `SELECT t.body FROM retrievals r JOIN trajectories t ON t.id = r.trajectory_id
+	ts, err := queryRows(s.rd, `SELECT t.body FROM retrievals r JOIN trajectories t ON t.id = r.trajectory_id
 		WHERE r.record_id = ? ORDER BY t.id`, []any{recordID}, scanBody[review.Trajectory])
 	out := make([]review.TrajectoryUse, len(ts))
 	for i, t := range ts {

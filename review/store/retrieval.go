@@ -50,7 +50,7 @@ func (s *Store) Retrievals(since int64, limit int) ([]review.Retrieval, error) {
 		seq  int64
 		body string
 	}
-	rows, err := s.db.Query(`SELECT seq, body FROM retrieval_log WHERE seq > ? ORDER BY seq LIMIT ?`, since, limit)
+	rows, err := s.rd.Query(`SELECT seq, body FROM retrieval_log WHERE seq > ? ORDER BY seq LIMIT ?`, since, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ var migrations = []string{
 
 func (s *Store) migrate() error {
 	var v int
-	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+	if err := s.rd.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
 	if v > schemaVersion {

@@ -39,6 +39,7 @@ const (
 type Store struct {
 	dir      string
 	db       *sql.DB
+	rd       *reads // the reads outside transactions, through db
 	now      func() time.Time
 	readOnly bool
 	begin    func(context.Context, *sql.Tx) error // nil, or Database.Begin
@@ -149,7 +150,7 @@ func open(dir string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("open %s: %w", filepath.Join(abs, DBFile), err)
 	}
 	db.SetMaxOpenConns(4)
-	s := &Store{dir: abs, db: db, now: opt.Now, readOnly: opt.ReadOnly}
+	s := &Store{dir: abs, db: db, rd: newReads(db, true), now: opt.Now, readOnly: opt.ReadOnly}
 	if s.now == nil {
 		s.now = func() time.Time { return time.Now().UTC() }
 	}
@@ -175,7 +176,10 @@ func (s *Store) Dir() string { return s.dir }
 func (s *Store) Now() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.rd.close()
+	return s.db.Close()
+}
 
 // tx runs fn in one immediate (write-locking) transaction. Statements are
 // prepared once per transaction, so a batch (an import of 100,000 records)

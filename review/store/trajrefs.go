@@ -12,7 +12,7 @@ import (
 // compact refs, so a bank of a million records costs seconds and tens of
 // MB, not the whole bank in memory.
 func (s *Store) RecordRefsByTrajectory() (map[string]*review.TrajectoryRefs, error) {
-	rows, err := s.db.Query(`SELECT id, json_extract(body, '$.provenance.trajectory'),
+	rows, err := s.rd.Query(`SELECT id, json_extract(body, '$.provenance.trajectory'),
 		json_extract(body, '$.provenance.steps.from'), json_extract(body, '$.provenance.steps.to')
 		FROM records WHERE json_extract(body, '$.provenance.trajectory') <> '' ORDER BY id`)
 	if err != nil {

@@ -156,7 +156,7 @@ func (s *Store) ExistingRecordIDs(ids []string) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return existingIDs(s.db, string(list))
+	return existingIDs(s.rd, string(list))
 }
 
 // existingIDs is which ids of list (a JSON array) are records.
@@ -365,7 +365,7 @@ func (s *Store) SaveProbeRun(run review.ProbeRun) (string, error) {
 // ProbeRun returns one stored probe run.
 func (s *Store) ProbeRun(id string) (*review.ProbeRun, error) {
 	var body string
-	err := s.db.QueryRow(`SELECT body FROM probe_runs WHERE id = ?`, id).Scan(&body)
+	err := s.rd.QueryRow(`SELECT body FROM probe_runs WHERE id = ?`, id).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("probe run", id)
 	}
@@ -421,7 +421,7 @@ func (s *Store) ProbeRunsFor(kind, id string) ([]review.ProbeRun, error) {
 	default:
 		return nil, fmt.Errorf("probe runs: kind %q is not proposal or record", kind)
 	}
-	rows, err := s.db.Query(`SELECT run_id FROM attachments WHERE kind = ? AND target = ? ORDER BY at, run_id`, kind, id)
+	rows, err := s.rd.Query(`SELECT run_id FROM attachments WHERE kind = ? AND target = ? ORDER BY at, run_id`, kind, id)
 	if err != nil {
 		return nil, err
 	}
@@ -487,20 +487,20 @@ func (s *Store) SetCheckResults(results []review.CheckResult) error {
 
 // CheckResults returns a record's last verify results, by check index.
 func (s *Store) CheckResults(recordID string) ([]review.CheckResult, error) {
-	return queryRows(s.db, `SELECT body FROM check_results WHERE record_id = ? ORDER BY idx`, []any{recordID}, scanBody[review.CheckResult])
+	return queryRows(s.rd, `SELECT body FROM check_results WHERE record_id = ? ORDER BY idx`, []any{recordID}, scanBody[review.CheckResult])
 }
 
 // LastSeq is the sequence number of the bank's latest change.
 func (s *Store) LastSeq() (int64, error) {
 	var n sql.NullInt64
-	err := s.db.QueryRow(`SELECT max(seq) FROM changes`).Scan(&n)
+	err := s.rd.QueryRow(`SELECT max(seq) FROM changes`).Scan(&n)
 	return n.Int64, err
 }
 
 // ChangesSince lists the changes after seq, oldest first, one entry per
 // object (its latest change).
 func (s *Store) ChangesSince(seq int64) ([]review.Change, error) {
-	return queryRows(s.db, `SELECT max(seq), kind, id FROM changes WHERE seq > ? GROUP BY kind, id ORDER BY max(seq)`, []any{seq},
+	return queryRows(s.rd, `SELECT max(seq), kind, id FROM changes WHERE seq > ? GROUP BY kind, id ORDER BY max(seq)`, []any{seq},
 		func(rows *sql.Rows) (review.Change, error) {
 			var c review.Change
 			err := rows.Scan(&c.Seq, &c.Kind, &c.ID)

@@ -1,0 +1,104 @@
+package store
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memreview/memreview/review"
+)
+
+func cachedBank(tb testing.TB, n int) (*Store, []review.Record) {
+	tb.Helper()
+	s, err := Create(filepath.Join(tb.TempDir(), "bank"), Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	recs := make([]review.Record, n)
+	for i := range recs {
+		recs[i] = review.Record{ID: fmt.Sprintf("mem_%05d", i), Lemma: fmt.Sprintf("table t%d joins u%d on id", i, i%17),
+			Category: review.Relation, Scope: review.Scope{Env: "shop"}, Confidence: 0.8}
+	}
+	if err := s.PutRecords(recs, "test", "import"); err != nil {
+		tb.Fatal(err)
+	}
+	return s, recs
+}
+
+// TestReadsCache: a read repeated goes through one prepared statement and
+// gives what the unprepared read gives; queries of varying shape (IN
+// lists) stop being cached at the bound and still answer; a bad query is
+// an error, not a cached statement; Close closes what was cached.
+func TestReadsCache(t *testing.T) {
+	s, recs := cachedBank(t, 300)
+	plain := newReads(s.db, false)
+	before := len(s.rd.stmts) // what opening the bank read
+	for _, r := range recs[:50] {
+		a, errA := getRecord(s.rd, r.ID)
+		b, errB := getRecord(plain, r.ID)
+		if errA != nil || errB != nil || a.Lemma != b.Lemma || a.Version != b.Version {
+			t.Fatalf("%s: cached %+v %v, plain %+v %v", r.ID, a, errA, b, errB)
+		}
+	}
+	if n := len(s.rd.stmts) - before; n != 1 {
+		t.Fatalf("%d statements cached for one query repeated, want 1", n)
+	}
+	for i := 1; i <= maxCachedStmts+20; i++ {
+		q := `SELECT count(*) FROM records WHERE id IN (` + strings.TrimSuffix(strings.Repeat("?,", i), ",") + `)`
+		args := make([]any, i)
+		for j := range args {
+			args[j] = recs[j%len(recs)].ID
+		}
+		var n int
+		if err := s.rd.QueryRow(q, args...).Scan(&n); err != nil || n != min(i, len(recs)) {
+			t.Fatalf("IN list of %d: %d, %v", i, n, err)
+		}
+	}
+	if n := len(s.rd.stmts); n != maxCachedStmts {
+		t.Fatalf("%d statements cached, want the bound %d", n, maxCachedStmts)
+	}
+	s.rd.close()
+	var x int
+	if err := s.rd.QueryRow(`SELECT nonsense FROM nowhere`).Scan(&x); err == nil || !strings.Contains(err.Error(), "no such table") {
+		t.Fatalf("a bad query: %v", err)
+	}
+	if len(s.rd.stmts) != 0 {
+		t.Fatalf("a bad query was cached: %d", len(s.rd.stmts))
+	}
+	if _, err := getRecord(s.rd, recs[0].ID); err != nil {
+		t.Fatalf("a read after the cache was closed: %v", err)
+	}
+}
+
+// BenchmarkReads: the reads a screen and a retrieval make (a record, a
+// proposal's targets, a record's check results) through the statement
+// cache and, in the same process on the same bank, unprepared (the peer).
+//
+//	go test ./review/store/ -run '^$' -bench Reads -count 3
+func BenchmarkReads(b *testing.B) {
+	s, recs := cachedBank(b, 2000)
+	for _, mode := range []struct {
+		name  string
+		cache bool
+	}{{"cached", true}, {"unprepared", false}} {
+		b.Run(mode.name, func(b *testing.B) {
+			s.rd = newReads(s.db, mode.cache)
+			defer s.rd.close()
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				id := recs[i%len(recs)].ID
+				if _, err := s.Record(id); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.CheckResults(id); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.RecordVersion(id, 1); err != nil {
+					b.Fatal(fmt.Errorf("version: %w", err))
+				}
+			}
+		})
+	}
+}
