@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/memreview/memreview/index/bleveext"
@@ -86,7 +87,8 @@ func TestRetrieveMaxScore(t *testing.T) {
 // with many hits it scores fewer documents than the query matches.
 func testTopTermsPrunes(t *testing.T, ix *Index, tasks []string) {
 	const k = 10
-	pruned := 0
+	pruned, tighter := 0, 0
+	maxima := &bleveext.TermMaxima{}
 	for _, task := range tasks {
 		terms, boosts := schema.TaskTerms(task)
 		if len(terms) == 0 || len(terms) > 10 {
@@ -136,17 +138,64 @@ func testTopTermsPrunes(t *testing.T, ix *Index, tasks []string) {
 			pruned++
 		}
 		t.Logf("%q: %d hits, %d candidates, %d scored, %d kept", task, len(all.Hits), tq.Stats.Candidates, tq.Stats.Scored, tq.Stats.Kept)
+		// Bounded by each term's best score per segment, twice (the pairs
+		// read, then remembered): the same documents and scores, from no
+		// more candidates.
+		saturated := tq.Stats
+		for range 2 {
+			tq.Maxima = maxima
+			var tight *bleve.SearchResult
+			onOneSnapshot(t, ix, func() {
+				ix.mu.RLock()
+				defer ix.mu.RUnlock()
+				var err error
+				if tight, err = ix.idx.Search(bleve.NewSearchRequestOptions(tq, 100_000, 0, false)); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if !sameTopHits(tight, top) {
+				t.Errorf("%q: with per-segment maxima kept %v, without %v", task, hitScores(tight), hitScores(top))
+			}
+			if tq.Stats.Candidates > saturated.Candidates {
+				t.Errorf("%q: %d candidates with per-segment maxima, %d without", task, tq.Stats.Candidates, saturated.Candidates)
+			}
+		}
+		if tq.Stats.Candidates < saturated.Candidates {
+			tighter++
+		}
 	}
 	if pruned == 0 {
 		t.Error("max-score scored every hit of every task")
 	}
+	if tighter == 0 {
+		t.Error("per-segment maxima took no candidate away from any task")
+	}
+}
+
+func sameTopHits(a, b *bleve.SearchResult) bool {
+	return slices.EqualFunc(a.Hits, b.Hits, func(x, y *bsearch.DocumentMatch) bool { return x.ID == y.ID && x.Score == y.Score })
+}
+
+func hitScores(r *bleve.SearchResult) []string {
+	var out []string
+	for _, h := range r.Hits {
+		out = append(out, fmt.Sprintf("%s=%v", h.ID, h.Score))
+	}
+	return out
 }
 
 func engineRetrieve(t testing.TB, ix *Index, pt plan.Tuning, task string, scope review.Scope, k int, exclude []string) []Scored {
 	t.Helper()
+	return stateRetrieve(t, ix, pt, &plan.State{}, task, scope, k, exclude)
+}
+
+// stateRetrieve is engineRetrieve with the engine's state kept by the
+// caller (as the index keeps its own from search to search).
+func stateRetrieve(t testing.TB, ix *Index, pt plan.Tuning, st *plan.State, task string, scope review.Scope, k int, exclude []string) []Scored {
+	t.Helper()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	out, err := plan.NewEngine(ix.idx, pt, &plan.State{}, ix.gen.Load).Retrieve(task, scope, k, exclude)
+	out, err := plan.NewEngine(ix.idx, pt, st, ix.gen.Load).Retrieve(task, scope, k, exclude)
 	if err != nil {
 		t.Fatal(fmt.Errorf("retrieve %q: %w", task, err))
 	}
