@@ -30,6 +30,14 @@ func TestRetrieveMaxScore(t *testing.T) {
 	recs := sample.SynthRecords(1200, benchSeed)
 	src.putRecord(recs...)
 	ix := openOn(t, src)
+	// shared is an engine state kept from before the changes to after
+	// (as the index keeps its own): what it remembers of the segments that
+	// stay must still hold once they have deleted documents.
+	shared := &plan.State{}
+	for _, scope := range []review.Scope{{}, {Env: "shop"}, {Tags: []string{"g1"}}} {
+		stateRetrieve(t, ix, plan.Tuning{}, shared, "join reviews to items", scope, 20, nil)
+		stateRetrieve(t, ix, plan.Tuning{}, shared, strings.Join(strings.Fields(recs[3].Lemma)[:4], " "), scope, 20, nil)
+	}
 	// Changes after the build: new segments, and deleted documents in
 	// the old ones (a changed record's old document).
 	for i := 0; i < len(recs); i += 7 {
@@ -57,13 +65,17 @@ func TestRetrieveMaxScore(t *testing.T) {
 		for _, scope := range []review.Scope{{}, {Env: "shop"}, {Tags: []string{"g1"}}} {
 			for _, k := range []int{1, 20} {
 				for _, ex := range exclude[:1+k%2] {
-					var want, got []Scored
+					var want, got, kept []Scored
 					onOneSnapshot(t, ix, func() {
 						want = engineRetrieve(t, ix, exact, task, scope, k, ex)
 						got = engineRetrieve(t, ix, plan.Tuning{}, task, scope, k, ex)
+						kept = stateRetrieve(t, ix, plan.Tuning{}, shared, task, scope, k, ex)
 					})
 					if !slices.Equal(got, want) {
 						t.Errorf("Retrieve(%q, %v, %d, exclude %v)\n got %v\nwant %v", task, scope, k, ex, got, want)
+					}
+					if !slices.Equal(kept, want) {
+						t.Errorf("Retrieve(%q, %v, %d, exclude %v) with the state kept from before the changes\n got %v\nwant %v", task, scope, k, ex, kept, want)
 					}
 					for i := 1; i < len(want); i++ {
 						if want[i].BM25 == want[i-1].BM25 {
@@ -88,7 +100,7 @@ func TestRetrieveMaxScore(t *testing.T) {
 func testTopTermsPrunes(t *testing.T, ix *Index, tasks []string) {
 	const k = 10
 	pruned, tighter := 0, 0
-	maxima := &bleveext.TermMaxima{}
+	memo := &bleveext.SegmentMemo{}
 	for _, task := range tasks {
 		terms, boosts := schema.TaskTerms(task)
 		if len(terms) == 0 || len(terms) > 10 {
@@ -143,7 +155,7 @@ func testTopTermsPrunes(t *testing.T, ix *Index, tasks []string) {
 		// more candidates.
 		saturated := tq.Stats
 		for range 2 {
-			tq.Maxima = maxima
+			tq.Memo = memo
 			var tight *bleve.SearchResult
 			onOneSnapshot(t, ix, func() {
 				ix.mu.RLock()

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -38,7 +39,7 @@ import (
 // common words match half the bank then visits the postings of its rare
 // words and a few of the common ones' instead of scoring every document.
 // A term's best contribution is BM25's saturation bound (idf · k1 times
-// its query weight), which needs nothing read ahead, or with Maxima its
+// its query weight), which needs nothing read ahead, or with Memo its
 // exact best score in each segment (remembered per segment: tighter, so
 // the common terms stop driving sooner). Each segment's postings are
 // walked in turn, the K-th best score carried from one to the next.
@@ -56,11 +57,11 @@ type TopTermsQuery struct {
 	Not      query.Query
 	K        int
 	Fallback query.Query
-	// Maxima, when set, bounds each term by its best score in each
+	// Memo, when set, bounds each term by its best score in each
 	// segment instead of BM25's saturation bound (tighter: fewer
 	// candidates); one per index, shared by its searches.
-	Maxima *TermMaxima
-	Stats  TopTermsStats
+	Memo  *SegmentMemo
+	Stats TopTermsStats
 }
 
 // TopTermsStats is what a TopTermsQuery's search did: Candidates
@@ -140,15 +141,15 @@ func (q *TopTermsQuery) top(ctx context.Context, r index.IndexReader, m mapping.
 		}
 		ids[j] = s.Id()
 	}
-	if q.Maxima != nil {
-		q.Maxima.prune(ids)
+	if q.Memo != nil {
+		q.Memo.prune(ids)
 	}
 	terms := make(byCount, 0, len(q.Terms))
 	for i, text := range q.Terms {
 		if err := bsearch.RecordTermSearcher(ctx); err != nil {
 			return nil, false, err
 		}
-		t := &termIter{text: text, boost: q.Boosts[i], lists: make([]segment.PostingsList, len(segs))}
+		t := &termIter{text: text, boost: q.Boosts[i], lists: make([]segment.PostingsList, len(segs)), counts: make([]uint64, len(segs))}
 		for j, s := range segs {
 			// As scorch's TermFieldReader: each segment's postings less
 			// its deleted documents, and their counts summed.
@@ -156,8 +157,8 @@ func (q *TopTermsQuery) top(ctx context.Context, r index.IndexReader, m mapping.
 			if err != nil {
 				return nil, false, err
 			}
-			t.lists[j] = pl
-			t.count += pl.Count()
+			t.lists[j], t.counts[j] = pl, pl.Count() // zap counts anew each call
+			t.count += t.counts[j]
 		}
 		t.idf = math.Log(1 + (float64(docTotal)-float64(t.count)+0.5)/(float64(t.count)+0.5))
 		terms = append(terms, t)
@@ -180,32 +181,42 @@ func (q *TopTermsQuery) top(ctx context.Context, r index.IndexReader, m mapping.
 		t.saturation = t.idf * bsearch.BM25_k1 * t.weight * margin
 		t.avgLen = avgLen
 	}
-	filter, err := newMembership(ctx, r, m, q.Filter)
-	if err != nil {
-		return nil, false, err
+	offsets := make([]uint64, len(segs)+1)
+	for j, s := range segs {
+		offsets[j+1] = offsets[j] + uint64(s.FullSize())
 	}
-	defer filter.close()
+	var filterBits []*roaring.Bitmap
+	var filter *membership
+	if q.Memo != nil && q.Filter != nil {
+		if filterBits, err = q.Memo.filterDocs(ctx, r, m, q.Filter, segs, ids, offsets); err != nil {
+			return nil, false, err
+		}
+	}
+	if filterBits == nil {
+		if filter, err = newMembership(ctx, r, m, q.Filter); err != nil {
+			return nil, false, err
+		}
+		defer filter.close()
+	}
 	not, err := newMembership(ctx, r, m, q.Not)
 	if err != nil {
 		return nil, false, err
 	}
 	defer not.close()
 
-	ms := &maxScore{terms: terms, k: q.K, filter: filter, not: not, stats: &q.Stats, theta: math.Inf(-1)}
-	var offset uint64
+	ms := &maxScore{terms: terms, k: q.K, filter: filter, filterBits: filterBits, not: not, stats: &q.Stats, theta: math.Inf(-1)}
 	for j, s := range segs {
 		for _, t := range terms {
 			t.bound = t.saturation
-			if q.Maxima != nil {
-				if p := q.Maxima.pairs(ids[j], s.Segment(), dicts[j], q.Field, t.text, t.lists[j].Count()); p != nil {
+			if q.Memo != nil {
+				if p := q.Memo.pairs(ids[j], s.Segment(), dicts[j], q.Field, t.text, t.counts[j]); p != nil {
 					t.bound = min(t.saturation, t.best(p)*margin)
 				}
 			}
 		}
-		if err := ms.segment(ctx, j, offset); err != nil {
+		if err := ms.segment(ctx, j, offsets[j]); err != nil {
 			return nil, false, err
 		}
-		offset += uint64(s.FullSize())
 	}
 	kept := ms.result()
 	q.Stats.Kept = len(kept)
@@ -243,6 +254,7 @@ func bm25Stats(ctx context.Context, field string, r index.IndexReader) (uint64, 
 type termIter struct {
 	text               string
 	lists              []segment.PostingsList // per segment, less its deleted documents
+	counts             []uint64               // their lengths
 	count              uint64                 // postings in all segments: the term's document frequency
 	boost, idf, weight float64
 	saturation, avgLen float64
@@ -267,7 +279,7 @@ func (s byCount) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
 func (t *termIter) start(j int) {
 	t.started, t.done = false, false
 	pl := t.lists[j]
-	if pl == nil || pl.Count() == 0 {
+	if pl == nil || t.counts[j] == 0 {
 		t.done = true
 		return
 	}
@@ -310,7 +322,7 @@ func (t *termIter) advance(doc uint64) error {
 // score is Bleve's TermQueryScorer.Score of the posting t is at (BM25).
 func (t *termIter) score() float64 { return t.leaf(t.freq, t.norm) }
 
-// best is the most t scores on any of pairs (a segment's TermMaxima).
+// best is the most t scores on any of pairs (a segment's SegmentMemo).
 func (t *termIter) best(pairs []freqNorm) float64 {
 	b := 0.0
 	for _, p := range pairs {

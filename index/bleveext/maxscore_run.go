@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -20,6 +21,7 @@ type maxScore struct {
 	terms       byCount
 	k           int
 	filter, not *membership
+	filterBits  []*roaring.Bitmap // per segment, what the filter matches (else filter is asked)
 	stats       *TopTermsStats
 
 	best   scoreHeap
@@ -37,7 +39,7 @@ const margin = 1 + 1e-9
 // segment searches segment j, whose doc numbers start at offset in the
 // snapshot, with each term's bound for that segment set: every document
 // that passes the filter and can score at least theta is scored and kept.
-func (ms *maxScore) segment(ctx context.Context, j int, offset uint64) error {
+func (ms *maxScore) segment(ctx context.Context, j int, offset uint64) (err error) {
 	n := len(ms.terms)
 	nf := float64(n)
 	if ms.scores == nil {
@@ -133,8 +135,10 @@ func (ms *maxScore) segment(ctx context.Context, j int, offset uint64) error {
 			score := total * coord
 			if score >= ms.theta {
 				g := offset + d
-				in, err := ms.filter.has(g, true)
-				if err != nil {
+				var in bool
+				if ms.filterBits != nil {
+					in = ms.filterBits[j].Contains(uint32(d))
+				} else if in, err = ms.filter.has(g, true); err != nil {
 					return err
 				}
 				out, err := ms.not.has(g, false)

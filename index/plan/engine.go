@@ -32,7 +32,7 @@ type Engine struct {
 type State struct {
 	facets facetCache
 	types  atomic.Pointer[typeCount]
-	maxima bleveext.TermMaxima // the task terms' best scores per segment (max-score)
+	memo   bleveext.SegmentMemo // the task terms' best scores per segment (max-score)
 }
 
 // NewEngine is an Engine on idx. gen tells the generation of idx's
