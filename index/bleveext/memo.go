@@ -83,14 +83,17 @@ func (tm *SegmentMemo) entry(id uint64, seg segment.Segment) *segMaxima {
 }
 
 // filter is the documents of seg (segment id id) the filter of JSON key
-// matches, nil when not known.
-func (tm *SegmentMemo) filter(id uint64, seg segment.Segment, key string) *roaring.Bitmap {
+// matches, nil when not known; seen is whether it was asked for before
+// (the first time it is only noted).
+func (tm *SegmentMemo) filter(id uint64, seg segment.Segment, key string) (docs *roaring.Bitmap, seen bool) {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
-	if sm := tm.segs[id]; sm != nil && sm.seg == seg {
-		return sm.filters[key]
+	sm := tm.entry(id, seg)
+	docs, seen = sm.filters[key]
+	if !seen {
+		sm.filters[key] = nil
 	}
-	return nil
+	return docs, seen
 }
 
 // setFilter remembers docs as what the filter of JSON key matches in seg.
@@ -118,23 +121,26 @@ func (tm *SegmentMemo) prune(ids []uint64) {
 
 // pairs is what term in field scores at most in seg (segment id id),
 // reading the term's postings once when not yet known; nil when the term
-// has fewer than maximaMinPostings postings there or cannot be read.
+// has fewer than maximaMinPostings postings there or cannot be read, and
+// the first time it is asked for: a process that retrieves once (the
+// CLI) never pays for reading what only later retrievals gain from.
 func (tm *SegmentMemo) pairs(id uint64, seg segment.Segment, dict segment.TermDictionary, field, term string, count uint64) []freqNorm {
 	if count < maximaMinPostings {
 		return nil
 	}
 	key := fieldTerm{field, term}
 	tm.mu.Lock()
-	sm := tm.segs[id]
-	if sm != nil && sm.seg == seg {
-		if p, ok := sm.terms[key]; ok {
-			tm.mu.Unlock()
-			return p
-		}
+	sm := tm.entry(id, seg)
+	p, seen := sm.terms[key]
+	if !seen {
+		sm.terms[key] = nil // read the next time
 	}
 	tm.mu.Unlock()
+	if p != nil || !seen {
+		return p
+	}
 
-	p := readPairs(dict, term)
+	p = readPairs(dict, term)
 	if p == nil {
 		return nil
 	}
@@ -193,7 +199,8 @@ func readPairs(dict segment.TermDictionary, term string) []freqNorm {
 // (numbered within it) that f matches, from the memo or read for the
 // segments it does not know: f searched unscored from the first of them
 // on, as a boolean query's filter is. nil when f cannot be told apart by
-// its JSON.
+// its JSON, or a segment is asked for f the first time (only noted, so
+// that one retrieval alone does not pay for reading the whole segment).
 func (tm *SegmentMemo) filterDocs(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, f query.Query,
 	segs []*scorch.SegmentSnapshot, ids, offsets []uint64) ([]*roaring.Bitmap, error) {
 	k, err := json.Marshal(f)
@@ -203,10 +210,16 @@ func (tm *SegmentMemo) filterDocs(ctx context.Context, r index.IndexReader, m ma
 	key := string(k)
 	out := make([]*roaring.Bitmap, len(segs))
 	var missing []int
+	first := false
 	for j, s := range segs {
-		if out[j] = tm.filter(ids[j], s.Segment(), key); out[j] == nil {
+		var seen bool
+		if out[j], seen = tm.filter(ids[j], s.Segment(), key); out[j] == nil {
 			missing = append(missing, j)
 		}
+		first = first || !seen
+	}
+	if first {
+		return nil, nil // a segment new to f: read it the next time
 	}
 	if len(missing) == 0 {
 		return out, nil
