@@ -37,12 +37,12 @@ import (
 // methods are safe for concurrent use. The zero value is ready.
 type SegmentMemo struct {
 	mu   sync.Mutex
-	segs map[uint64]*segMaxima // by segment id
-	live []uint64              // the segment ids of the last snapshot seen
+	segs map[uint64]*segMemo // by segment id
+	live []uint64            // the segment ids of the last snapshot seen
 }
 
-type segMaxima struct {
-	seg     segment.Segment // the segment the id named when the pairs were read
+type segMemo struct {
+	seg     segment.Segment // the segment the id named when this was read
 	terms   map[fieldTerm][]freqNorm
 	filters map[string]*roaring.Bitmap // by the filter's JSON: the documents it matches
 }
@@ -70,13 +70,13 @@ const (
 
 // entry is the memo of segment seg (id id), made anew when the id named
 // another segment or the memo is full; mu is held.
-func (tm *SegmentMemo) entry(id uint64, seg segment.Segment) *segMaxima {
+func (tm *SegmentMemo) entry(id uint64, seg segment.Segment) *segMemo {
 	if tm.segs == nil {
-		tm.segs = map[uint64]*segMaxima{}
+		tm.segs = map[uint64]*segMemo{}
 	}
 	sm := tm.segs[id]
 	if sm == nil || sm.seg != seg || len(sm.terms) >= maxTermsPerSegment || len(sm.filters) >= maxFiltersPerSegment {
-		sm = &segMaxima{seg: seg, terms: map[fieldTerm][]freqNorm{}, filters: map[string]*roaring.Bitmap{}}
+		sm = &segMemo{seg: seg, terms: map[fieldTerm][]freqNorm{}, filters: map[string]*roaring.Bitmap{}}
 		tm.segs[id] = sm
 	}
 	return sm
