@@ -43,10 +43,11 @@ func BenchmarkRetrieveMaxScore(b *testing.B) {
 	tunings := []struct {
 		name string
 		tune plan.Tuning
-	}{{"max-score", plan.Tuning{}}, {"bleve", plan.Tuning{Off: []string{plan.MaxScore}}}}
+		st   *plan.State
+	}{{"max-score", plan.Tuning{}, &plan.State{}}, {"bleve", plan.Tuning{Off: []string{plan.MaxScore}}, &plan.State{}}}
 	for _, task := range tasks {
-		want := engineRetrieve(b, ix, tunings[1].tune, task, review.Scope{}, 5, nil)
-		if got := engineRetrieve(b, ix, tunings[0].tune, task, review.Scope{}, 5, nil); !slices.Equal(got, want) || len(want) == 0 {
+		want := stateRetrieve(b, ix, tunings[1].tune, tunings[1].st, task, review.Scope{}, 5, nil)
+		if got := stateRetrieve(b, ix, tunings[0].tune, tunings[0].st, task, review.Scope{}, 5, nil); !slices.Equal(got, want) || len(want) == 0 {
 			b.Fatalf("%q: max-score %v, bleve %v", task, got, want)
 		}
 	}
@@ -59,7 +60,7 @@ func BenchmarkRetrieveMaxScore(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				c, t := threadCPU(), time.Now()
-				engineRetrieve(b, ix, tn.tune, tasks[i%len(tasks)], review.Scope{}, 5, nil)
+				stateRetrieve(b, ix, tn.tune, tn.st, tasks[i%len(tasks)], review.Scope{}, 5, nil)
 				ds = append(ds, time.Since(t))
 				cpu += threadCPU() - c
 				i++

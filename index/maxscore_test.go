@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/memreview/memreview/index/bleveext"
@@ -29,6 +30,14 @@ func TestRetrieveMaxScore(t *testing.T) {
 	recs := sample.SynthRecords(1200, benchSeed)
 	src.putRecord(recs...)
 	ix := openOn(t, src)
+	// shared is an engine state kept from before the changes to after
+	// (as the index keeps its own): what it remembers of the segments that
+	// stay must still hold once they have deleted documents.
+	shared := &plan.State{}
+	for _, scope := range []review.Scope{{}, {Env: "shop"}, {Tags: []string{"g1"}}} {
+		stateRetrieve(t, ix, plan.Tuning{}, shared, "join reviews to items", scope, 20, nil)
+		stateRetrieve(t, ix, plan.Tuning{}, shared, strings.Join(strings.Fields(recs[3].Lemma)[:4], " "), scope, 20, nil)
+	}
 	// Changes after the build: new segments, and deleted documents in
 	// the old ones (a changed record's old document).
 	for i := 0; i < len(recs); i += 7 {
@@ -56,13 +65,17 @@ func TestRetrieveMaxScore(t *testing.T) {
 		for _, scope := range []review.Scope{{}, {Env: "shop"}, {Tags: []string{"g1"}}} {
 			for _, k := range []int{1, 20} {
 				for _, ex := range exclude[:1+k%2] {
-					var want, got []Scored
+					var want, got, kept []Scored
 					onOneSnapshot(t, ix, func() {
 						want = engineRetrieve(t, ix, exact, task, scope, k, ex)
 						got = engineRetrieve(t, ix, plan.Tuning{}, task, scope, k, ex)
+						kept = stateRetrieve(t, ix, plan.Tuning{}, shared, task, scope, k, ex)
 					})
 					if !slices.Equal(got, want) {
 						t.Errorf("Retrieve(%q, %v, %d, exclude %v)\n got %v\nwant %v", task, scope, k, ex, got, want)
+					}
+					if !slices.Equal(kept, want) {
+						t.Errorf("Retrieve(%q, %v, %d, exclude %v) with the state kept from before the changes\n got %v\nwant %v", task, scope, k, ex, kept, want)
 					}
 					for i := 1; i < len(want); i++ {
 						if want[i].BM25 == want[i-1].BM25 {
@@ -86,7 +99,8 @@ func TestRetrieveMaxScore(t *testing.T) {
 // with many hits it scores fewer documents than the query matches.
 func testTopTermsPrunes(t *testing.T, ix *Index, tasks []string) {
 	const k = 10
-	pruned := 0
+	pruned, tighter := 0, 0
+	memo := &bleveext.SegmentMemo{}
 	for _, task := range tasks {
 		terms, boosts := schema.TaskTerms(task)
 		if len(terms) == 0 || len(terms) > 10 {
@@ -136,17 +150,64 @@ func testTopTermsPrunes(t *testing.T, ix *Index, tasks []string) {
 			pruned++
 		}
 		t.Logf("%q: %d hits, %d candidates, %d scored, %d kept", task, len(all.Hits), tq.Stats.Candidates, tq.Stats.Scored, tq.Stats.Kept)
+		// Bounded by each term's best score per segment, twice (the pairs
+		// read, then remembered): the same documents and scores, from no
+		// more candidates.
+		saturated := tq.Stats
+		for range 2 {
+			tq.Memo = memo
+			var tight *bleve.SearchResult
+			onOneSnapshot(t, ix, func() {
+				ix.mu.RLock()
+				defer ix.mu.RUnlock()
+				var err error
+				if tight, err = ix.idx.Search(bleve.NewSearchRequestOptions(tq, 100_000, 0, false)); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if !sameTopHits(tight, top) {
+				t.Errorf("%q: with per-segment maxima kept %v, without %v", task, hitScores(tight), hitScores(top))
+			}
+			if tq.Stats.Candidates > saturated.Candidates {
+				t.Errorf("%q: %d candidates with per-segment maxima, %d without", task, tq.Stats.Candidates, saturated.Candidates)
+			}
+		}
+		if tq.Stats.Candidates < saturated.Candidates {
+			tighter++
+		}
 	}
 	if pruned == 0 {
 		t.Error("max-score scored every hit of every task")
 	}
+	if tighter == 0 {
+		t.Error("per-segment maxima took no candidate away from any task")
+	}
+}
+
+func sameTopHits(a, b *bleve.SearchResult) bool {
+	return slices.EqualFunc(a.Hits, b.Hits, func(x, y *bsearch.DocumentMatch) bool { return x.ID == y.ID && x.Score == y.Score })
+}
+
+func hitScores(r *bleve.SearchResult) []string {
+	var out []string
+	for _, h := range r.Hits {
+		out = append(out, fmt.Sprintf("%s=%v", h.ID, h.Score))
+	}
+	return out
 }
 
 func engineRetrieve(t testing.TB, ix *Index, pt plan.Tuning, task string, scope review.Scope, k int, exclude []string) []Scored {
 	t.Helper()
+	return stateRetrieve(t, ix, pt, &plan.State{}, task, scope, k, exclude)
+}
+
+// stateRetrieve is engineRetrieve with the engine's state kept by the
+// caller (as the index keeps its own from search to search).
+func stateRetrieve(t testing.TB, ix *Index, pt plan.Tuning, st *plan.State, task string, scope review.Scope, k int, exclude []string) []Scored {
+	t.Helper()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	out, err := plan.NewEngine(ix.idx, pt, &plan.State{}, ix.gen.Load).Retrieve(task, scope, k, exclude)
+	out, err := plan.NewEngine(ix.idx, pt, st, ix.gen.Load).Retrieve(task, scope, k, exclude)
 	if err != nil {
 		t.Fatal(fmt.Errorf("retrieve %q: %w", task, err))
 	}

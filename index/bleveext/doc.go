@@ -14,8 +14,9 @@ package bleveext
 // Pinned are the module versions these files were written and checked
 // against (go.mod's requirements).
 var Pinned = map[string]string{
-	"github.com/blevesearch/bleve/v2":        "v2.6.3",
-	"github.com/blevesearch/bleve_index_api": "v1.4.1",
-	"github.com/blevesearch/zapx/v17":        "v17.2.5", // the segment format scorch writes
-	"go.etcd.io/bbolt":                       "v1.4.0",  // root.bolt's pages and lock
+	"github.com/blevesearch/bleve/v2":              "v2.6.3",
+	"github.com/blevesearch/bleve_index_api":       "v1.4.1",
+	"github.com/blevesearch/zapx/v17":              "v17.2.5", // the segment format scorch writes
+	"github.com/blevesearch/scorch_segment_api/v2": "v2.4.11", // the segment API max-score reads postings through
+	"go.etcd.io/bbolt":                             "v1.4.0",  // root.bolt's pages and lock
 }

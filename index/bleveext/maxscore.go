@@ -5,12 +5,14 @@ import (
 	"math"
 	"sort"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/scorer"
 	index "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
 // TopTermsQuery is an any-word query — documents holding at least one of
@@ -37,7 +39,10 @@ import (
 // common words match half the bank then visits the postings of its rare
 // words and a few of the common ones' instead of scoring every document.
 // A term's best contribution is BM25's saturation bound (idf · k1 times
-// its query weight), which needs nothing read ahead.
+// its query weight), which needs nothing read ahead, or with Memo its
+// exact best score in each segment (remembered per segment: tighter, so
+// the common terms stop driving sooner). Each segment's postings are
+// walked in turn, the K-th best score carried from one to the next.
 //
 // Fallback (the same query in Bleve's terms) is searched instead when the
 // reader is not a scorch snapshot or the options ask for what this query
@@ -52,7 +57,11 @@ type TopTermsQuery struct {
 	Not      query.Query
 	K        int
 	Fallback query.Query
-	Stats    TopTermsStats
+	// Memo, when set, bounds each term by its best score in each
+	// segment instead of BM25's saturation bound (tighter: fewer
+	// candidates); one per index, shared by its searches.
+	Memo  *SegmentMemo
+	Stats TopTermsStats
 }
 
 // TopTermsStats is what a TopTermsQuery's search did: Candidates
@@ -103,9 +112,13 @@ func (q *TopTermsQuery) Top(ctx context.Context, r index.IndexReader, m mapping.
 
 // top runs max-score under the scoring model given (only BM25 is done
 // here: ok is false for any other, as for a reader that is not scorch's).
+// It reads each segment's postings itself (zap's, through the segment
+// API) rather than through scorch's term field reader, which turns every
+// posting into a TermFieldDoc with an 8-byte id; the statistics, and so
+// the scores, are those the term field reader gives Bleve.
 func (q *TopTermsQuery) top(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, model string) ([]TopHit, bool, error) {
 	q.Stats = TopTermsStats{}
-	_, isSnapshot := r.(*scorch.IndexSnapshot)
+	snap, isSnapshot := r.(*scorch.IndexSnapshot)
 	if !isSnapshot || model != index.BM25Scoring || q.K <= 0 || len(q.Terms) == 0 {
 		q.Stats.FellBack = true
 		return nil, false, nil
@@ -119,22 +132,35 @@ func (q *TopTermsQuery) top(ctx context.Context, r index.IndexReader, m mapping.
 		q.Stats.FellBack = true
 		return nil, false, nil
 	}
-	terms := make(byCount, 0, len(q.Terms))
-	defer func() {
-		for _, t := range terms {
-			_ = t.reader.Close()
+	segs := snap.Segments()
+	dicts := make([]segment.TermDictionary, len(segs))
+	ids := make([]uint64, len(segs))
+	for j, s := range segs {
+		if dicts[j], err = s.Segment().Dictionary(q.Field); err != nil {
+			return nil, false, err
 		}
-	}()
+		ids[j] = s.Id()
+	}
+	if q.Memo != nil {
+		q.Memo.prune(ids)
+	}
+	terms := make(byCount, 0, len(q.Terms))
 	for i, text := range q.Terms {
 		if err := bsearch.RecordTermSearcher(ctx); err != nil {
 			return nil, false, err
 		}
-		tr, err := r.TermFieldReader(ctx, []byte(text), q.Field, true, true, false)
-		if err != nil {
-			return nil, false, err
+		t := &termIter{text: text, boost: q.Boosts[i], lists: make([]segment.PostingsList, len(segs)), counts: make([]uint64, len(segs))}
+		for j, s := range segs {
+			// As scorch's TermFieldReader: each segment's postings less
+			// its deleted documents, and their counts summed.
+			pl, err := dicts[j].PostingsList([]byte(text), s.Deleted(), nil)
+			if err != nil {
+				return nil, false, err
+			}
+			t.lists[j], t.counts[j] = pl, pl.Count() // zap counts anew each call
+			t.count += t.counts[j]
 		}
-		t := &termIter{reader: tr, boost: q.Boosts[i]}
-		t.idf = math.Log(1 + (float64(docTotal)-float64(tr.Count())+0.5)/(float64(tr.Count())+0.5))
+		t.idf = math.Log(1 + (float64(docTotal)-float64(t.count)+0.5)/(float64(t.count)+0.5))
 		terms = append(terms, t)
 	}
 	// Bleve's disjunction orders its searchers this way (sort.Sort on
@@ -152,25 +178,47 @@ func (q *TopTermsQuery) top(ctx context.Context, r index.IndexReader, m mapping.
 		t.weight = t.boost * t.idf * qnorm
 		// tf·k1 / (tf + k1·(1−b+b·len/avg)) < k1; the margin covers the
 		// rounding of sums taken in another order than Bleve's.
-		t.bound = t.idf * bsearch.BM25_k1 * t.weight * (1 + 1e-9)
+		t.saturation = t.idf * bsearch.BM25_k1 * t.weight * margin
 		t.avgLen = avgLen
 	}
-	filter, err := newMembership(ctx, r, m, q.Filter)
-	if err != nil {
-		return nil, false, err
+	offsets := make([]uint64, len(segs)+1)
+	for j, s := range segs {
+		offsets[j+1] = offsets[j] + uint64(s.FullSize())
 	}
-	defer filter.close()
+	var filterBits []*roaring.Bitmap
+	var filter *membership
+	if q.Memo != nil && q.Filter != nil {
+		if filterBits, err = q.Memo.filterDocs(ctx, r, m, q.Filter, segs, ids, offsets); err != nil {
+			return nil, false, err
+		}
+	}
+	if filterBits == nil {
+		if filter, err = newMembership(ctx, r, m, q.Filter); err != nil {
+			return nil, false, err
+		}
+		defer filter.close()
+	}
 	not, err := newMembership(ctx, r, m, q.Not)
 	if err != nil {
 		return nil, false, err
 	}
 	defer not.close()
 
-	ms := &maxScore{terms: terms, k: q.K, filter: filter, not: not, stats: &q.Stats}
-	kept, err := ms.run(ctx)
-	if err != nil {
-		return nil, false, err
+	ms := &maxScore{terms: terms, k: q.K, filter: filter, filterBits: filterBits, not: not, stats: &q.Stats, theta: math.Inf(-1)}
+	for j, s := range segs {
+		for _, t := range terms {
+			t.bound = t.saturation
+			if q.Memo != nil {
+				if p := q.Memo.pairs(ids[j], s.Segment(), dicts[j], q.Field, t.text, t.counts[j]); p != nil {
+					t.bound = min(t.saturation, t.best(p)*margin)
+				}
+			}
+		}
+		if err := ms.segment(ctx, j, offsets[j]); err != nil {
+			return nil, false, err
+		}
 	}
+	kept := ms.result()
 	q.Stats.Kept = len(kept)
 	return kept, true, nil
 }
@@ -200,48 +248,66 @@ func bm25Stats(ctx context.Context, field string, r index.IndexReader) (uint64, 
 	return count, math.Ceil(float64(cardinality) / float64(count)), nil
 }
 
-// termIter is one term's postings, positioned at doc (done when past the
-// last), with what scoring it needs.
+// termIter is one term's postings, segment by segment, positioned at
+// doc in the segment being searched (done when past its last), with what
+// scoring it needs.
 type termIter struct {
-	reader             index.TermFieldReader
-	tfd                index.TermFieldDoc
-	doc                uint64
-	done               bool
+	text               string
+	lists              []segment.PostingsList // per segment, less its deleted documents
+	counts             []uint64               // their lengths
+	count              uint64                 // postings in all segments: the term's document frequency
 	boost, idf, weight float64
-	bound, avgLen      float64
-	order              int // in Bleve's order of the disjunction
-	started            bool
+	saturation, avgLen float64
+	bound              float64 // the best it can add in the segment being searched
+	order              int     // in Bleve's order of the disjunction
+
+	it      segment.PostingsIterator
+	doc     uint64 // in the segment
+	freq    uint64
+	norm    float64
+	done    bool
+	started bool
 }
 
 type byCount []*termIter
 
 func (s byCount) Len() int           { return len(s) }
-func (s byCount) Less(i, j int) bool { return s[i].reader.Count() < s[j].reader.Count() }
+func (s byCount) Less(i, j int) bool { return s[i].count < s[j].count }
 func (s byCount) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
 
-func (t *termIter) set(d *index.TermFieldDoc, err error) error {
+// start puts t at the beginning of its postings in segment j.
+func (t *termIter) start(j int) {
+	t.started, t.done = false, false
+	pl := t.lists[j]
+	if pl == nil || t.counts[j] == 0 {
+		t.done = true
+		return
+	}
+	t.it = pl.Iterator(true, true, false, t.it)
+}
+
+func (t *termIter) set(p segment.Posting, err error) error {
 	if err != nil {
 		return err
 	}
-	if d == nil {
+	if p == nil {
 		t.done = true
 		return nil
 	}
-	if d != &t.tfd {
-		t.tfd = *d
-	}
-	t.doc = d.ID.Value()
+	t.doc, t.freq, t.norm = p.Number(), p.Frequency(), p.Norm()
 	return nil
 }
 
 func (t *termIter) next() error {
 	t.started = true
-	return t.set(t.reader.Next(&t.tfd))
+	if t.done {
+		return nil
+	}
+	return t.set(t.it.Next())
 }
 
-// advance moves t to the first document at or after doc (never back:
-// scorch's Advance restarts from the beginning for that).
-func (t *termIter) advance(doc uint64, buf index.IndexInternalID) error {
+// advance moves t to the first document at or after doc (never back).
+func (t *termIter) advance(doc uint64) error {
 	if !t.started {
 		if err := t.next(); err != nil {
 			return err
@@ -250,20 +316,31 @@ func (t *termIter) advance(doc uint64, buf index.IndexInternalID) error {
 	if t.done || t.doc >= doc {
 		return nil
 	}
-	buf.SetValue(doc)
-	return t.set(t.reader.Advance(buf, &t.tfd))
+	return t.set(t.it.Advance(doc))
 }
 
-// score is Bleve's TermQueryScorer.Score of the posting t is at (BM25),
-// written as it is written there so that it rounds the same.
-func (t *termIter) score() float64 {
-	var tf float64
-	if t.tfd.Freq < scorer.MaxSqrtCache {
-		tf = scorer.SqrtCache[int(t.tfd.Freq)]
-	} else {
-		tf = math.Sqrt(float64(t.tfd.Freq))
+// score is Bleve's TermQueryScorer.Score of the posting t is at (BM25).
+func (t *termIter) score() float64 { return t.leaf(t.freq, t.norm) }
+
+// best is the most t scores on any of pairs (a segment's SegmentMemo).
+func (t *termIter) best(pairs []freqNorm) float64 {
+	b := 0.0
+	for _, p := range pairs {
+		b = max(b, t.leaf(p.freq, p.norm))
 	}
-	norm := t.tfd.Norm
+	return b
+}
+
+// leaf is Bleve's TermQueryScorer.Score (BM25) of a posting of frequency
+// freq and norm norm, written as it is written there so that it rounds
+// the same.
+func (t *termIter) leaf(freq uint64, norm float64) float64 {
+	var tf float64
+	if freq < scorer.MaxSqrtCache {
+		tf = scorer.SqrtCache[int(freq)]
+	} else {
+		tf = math.Sqrt(float64(freq))
+	}
 	fieldLength := 1 / (norm * norm)
 	score := t.idf * (tf * bsearch.BM25_k1) /
 		(tf + bsearch.BM25_k1*(1-bsearch.BM25_b+(bsearch.BM25_b*fieldLength/t.avgLen)))

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -13,12 +14,21 @@ import (
 )
 
 // maxScore is one TopTermsQuery search: its terms in Bleve's order, the
-// K it keeps, and the filter and exclusion its documents must pass.
+// K it keeps, the filter and exclusion its documents must pass, and what
+// it has kept so far over the segments searched (the K-th best score
+// theta carries from one segment to the next).
 type maxScore struct {
 	terms       byCount
 	k           int
 	filter, not *membership
+	filterBits  []*roaring.Bitmap // per segment, what the filter matches (else filter is asked)
 	stats       *TopTermsStats
+
+	best   scoreHeap
+	theta  float64
+	kept   []TopHit
+	scores []float64
+	match  []bool
 }
 
 // margin widens a bound against the rounding of a sum taken in another
@@ -26,12 +36,15 @@ type maxScore struct {
 // dropped.
 const margin = 1 + 1e-9
 
-// run returns, in doc-number order, every document that passes the
-// filter and scores at least the K-th best score (all of them when fewer
-// than K do), with its score.
-func (ms *maxScore) run(ctx context.Context) ([]TopHit, error) {
+// segment searches segment j, whose doc numbers start at offset in the
+// snapshot, with each term's bound for that segment set: every document
+// that passes the filter and can score at least theta is scored and kept.
+func (ms *maxScore) segment(ctx context.Context, j int, offset uint64) (err error) {
 	n := len(ms.terms)
 	nf := float64(n)
+	if ms.scores == nil {
+		ms.scores, ms.match = make([]float64, n), make([]bool, n)
+	}
 	byBound := slices.Clone(ms.terms)
 	slices.SortStableFunc(byBound, func(a, b *termIter) int {
 		switch {
@@ -48,25 +61,29 @@ func (ms *maxScore) run(ctx context.Context) ([]TopHit, error) {
 		prefix[i+1] = prefix[i] + t.bound
 	}
 	for _, t := range ms.terms {
-		if err := t.next(); err != nil {
-			return nil, err
-		}
+		t.start(j)
 	}
-	best := &scoreHeap{}
-	theta := math.Inf(-1)
 	p := 0 // byBound[:p] drive no candidates: they cannot lift one to theta alone
 	raise := func() {
-		for p < n && prefix[p+1]*float64(p+1)/nf*margin < theta {
+		for p < n && prefix[p+1]*float64(p+1)/nf*margin < ms.theta {
 			p++
 		}
 	}
-	scores := make([]float64, n)
-	matched := make([]bool, n)
-	buf := make(index.IndexInternalID, 8)
-	var kept []TopHit
+	raise()
+	for _, t := range byBound[p:] {
+		if err := t.next(); err != nil {
+			return err
+		}
+	}
+	scores, matched := ms.scores, ms.match
 	for p < n {
 		d, found := uint64(math.MaxUint64), false
 		for _, t := range byBound[p:] {
+			if !t.started {
+				if err := t.next(); err != nil {
+					return err
+				}
+			}
 			if !t.done && t.doc < d {
 				d, found = t.doc, true
 			}
@@ -77,7 +94,7 @@ func (ms *maxScore) run(ctx context.Context) ([]TopHit, error) {
 		ms.stats.Candidates++
 		if ms.stats.Candidates%1024 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		clear(matched)
@@ -91,10 +108,10 @@ func (ms *maxScore) run(ctx context.Context) ([]TopHit, error) {
 			}
 		}
 		reach := (sum + prefix[p]) * float64(m+p) / nf * margin
-		for i := p - 1; i >= 0 && reach >= theta; i-- {
+		for i := p - 1; i >= 0 && reach >= ms.theta; i-- {
 			t := byBound[i]
-			if err := t.advance(d, buf); err != nil {
-				return nil, err
+			if err := t.advance(d); err != nil {
+				return err
 			}
 			if !t.done && t.doc == d {
 				s := t.score()
@@ -104,7 +121,7 @@ func (ms *maxScore) run(ctx context.Context) ([]TopHit, error) {
 			}
 			reach = (sum + prefix[i]) * float64(m+i) / nf * margin
 		}
-		if reach >= theta {
+		if reach >= ms.theta {
 			ms.stats.Scored++
 			// Bleve's DisjunctionQueryScorer: the sum in its order, times
 			// the coord.
@@ -116,39 +133,48 @@ func (ms *maxScore) run(ctx context.Context) ([]TopHit, error) {
 			}
 			coord := float64(m) / float64(n)
 			score := total * coord
-			if score >= theta {
-				in, err := ms.filter.has(d, true)
-				if err != nil {
-					return nil, err
+			if score >= ms.theta {
+				g := offset + d
+				var in bool
+				if ms.filterBits != nil {
+					in = ms.filterBits[j].Contains(uint32(d))
+				} else if in, err = ms.filter.has(g, true); err != nil {
+					return err
 				}
-				out, err := ms.not.has(d, false)
+				out, err := ms.not.has(g, false)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				if in && !out {
-					kept = append(kept, TopHit{d, score})
-					if t := best.offer(ms.k, score); t > theta {
-						theta = t
+					ms.kept = append(ms.kept, TopHit{g, score})
+					if t := ms.best.offer(ms.k, score); t > ms.theta {
+						ms.theta = t
 						raise()
 					}
 				}
 			}
 		}
 		for _, t := range ms.terms {
-			if !t.done && t.doc == d {
+			if t.started && !t.done && t.doc == d {
 				if err := t.next(); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 	}
-	out := kept[:0]
-	for _, h := range kept {
-		if h.Score >= theta {
+	return nil
+}
+
+// result is, in doc-number order, every document kept that scores at
+// least the K-th best score (all of them when fewer than K do).
+func (ms *maxScore) result() []TopHit {
+	out := ms.kept[:0]
+	for _, h := range ms.kept {
+		if h.Score >= ms.theta {
 			out = append(out, h)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // scoreHeap is a min-heap of the best K scores kept so far.

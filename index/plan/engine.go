@@ -26,10 +26,13 @@ type Engine struct {
 
 // State is what the engines of one index share from search to search:
 // the facet counts of recent requests and the documents per type, each
-// valid for one generation of the index's contents.
+// valid for one generation of the index's contents, and the task terms'
+// best scores per segment that max-score bounds them by (valid while the
+// segment lives).
 type State struct {
 	facets facetCache
 	types  atomic.Pointer[typeCount]
+	memo   bleveext.SegmentMemo // the task terms' best scores per segment (max-score)
 }
 
 // NewEngine is an Engine on idx. gen tells the generation of idx's

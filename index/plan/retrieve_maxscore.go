@@ -50,7 +50,7 @@ func (e *Engine) retrieveMaxScore(task string, filters, not []query.Query, pool 
 	}
 	tq := &bleveext.TopTermsQuery{
 		Field: schema.AllField, Terms: terms, Boosts: boosts, K: pool,
-		Filter: query.NewConjunctionQuery(filters),
+		Filter: query.NewConjunctionQuery(filters), Memo: &e.state.memo,
 	}
 	if len(not) > 0 {
 		tq.Not = query.NewDisjunctionQuery(not)
