@@ -29,16 +29,31 @@ func (s *Store) Config() (review.Config, error) {
 // ReadConfig reads memreview.toml without checking its environments, so
 // that 'env list' can show a bad entry and 'env rm' remove it. Syntax
 // errors and unknown settings are still errors.
+//
+// The file is read each time; what it says is decoded once per content
+// (the last file's bytes and their result are kept, and a copy of it
+// returned), since the service reads the settings on every retrieval.
 func (s *Store) ReadConfig() (review.Config, error) {
-	var c review.Config
 	path := filepath.Join(s.dir, ConfigFile)
 	b, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		return c, nil
+		return review.Config{}, nil
 	}
 	if err != nil {
-		return c, fmt.Errorf("cannot read the bank's settings: %w", err)
+		return review.Config{}, fmt.Errorf("cannot read the bank's settings: %w", err)
 	}
+	s.cfgMu.Lock()
+	defer s.cfgMu.Unlock()
+	if s.cfgRaw == nil || !bytes.Equal(b, s.cfgRaw) {
+		s.cfg, s.cfgErr = decodeConfig(path, b)
+		s.cfgRaw = b
+	}
+	return s.cfg.Clone(), s.cfgErr
+}
+
+// decodeConfig decodes and checks the bytes of memreview.toml at path.
+func decodeConfig(path string, b []byte) (review.Config, error) {
+	var c review.Config
 	md, err := toml.Decode(string(b), &c)
 	if err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)

@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/memreview/memreview/review"
@@ -43,6 +44,12 @@ type Store struct {
 	now      func() time.Time
 	readOnly bool
 	begin    func(context.Context, *sql.Tx) error // nil, or Database.Begin
+
+	// The last memreview.toml read (its bytes) and what it decoded to.
+	cfgMu  sync.Mutex
+	cfgRaw []byte
+	cfg    review.Config
+	cfgErr error
 }
 
 // ErrReadOnly is returned by every write to a bank opened read-only.
