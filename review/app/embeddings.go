@@ -132,6 +132,7 @@ type embedding struct {
 	offline  map[string]*embed.Offline
 	stepped  int64 // the change sequence at the end of the last complete step
 	tooBig   int64 // the change sequence at which the bank was too big to embed at once (0: never)
+	counting bool  // a retrieval's catch-up is counting the bank: the others do not count too
 	running  bool  // the background embedder runs in this process
 	cfgError string
 }

@@ -324,9 +324,9 @@ func (s *Service) failTexts(es embeddingStore, t *target, fs []review.EmbedFailu
 // embedder is used this way: an endpoint is called in the background.
 func (s *Service) catchUpEmbeddings(ctx context.Context) {
 	s.emb.mu.Lock()
-	owner, running, stepped, tooBig, t := s.emb.side != nil, s.emb.running, s.emb.stepped, s.emb.tooBig, s.emb.target
+	owner, running, stepped, tooBig, t, counting := s.emb.side != nil, s.emb.running, s.emb.stepped, s.emb.tooBig, s.emb.target, s.emb.counting
 	s.emb.mu.Unlock()
-	if !owner || running || s.opt.ReadOnly || (t != nil && !t.fallback) {
+	if !owner || running || counting || s.opt.ReadOnly || (t != nil && !t.fallback) {
 		return
 	}
 	if cfg, err := s.b.Config(); err != nil {
@@ -344,13 +344,24 @@ func (s *Service) catchUpEmbeddings(ctx context.Context) {
 	}
 	// Counting is a scan of the bank (95% of a retrieval's CPU at
 	// 100,000 records): a bank found too big is not counted again before
-	// it changes.
-	if c, err := es.EmbedCounts(""); err != nil || c.Active > syncEmbedMax {
-		if err == nil {
-			s.emb.mu.Lock()
-			s.emb.tooBig = seq
-			s.emb.mu.Unlock()
-		}
+	// it changes, and while one retrieval counts, the others that arrive
+	// go on without (a fleet's first calls to a new process counted the
+	// bank once each, all at once: seconds of CPU and a p99 of 2 s).
+	s.emb.mu.Lock()
+	if s.emb.counting {
+		s.emb.mu.Unlock()
+		return
+	}
+	s.emb.counting = true
+	s.emb.mu.Unlock()
+	c, err := es.EmbedCounts("")
+	s.emb.mu.Lock()
+	s.emb.counting = false
+	if err == nil && c.Active > syncEmbedMax {
+		s.emb.tooBig = seq
+	}
+	s.emb.mu.Unlock()
+	if err != nil || c.Active > syncEmbedMax {
 		return
 	}
 	if _, err := s.embedStep(ctx, syncEmbedMax); err != nil && !errors.Is(err, errRetryLater) {
