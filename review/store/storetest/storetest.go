@@ -55,6 +55,7 @@ type Store interface {
 	Attach(runID, kind, id, actor string) error
 	AttachRun(run review.ProbeRun, kind, id, actor string) (string, error)
 	ProbeRunsFor(kind, id string) ([]review.ProbeRun, error)
+	RecordRefsByTrajectory() (map[string]*review.TrajectoryRefs, error)
 	SetCheckResults(results []review.CheckResult) error
 	CheckResults(recordID string) ([]review.CheckResult, error)
 	review.ClaimStore
@@ -98,6 +99,7 @@ func Run(t *testing.T, open Opener) {
 		{"ProposalsOnRetiredRecords", testRetiredTargets},
 		{"Config", testConfig},
 		{"BulkReads", testBulkReads},
+		{"TrajectoryRefs", testTrajectoryRefs},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
