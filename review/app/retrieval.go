@@ -140,11 +140,17 @@ func (s *Service) hybrid(ctx context.Context, ix Index, query string, scope revi
 	for _, h := range ans {
 		ids = append(ids, h.ID)
 	}
-	recs, err := s.recordsByID(ids)
+	// The candidates are filtered and weighed by their standing; only the
+	// k returned are read in full (decoding the whole pool, up to a
+	// hundred records, was a fifth of a hybrid call's CPU).
+	standing, err := s.standings(ids)
 	if err != nil {
 		return nil, err
 	}
-	allowed := func(id string) bool { return allowedIn(recs, id) }
+	allowed := func(id string) bool {
+		st, ok := standing[id]
+		return ok && st.Status == review.Active && (len(cats) == 0 || containsStr(cats, string(st.Category)))
+	}
 	// Each list is ranked with the records' standing already weighed in —
 	// BM25 by its weighted score (index.Retrieve), vectors by similarity ×
 	// the same factor — and the two ranks are fused. Weighting the fused
@@ -161,18 +167,49 @@ func (s *Service) hybrid(ctx context.Context, ix Index, query string, scope revi
 	sim := map[string]float32{}
 	weighted := map[string]float64{}
 	for _, h := range ans {
-		if r := recs[h.ID]; allowed(h.ID) {
+		if st := standing[h.ID]; allowed(h.ID) {
 			vecIDs = append(vecIDs, h.ID)
 			sim[h.ID] = h.Score
-			weighted[h.ID] = float64(h.Score) * retrieveWeights.Factor(fusion.Standing{Priority: r.Priority, Confidence: r.Confidence, Suspect: r.Suspect})
+			weighted[h.ID] = float64(h.Score) * retrieveWeights.Factor(fusion.Standing{Priority: st.Priority, Confidence: st.Confidence, Suspect: st.Suspect})
 		}
 	}
 	sort.SliceStable(vecIDs, func(i, j int) bool { return weighted[vecIDs[i]] > weighted[vecIDs[j]] })
 	fused := fusion.Hybrid(bmIDs, vecIDs, 0)
+	fused = fused[:min(k, len(fused))]
+	top := make([]string, len(fused))
+	for i, f := range fused {
+		top[i] = f.ID
+	}
+	recs, err := s.recordsByID(top)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Retrieved, 0, k)
-	for _, f := range fused[:min(k, len(fused))] {
+	for _, f := range fused {
+		if !allowedIn(recs, f.ID) { // changed since its standing was read
+			continue
+		}
 		out = append(out, Retrieved{Score: f.RRF, Record: *recs[f.ID], BM25Rank: f.BM25Rank, VectorRank: f.VectorRank,
 			RRF: f.RRF, Similarity: sim[f.ID]})
+	}
+	return out, nil
+}
+
+// standings reads the candidates' standing: without decoding them where
+// the store can, else from the records.
+func (s *Service) standings(ids []string) (map[string]review.RecordStanding, error) {
+	if b, ok := s.b.(interface {
+		RecordStandings(ids []string) (map[string]review.RecordStanding, error)
+	}); ok {
+		return b.RecordStandings(ids)
+	}
+	recs, err := s.recordsByID(ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]review.RecordStanding, len(recs))
+	for id, r := range recs {
+		out[id] = review.StandingOf(r)
 	}
 	return out, nil
 }

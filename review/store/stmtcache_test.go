@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memreview/memreview/probe"
 	"github.com/memreview/memreview/review"
 )
 
@@ -101,4 +102,51 @@ func BenchmarkReads(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkStandings: the standing of 100 candidates (a hybrid
+// retrieval's pool), read without decoding the records, against reading
+// the records in full (the peer, as hybrid retrieval did), in the same
+// process on the same bank (records of the sample world's size, a check
+// with its expected rows each).
+//
+//	go test ./review/store/ -run '^$' -bench Standings -count 2
+func BenchmarkStandings(b *testing.B) {
+	s, err := Create(filepath.Join(b.TempDir(), "bank"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	recs := make([]review.Record, 2000)
+	ids := make([]string, len(recs))
+	for i := range recs {
+		rows := make([][]any, 5)
+		for j := range rows {
+			rows[j] = []any{fmt.Sprintf("item_%d", j), float64(j * i)}
+		}
+		recs[i] = review.Record{ID: fmt.Sprintf("mem_%05d", i), Lemma: strings.Repeat(fmt.Sprintf("table t%d joins u%d on id; ", i, i%17), 4),
+			Trigger: "a task joins the tables", Steps: []string{"read the schema", "join on id", "count"},
+			Category: review.Relation, Scope: review.Scope{Env: "shop", Tags: []string{"g1", "join"}}, Confidence: 0.8, Priority: i % 3,
+			Checks: []review.Check{{Env: "shop", Input: "SELECT name, n FROM t", Expect: probe.Result{Env: "shop", Kind: probe.KindSQL, Columns: []string{"name", "n"}, Rows: rows}}}}
+		ids[i] = recs[i].ID
+	}
+	if err := s.PutRecords(recs, "test", "import"); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("standings", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			lo := (i * 100) % (len(ids) - 100)
+			if got, err := s.RecordStandings(ids[lo : lo+100]); err != nil || len(got) != 100 {
+				b.Fatal(len(got), err)
+			}
+		}
+	})
+	b.Run("records", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			lo := (i * 100) % (len(ids) - 100)
+			if got, err := s.RecordsByID(ids[lo : lo+100]); err != nil || len(got) != 100 {
+				b.Fatal(len(got), err)
+			}
+		}
+	})
 }

@@ -56,6 +56,7 @@ type Store interface {
 	AttachRun(run review.ProbeRun, kind, id, actor string) (string, error)
 	ProbeRunsFor(kind, id string) ([]review.ProbeRun, error)
 	RecordRefsByTrajectory() (map[string]*review.TrajectoryRefs, error)
+	RecordStandings(ids []string) (map[string]review.RecordStanding, error)
 	SetCheckResults(results []review.CheckResult) error
 	CheckResults(recordID string) ([]review.CheckResult, error)
 	review.ClaimStore
@@ -100,6 +101,7 @@ func Run(t *testing.T, open Opener) {
 		{"Config", testConfig},
 		{"BulkReads", testBulkReads},
 		{"TrajectoryRefs", testTrajectoryRefs},
+		{"Standings", testStandings},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,0 +1,58 @@
+package store
+
+import (
+	"database/sql"
+	"strings"
+
+	"github.com/memreview/memreview/review"
+)
+
+// RecordStandings returns the standing of each record in ids that the bank
+// holds (ids it does not hold are left out), read from the records' JSON
+// by SQLite without decoding them: a hybrid retrieval checks up to a
+// hundred candidates this way and reads in full only the k it returns.
+func (s *Store) RecordStandings(ids []string) (map[string]review.RecordStanding, error) {
+	return StandingsBy(s.rd, ids, `SELECT id, status, coalesce(json_extract(body, '$.category'), ''),
+		coalesce(json_extract(body, '$.priority'), 0), coalesce(json_extract(body, '$.confidence'), 0), `+suspectSQL+`
+		FROM records WHERE id IN (`)
+}
+
+// StandingsBy runs a standings query (prefix, then the ids' placeholders
+// and ")") in chunks of 500 ids; PostgreSQL's store gives its own prefix.
+func StandingsBy(q interface {
+	Query(query string, args ...any) (*sql.Rows, error)
+}, ids []string, prefix string) (map[string]review.RecordStanding, error) {
+	const chunk = 500
+	out := make(map[string]review.RecordStanding, len(ids))
+	for lo := 0; lo < len(ids); lo += chunk {
+		part := ids[lo:min(lo+chunk, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := q.Query(prefix+`?`+strings.Repeat(", ?", len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id string
+			var st review.RecordStanding
+			if err := rows.Scan(&id, &st.Status, &st.Category, &st.Priority, &st.Confidence, &st.Suspect); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = st
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// SuspectSQL is the expression that says whether the row of records is
+// suspect (a check that failed at the last verify), for other stores'
+// queries.
+const SuspectSQL = suspectSQL
