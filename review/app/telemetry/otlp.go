@@ -238,7 +238,7 @@ func anyValue(v attribute.Value) *commonpb.AnyValue {
 			return &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: s}}
 		})
 	default:
-		a.Value = &commonpb.AnyValue_StringValue{StringValue: v.Emit()}
+		a.Value = &commonpb.AnyValue_StringValue{StringValue: v.String()}
 	}
 	return a
 }
