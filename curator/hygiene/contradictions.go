@@ -24,13 +24,15 @@ func (b *builder) contradictions(ctx context.Context) error {
 	// Subject terms: the record's terms without its claims' values.
 	group := make([]string, len(b.recs))
 	ids := make([][]string, len(b.recs))
+	keys := newKeyer()
 	for i := range b.recs {
 		r := &b.recs[i]
-		ids[i] = six.idents[i]
-		group[i] = r.Scope.Env + "\x00" + r.Scope.TaskFamily
-		if len(six.claims[i]) == 0 || len(ids[i]) == 0 {
-			group[i] = "\x01" + r.ID // nothing to contradict
+		if len(six.claims[i]) == 0 || len(six.idents[i]) == 0 {
+			group[i] = "\x01" // nothing to contradict: no ids, so paired with nothing
+			continue
 		}
+		ids[i] = six.idents[i]
+		group[i] = keys.join(r.Scope.Env, r.Scope.TaskFamily)
 	}
 	sets, v := analyse(len(b.recs), func(i int) []string {
 		if group[i][0] == '\x01' {

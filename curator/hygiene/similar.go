@@ -230,10 +230,10 @@ type pair struct {
 	cos    float64
 }
 
-// similarPairs returns (unsorted) every pair of members (indexes into sets) whose
-// similarity reaches threshold, by prefix filtering; members are compared
-// only within the same group key.
-func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) []pair {
+// similarPairs gives f every pair of members (indexes into sets) whose
+// similarity reaches threshold, by prefix filtering, group by group;
+// members are compared only within the same group key.
+func similarPairs(sets []termSet, v *vocab, group []string, threshold float64, f func(pair)) {
 	byGroup := map[string][]int{}
 	for i, g := range group {
 		byGroup[g] = append(byGroup[g], i)
@@ -243,7 +243,6 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) [
 		keys = append(keys, g)
 	}
 	sort.Strings(keys)
-	var out []pair
 	seen := make([]int, len(sets)) // candidate → the member (+1) it was last seen for
 	for _, g := range keys {
 		// Members in order of total weight, so that every record indexed
@@ -269,7 +268,7 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) [
 						continue
 					}
 					if sim := v.similarity(s, sets[j]); sim >= threshold {
-						out = append(out, pair{a: min(i, j), b: max(i, j), sim: sim})
+						f(pair{a: min(i, j), b: max(i, j), sim: sim})
 					}
 				}
 			}
@@ -278,7 +277,6 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) [
 			}
 		}
 	}
-	return out // in the order found: the caller sorts
 }
 
 // byRecords orders pairs by their records.
