@@ -3,9 +3,11 @@ package hygiene
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/memreview/memreview/index"
 
@@ -92,20 +94,59 @@ func (b *builder) duplicates(ctx context.Context) error {
 		}
 		return byRecords(x, y)
 	})
+	var cs []cluster
 	for _, c := range duplicateClusters(kept) {
-		if err := ctx.Err(); err != nil {
-			return err
+		if b.inFocus(b.ids(c.members)) { // an incremental run: a changed record in it
+			cs = append(cs, c)
 		}
-		if !b.inFocus(b.ids(c.members)) {
-			continue // an incremental run: no changed record in it
-		}
-		f, err := b.mergeFinding(ctx, c.members, c.weakest)
-		if err != nil {
-			return err
-		}
+	}
+	fs, err := b.mergeFindings(ctx, cs)
+	if err != nil {
+		return err
+	}
+	for _, f := range fs {
 		b.add(f)
 	}
 	return nil
+}
+
+// mergeFindings builds the merge proposals of the clusters, in their
+// order: spread over the CPUs (each reads the run's state and writes its
+// own finding), unless a curator model writes the lemmas (one call at a
+// time).
+func (b *builder) mergeFindings(ctx context.Context, cs []cluster) ([]Finding, error) {
+	fs := make([]Finding, len(cs))
+	workers := runtime.GOMAXPROCS(0)
+	if b.opt.Lemmas != nil {
+		workers = 1
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := w; k < len(cs); k += workers {
+				if err := ctx.Err(); err != nil {
+					errs[w] = err
+					return
+				}
+				f, err := b.mergeFinding(ctx, cs[k].members, cs[k].weakest)
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				fs[k] = f
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return fs, nil
 }
 
 // duplicatePair decides a candidate pair by the rules a bag of words
