@@ -49,7 +49,7 @@ func (b *builder) sampleSlots(group []string) map[int32]bool {
 	similarPairs(sets, six.v, g, DuplicateThreshold, func(p pair) { pairs = append(pairs, p) })
 	pairs = append(pairs, rarePairsOf(sets, six.v, idents, g)...)
 	for k := range pairs { // back to the run's indexes
-		pairs[k].a, pairs[k].b = at[pairs[k].a], at[pairs[k].b]
+		pairs[k].a, pairs[k].b = int32(at[pairs[k].a]), int32(at[pairs[k].b])
 	}
 	slices.SortFunc(pairs, byRecords)
 	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })

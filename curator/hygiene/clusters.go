@@ -31,8 +31,8 @@ func duplicateClusters(kept []pair) []cluster {
 	dup := make([]uint64, len(kept))
 	n := 0
 	for k, p := range kept {
-		dup[k] = pairKey64(p.a, p.b)
-		n = max(n, p.a+1, p.b+1)
+		dup[k] = pairKey64(int(p.a), int(p.b))
+		n = max(n, int(p.a)+1, int(p.b)+1)
 	}
 	slices.Sort(dup)
 	isDup := func(x, y int) bool { _, ok := slices.BinarySearch(dup, pairKey64(x, y)); return ok }
@@ -53,18 +53,19 @@ func duplicateClusters(kept []pair) []cluster {
 		return true
 	}
 	for _, p := range byStrength {
-		ca, inA := lookup(p.a)
-		cb, inB := lookup(p.b)
+		a, b := int(p.a), int(p.b)
+		ca, inA := lookup(a)
+		cb, inB := lookup(b)
 		switch {
 		case !inA && !inB:
-			clusterOf[p.a], clusterOf[p.b] = int32(len(cs)+1), int32(len(cs)+1)
-			cs = append(cs, []int{p.a, p.b})
-		case inA && !inB && fits(cs[ca], p.b):
-			clusterOf[p.b] = int32(ca + 1)
-			cs[ca] = append(cs[ca], p.b)
-		case inB && !inA && fits(cs[cb], p.a):
-			clusterOf[p.a] = int32(cb + 1)
-			cs[cb] = append(cs[cb], p.a)
+			clusterOf[a], clusterOf[b] = int32(len(cs)+1), int32(len(cs)+1)
+			cs = append(cs, []int{a, b})
+		case inA && !inB && fits(cs[ca], b):
+			clusterOf[b] = int32(ca + 1)
+			cs[ca] = append(cs[ca], b)
+		case inB && !inA && fits(cs[cb], a):
+			clusterOf[a] = int32(cb + 1)
+			cs[cb] = append(cs[cb], a)
 		case inA && inB && ca != cb && len(cs[cb]) > 0 && fits(cs[ca], cs[cb]...):
 			for _, m := range cs[cb] {
 				clusterOf[m] = int32(ca + 1)
@@ -85,8 +86,8 @@ func duplicateClusters(kept []pair) []cluster {
 	}
 	seen := make([]bool, len(out))
 	for _, p := range kept {
-		ca, inA := lookup(p.a)
-		cb, _ := lookup(p.b)
+		ca, inA := lookup(int(p.a))
+		cb, _ := lookup(int(p.b))
 		if !inA || ca != cb || index[ca] < 0 {
 			continue
 		}

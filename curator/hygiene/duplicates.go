@@ -165,7 +165,7 @@ func (b *builder) duplicatePair(six *simIndex, slots map[int32]bool, named *name
 		return false // one states a number the other does not ("ISO-8601" against "YYYY-MM")
 	}
 	// The same names in another order: "a lags b", "b lags a".
-	return named.sameOrder(p.a, p.b)
+	return named.sameOrder(int(p.a), int(p.b))
 }
 
 // candidatePairs gives f every duplicate candidate pair once: the similar
@@ -178,20 +178,20 @@ func (b *builder) candidatePairs(group, similarGroup []string, f func(pair)) {
 	// Two records may be the only two naming more than one identifier.
 	rare := slices.CompactFunc(b.rarePairs(group), func(x, y pair) bool { return x.a == y.a && x.b == y.b })
 	vec := b.vectorPairs(group)
-	given := func(ps []pair) (map[[2]int]int, []bool) {
-		at := make(map[[2]int]int, len(ps))
+	given := func(ps []pair) (map[[2]int32]int, []bool) {
+		at := make(map[[2]int32]int, len(ps))
 		for k, p := range ps {
-			at[[2]int{p.a, p.b}] = k
+			at[[2]int32{p.a, p.b}] = k
 		}
 		return at, make([]bool, len(ps))
 	}
 	rareAt, rareGiven := given(rare)
 	vecAt, vecGiven := given(vec)
 	mark := func(p pair) {
-		if k, ok := rareAt[[2]int{p.a, p.b}]; ok && !p.rare {
+		if k, ok := rareAt[[2]int32{p.a, p.b}]; ok && !p.rare {
 			rareGiven[k] = true
 		}
-		if k, ok := vecAt[[2]int{p.a, p.b}]; ok {
+		if k, ok := vecAt[[2]int32{p.a, p.b}]; ok {
 			vecGiven[k] = true
 		}
 	}
@@ -238,7 +238,7 @@ func (b *builder) vectorPairs(group []string) []pair {
 			continue
 		}
 		known[[2]int{i, j}] = true
-		out = append(out, pair{a: i, b: j, sim: six.v.similarity(six.sets[i], six.sets[j]), vector: true, cos: n.Similarity})
+		out = append(out, pair{a: int32(i), b: int32(j), sim: six.v.similarity(six.sets[i], six.sets[j]), vector: true, cos: float32(n.Similarity)})
 	}
 	slices.SortFunc(out, byRecords)
 	return out
@@ -270,7 +270,7 @@ func rarePairsOf(sets []termSet, v *vocab, idents [][]string, group []string) []
 			continue
 		}
 		if sim := v.similarity(sets[ms[0]], sets[ms[1]]); sim >= RareThreshold {
-			out = append(out, pair{a: ms[0], b: ms[1], sim: sim, rare: true})
+			out = append(out, pair{a: int32(ms[0]), b: int32(ms[1]), sim: sim, rare: true})
 		}
 	}
 	slices.SortFunc(out, byRecords)

@@ -219,15 +219,16 @@ func (v *vocab) prefixLen(s termSet, threshold float64) int {
 }
 
 // pair is two records (indexes into the compared slice, a < b) and their
-// similarity.
+// similarity: 24 bytes, since a million records keep millions of them.
 type pair struct {
-	a, b int
+	a, b int32
 	sim  float64
-	rare bool // found by a rare shared identifier (rarePairs)
 	// vector: found by the records' embeddings (Input.Neighbours), whose
-	// cosine is cos; sim stays their word similarity.
+	// cosine is cos (a float32, as the vector index gives it); sim stays
+	// their word similarity.
+	cos    float32
 	vector bool
-	cos    float64
+	rare   bool // found by a rare shared identifier (rarePairs)
 }
 
 // similarPairs gives f every pair of members (indexes into sets) whose
@@ -268,7 +269,7 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64, f
 						continue
 					}
 					if sim := v.similarity(s, sets[j]); sim >= threshold {
-						f(pair{a: min(i, j), b: max(i, j), sim: sim})
+						f(pair{a: int32(min(i, j)), b: int32(max(i, j)), sim: sim})
 					}
 				}
 			}
@@ -282,7 +283,7 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64, f
 // byRecords orders pairs by their records.
 func byRecords(x, y pair) int {
 	if x.a != y.a {
-		return x.a - y.a
+		return int(x.a) - int(y.a)
 	}
-	return x.b - y.b
+	return int(x.b) - int(y.b)
 }
