@@ -5,52 +5,44 @@ import "slices"
 // Contradiction candidates.
 //
 // Two records are a contradiction candidate when one's rarest identifier
-// appears in the other's (within an environment and task family), their
-// claims conflict and they are about the same subject (sameSubject: the
-// identifiers of one appear in the other's, in order). Many records of a
-// bank say the same of one identifier ("price_cents is stored as integer
-// cents" in a thousand wordings): testing every two of them grew with the
+// appears in the other's (within an environment and task family) and
+// their claims conflict. Many records of a bank say the same of one
+// identifier ("price_cents is stored as integer cents" in a thousand
+// wordings): testing every two of them for a conflict grew with the
 // square of the records, and at a million records took most of a run. So
-// records are numbered by signature (their claims, claimKey, and their
-// identifiers): both tests are decided once per two signatures, the
-// records of a long posting are also held by signature, and a record
-// meets only the records whose signature passes with its own, in the
-// same order as before.
+// records are numbered by claim signature (claimKey: a bank states few
+// claims in many records), a conflict is decided once per two
+// signatures, the records of a long posting are also held by signature,
+// and a record meets only the records whose claims conflict with its
+// own, in the same order as before. (Numbering by identifiers too gave
+// nearly one signature a record, and a map of their pairs.)
 
-// claimSigs numbers the records' signatures (those of group "\x01",
-// nothing to contradict, are left 0) and returns whether the records of
-// two signatures conflict on a claim and are about the same subject,
-// decided once per two.
-func claimSigs(claims [][]claim, ids [][]string, group []string) ([]int32, func(s, t int32) bool) {
+// claimSigs numbers the records' claim signatures (those of group "\x01",
+// nothing to contradict, are left 0) and returns whether the claims of
+// two signatures conflict, decided once per two.
+func claimSigs(claims [][]claim, group []string) ([]int32, func(s, t int32) bool) {
 	sig := make([]int32, len(claims))
 	numbers := map[string]int32{}
-	var first []int // a signature's first record
-	var key []byte
+	var first [][]claim // a signature's claims: those of its first record
 	for i, cs := range claims {
 		if group[i] == "\x01" {
 			continue
 		}
-		key = append(key[:0], claimKey(cs)...)
-		for _, x := range ids[i] {
-			key = append(key, 0)
-			key = append(key, x...)
-		}
-		id, ok := numbers[string(key)]
+		k := claimKey(cs)
+		id, ok := numbers[k]
 		if !ok {
 			id = int32(len(first))
-			numbers[string(key)] = id
-			first = append(first, i)
+			numbers[k] = id
+			first = append(first, cs)
 		}
 		sig[i] = id
 	}
-	decided := map[[2]int32]bool{}
+	decided := map[uint64]bool{}
 	return sig, func(s, t int32) bool {
-		k := [2]int32{min(s, t), max(s, t)} // both tests are symmetric
+		k := uint64(min(s, t))<<32 | uint64(max(s, t)) // conflict is symmetric
 		c, ok := decided[k]
 		if !ok {
-			i, j := first[s], first[t]
-			_, c = conflict(claims[i], claims[j])
-			c = c && sameSubject(ids[i], ids[j], true)
+			_, c = conflict(first[s], first[t])
 			decided[k] = c
 		}
 		return c
@@ -69,9 +61,9 @@ type claimPosting struct {
 }
 
 // eachClaimPair calls f with the pairs of records of one group such that
-// one's rarest identifier appears in the other's and whose signatures
-// pass (sig, conflicts: claimSigs): every pair that conflicts on a claim
-// and is about the same subject. They come in order of the first
+// one's rarest identifier appears in the other's and whose claims
+// conflict (sig, conflicts: claimSigs): every conflicting pair whose
+// identifiers one contains the other's is among them. They come in order of the first
 // record (i) and, for each, of the other; a pair may come twice (once from
 // each side).
 func eachClaimPair(ids [][]string, group []string, sig []int32, conflicts func(s, t int32) bool, f func(i, j int)) {
@@ -109,8 +101,12 @@ func eachClaimPair(ids [][]string, group []string, sig []int32, conflicts func(s
 		}
 		met = met[:0]
 		if rarest.bySig == nil {
+			last, lastOK := int32(-1), false // runs of one signature are common
 			for _, j := range rarest.all {
-				if conflicts(sig[i], sig[j]) {
+				if sig[j] != last {
+					last, lastOK = sig[j], conflicts(sig[i], sig[j])
+				}
+				if lastOK {
 					met = append(met, j)
 				}
 			}

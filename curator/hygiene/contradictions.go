@@ -50,9 +50,9 @@ func (b *builder) contradictions(ctx context.Context) error {
 	uf := newUnionFind(len(b.recs))
 	linked := make([]bool, len(b.recs))
 	var edges [][2]int32 // the pairs that joined two groups: direct contradictions, a spanning forest
-	sig, conflicts := claimSigs(six.claims, ids, group)
+	sig, conflicts := claimSigs(six.claims, group)
 	eachClaimPair(ids, group, sig, conflicts, func(i, j int) {
-		if uf.find(i) == uf.find(j) || v.similarity(sets[i], sets[j]) < SubjectThreshold {
+		if uf.find(i) == uf.find(j) || !sameSubject(ids[i], ids[j], true) || v.similarity(sets[i], sets[j]) < SubjectThreshold {
 			return
 		}
 		uf.union(i, j)
