@@ -38,9 +38,38 @@ func (b *builder) index() *simIndex {
 		claims[i] = claimsOf(b.recs[i].Lemma)
 		return terms(recordText(&b.recs[i]))
 	})
+	internWords(idents, claims)
 	b.sim = &simIndex{sets: sets, v: v, claims: claims, idents: idents}
 	b.sim.lemmas, b.sim.lv = analyse(len(b.recs), func(i int) []string { return index.Terms(b.recs[i].Lemma) })
 	return b.sim
+}
+
+// internWords makes the records' identifiers and claim words one string
+// of each: a bank names few tables, columns and units in many records
+// (100,000 synthetic records: 350,408 identifiers, 2,089 distinct).
+func internWords(idents [][]string, claims [][]claim) {
+	one := map[string]string{}
+	of := func(x string) string {
+		if c, ok := one[x]; ok {
+			return c
+		}
+		one[x] = x
+		return x
+	}
+	for _, xs := range idents {
+		for k, x := range xs {
+			xs[k] = of(x)
+		}
+	}
+	for _, cs := range claims {
+		for k := range cs {
+			c := &cs[k]
+			c.kind, c.text = of(c.kind), of(c.text)
+			for j, t := range c.terms {
+				c.terms[j] = of(t)
+			}
+		}
+	}
 }
 
 // duplicates proposes one merge per cluster of near-duplicate records:
@@ -110,9 +139,21 @@ func (b *builder) duplicates(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	b.out = slices.Grow(b.out, len(fs))
-	for _, f := range fs {
-		b.add(f)
+	// The findings are kept where they were built, not copied: at a
+	// million records they are 141,000 (the clusters were kept to those
+	// naming a changed record, so each is made).
+	n := 0
+	for k := range fs {
+		if b.made(&fs[k]) {
+			fs[n] = fs[k]
+			n++
+		}
+	}
+	fs = fs[:n]
+	if len(b.out) == 0 {
+		b.out = fs
+	} else {
+		b.out = append(b.out, fs...)
 	}
 	return nil
 }
