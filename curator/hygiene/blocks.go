@@ -3,7 +3,6 @@ package hygiene
 import (
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Candidate pairs at scale.
@@ -46,10 +45,11 @@ func (b *builder) sampleSlots(group []string) map[int32]bool {
 	for k, i := range at {
 		sets[k], g[k], idents[k] = six.sets[i], group[i], six.idents[i]
 	}
-	pairs := similarPairs(sets, six.v, g, DuplicateThreshold)
+	var pairs []pair
+	similarPairs(sets, six.v, g, DuplicateThreshold, func(p pair) { pairs = append(pairs, p) })
 	pairs = append(pairs, rarePairsOf(sets, six.v, idents, g)...)
 	for k := range pairs { // back to the run's indexes
-		pairs[k].a, pairs[k].b = at[pairs[k].a], at[pairs[k].b]
+		pairs[k].a, pairs[k].b = int32(at[pairs[k].a]), int32(at[pairs[k].b])
 	}
 	slices.SortFunc(pairs, byRecords)
 	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
@@ -62,28 +62,29 @@ func (b *builder) sampleSlots(group []string) map[int32]bool {
 func (b *builder) blockKeys(group []string, slots map[int32]bool) []string {
 	six := b.index()
 	out := make([]string, len(group))
-	var sb strings.Builder
+	keys := newKeyer()
+	var key []byte
+	var nums []string
 	for i, g := range group {
-		sb.Reset()
-		sb.WriteString(g)
+		key = append(key[:0], g...)
 		for _, id := range six.lemmas[i].ids { // sorted: the same set gives the same key
 			if slots[id] {
-				sb.WriteString("\x00s")
-				sb.WriteString(strconv.Itoa(int(id)))
+				key = append(key, "\x00s"...)
+				key = strconv.AppendInt(key, int64(id), 10)
 			}
 		}
-		var nums []string
+		nums = nums[:0]
 		for _, x := range six.idents[i] {
-			if _, err := strconv.ParseFloat(x, 64); err == nil {
+			if _, ok := number(x); ok {
 				nums = append(nums, x)
 			}
 		}
 		slices.Sort(nums)
 		for _, x := range nums {
-			sb.WriteString("\x00n")
-			sb.WriteString(x)
+			key = append(key, "\x00n"...)
+			key = append(key, x...)
 		}
-		out[i] = sb.String()
+		out[i] = keys.of(key)
 	}
 	return out
 }

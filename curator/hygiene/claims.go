@@ -81,32 +81,65 @@ func subset(a, b []string) bool {
 // parts of each, file names (headcount.csv), codes in capitals (EDI), and
 // numbers (100.0 counts as 100).
 func identifiers(s string) []string {
-	s = commute(s)
+	// The identifiers are substrings of s, which the record holds anyway,
+	// unless commute rewrote it: then each is copied, so that a million
+	// records' identifiers do not hold a million rewritten lemmas.
+	c := commute(s)
+	rewritten := c != s
+	if !rewritten {
+		c = s // commute may return a copy
+	}
+	add := func(out []string, w string) []string {
+		if contains(out, w) {
+			return out
+		}
+		if rewritten {
+			w = strings.Clone(w)
+		}
+		return append(out, w)
+	}
 	var out []string
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+	for _, w := range strings.FieldsFunc(c, func(r rune) bool {
 		return !(r == '_' || r == '.' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) {
 		w = strings.Trim(w, "./")
-		if n, err := strconv.ParseFloat(w, 64); err == nil {
+		if n, ok := number(w); ok {
 			out = appendNew(out, strconv.FormatFloat(n, 'f', -1, 64))
 			continue
 		}
 		if len(w) >= 2 && strings.ToUpper(w) == w && strings.ToLower(w) != w {
-			out = appendNew(out, w)
+			out = add(out, w)
 			continue
 		}
 		w = strings.ToLower(w)
 		if !strings.ContainsAny(w, "_.") {
 			continue
 		}
-		out = appendNew(out, w)
+		out = add(out, w)
 		for _, part := range strings.Split(w, ".") {
 			if strings.Contains(part, "_") {
-				out = appendNew(out, part)
+				out = add(out, part)
 			}
 		}
 	}
 	return out
+}
+
+// number parses w as strconv.ParseFloat does, without the error a word
+// that is no number costs (most words are not): only a word that begins
+// as a number can be one (a digit, a point, a sign, or the i and n of
+// "inf" and "nan").
+func number(w string) (float64, bool) {
+	if w == "" {
+		return 0, false
+	}
+	switch c := w[0]; {
+	case c >= '0' && c <= '9', c == '.', c == '+', c == '-', c == 'i', c == 'I', c == 'n', c == 'N':
+	default:
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(w, 64)
+	return n, err == nil
 }
 
 // sameSubject: the identifiers of the record with fewer all appear in the

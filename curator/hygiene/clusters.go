@@ -26,12 +26,18 @@ type cluster struct {
 func duplicateClusters(kept []pair) []cluster {
 	byStrength := slices.Clone(kept)
 	sort.SliceStable(byStrength, func(i, j int) bool { return byStrength[i].sim > byStrength[j].sim })
-	dup := map[[2]int]bool{}
-	for _, p := range kept {
-		dup[[2]int{min(p.a, p.b), max(p.a, p.b)}] = true
+	// The kept pairs as sorted keys, and each record's cluster in a slice:
+	// at a million records, maps of them were a tenth of the run.
+	dup := make([]uint64, len(kept))
+	n := 0
+	for k, p := range kept {
+		dup[k] = pairKey64(int(p.a), int(p.b))
+		n = max(n, int(p.a)+1, int(p.b)+1)
 	}
-	isDup := func(x, y int) bool { return dup[[2]int{min(x, y), max(x, y)}] }
-	of := map[int]int{} // record → its cluster's index
+	slices.Sort(dup)
+	isDup := func(x, y int) bool { _, ok := slices.BinarySearch(dup, pairKey64(x, y)); return ok }
+	clusterOf := make([]int32, n) // record → its cluster's index + 1 (0: none)
+	lookup := func(x int) (int, bool) { c := clusterOf[x]; return int(c) - 1, c > 0 }
 	var cs [][]int
 	fits := func(members []int, more ...int) bool {
 		if len(members)+len(more) > MaxMergeMembers {
@@ -47,28 +53,30 @@ func duplicateClusters(kept []pair) []cluster {
 		return true
 	}
 	for _, p := range byStrength {
-		ca, inA := of[p.a]
-		cb, inB := of[p.b]
+		a, b := int(p.a), int(p.b)
+		ca, inA := lookup(a)
+		cb, inB := lookup(b)
 		switch {
 		case !inA && !inB:
-			of[p.a], of[p.b] = len(cs), len(cs)
-			cs = append(cs, []int{p.a, p.b})
-		case inA && !inB && fits(cs[ca], p.b):
-			of[p.b] = ca
-			cs[ca] = append(cs[ca], p.b)
-		case inB && !inA && fits(cs[cb], p.a):
-			of[p.a] = cb
-			cs[cb] = append(cs[cb], p.a)
+			clusterOf[a], clusterOf[b] = int32(len(cs)+1), int32(len(cs)+1)
+			cs = append(cs, []int{a, b})
+		case inA && !inB && fits(cs[ca], b):
+			clusterOf[b] = int32(ca + 1)
+			cs[ca] = append(cs[ca], b)
+		case inB && !inA && fits(cs[cb], a):
+			clusterOf[a] = int32(cb + 1)
+			cs[cb] = append(cs[cb], a)
 		case inA && inB && ca != cb && len(cs[cb]) > 0 && fits(cs[ca], cs[cb]...):
 			for _, m := range cs[cb] {
-				of[m] = ca
+				clusterOf[m] = int32(ca + 1)
 			}
 			cs[ca], cs[cb] = append(cs[ca], cs[cb]...), nil
 		}
 	}
 	var out []cluster
-	index := map[int]int{} // cs index → out index
+	index := make([]int, len(cs)) // cs index → out index (-1: none)
 	for i, ms := range cs {
+		index[i] = -1
 		if len(ms) < 2 {
 			continue
 		}
@@ -76,14 +84,14 @@ func duplicateClusters(kept []pair) []cluster {
 		index[i] = len(out)
 		out = append(out, cluster{members: ms})
 	}
-	seen := map[int]bool{}
+	seen := make([]bool, len(out))
 	for _, p := range kept {
-		ca, inA := of[p.a]
-		cb := of[p.b]
-		k, ok := index[ca]
-		if !inA || ca != cb || !ok {
+		ca, inA := lookup(int(p.a))
+		cb, _ := lookup(int(p.b))
+		if !inA || ca != cb || index[ca] < 0 {
 			continue
 		}
+		k := index[ca]
 		if c := &out[k]; !seen[k] || p.sim < c.weakest.sim {
 			seen[k], c.weakest = true, p
 		}
@@ -91,3 +99,6 @@ func duplicateClusters(kept []pair) []cluster {
 	sort.Slice(out, func(i, j int) bool { return out[i].members[0] < out[j].members[0] })
 	return out
 }
+
+// pairKey64 is two record indexes as one key, the lesser first.
+func pairKey64(x, y int) uint64 { return uint64(min(x, y))<<32 | uint64(max(x, y)) }

@@ -24,13 +24,15 @@ func (b *builder) contradictions(ctx context.Context) error {
 	// Subject terms: the record's terms without its claims' values.
 	group := make([]string, len(b.recs))
 	ids := make([][]string, len(b.recs))
+	keys := newKeyer()
 	for i := range b.recs {
 		r := &b.recs[i]
-		ids[i] = six.idents[i]
-		group[i] = r.Scope.Env + "\x00" + r.Scope.TaskFamily
-		if len(six.claims[i]) == 0 || len(ids[i]) == 0 {
-			group[i] = "\x01" + r.ID // nothing to contradict
+		if len(six.claims[i]) == 0 || len(six.idents[i]) == 0 {
+			group[i] = "\x01" // nothing to contradict: no ids, so paired with nothing
+			continue
 		}
+		ids[i] = six.idents[i]
+		group[i] = keys.join(r.Scope.Env, r.Scope.TaskFamily)
 	}
 	sets, v := analyse(len(b.recs), func(i int) []string {
 		if group[i][0] == '\x01' {
@@ -48,11 +50,9 @@ func (b *builder) contradictions(ctx context.Context) error {
 	uf := newUnionFind(len(b.recs))
 	linked := make([]bool, len(b.recs))
 	var edges [][2]int32 // the pairs that joined two groups: direct contradictions, a spanning forest
-	eachClaimPair(ids, group, func(i, j int) {
-		if uf.find(i) == uf.find(j) {
-			return
-		}
-		if _, ok := conflict(six.claims[i], six.claims[j]); !ok || !sameSubject(ids[i], ids[j], true) || v.similarity(sets[i], sets[j]) < SubjectThreshold {
+	sig, conflicts := claimSigs(six.claims, group)
+	eachClaimPair(ids, group, sig, conflicts, func(i, j int) {
+		if uf.find(i) == uf.find(j) || !sameSubject(ids[i], ids[j], true) || v.similarity(sets[i], sets[j]) < SubjectThreshold {
 			return
 		}
 		uf.union(i, j)
@@ -268,38 +268,6 @@ func pronoun(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// eachClaimPair calls f with the pairs of records of one group such that
-// one's rarest identifier appears in the other's: every pair whose
-// identifiers one contains the other's is among them. A pair may come
-// twice (once from each side).
-func eachClaimPair(ids [][]string, group []string, f func(i, j int)) {
-	df := map[string]int{}
-	postings := map[string][]int{}
-	for i, xs := range ids {
-		for _, x := range xs {
-			k := group[i] + "\x00" + x
-			df[k]++
-			postings[k] = append(postings[k], i)
-		}
-	}
-	for i, xs := range ids {
-		if len(xs) == 0 {
-			continue
-		}
-		rarest := group[i] + "\x00" + xs[0]
-		for _, x := range xs[1:] {
-			if k := group[i] + "\x00" + x; df[k] < df[rarest] {
-				rarest = k
-			}
-		}
-		for _, j := range postings[rarest] {
-			if i != j {
-				f(min(i, j), max(i, j))
-			}
-		}
-	}
 }
 
 // support scores the evidence for record i: +2 when its checks hold now,

@@ -248,11 +248,20 @@ const fingerprintIDs = 16
 
 // add records a finding, marking it open when its fingerprint is.
 func (b *builder) add(f Finding) {
+	if b.made(&f) {
+		b.out = append(b.out, f)
+	}
+}
+
+// made completes a finding the run makes (marked open when its
+// fingerprint is) and says whether it makes it (an incremental run makes
+// only those naming a changed record).
+func (b *builder) made(f *Finding) bool {
 	if !b.inFocus(f.Records) {
-		return
+		return false
 	}
 	f.Open = b.open[f.Fingerprint]
-	f.Rejected = b.rejectedAsIs(f)
+	f.Rejected = b.rejectedAsIs(*f)
 	p := &f.Proposal
 	p.Source, p.Fingerprint, p.CuratorRun = Source, f.Fingerprint, b.opt.RunID
 	p.Created = b.in.Now
@@ -262,7 +271,7 @@ func (b *builder) add(f Finding) {
 	if others := b.alsoOpen(f.Records); others != "" {
 		p.Rationale += " " + others
 	}
-	b.out = append(b.out, f)
+	return true
 }
 
 // rejectedAsIs is the id of a rejected proposal of f's fingerprint that

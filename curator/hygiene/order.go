@@ -2,7 +2,6 @@ package hygiene
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/memreview/memreview/index"
@@ -23,9 +22,20 @@ type namedSeqs struct {
 	seq   map[int][]string
 }
 
+// namedCache bounds namedSeqs' cache: the pairs of one block come
+// together, so a cache of the recent records serves them.
+const namedCache = 1 << 15
+
+func newNamedSeqs(b *builder, slots map[int32]bool) *namedSeqs {
+	return &namedSeqs{b: b, slots: slots, term: map[string]int32{}, seq: map[int][]string{}}
+}
+
 func (n *namedSeqs) of(i int) []string {
 	if s, ok := n.seq[i]; ok {
 		return s
+	}
+	if len(n.seq) >= namedCache {
+		clear(n.seq)
 	}
 	var out []string
 	// Names in a commuting construction ("a and b", "(a, b)") have no
@@ -90,7 +100,7 @@ func (n *namedSeqs) sameOrder(a, b int) bool {
 
 // numbersDiffer: one list of identifiers holds a number the other lacks.
 func numbersDiffer(a, b []string) bool {
-	isNum := func(x string) bool { _, err := strconv.ParseFloat(x, 64); return err == nil }
+	isNum := func(x string) bool { _, ok := number(x); return ok }
 	for _, x := range a {
 		if isNum(x) && !contains(b, x) {
 			return true

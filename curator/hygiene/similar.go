@@ -219,21 +219,22 @@ func (v *vocab) prefixLen(s termSet, threshold float64) int {
 }
 
 // pair is two records (indexes into the compared slice, a < b) and their
-// similarity.
+// similarity: 24 bytes, since a million records keep millions of them.
 type pair struct {
-	a, b int
+	a, b int32
 	sim  float64
-	rare bool // found by a rare shared identifier (rarePairs)
 	// vector: found by the records' embeddings (Input.Neighbours), whose
-	// cosine is cos; sim stays their word similarity.
+	// cosine is cos (a float32, as the vector index gives it); sim stays
+	// their word similarity.
+	cos    float32
 	vector bool
-	cos    float64
+	rare   bool // found by a rare shared identifier (rarePairs)
 }
 
-// similarPairs returns (unsorted) every pair of members (indexes into sets) whose
-// similarity reaches threshold, by prefix filtering; members are compared
-// only within the same group key.
-func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) []pair {
+// similarPairs gives f every pair of members (indexes into sets) whose
+// similarity reaches threshold, by prefix filtering, group by group;
+// members are compared only within the same group key.
+func similarPairs(sets []termSet, v *vocab, group []string, threshold float64, f func(pair)) {
 	byGroup := map[string][]int{}
 	for i, g := range group {
 		byGroup[g] = append(byGroup[g], i)
@@ -243,7 +244,6 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) [
 		keys = append(keys, g)
 	}
 	sort.Strings(keys)
-	var out []pair
 	seen := make([]int, len(sets)) // candidate → the member (+1) it was last seen for
 	for _, g := range keys {
 		// Members in order of total weight, so that every record indexed
@@ -269,7 +269,7 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) [
 						continue
 					}
 					if sim := v.similarity(s, sets[j]); sim >= threshold {
-						out = append(out, pair{a: min(i, j), b: max(i, j), sim: sim})
+						f(pair{a: int32(min(i, j)), b: int32(max(i, j)), sim: sim})
 					}
 				}
 			}
@@ -278,13 +278,12 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64) [
 			}
 		}
 	}
-	return out // in the order found: the caller sorts
 }
 
 // byRecords orders pairs by their records.
 func byRecords(x, y pair) int {
 	if x.a != y.a {
-		return x.a - y.a
+		return int(x.a) - int(y.a)
 	}
-	return x.b - y.b
+	return int(x.b) - int(y.b)
 }
