@@ -61,6 +61,9 @@ func decodeConfig(path string, b []byte) (review.Config, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return c, fmt.Errorf("%s: unknown setting %q", path, und[0].String())
 	}
+	if m := c.Hygiene.MemoryLimitMB; m < -1 || (m > 0 && m < 256) {
+		return c, fmt.Errorf("%s: [hygiene] field \"memory_limit_mb\": %d is not a limit (at least 256 MiB, or -1 for none)", path, m)
+	}
 	if c.Hygiene.MaxUnusedDays < 0 {
 		return c, fmt.Errorf("%s: [hygiene] field \"max_unused_days\": %d is negative", path, c.Hygiene.MaxUnusedDays)
 	}

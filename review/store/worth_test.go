@@ -58,4 +58,26 @@ func TestHygieneConfig(t *testing.T) {
 	if _, err := s.Config(); err == nil || !strings.Contains(err.Error(), "max_unused_days") || !strings.Contains(err.Error(), ConfigFile) {
 		t.Errorf("negative: %v", err)
 	}
+	for _, tc := range []struct {
+		text string
+		want int64 // bytes; -1: an error naming the field
+	}{
+		{"[hygiene]\n", review.DefaultHygieneMemoryLimitMB << 20},
+		{"[hygiene]\nmemory_limit_mb = 1024\n", 1024 << 20},
+		{"[hygiene]\nmemory_limit_mb = -1\n", 0},
+		{"[hygiene]\nmemory_limit_mb = 100\n", -1},
+		{"[hygiene]\nmemory_limit_mb = -7\n", -1},
+	} {
+		write(tc.text)
+		c, err := s.Config()
+		if tc.want < 0 {
+			if err == nil || !strings.Contains(err.Error(), "memory_limit_mb") || !strings.Contains(err.Error(), ConfigFile) {
+				t.Errorf("%q: %v, want an error naming the field and the file", tc.text, err)
+			}
+			continue
+		}
+		if err != nil || c.Hygiene.MemoryLimit() != tc.want {
+			t.Errorf("%q: limit %d, %v; want %d", tc.text, c.Hygiene.MemoryLimit(), err, tc.want)
+		}
+	}
 }
