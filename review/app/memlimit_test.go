@@ -11,41 +11,31 @@ func TestHoldMemoryLimit(t *testing.T) {
 	prior := debug.SetMemoryLimit(-1)
 	debug.SetMemoryLimit(4000 * mib)
 	defer debug.SetMemoryLimit(prior)
-	cur := func() int64 { return debug.SetMemoryLimit(-1) }
+	want := func(when string, limitMiB int64) {
+		t.Helper()
+		if got := debug.SetMemoryLimit(-1); got != limitMiB*mib {
+			t.Errorf("%s: limit %d MiB, want %d", when, got/mib, limitMiB)
+		}
+	}
 
 	a := holdMemoryLimit(1800 * mib)
-	if got := cur(); got != 1800*mib {
-		t.Fatalf("held 1800 MiB: limit %d MiB", got/mib)
-	}
+	want("held 1800 MiB", 1800)
 	b := holdMemoryLimit(900 * mib)
-	if got := cur(); got != 900*mib {
-		t.Fatalf("two runs, 1800 and 900 MiB: limit %d MiB, want the lower", got/mib)
-	}
+	want("two runs, 1800 and 900 MiB (the lower holds)", 900)
 	b()
 	b() // twice: a no-op
-	if got := cur(); got != 1800*mib {
-		t.Fatalf("the 900 MiB run ended: limit %d MiB, want 1800 back", got/mib)
-	}
+	want("the 900 MiB run ended", 1800)
 	a()
-	if got := cur(); got != 4000*mib {
-		t.Fatalf("every run ended: limit %d MiB, want the process's 4000 back", got/mib)
-	}
-	// A limit above the process's own never raises it.
+	want("every run ended (the process's own back)", 4000)
 	c := holdMemoryLimit(8000 * mib)
-	if got := cur(); got != 4000*mib {
-		t.Errorf("held 8000 MiB under a 4000 MiB process: limit %d MiB", got/mib)
-	}
+	want("8000 MiB held under a 4000 MiB process (never raised)", 4000)
 	c()
 	none := holdMemoryLimit(0)
-	if got := cur(); got != 4000*mib {
-		t.Errorf("memory_limit_mb = -1: limit %d MiB, want it untouched", got/mib)
-	}
+	want("memory_limit_mb = -1 (untouched)", 4000)
 	none()
 
 	t.Setenv("GOMEMLIMIT", "3GiB")
 	d := holdMemoryLimit(1800 * mib)
-	if got := cur(); got != 4000*mib {
-		t.Errorf("GOMEMLIMIT set: limit %d MiB, want the operator's left alone", got/mib)
-	}
+	want("GOMEMLIMIT set (the operator's left alone)", 4000)
 	d()
 }
