@@ -24,7 +24,7 @@ var (
 	outbound = `(?:(?:https?://|ftp://|wss?://|www\.)[^\s<>"'\x60]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b\d{1,3}(?:\.\d{1,3}){3}\b)`
 
 	// "_" counts as a word break around a verb (send_email).
-	reSendTo = regexp.MustCompile(`(?:\b|_)` + sendVerb + `(?:\b|_)[^\n]{0,120}?\b(?:to|into|towards|at|via|onto|over to|using)\b\s*` +
+	reSendTo = lazyRE(`(?:\b|_)` + sendVerb + `(?:\b|_)[^\n]{0,120}?\b(?:to|into|towards|at|via|onto|over to|using)\b\s*` +
 		`(?:(?:the|this|my|our|an?)\s+)?(?:[\w-]+\s+){0,3}?[:=\x60"'(<\[]*\s*` + outbound +
 		`|\bpost(?:s|ing|ed)?\b[^\n]{0,120}?\b(?:to|into|onto)\b\s*(?:(?:the|this|my|our|an?)\s+)?(?:[\w-]+\s+){0,3}?[:=\x60"'(<\[]*\s*` + outbound +
 		`|` + `(?:https?://\S+)[^\n]{0,60}?\b(?:send|post|upload|forward)\b[^\n]{0,40}?\b(?:there|to it|to this|to that)\b` +
@@ -47,7 +47,7 @@ var (
 			`로 업로드`, `으로 업로드`, `(?:e|a|ye|ya) gönder`, `पर भेज`, `को भेज`)},
 	}
 
-	reUploadCommand = regexp.MustCompile(`(?i:\bcurl\b)[^\n]{0,200}?\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file|-X\s*(?i:post|put)|--request\s+(?i:post|put))(?:\s|=|$)` +
+	reUploadCommand = lazyRE(`(?i:\bcurl\b)[^\n]{0,200}?\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file|-X\s*(?i:post|put)|--request\s+(?i:post|put))(?:\s|=|$)` +
 		`|(?i:\bwget\b[^\n]{0,200}?--post-(?:data|file)\b)` +
 		`|(?i:\bnc(?:at)?\b(?:\s+-\w+)*\s+[\w.-]+\s+\d{2,5}\s*<)` +
 		`|(?i:\bscp\s+(?:-\w+\s+)*\S+\s+[\w.-]+@[\w.-]+:)` +
@@ -57,16 +57,16 @@ var (
 		`|(?i:\binvoke-(?:webrequest|restmethod)\b[^\n]{0,200}-method\s+(?:post|put)\b)` +
 		`|(?i:\b(?:sendmail|mailx?\s+-s)\b)`)
 
-	rePipeToShell = regexp.MustCompile(`\b(?:curl|wget|fetch|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^\n|;]{0,200}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|fi)?sh|python[23]?|perl|ruby|node|php|iex|invoke-expression|source)\b` +
+	rePipeToShell = lazyRE(`\b(?:curl|wget|fetch|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^\n|;]{0,200}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|fi)?sh|python[23]?|perl|ruby|node|php|iex|invoke-expression|source)\b` +
 		`|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b` +
 		`|\b(?:iex|invoke-expression)\b[^\n]{0,80}(?:downloadstring|iwr|invoke-webrequest|irm|net\.webclient)`)
 
-	reReverseShell = regexp.MustCompile(`/dev/(?:tcp|udp)/[\w.-]+/\d+|\bnc(?:at)?\b(?:\s+-\w+)*\s+-e\s|\bbash\s+-i\s+>&|\bsocat\b[^\n]{0,80}exec:` +
+	reReverseShell = lazyRE(`/dev/(?:tcp|udp)/[\w.-]+/\d+|\bnc(?:at)?\b(?:\s+-\w+)*\s+-e\s|\bbash\s+-i\s+>&|\bsocat\b[^\n]{0,80}exec:` +
 		`|\b(?:nslookup|dig|host|ping)\s+[^\n]{0,40}\$\(`)
 
 	// Services that collect whatever is sent to them: webhooks, request
 	// bins, tunnels, paste and drop sites, out-of-band testing hosts.
-	reCollector = regexp.MustCompile(`\b(?:hooks\.slack\.com|(?:discord|discordapp)\.com/api/webhooks|webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app|dev)|ngrok\.(?:io|app)` +
+	reCollector = lazyRE(`\b(?:hooks\.slack\.com|(?:discord|discordapp)\.com/api/webhooks|webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app|dev)|ngrok\.(?:io|app)` +
 		`|(?:[\w-]+\.)?requestbin\.(?:com|net|io)|[\w-]+\.m\.pipedream\.net|pipedream\.net|(?:[\w-]+\.)?beeceptor\.com|requestcatcher\.com|hookbin\.com|postb\.in` +
 		`|ptsv[23]\.com|mockbin\.(?:org|io)|[\w-]+\.trycloudflare\.com|serveo\.net|[\w-]+\.loca\.lt|localhost\.run|pagekite\.me` +
 		`|transfer\.sh|file\.io|0x0\.st|pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|api\.telegram\.org/bot|hooks\.zapier\.com` +
@@ -82,13 +82,13 @@ func exfiltrationRules() []*textRule {
 	}
 	return append(intl, []*textRule{
 		{id: "send-to-address", kind: Exfiltration, reason: "tells the model to send, upload or forward something to an outside address",
-			re: reSendTo},
+			re: reSendTo()},
 		{id: "upload-command", kind: Exfiltration, reason: "holds a command that uploads data (curl -d/-F/-T, wget --post, scp, nc, requests.post …)",
-			re: reUploadCommand, raw: true, accept: notOnlyLocal},
-		{id: "pipe-to-shell", kind: Exfiltration, reason: "downloads a script and runs it (curl … | sh)", re: rePipeToShell},
-		{id: "reverse-shell", kind: Exfiltration, reason: "opens a connection out of the environment (reverse shell, DNS exfiltration)", re: reReverseShell},
+			re: reUploadCommand(), raw: true, accept: notOnlyLocal},
+		{id: "pipe-to-shell", kind: Exfiltration, reason: "downloads a script and runs it (curl … | sh)", re: rePipeToShell()},
+		{id: "reverse-shell", kind: Exfiltration, reason: "opens a connection out of the environment (reverse shell, DNS exfiltration)", re: reReverseShell()},
 		{id: "collector-host", kind: Exfiltration, reason: "names a webhook, request-bin, tunnel or paste service that collects what is sent to it",
-			re: reCollector},
+			re: reCollector()},
 	}...)
 }
 
@@ -99,12 +99,12 @@ func exfiltrationRules() []*textRule {
 func notOnlyLocal(text string, m []int) bool {
 	s, e := sentenceAround(text, m[0], m[1])
 	line := text[s:e]
-	for _, u := range reURL.FindAllString(line, -1) {
+	for _, u := range reURL().FindAllString(line, -1) {
 		if !isLocalHost(hostOf(u)) {
 			return true
 		}
 	}
-	for _, h := range reHostArg.FindAllStringSubmatch(line, -1) {
+	for _, h := range reHostArg().FindAllStringSubmatch(line, -1) {
 		if !isLocalHost(strings.ToLower(h[1])) {
 			return true
 		}
@@ -114,17 +114,17 @@ func notOnlyLocal(text string, m []int) bool {
 
 // reHostArg is a bare destination: host.tld or an IPv4 address followed
 // by /, :port, " port" (nc host 4444) or user@host: (scp, rsync).
-var reHostArg = regexp.MustCompile(`(?i)(?:^|[\s@'"=])((?:[a-z0-9-]+\.)+[a-z]{2,24}|\d{1,3}(?:\.\d{1,3}){3}|localhost)(?::\d{2,5}|/|:/|:\S|\s+\d{2,5}\b)`)
+var reHostArg = lazyRE(`(?i)(?:^|[\s@'"=])((?:[a-z0-9-]+\.)+[a-z]{2,24}|\d{1,3}(?:\.\d{1,3}){3}|localhost)(?::\d{2,5}|/|:/|:\S|\s+\d{2,5}\b)`)
 
 // URL scanning, on the raw text.
 var (
-	reURL = regexp.MustCompile(`(?i)\b(?:https?|ftp|wss?)://[^\s<>"'\x60]+|\bwww\.[^\s<>"'\x60]+`)
+	reURL = lazyRE(`(?i)\b(?:https?|ftp|wss?)://[^\s<>"'\x60]+|\bwww\.[^\s<>"'\x60]+`)
 	// (a Markdown URL may hold balanced parentheses)
-	reImageURL = regexp.MustCompile(`(?i)!\[[^\]\n]{0,300}\]\(\s*<?((?:https?:)?//(?:[^\s()>]|\([^\s()]*\))+)|<img\b[^>]{0,300}?\bsrc\s*=\s*["']?((?:https?:)?//[^\s"'>]+)`)
+	reImageURL = lazyRE(`(?i)!\[[^\]\n]{0,300}\]\(\s*<?((?:https?:)?//(?:[^\s()>]|\([^\s()]*\))+)|<img\b[^>]{0,300}?\bsrc\s*=\s*["']?((?:https?:)?//[^\s"'>]+)`)
 	// A template placeholder: {{x}}, ${x}, {x}, <X>, %s, [X], $X.
-	rePlaceholder = regexp.MustCompile(`\{\{[^}]{0,80}\}\}|\$\{[^}]{0,80}\}|\{[A-Za-z_][\w.]{0,40}\}|<[A-Za-z_][\w -]{0,40}>|%s|\[[A-Z_]{3,40}\]|\$[A-Za-z_]{3,40}`)
+	rePlaceholder = lazyRE(`\{\{[^}]{0,80}\}\}|\$\{[^}]{0,80}\}|\{[A-Za-z_][\w.]{0,40}\}|<[A-Za-z_][\w -]{0,40}>|%s|\[[A-Z_]{3,40}\]|\$[A-Za-z_]{3,40}`)
 	// A placeholder that names data the agent holds.
-	reDataWord = regexp.MustCompile(`(?i)data|secret|key|token|pass|conversation|history|chat|context|content|memor|customer|user|email|table|rows|result|answer|summary|prompt|message|env|credential|file|output|query|input|record|name|card|ssn|phone|address`)
+	reDataWord = lazyRE(`(?i)data|secret|key|token|pass|conversation|history|chat|context|content|memor|customer|user|email|table|rows|result|answer|summary|prompt|message|env|credential|file|output|query|input|record|name|card|ssn|phone|address`)
 )
 
 // urlFinding is what scanURLs found at one URL.
@@ -141,7 +141,7 @@ type urlFinding struct {
 func scanURLs(text string, known []string) []urlFinding {
 	var out []urlFinding
 	images := map[int]bool{}
-	for _, m := range reImageURL.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range reImageURL().FindAllStringSubmatchIndex(text, -1) {
 		s, e := m[2], m[3]
 		if s < 0 {
 			s, e = m[4], m[5]
@@ -151,7 +151,7 @@ func scanURLs(text string, known []string) []urlFinding {
 			out = append(out, urlFinding{m[0], m[1], "image-beacon", Exfiltration, "an image whose URL " + why + " (it is fetched as soon as the text is rendered)"})
 		}
 	}
-	for _, m := range reURL.FindAllStringIndex(text, -1) {
+	for _, m := range reURL().FindAllStringIndex(text, -1) {
 		s, e := m[0], trimURLEnd(text, m[0], m[1])
 		u := text[s:e]
 		if !images[s] {
@@ -209,11 +209,11 @@ func urlCarriesData(u string) string {
 	if i := strings.IndexAny(path, "?#"); i >= 0 {
 		path, query = path[:i], path[i+1:]
 	}
-	if rePlaceholder.MatchString(host) || rePlaceholder.MatchString(query) {
+	if rePlaceholder().MatchString(host) || rePlaceholder().MatchString(query) {
 		return "holds a template placeholder to be filled with data"
 	}
-	for _, p := range rePlaceholder.FindAllString(path, -1) {
-		if reDataWord.MatchString(p) {
+	for _, p := range rePlaceholder().FindAllString(path, -1) {
+		if reDataWord().MatchString(p) {
 			return "holds a placeholder for data in its path"
 		}
 	}

@@ -3,7 +3,6 @@ package screen
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -154,40 +153,40 @@ func mixedScript(text string, s, e int) (hiddenHit, bool) {
 	if latin > 0 {
 		return hiddenHit{s, e, "mixed-script", HiddenText, "mixes Latin letters with look-alike letters of other scripts (a homoglyph spoof)"}, true
 	}
-	if other == 0 && reLatinTLD.MatchString(text[e:]) {
+	if other == 0 && reLatinTLD().MatchString(text[e:]) {
 		return hiddenHit{s, e, "homoglyph-host", HiddenText, "a host name spelled in look-alike Cyrillic or Greek letters"}, true
 	}
 	return hiddenHit{}, false
 }
 
-var reLatinTLD = regexp.MustCompile(`^\.[a-zA-Z]{2,24}\b`)
+var reLatinTLD = lazyRE(`^\.[a-zA-Z]{2,24}\b`)
 
 // Markup that hides text when rendered, and padding.
 var (
-	reHTMLComment = regexp.MustCompile(`(?s)<!--.*?-->`)
-	reHiddenStyle = regexp.MustCompile(`(?i)<[a-z][^>]{0,300}?\bstyle\s*=\s*["'][^"']{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\s*[;"']|opacity\s*:\s*0(?:\.0+)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?|transparent)\b)` +
+	reHTMLComment = lazyRE(`(?s)<!--.*?-->`)
+	reHiddenStyle = lazyRE(`(?i)<[a-z][^>]{0,300}?\bstyle\s*=\s*["'][^"']{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\s*[;"']|opacity\s*:\s*0(?:\.0+)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?|transparent)\b)` +
 		`|(?i)<(?:font|span|div|p|td)\b[^>]{0,300}?\bcolor\s*=\s*["']?(?:white|#fff(?:fff)?)\b` +
 		`|(?i)<[a-z][^>]{0,300}?\s(?:hidden|aria-hidden\s*=\s*["']?true)\b[^>]{0,300}>`)
-	reMDComment = regexp.MustCompile(`(?m)^[ \t]*\[[^\]\n]{0,60}\]:[ \t]*(?:#|<>)[ \t]*\(`)
-	rePadding   = regexp.MustCompile(`[ \t\x{00a0}\x{3000}]{60,}\S|(?:\n[ \t]*){16,}\S`)
+	reMDComment = lazyRE(`(?m)^[ \t]*\[[^\]\n]{0,60}\]:[ \t]*(?:#|<>)[ \t]*\(`)
+	rePadding   = lazyRE(`[ \t\x{00a0}\x{3000}]{60,}\S|(?:\n[ \t]*){16,}\S`)
 )
 
 func scanMarkup(text string) []hiddenHit {
 	var out []hiddenHit
 	if strings.Contains(text, "<!--") {
-		for _, m := range reHTMLComment.FindAllStringIndex(text, -1) {
+		for _, m := range reHTMLComment().FindAllStringIndex(text, -1) {
 			if strings.IndexFunc(text[m[0]+4:m[1]-3], unicode.IsLetter) >= 0 {
 				out = append(out, hiddenHit{m[0], m[1], "html-comment", HiddenText, "holds an HTML comment, text that rendering hides"})
 			}
 		}
 	}
 	if strings.IndexByte(text, '<') >= 0 {
-		for _, m := range reHiddenStyle.FindAllStringIndex(text, -1) {
+		for _, m := range reHiddenStyle().FindAllStringIndex(text, -1) {
 			out = append(out, hiddenHit{m[0], m[1], "hidden-markup", HiddenText, "holds markup that renders its text invisible"})
 		}
 	}
 	if strings.Contains(text, "]:") {
-		for _, m := range reMDComment.FindAllStringIndex(text, -1) {
+		for _, m := range reMDComment().FindAllStringIndex(text, -1) {
 			e := strings.IndexByte(text[m[1]:], '\n')
 			if e < 0 {
 				e = len(text) - m[1]
@@ -195,7 +194,7 @@ func scanMarkup(text string) []hiddenHit {
 			out = append(out, hiddenHit{m[0], m[1] + e, "markdown-comment", HiddenText, "holds a Markdown comment, text that rendering hides"})
 		}
 	}
-	for _, m := range rePadding.FindAllStringIndex(text, -1) {
+	for _, m := range rePadding().FindAllStringIndex(text, -1) {
 		out = append(out, hiddenHit{m[0], m[1] - 1, "padding", HiddenText, "holds long padding that pushes text out of view"})
 	}
 	return out
@@ -203,8 +202,8 @@ func scanMarkup(text string) []hiddenHit {
 
 // Encoded runs.
 var (
-	reEscapes  = regexp.MustCompile(`(?:%[0-9a-fA-F]{2}){8,}|(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});){8,}|(?:\\u[0-9a-fA-F]{4}){6,}|(?:\\x[0-9a-fA-F]{2}){8,}`)
-	rePuny     = regexp.MustCompile(`(?i)\bxn--[a-z0-9-]{1,59}`)
+	reEscapes  = lazyRE(`(?:%[0-9a-fA-F]{2}){8,}|(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});){8,}|(?:\\u[0-9a-fA-F]{4}){6,}|(?:\\x[0-9a-fA-F]{2}){8,}`)
+	rePuny     = lazyRE(`(?i)\bxn--[a-z0-9-]{1,59}`)
 	minHexLong = 80 // a hex run longer than a SHA-256 (64) is a blob
 )
 
@@ -240,7 +239,7 @@ func scanBlobs(text string) (hits []hiddenHit, blobs []blob) {
 		}
 		blobs = append(blobs, b)
 	}
-	for _, m := range reEscapes.FindAllStringIndex(text, -1) {
+	for _, m := range reEscapes().FindAllStringIndex(text, -1) {
 		b := blob{start: m[0], end: m[1], rule: "escaped-text", reason: "holds a run of escapes that spells hidden text"}
 		b.decoded = unescapeRun(text[m[0]:m[1]])
 		blobs = append(blobs, b)
@@ -248,7 +247,7 @@ func scanBlobs(text string) (hits []hiddenHit, blobs []blob) {
 	for _, b := range blobs {
 		hits = append(hits, hiddenHit{b.start, b.end, b.rule, HiddenText, b.reason})
 	}
-	for _, m := range rePuny.FindAllStringIndex(text, -1) {
+	for _, m := range rePuny().FindAllStringIndex(text, -1) {
 		label, ok := punyDecode(strings.ToLower(text[m[0]+4 : m[1]]))
 		if !ok {
 			continue

@@ -38,7 +38,7 @@ var (
 	overrideModelNoun = alt(`instructions?`, `prompts?`, `directives?`, `guidelines?`, `programming`, `training`, `guardrails?`,
 		`safeguards?`, `conditioning`, `alignment`, `(?:safety|content) filters?`, `context`)
 
-	reOverride = regexp.MustCompile(`\b` + overrideVerb + `\b` + sentence("40") + `\b` + overrideQual + `\b` +
+	reOverride = lazyRE(`\b` + overrideVerb + `\b` + sentence("40") + `\b` + overrideQual + `\b` +
 		sentence("30") + `\b` + overrideNoun + `\b` +
 		`|\b` + overrideWeakVerb + `\b` + sentence("40") + `\b` + overrideQual + `\b` + sentence("30") + `\b` + overrideModelNoun + `\b` +
 		`|\b(?:` + overrideVerb + `|` + overrideWeakVerb + `)\s+(?:the |your |any )?` + overrideNoun + `\s+(?:that\s+)?you(?:'ve| have| were| are)?\s+(?:been\s+)?` +
@@ -84,7 +84,7 @@ var (
 		{"Vietnamese", `(?:bỏ qua|phớt lờ|quên|lờ đi)[^.!?\n]{0,20}(?:mọi|tất cả|các|những)?[^.!?\n]{0,10}(?:hướng dẫn|chỉ dẫn|chỉ thị|lệnh) (?:trước|trên|cũ)`},
 	}
 
-	reRoleToken = regexp.MustCompile(`<\|\s*` + alt(`im_start`, `im_end`, `im_sep`, `system`, `user`, `assistant`, `endoftext`,
+	reRoleToken = lazyRE(`<\|\s*` + alt(`im_start`, `im_end`, `im_sep`, `system`, `user`, `assistant`, `endoftext`,
 		`end_of_text`, `begin_of_text`, `eot_id`, `eom_id`, `start_header_id`, `end_header_id`, `fim_prefix`,
 		`fim_middle`, `fim_suffix`, `tool`, `ipython`, `prompter`) + `\s*\|>` +
 		`|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>` +
@@ -98,14 +98,14 @@ var (
 
 	// An XML-like role tag; roleTags keeps those that open a block (the
 	// closing tag follows, or the tag starts a line).
-	reRoleTag = regexp.MustCompile(`</?(?:\w+[_-])?` + alt(`system`, `sys`, `instructions?`, `admin`, `developer`, `assistant`, `override`, `im_start`, `jailbreak`) +
+	reRoleTag = lazyRE(`</?(?:\w+[_-])?` + alt(`system`, `sys`, `instructions?`, `admin`, `developer`, `assistant`, `override`, `im_start`, `jailbreak`) +
 		`(?:[_-]\w+)?\s*>`)
 
 	// A line that opens with a chat role and a colon.
-	reRoleLine = regexp.MustCompile(`(?m)^[ \t>*_-]*` + alt(`system`, `developer`, `assistant`, `user`, `human`, `ai`) +
+	reRoleLine = lazyRE(`(?m)^[ \t>*_-]*` + alt(`system`, `developer`, `assistant`, `user`, `human`, `ai`) +
 		`(?: (?:message|prompt|override|note))?[ \t]*:[ \t]*\S[^\n]*`)
 
-	rePersona = regexp.MustCompile(`\byou are (?:now|no longer|hereby|henceforth)\b` +
+	rePersona = lazyRE(`\byou are (?:now|no longer|hereby|henceforth)\b` +
 		`|\bfrom (?:now|this (?:point|moment)|here) on\b,? ` + sentence("30") + `\b` + alt(`you(?:'re| are| will be| shall be)`,
 		`respond`, `answer`, `reply`, `behave`, `act as`, `pretend`, `obey`, `ignore`, `forget`, `disregard`, `speak`, `refuse`, `only (?:respond|answer|reply|output)`) + `\b` +
 		`|\b` + alt(`act`, `behave`, `respond`, `answer`, `operate`, `function`) + ` as (?:if you (?:were|are) |though you (?:were|are) )?(?:an? )?` +
@@ -139,7 +139,7 @@ var (
 	// object of a data-protection rule, not an audience.
 	secrecyNeg = alt(`do not`, `don't`, `dont`, `never`, `must not`, `mustn't`, `should not`, `shouldn't`, `without`, `no need to`)
 	secrecyWho = `(?:the |any |your |an? )?` + alt(`users?`, `humans?`, `operators?`, `reviewers?`, `customers?`, `anyone`, `anybody`, `admins?`, `administrators?`, `owners?`, `supervisors?`, `security team`, `them`) + `(?:$|[^'’\w])`
-	reSecrecy  = regexp.MustCompile(`\b` + secrecyNeg + `\s+(?:ever\s+)?` + alt(`tell(?:ing)?`, `inform(?:ing)?`, `notify(?:ing)?`, `alert(?:ing)?`, `warn(?:ing)?`, `let(?:ting)? know`) +
+	reSecrecy  = lazyRE(`\b` + secrecyNeg + `\s+(?:ever\s+)?` + alt(`tell(?:ing)?`, `inform(?:ing)?`, `notify(?:ing)?`, `alert(?:ing)?`, `warn(?:ing)?`, `let(?:ting)? know`) +
 		`\s+` + secrecyWho +
 		`|\b` + secrecyNeg + `\s+(?:ever\s+)?` + alt(`mention(?:ing)?`, `reveal(?:ing)?`, `disclos(?:e|ing)`, `report(?:ing)?`, `admit(?:ting)?`, `explain(?:ing)?`, `say(?:ing)?`, `show(?:ing)?`) +
 		`\s+(?:` + alt(`this`, `that`, `it`, `anything`, `any of this`, `the (?:following|above)`, `(?:this|that|the) (?:record|memory|note|instruction|change|step|rule|fee|link|message)`) + `\s+)?` +
@@ -167,7 +167,7 @@ var (
 
 	// Injecting text into every answer, blind trust, blanket compliance.
 	// Secrecy and no-confirmation in other languages.
-	reSecrecyIntl = regexp.MustCompile(alt(
+	reSecrecyIntl = lazyRE(alt(
 		`ne (?:le |lui |leur )?(?:dis|dites|mentionne[sz]?|révèle[sz]?|signale[sz]?)(?: jamais| pas| rien)?[^.!?\n]{0,30}(?:l'utilisateur|l’utilisateur|utilisateur|client|opérateur)`,
 		`no (?:le |les )?(?:digas|diga|cuentes|cuente|menciones|mencione|reveles|revele|informes|informe)[^.!?\n]{0,30}(?:usuario|cliente|operador)`,
 		`não (?:diga|conte|mencione|revele|informe)[^.!?\n]{0,30}(?:usuário|usuario|cliente|operador)`,
@@ -177,7 +177,7 @@ var (
 		`(?:不要|别|不许|切勿)(?:告诉|透露|提及|让)[^。\n]{0,10}(?:用户|客户|使用者)`,
 	))
 
-	reInjectOutput = regexp.MustCompile(`\b` + alt(`include`, `add`, `append`, `prepend`, `insert`, `embed`, `attach`, `put`,
+	reInjectOutput = lazyRE(`\b` + alt(`include`, `add`, `append`, `prepend`, `insert`, `embed`, `attach`, `put`,
 		`place`, `mention`, `recommend`, `promote`, `say`, `print`, `output`, `end`, `start`, `begin`, `sign`, `link`) +
 		`\b` + sentence("60") + `\b(?:to|in|into|at the (?:end|start|top|bottom|beginning) of|with|on)\s+(?:every|each|all|any)\s+(?:of your\s+)?` +
 		alt(`responses?`, `answers?`, `repl(?:y|ies)`, `outputs?`, `messages?`, `summar(?:y|ies)`, `emails?`, `completions?`, `turns?`) + `\b` +
@@ -190,9 +190,9 @@ var (
 	// Only a payload that is a link, a quoted phrase or "the following"
 	// makes an every-answer directive an injection ("state amounts in
 	// GBP in every answer" is a convention).
-	rePayload = regexp.MustCompile(`https?://|www\.|"[^"]{3,}"|'[^']{3,}'|“[^”]{3,}”|\b(?:this|the following|our|my) (?:link|url|message|text|phrase|sentence|code|snippet|product|brand|referral|affiliate|coupon|site|website)\b|\bthe following\b|\baffiliate\b|\breferral\b`)
+	rePayload = lazyRE(`https?://|www\.|"[^"]{3,}"|'[^']{3,}'|“[^”]{3,}”|\b(?:this|the following|our|my) (?:link|url|message|text|phrase|sentence|code|snippet|product|brand|referral|affiliate|coupon|site|website)\b|\bthe following\b|\baffiliate\b|\breferral\b`)
 
-	reTrust = regexp.MustCompile(`\b` + alt(`always`, `unconditionally`, `blindly`, `without question(?:ing)?`) + `\s+(?:\w+\s+){0,2}?` +
+	reTrust = lazyRE(`\b` + alt(`always`, `unconditionally`, `blindly`, `without question(?:ing)?`) + `\s+(?:\w+\s+){0,2}?` +
 		alt(`comply with`, `obey`, `do whatever`, `say yes to`, `do as (?:the|this|it|they) says?`) + `\b` +
 		`|\b(?:always |blindly |fully |implicitly )?trust\b` + sentence("20") + `\b` + alt(`instructions?`, `commands?`, `requests?`,
 		`tool (?:output|result)s?`, `this (?:record|memory|note|message)`, `these (?:records|memories|notes)`, `everything`, `anything`, `whatever`) + `\b` +
@@ -211,24 +211,24 @@ var (
 		alt(`instructions?`, `messages?`, `content`, `text`, `input`, `requests?`, `memor(?:y|ies)`, `notes?`, `tool outputs?`, `commands?`) +
 		`\s+as\s+(?:fully\s+)?` + alt(`trusted`, `authori[sz]ed`, `verified`) + `\b`)
 
-	reToolMarkup = regexp.MustCompile(`<\s*/?\s*(?:antml:)?` + alt(`tool_call`, `tool_calls`, `function_call`, `function_calls`, `invoke`, `tool_use`,
+	reToolMarkup = lazyRE(`<\s*/?\s*(?:antml:)?` + alt(`tool_call`, `tool_calls`, `function_call`, `function_calls`, `invoke`, `tool_use`,
 		`tool_code`, `execute_command`, `run_command`) + `\b` +
 		`|"(?:tool_calls|function_call|tool_use)"\s*:` +
 		`|\{\s*"(?:name|tool|tool_name|function)"\s*:\s*"[\w.-]+"\s*,\s*"(?:arguments|parameters|input|args|params)"\s*:`)
 
-	reToolCall = regexp.MustCompile(`\b` + alt(`call`, `invoke`, `use`, `run`, `execute`, `trigger`, `fire`) + `\s+(?:the\s+)?[\x60"']?[a-z][\w.-]*[\x60"']?\s+` +
+	reToolCall = lazyRE(`\b` + alt(`call`, `invoke`, `use`, `run`, `execute`, `trigger`, `fire`) + `\s+(?:the\s+)?[\x60"']?[a-z][\w.-]*[\x60"']?\s+` +
 		alt(`tool`, `function`, `api`, `endpoint`, `action`) + `\b`)
 	// reHarmArg is matched in the tool call's sentence: deleting in bulk,
 	// moving money, sending out, handing over credentials. "_" counts as
 	// a word break so that tool names (send_email, delete_records) count.
-	reHarmArg = regexp.MustCompile(`(?:^|[^a-z0-9])` + alt(`delete`, `drop`, `remove`, `wipe`, `purge`, `destroy`, `truncate`, `erase`, `revoke`, `disable`, `kill`) +
+	reHarmArg = lazyRE(`(?:^|[^a-z0-9])` + alt(`delete`, `drop`, `remove`, `wipe`, `purge`, `destroy`, `truncate`, `erase`, `revoke`, `disable`, `kill`) +
 		`(?:[^a-z0-9]|$)` + sentence("30") + `(?:^|[^a-z0-9])` + alt(`all`, `every`, `everything`, `entire`, `whole`, `users?`, `accounts?`, `audit`, `logs?`, `backups?`, `database`, `bank`, `tables?`, `records`) + `(?:[^a-z0-9]|$)` +
 		`|(?:^|[^a-z0-9])` + alt(`send`, `email`, `post`, `upload`, `export`, `forward`, `funds`, `money`, `iban`, `wallet`, `sudo`, `chmod`, `rm`, `password`, `credentials?`, `secrets?`, `api[_ ]?keys?`) + `(?:[^a-z0-9]|$)` +
 		`|(?:^|[^a-z0-9])transfer(?:[^a-z0-9]|$)` + sentence("30") + alt(`funds`, `money`, `balance`, `amount`, `acct`, `account (?:number|no)`, `iban`, `wallet`) +
 		`|(?:amount|sum)\s*=\s*(?:all|max|\d{4,})` +
 		`|=\s*\*|/\*|=\s*all\b|https?://|@[\w-]+\.`)
 
-	reDestructive = regexp.MustCompile(`\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:/|~|\*|\$home|\.\.?/?(?:\s|$))` +
+	reDestructive = lazyRE(`\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:/|~|\*|\$home|\.\.?/?(?:\s|$))` +
 		`|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:` +
 		`|\bmkfs(?:\.\w+)?\s+/dev/|\bdd\s+if=\S+\s+of=/dev/(?:sd|nvme|hd|disk|xvd)` +
 		`|\bchmod\s+(?:-r\s+)?777\s+/(?:\s|$|etc|usr|bin|var|home)` +
@@ -255,28 +255,28 @@ func overrideIntlRules() []*textRule {
 func instructionRules() []*textRule {
 	return append(overrideIntlRules(), []*textRule{
 		{id: "override-instructions", kind: Instruction, reason: "tells the model to ignore or override its instructions",
-			re: reOverride},
+			re: reOverride()},
 		{id: "role-marker", kind: Instruction, reason: "holds a chat-template role marker or a system-prompt header",
-			re: reRoleToken},
-		{id: "role-tag", kind: Instruction, reason: "holds an XML-like system, admin or instructions tag", re: reRoleTag, vetAll: roleTags},
+			re: reRoleToken()},
+		{id: "role-tag", kind: Instruction, reason: "holds an XML-like system, admin or instructions tag", re: reRoleTag(), vetAll: roleTags},
 		{id: "role-transcript", kind: Instruction, reason: "holds lines written as a chat transcript with a system or assistant turn",
-			re: reRoleLine, vetAll: roleLines},
+			re: reRoleLine(), vetAll: roleLines},
 		{id: "persona-override", kind: Instruction, reason: "gives the model a new identity, mode or task",
-			re: rePersona},
+			re: rePersona()},
 		{id: "secrecy-or-no-confirmation", kind: Instruction, reason: "tells the model to hide something from the user or to act without confirmation",
-			re: reSecrecy},
+			re: reSecrecy()},
 		{id: "secrecy-intl", kind: Instruction, reason: "tells the model to hide something from the user (not in English)",
-			re: reSecrecyIntl},
+			re: reSecrecyIntl()},
 		{id: "inject-into-answers", kind: Instruction, reason: "tells the model to put a given link or text into every answer",
-			re: reInjectOutput, accept: sentenceHas(rePayload)},
+			re: reInjectOutput(), accept: sentenceHas(rePayload())},
 		{id: "blind-trust", kind: Instruction, reason: "tells the model to trust or obey without question, or claims elevated authority",
-			re: reTrust},
+			re: reTrust()},
 		{id: "tool-call-markup", kind: Instruction, reason: "holds tool-call markup addressed to a model",
-			re: reToolMarkup},
+			re: reToolMarkup()},
 		{id: "tool-call-command", kind: Instruction, reason: "tells the model to call a tool with destructive or outbound arguments",
-			re: reToolCall, accept: sentenceHas(reHarmArg)},
+			re: reToolCall(), accept: sentenceHas(reHarmArg())},
 		{id: "destructive-command", kind: Instruction, reason: "holds a destructive shell or SQL command",
-			re: reDestructive},
+			re: reDestructive()},
 	}...)
 }
 
@@ -320,7 +320,7 @@ func roleLines(text string, ms [][]int) [][]int {
 		line := text[m[0]:m[1]]
 		role := roleOf(line)
 		roles[role] = true
-		if (role == "system" || role == "developer") && reYou.MatchString(line) {
+		if (role == "system" || role == "developer") && reYou().MatchString(line) {
 			keep = append(keep, m)
 		}
 	}
@@ -331,11 +331,11 @@ func roleLines(text string, ms [][]int) [][]int {
 }
 
 var (
-	reYou      = regexp.MustCompile(`\byou(?:r|'re|'ll)?\b|\b(?:must|always|never|ignore|do not|don't)\b`)
-	reRoleWord = regexp.MustCompile(`system|developer|assistant|user|human|ai`)
+	reYou      = lazyRE(`\byou(?:r|'re|'ll)?\b|\b(?:must|always|never|ignore|do not|don't)\b`)
+	reRoleWord = lazyRE(`system|developer|assistant|user|human|ai`)
 )
 
-func roleOf(line string) string { return reRoleWord.FindString(line) }
+func roleOf(line string) string { return reRoleWord().FindString(line) }
 
 // roleTags keeps the role tags that open a block: their closing tag
 // comes later in the text, or the tag starts a line. "The <system>

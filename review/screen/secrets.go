@@ -527,7 +527,7 @@ func shannonEntropy(s string) float64 {
 // document, a table, a script, a log): a generic rule's "secret" ending in
 // one is a file name — "the keys differ: pnl_fy2024.md" — not a key, which
 // never ends in a dot and a known extension.
-var fileExt = regexp.MustCompile(`(?i)^[\w-]+(?:\.[\w-]+)*\.(?:md|markdown|txt|csv|tsv|json|jsonl|ndjson|ya?ml|toml|ini|xml|html?|pdf|docx?|xlsx?|pptx?|odt|ods|sql|db|sqlite3?|parquet|log|py|go|js|ts|tsx|jsx|rb|rs|java|kt|c|h|cpp|hpp|cs|sh|ipynb|png|jpe?g|gif|svg|zip|gz|tar)$`)
+var fileExt = lazyRE(`(?i)^[\w-]+(?:\.[\w-]+)*\.(?:md|markdown|txt|csv|tsv|json|jsonl|ndjson|ya?ml|toml|ini|xml|html?|pdf|docx?|xlsx?|pptx?|odt|ods|sql|db|sqlite3?|parquet|log|py|go|js|ts|tsx|jsx|rb|rs|java|kt|c|h|cpp|hpp|cs|sh|ipynb|png|jpe?g|gif|svg|zip|gz|tar)$`)
 
 // fileName reports whether a generic rule's secret is a file name.
-func fileName(secret string) bool { return fileExt.MatchString(secret) }
+func fileName(secret string) bool { return fileExt().MatchString(secret) }

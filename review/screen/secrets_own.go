@@ -102,7 +102,7 @@ func tokenLike(v string) bool {
 			letter = true
 		}
 	}
-	return letter && digit && notPlaceholder(v) && !reIdentifierLike.MatchString(v) && strings.Count(v, "/") < 3
+	return letter && digit && notPlaceholder(v) && !reIdentifierLike().MatchString(v) && strings.Count(v, "/") < 3
 }
 
 // basicCredentials accepts base64 that decodes to user:password.
@@ -118,14 +118,14 @@ func basicCredentials(v string) bool {
 	return i > 0 && i < len(d)-1 && utf8.Valid(d)
 }
 
-var rePlaceholderValue = regexp.MustCompile(`(?i)^(?:\$\{?[\w.]+\}?|\{\{[^}]*\}\}|<[^>]*>|\[[^\]]*\]|%[\w(][^%]*%?|\*+|x+|\.+|_+|-+|#+|` +
+var rePlaceholderValue = lazyRE(`(?i)^(?:\$\{?[\w.]+\}?|\{\{[^}]*\}\}|<[^>]*>|\[[^\]]*\]|%[\w(][^%]*%?|\*+|x+|\.+|_+|-+|#+|` +
 	`pass(?:word)?|passwd|pwd|secret|changeme|your[_-]?password|password[_-]?here|redacted|hidden|none|null|example|user|admin|env:\w+|\$\(.*\))$`)
 
 func notPlaceholder(v string) bool {
 	v = strings.Trim(v, `"'`)
 	// a value that opens like a template ("<your password>" cut at the
 	// space, "${PASS", "{{pw") is one
-	return v != "" && !strings.ContainsAny(v[:1], "<{$[%") && !rePlaceholderValue.MatchString(v) && !strings.Contains(v, "[redacted")
+	return v != "" && !strings.ContainsAny(v[:1], "<{$[%") && !rePlaceholderValue().MatchString(v) && !strings.Contains(v, "[redacted")
 }
 
 // proseSecret accepts what reads like a password rather than a word:
@@ -146,7 +146,7 @@ func proseSecret(v string) bool {
 			symbol = true
 		}
 	}
-	if !letter || strings.ContainsAny(v, "()[]{}") || reIdentifierLike.MatchString(v) {
+	if !letter || strings.ContainsAny(v, "()[]{}") || reIdentifierLike().MatchString(v) {
 		return false
 	}
 	return digit || symbol || caseChanges(v) >= 4
@@ -175,4 +175,4 @@ func caseChanges(v string) int {
 
 // reIdentifierLike is a column, file or function name (password_hash,
 // users.pw_digest, hash.py).
-var reIdentifierLike = regexp.MustCompile(`^[a-z]+(?:[_.][a-z0-9]+)+$`)
+var reIdentifierLike = lazyRE(`^[a-z]+(?:[_.][a-z0-9]+)+$`)
