@@ -10,5 +10,11 @@ import (
 // for compiling the screen's patterns when it starts (18 ms and 6 MB of
 // package init before).
 func lazyRE(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+	re := sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+	lazyPatterns = append(lazyPatterns, re)
+	return re
 }
+
+// lazyPatterns are every lazyRE, for the test that compiles them all (a
+// bad pattern panics at its first use, not at start).
+var lazyPatterns []func() *regexp.Regexp
