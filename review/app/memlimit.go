@@ -1,7 +1,6 @@
 package app
 
 import (
-	"math"
 	"os"
 	"runtime/debug"
 	"sync"
@@ -13,13 +12,13 @@ import (
 // process's own limit comes back when the last one ends.
 var memLimit struct {
 	sync.Mutex
-	held  map[*int64]struct{}
+	held  map[int64]int // limit → runs holding it
 	prior int64
 }
 
 // holdMemoryLimit lowers the process's soft memory limit to limit bytes
-// (0: leave it) until the returned func is called. GOMEMLIMIT in the
-// environment is the operator's and wins.
+// (0: leave it) until the returned func is called (once; again is a
+// no-op). GOMEMLIMIT in the environment is the operator's and wins.
 func holdMemoryLimit(limit int64) (release func()) {
 	if limit <= 0 || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
@@ -27,32 +26,27 @@ func holdMemoryLimit(limit int64) (release func()) {
 	memLimit.Lock()
 	defer memLimit.Unlock()
 	if len(memLimit.held) == 0 {
-		memLimit.held = map[*int64]struct{}{}
+		memLimit.held = map[int64]int{}
 		memLimit.prior = debug.SetMemoryLimit(-1)
 	}
-	h := &limit
-	memLimit.held[h] = struct{}{}
+	memLimit.held[limit]++
 	applyMemoryLimit()
-	return func() {
+	return sync.OnceFunc(func() {
 		memLimit.Lock()
 		defer memLimit.Unlock()
-		if _, ok := memLimit.held[h]; !ok {
-			return
-		}
-		delete(memLimit.held, h)
-		if len(memLimit.held) == 0 {
-			debug.SetMemoryLimit(memLimit.prior)
-			return
+		if memLimit.held[limit]--; memLimit.held[limit] == 0 {
+			delete(memLimit.held, limit)
 		}
 		applyMemoryLimit()
-	}
+	})
 }
 
-// applyMemoryLimit sets the lowest limit held; memLimit is locked.
+// applyMemoryLimit sets the lowest limit held, never above the process's
+// own, or the process's own when none is; memLimit is locked.
 func applyMemoryLimit() {
-	low := int64(math.MaxInt64)
-	for h := range memLimit.held {
-		low = min(low, *h)
+	low := memLimit.prior
+	for l := range memLimit.held {
+		low = min(low, l)
 	}
-	debug.SetMemoryLimit(min(low, memLimit.prior))
+	debug.SetMemoryLimit(low)
 }
