@@ -28,10 +28,26 @@ type HygieneOptions struct {
 // NeighbourSearch is how an incremental hygiene run finds a changed
 // record's neighbours in the index.
 type NeighbourSearch struct {
-	K         int  // records per search (0: 30)
-	RareTerms int  // the rarest terms searched (0: 10, what max-score takes)
-	AnyWord   bool // an any-word search of the lemma and trigger instead (the search before index.RareTerms)
+	By        NeighbourStrategy // "" : NeighboursSharedTerms
+	K         int               // records per search (0: 30)
+	RareTerms int               // NeighboursRareTerms: the rarest terms searched (0: 10, what max-score takes)
 }
+
+// NeighbourStrategy names a way to find a changed record's neighbours
+// (hygiene_incremental.go's neighbourStrategies).
+type NeighbourStrategy string
+
+const (
+	// NeighboursSharedTerms: the records sharing the most weight of its
+	// terms (index.SharedTerms, the postings as bitmaps); the default.
+	NeighboursSharedTerms NeighbourStrategy = "shared-terms"
+	// NeighboursRareTerms: BM25's best over its rarest terms
+	// (index.RareTerms, max-score); the default before.
+	NeighboursRareTerms NeighbourStrategy = "rare-terms"
+	// NeighboursAnyWord: an any-word search of its lemma and trigger;
+	// also where this process cannot own the index.
+	NeighboursAnyWord NeighbourStrategy = "any-word"
+)
 
 // Hygiene finds near-duplicate, contradicting, stale and unused records
 // (and, with Only poisoning, records the poisoning screen flags) and

@@ -41,8 +41,17 @@ const defaultNeighbours = 30
 // (plan.MaxScore).
 const defaultRareTerms = 10
 
+// subjectThreshold is the share of a claim's identifier terms' weight
+// that its contradiction candidates are found by (the rarest terms
+// holding the rest, SharedTermsRequest.Threshold): a record that
+// contradicts it names the same identifiers.
+const subjectThreshold = 0.5
+
 // withDefaults fills ns's zero fields.
 func (ns NeighbourSearch) withDefaults() NeighbourSearch {
+	if ns.By == "" {
+		ns.By = NeighboursSharedTerms
+	}
 	if ns.K <= 0 {
 		ns.K = defaultNeighbours
 	}
@@ -50,6 +59,13 @@ func (ns NeighbourSearch) withDefaults() NeighbourSearch {
 		ns.RareTerms = defaultRareTerms
 	}
 	return ns
+}
+
+// neighbourStrategies are the searches of the index this process owns,
+// by name; NeighboursAnyWord is the service's search.
+var neighbourStrategies = map[NeighbourStrategy]func(*index.Index, *review.Record, NeighbourSearch) ([]string, error){
+	NeighboursSharedTerms: sharedNeighbours,
+	NeighboursRareTerms:   rareNeighbours,
 }
 
 // hygieneInput reads a run's input: incremental when opt asks and the
@@ -95,20 +111,25 @@ func (s *Service) changedRecords(seq int64) ([]string, error) {
 }
 
 // hygieneNeighbours are r's neighbours: through the index this process
-// owns, the active records of its env and category best for its rarest
-// terms and those of its env best for its identifiers' terms
-// (index.RareTerms, max-score); where this process cannot own the index,
-// an any-word search of its lemma and trigger (and with ns.AnyWord).
+// owns, by ns.By (neighbourStrategies: the active records of its env and
+// category sharing most of its terms, and those of its env sharing most
+// of its identifiers' terms); where this process cannot own the index,
+// or with NeighboursAnyWord, an any-word search of its lemma and
+// trigger.
 func (s *Service) hygieneNeighbours(r *review.Record, ns NeighbourSearch) ([]string, error) {
+	search, known := neighbourStrategies[ns.By]
+	if !known && ns.By != NeighboursAnyWord {
+		return nil, fmt.Errorf("hygiene: no neighbour search %q (shared-terms, rare-terms or any-word)", ns.By)
+	}
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
 	}
 	if h, ok := ix.(interface {
 		Hold(time.Duration) (*index.Index, error)
-	}); ok && !ns.AnyWord {
+	}); ok && known {
 		if own, err := h.Hold(0); err == nil {
-			return rareNeighbours(own, r, ns)
+			return search(own, r, ns)
 		}
 	}
 	words := index.LiteralWords(r.Lemma + " " + r.Trigger)
@@ -129,7 +150,39 @@ func (s *Service) hygieneNeighbours(r *review.Record, ns NeighbourSearch) ([]str
 	return out, nil
 }
 
-// rareNeighbours are r's neighbours in own (hygieneNeighbours).
+// sharedNeighbours are r's neighbours in own by shared weight
+// (index.SharedTerms): the duplicate candidates by hygiene's threshold,
+// the contradiction candidates by subjectThreshold.
+func sharedNeighbours(own *index.Index, r *review.Record, ns NeighbourSearch) ([]string, error) {
+	words, subject := hygiene.NeighbourTerms(r)
+	reqs := []index.SharedTermsRequest{{Terms: words, Threshold: hygiene.DuplicateThreshold, K: ns.K + 1,
+		Env: r.Scope.Env, Category: string(r.Category)}}
+	if len(subject) > 0 {
+		reqs = append(reqs, index.SharedTermsRequest{Terms: subject, Threshold: subjectThreshold, K: ns.K + 1, Env: r.Scope.Env})
+	}
+	var out []string
+	for _, req := range reqs {
+		ids, _, err := own.SharedTerms(req)
+		if err != nil {
+			return nil, fmt.Errorf("hygiene: the neighbours of %s: %w", r.ID, err)
+		}
+		out = appendOthers(out, ids, r.ID)
+	}
+	return out, nil
+}
+
+// appendOthers appends to out the ids not in it and not self.
+func appendOthers(out, ids []string, self string) []string {
+	for _, id := range ids {
+		if id != self && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// rareNeighbours are r's neighbours in own by BM25 over its rarest terms
+// (index.RareTerms, max-score).
 func rareNeighbours(own *index.Index, r *review.Record, ns NeighbourSearch) ([]string, error) {
 	words, subject := hygiene.NeighbourTerms(r)
 	reqs := []index.RareTermsRequest{{Terms: words, MaxTerms: ns.RareTerms, K: ns.K + 1,
@@ -143,11 +196,7 @@ func rareNeighbours(own *index.Index, r *review.Record, ns NeighbourSearch) ([]s
 		if err != nil {
 			return nil, fmt.Errorf("hygiene: the neighbours of %s: %w", r.ID, err)
 		}
-		for _, id := range ids {
-			if id != r.ID && !slices.Contains(out, id) {
-				out = append(out, id)
-			}
-		}
+		out = appendOthers(out, ids, r.ID)
 	}
 	return out, nil
 }

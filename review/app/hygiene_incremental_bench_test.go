@@ -23,14 +23,16 @@ import (
 // which it changes: it marks the bank as of now, adds
 // $MEMREVIEW_BENCH_CHANGED (default 1,000) records (copies of the text of
 // records spread over the bank, so that each has a duplicate to find),
-// then runs. ms/changed is the run's wall time per changed record. With
-// MEMREVIEW_BENCH_PEER set it runs again on the same changes with the
-// any-word neighbour search of before (NeighbourSearch.AnyWord) and
-// counts the findings both runs make, and with MEMREVIEW_BENCH_FULL set
-// too, a full run's, and how many of its pairs of a changed record and
-// another each incremental run names in one finding.
-// MEMREVIEW_BENCH_NEIGHBOURS sets the neighbours asked for per search (30),
-// MEMREVIEW_BENCH_RARETERMS the rarest terms searched (10).
+// then runs. ms/changed is the run's wall time per changed record.
+// MEMREVIEW_BENCH_BY names its neighbour search (NeighbourSearch.By: the
+// default, shared-terms). With MEMREVIEW_BENCH_PEER set it runs again on
+// the same changes with the search it names (rare-terms, any-word; "1":
+// any-word) and counts the findings both runs make, and with
+// MEMREVIEW_BENCH_FULL set too, a full run's, and how many of its pairs
+// of a changed record and another each incremental run names in one
+// finding. MEMREVIEW_BENCH_NEIGHBOURS sets the neighbours asked for per
+// search (30), MEMREVIEW_BENCH_RARETERMS the rarest terms rare-terms
+// searches (10).
 //
 //	MEMREVIEW_BENCH_BANK=DIR go test ./review/app/ -run '^$' -bench HygieneIncremental -benchtime 1x
 func BenchmarkHygieneIncremental(b *testing.B) {
@@ -41,7 +43,11 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 	}
 	k, _ := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_NEIGHBOURS"))
 	terms, _ := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_RARETERMS"))
-	ns := app.NeighbourSearch{K: k, RareTerms: terms}
+	ns := app.NeighbourSearch{By: app.NeighbourStrategy(os.Getenv("MEMREVIEW_BENCH_BY")), K: k, RareTerms: terms}
+	peerBy := app.NeighbourStrategy(os.Getenv("MEMREVIEW_BENCH_PEER"))
+	if peerBy == "1" {
+		peerBy = app.NeighboursAnyWord
+	}
 	ctx := context.Background()
 	svc, err := app.Open(ctx, dir, app.Options{Operator: "bench"})
 	if err != nil {
@@ -95,10 +101,10 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 			b.Fatalf("incremental %v over %d changed; want %d", rep.Incremental, rep.Changed, changed)
 		}
 		b.ReportMetric(float64(d.Milliseconds())/float64(changed), "ms/changed")
-		if os.Getenv("MEMREVIEW_BENCH_PEER") != "" { // the any-word search of before, on the same changes
+		if peerBy != "" { // another search, on the same changes
 			start := time.Now()
 			peer, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true,
-				Neighbours: app.NeighbourSearch{K: k, AnyWord: true}})
+				Neighbours: app.NeighbourSearch{By: peerBy, K: k, RareTerms: terms}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -113,7 +119,7 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 					both++
 				}
 			}
-			b.Logf("peer (any-word search): %v, %d findings, %d of them also found by the rare-terms run", pd, len(peer.Findings), both)
+			b.Logf("peer (%s): %v, %d findings, %d of them also found by the first run", peerBy, pd, len(peer.Findings), both)
 			if os.Getenv("MEMREVIEW_BENCH_FULL") != "" { // what the full run finds about the changed records
 				prefix := fmt.Sprintf("mem_b%d_", run)
 				full, _, err := svc.Hygiene(ctx, app.HygieneOptions{DryRun: true})
@@ -121,7 +127,7 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 					b.Fatal(err)
 				}
 				want := pairsAbout(full, prefix)
-				for name, r := range map[string]*app.HygieneReport{"rare-terms": rep, "peer": peer} {
+				for name, r := range map[string]*app.HygieneReport{"first": rep, "peer " + string(peerBy): peer} {
 					got := pairsAbout(r, prefix)
 					for kind, ps := range want {
 						hit := 0

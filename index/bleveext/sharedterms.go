@@ -1,0 +1,294 @@
+package bleveext
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	index "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+)
+
+// SharedTermsQuery finds the documents that share the most weight of
+// Terms (in Field) with a text: each term weighs ln(1 + N/df), N the
+// snapshot's live documents and df those holding the term (the inverse
+// document frequency hygiene's similarity weighs a term by, taken over
+// the index), and a document scores the sum of the weights of the terms
+// it holds. Only the documents holding every term of Filter (keyword
+// fields, one term each) are searched.
+//
+// It works on the postings as bitmaps, not posting by posting: a
+// segment's postings of a term, ANDed with the filter's, are the
+// candidates; no frequency or norm is decoded. The candidates are the
+// documents holding one of the rarest terms, taken rarest first until
+// what the rest weigh is under Threshold of the whole (prefix filtering:
+// a document whose shared weight reaches Threshold of the text's holds
+// one of them); every term then adds its weight to the candidates that
+// hold it. A near duplicate of a templated record shares its rarest
+// terms, where BM25's best K over them (TopTermsQuery) walks their long
+// postings one by one before the K-th score bounds the walk.
+//
+// Top is the best K by score, ties to the smaller doc number. One
+// SharedTermsQuery serves one search at a time; Stats counts its work.
+type SharedTermsQuery struct {
+	Field     string
+	Terms     []string
+	Filter    []FieldTerm
+	Threshold float64
+	K         int
+	Stats     SharedTermsStats
+}
+
+// FieldTerm is a term of a field.
+type FieldTerm struct{ Field, Term string }
+
+// SharedTermsStats is what a SharedTermsQuery's search did: Terms the
+// terms some live document holds, Prefix those the candidates came from,
+// Candidates the documents that passed the filter and hold a prefix term.
+type SharedTermsStats struct {
+	Terms, Prefix, Candidates int
+}
+
+// SharedHit is a document a SharedTermsQuery keeps: its doc number in
+// the snapshot and the weight of the terms it shares.
+type SharedHit struct {
+	Doc    uint64
+	Weight float64
+}
+
+// sharedTerm is one term's postings in each segment, deleted documents
+// included (the filter leaves them out), and its weight.
+type sharedTerm struct {
+	text   string
+	lists  []*roaring.Bitmap
+	df     uint64
+	weight float64
+}
+
+// Top is the best q.K documents of r, best first. ok is false when r is
+// not a scorch snapshot (nothing was searched).
+func (q *SharedTermsQuery) Top(ctx context.Context, r index.IndexReader) (hits []SharedHit, ok bool, err error) {
+	q.Stats = SharedTermsStats{}
+	snap, isSnapshot := r.(*scorch.IndexSnapshot)
+	if !isSnapshot {
+		return nil, false, nil
+	}
+	if q.K <= 0 || len(q.Terms) == 0 {
+		return nil, true, nil
+	}
+	live, err := r.DocCount()
+	if err != nil {
+		return nil, true, err
+	}
+	segs := snap.Segments()
+	filters := make([]*roaring.Bitmap, len(segs))
+	for j, s := range segs {
+		if filters[j], err = segmentFilter(s, q.Filter); err != nil {
+			return nil, true, err
+		}
+	}
+	terms, err := q.postings(segs)
+	if err != nil {
+		return nil, true, err
+	}
+	q.Stats.Terms = len(terms)
+	total := 0.0
+	for _, t := range terms {
+		t.weight = math.Log(1 + float64(live)/float64(t.df))
+		total += t.weight
+	}
+	prefix, rest := 0, total
+	for prefix < len(terms) && rest >= q.Threshold*total {
+		rest -= terms[prefix].weight
+		prefix++
+	}
+	q.Stats.Prefix = prefix
+	var out []SharedHit
+	var offset uint64
+	for j, s := range segs {
+		if err := ctx.Err(); err != nil {
+			return nil, true, err
+		}
+		out = q.segment(out, terms, prefix, j, filters[j], offset)
+		offset += uint64(s.FullSize())
+	}
+	slices.SortFunc(out, func(a, b SharedHit) int {
+		if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Doc, b.Doc)
+	})
+	return out[:min(q.K, len(out))], true, nil
+}
+
+// segment adds to out segment j's best q.K candidates (doc numbers from
+// offset), filter its documents that pass the filter.
+func (q *SharedTermsQuery) segment(out []SharedHit, terms []*sharedTerm, prefix, j int, filter *roaring.Bitmap, offset uint64) []SharedHit {
+	gen := make([]*roaring.Bitmap, prefix) // the prefix terms' postings that pass the filter
+	var some []*roaring.Bitmap
+	for k, t := range terms[:prefix] {
+		if l := t.lists[j]; l != nil {
+			gen[k] = roaring.And(l, filter)
+			some = append(some, gen[k])
+		}
+	}
+	if len(some) == 0 {
+		return out
+	}
+	cand := roaring.FastOr(some...)
+	docs := cand.ToArray()
+	q.Stats.Candidates += len(docs)
+	if len(docs) == 0 {
+		return out
+	}
+	weights := make([]float64, len(docs))
+	for k, t := range terms {
+		if t.lists[j] == nil {
+			continue
+		}
+		var held *roaring.Bitmap
+		if k < prefix {
+			held = gen[k]
+		} else {
+			held = roaring.And(t.lists[j], cand)
+		}
+		at := 0
+		it := held.Iterator()
+		for it.HasNext() {
+			d := it.Next()
+			at += sort.Search(len(docs)-at, func(x int) bool { return docs[at+x] >= d })
+			weights[at] += t.weight
+		}
+	}
+	// The segment's best K (and its ties to the K-th, dropped later by
+	// the sort): a heap is not worth it for the few candidates kept.
+	idx := make([]int, len(docs))
+	for k := range idx {
+		idx[k] = k
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(weights[b], weights[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for _, k := range idx[:min(q.K, len(idx))] {
+		out = append(out, SharedHit{offset + uint64(docs[k]), weights[k]})
+	}
+	return out
+}
+
+// postings are q's distinct terms that some live document holds, with
+// their postings per segment, rarest first (ties by term).
+func (q *SharedTermsQuery) postings(segs []*scorch.SegmentSnapshot) ([]*sharedTerm, error) {
+	dicts := make([]segment.TermDictionary, len(segs))
+	for j, s := range segs {
+		d, err := s.Segment().Dictionary(q.Field)
+		if err != nil {
+			return nil, err
+		}
+		dicts[j] = d
+	}
+	var terms []*sharedTerm
+	seen := map[string]bool{}
+	for _, text := range q.Terms {
+		if seen[text] {
+			continue
+		}
+		seen[text] = true
+		t := &sharedTerm{text: text, lists: make([]*roaring.Bitmap, len(segs))}
+		for j, s := range segs {
+			bm, err := postingsBitmap(dicts[j], text)
+			if err != nil {
+				return nil, err
+			}
+			if bm == nil {
+				continue
+			}
+			n := bm.GetCardinality()
+			if del := s.Deleted(); del != nil {
+				n -= bm.AndCardinality(del)
+			}
+			if n > 0 {
+				t.lists[j], t.df = bm, t.df+n
+			}
+		}
+		if t.df > 0 {
+			terms = append(terms, t)
+		}
+	}
+	slices.SortFunc(terms, func(a, b *sharedTerm) int {
+		if c := cmp.Compare(a.df, b.df); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.text, b.text)
+	})
+	return terms, nil
+}
+
+// segmentFilter is the live documents of s that hold every term of
+// filter (all of them when filter is empty).
+func segmentFilter(s *scorch.SegmentSnapshot, filter []FieldTerm) (*roaring.Bitmap, error) {
+	var out *roaring.Bitmap
+	for _, ft := range filter {
+		d, err := s.Segment().Dictionary(ft.Field)
+		if err != nil {
+			return nil, err
+		}
+		bm, err := postingsBitmap(d, ft.Term)
+		if err != nil {
+			return nil, err
+		}
+		if bm == nil {
+			return roaring.New(), nil
+		}
+		if out == nil {
+			out = bm.Clone()
+		} else {
+			out.And(bm)
+		}
+	}
+	if out == nil {
+		out = roaring.New()
+		out.AddRange(0, uint64(s.FullSize()))
+	}
+	if del := s.Deleted(); del != nil {
+		out.AndNot(del)
+	}
+	return out, nil
+}
+
+// postingsBitmap is the documents of d's segment (deleted ones included)
+// holding term, nil when none; the bitmap may be the segment's own:
+// never modify it.
+func postingsBitmap(d segment.TermDictionary, term string) (*roaring.Bitmap, error) {
+	pl, err := d.PostingsList([]byte(term), nil, nil)
+	if err != nil || pl == nil || pl.Count() == 0 {
+		return nil, err
+	}
+	it := pl.Iterator(false, false, false, nil)
+	if o, ok := it.(segment.OptimizablePostingsIterator); ok {
+		if bm := o.ActualBitmap(); bm != nil {
+			return bm, nil
+		}
+		if doc, ok := o.DocNum1Hit(); ok {
+			return roaring.BitmapOf(uint32(doc)), nil
+		}
+	}
+	bm := roaring.New() // another segment format: walk it
+	for {
+		p, err := it.Next()
+		if err != nil {
+			return nil, err
+		}
+		if p == nil {
+			break
+		}
+		bm.Add(uint32(p.Number()))
+	}
+	return bm, nil
+}

@@ -1,0 +1,127 @@
+package index
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/memreview/memreview/index/schema"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
+)
+
+// TestSharedTerms: SharedTerms gives the active records of the env and
+// category asked for that hold one of the prefix terms (the rarest,
+// until the rest weigh under the threshold), best K by the weight
+// ln(1 + N/df) of the terms they hold, as a brute-force count over
+// bleve's own term searches gives them; the record itself first.
+func TestSharedTerms(t *testing.T) {
+	t.Parallel()
+	src := newFake()
+	recs := sample.SynthRecords(800, benchSeed)
+	recs[3].Status = review.Retired
+	src.putRecord(recs...)
+	ix := openOn(t, src)
+	count, err := ix.idx.DocCount()
+	if err != nil {
+		t.Fatal(err)
+	}
+	holders := func(term string) map[string]bool {
+		q := query.NewTermQuery(term)
+		q.SetField(schema.AllField)
+		res, err := ix.idx.Search(bleve.NewSearchRequestOptions(q, 10000, 0, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, h := range res.Hits {
+			_, id := schema.SplitDocID(h.ID)
+			out[id] = true
+		}
+		return out
+	}
+	byID := map[string]review.Record{}
+	for _, r := range recs {
+		byID[r.ID] = r
+	}
+	for i := 0; i < len(recs); i += 97 {
+		r := recs[i]
+		if r.Status != review.Active {
+			continue
+		}
+		terms := append(schema.Terms(r.Lemma+"\n"+r.Trigger+"\n"+strings.Join(r.Steps, "\n")), "zzznoterm")
+		type term struct {
+			text   string
+			held   map[string]bool
+			weight float64
+		}
+		var ts []term
+		seen := map[string]bool{}
+		for _, x := range terms {
+			if h := holders(x); len(h) > 0 && !seen[x] {
+				seen[x] = true
+				ts = append(ts, term{x, h, math.Log(1 + float64(count)/float64(len(h)))})
+			}
+		}
+		slices.SortFunc(ts, func(a, b term) int {
+			if c := cmp.Compare(len(a.held), len(b.held)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.text, b.text)
+		})
+		for _, threshold := range []float64{0.4, 0.9} {
+			total := 0.0
+			for _, x := range ts {
+				total += x.weight
+			}
+			prefix, rest := 0, total
+			for prefix < len(ts) && rest >= threshold*total {
+				rest -= ts[prefix].weight
+				prefix++
+			}
+			want := map[string]float64{} // every candidate's weight
+			for k, x := range ts {
+				for id := range x.held {
+					c := byID[id]
+					if c.Status != review.Active || c.Scope.Env != r.Scope.Env || c.Category != r.Category {
+						continue
+					}
+					if _, ok := want[id]; ok || k < prefix {
+						want[id] += x.weight
+					}
+				}
+			}
+			var best []float64
+			for _, w := range want {
+				best = append(best, w)
+			}
+			slices.SortFunc(best, func(a, b float64) int { return cmp.Compare(b, a) })
+			for _, k := range []int{5, 40} {
+				ids, stats, err := ix.SharedTerms(SharedTermsRequest{Terms: terms, Threshold: threshold, K: k, Env: r.Scope.Env, Category: string(r.Category)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if stats.Terms != len(ts) || stats.Prefix != prefix || stats.Candidates != len(want) {
+					t.Fatalf("%s at %v: stats %+v; want %d terms, a prefix of %d, %d candidates", r.ID, threshold, stats, len(ts), prefix, len(want))
+				}
+				if len(ids) != min(k, len(want)) || len(ids) == 0 || ids[0] != r.ID {
+					t.Fatalf("%s at %v, K %d: %v; want %d hits, itself first", r.ID, threshold, k, ids, min(k, len(want)))
+				}
+				for n, id := range ids {
+					w, ok := want[id]
+					if !ok || math.Abs(w-best[n]) > 1e-9 {
+						t.Errorf("%s at %v, K %d: hit %d %s weighs %v (a candidate: %v); want the %d-th best, %v", r.ID, threshold, k, n, id, w, ok, n, best[n])
+					}
+				}
+			}
+		}
+	}
+	if _, _, err := ix.SharedTerms(SharedTermsRequest{Terms: []string{"x"}, Threshold: 1.5, K: 3}); err == nil || !strings.Contains(err.Error(), "threshold") {
+		t.Errorf("threshold 1.5: %v; want an error naming the threshold", err)
+	}
+}
