@@ -10,7 +10,8 @@ import "strings"
 // default now); a query that says OR anywhere is left untouched, so OR
 // still means any of them. A term said twice is kept once: every copy
 // was another searcher over the same postings (a word repeated 4,000
-// times took seconds), and the query matches the same records.
+// times took seconds), and the query matches the same records. A token
+// of slashes alone (`a / b`) is dropped: it names no term (noTerm).
 func RequireAll(q string) string {
 	toks := splitQuery(q)
 	for _, t := range toks {
@@ -22,7 +23,7 @@ func RequireAll(q string) string {
 	seen := map[string]bool{}
 	for _, t := range toks {
 		switch {
-		case t == "AND" || t == "&&":
+		case t == "AND" || t == "&&", noTerm(t):
 			continue
 		case !strings.HasPrefix(t, "+") && !strings.HasPrefix(t, "-"):
 			t = "+" + t

@@ -18,6 +18,8 @@ func TestRequireAll(t *testing.T) {
 		// A term said again is one searcher, not two (issue 23 item 19).
 		{"stars +stars stars ratings -x -x", "+stars +ratings -x"},
 		{strings.Repeat("stars ", 4000), "+stars"},
+		// A slash alone names no term; bleve's parser failed on it.
+		{`items_g1 / items_g3. +/ \/ a/b`, `+items_g1 +items_g3. +a/b`},
 	} {
 		if got := RequireAll(c.in); got != c.want {
 			t.Errorf("RequireAll(%q) = %q, want %q", c.in, got, c.want)

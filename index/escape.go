@@ -23,10 +23,23 @@ func EscapeQuery(s string) string {
 
 // LiteralWords turns free text into a query of its words, each escaped
 // with EscapeQuery: what the text says, never query syntax.
+// A word that is only slashes is left out (it holds no term, and
+// Bleve's parser fails on it: noTerm).
 func LiteralWords(s string) string {
-	f := strings.Fields(s)
-	for i, w := range f {
-		f[i] = EscapeQuery(w)
+	var f []string
+	for _, w := range strings.Fields(s) {
+		if !noTerm(w) {
+			f = append(f, EscapeQuery(w))
+		}
 	}
 	return strings.Join(f, " ")
+}
+
+// noTerm reports whether a query token is only slashes and backslashes
+// after its + or - (`/`, `+/`, `\/`): the analyser makes no term of it,
+// and Bleve's query-string parser fails on it ("slice bounds out of
+// range") instead of matching nothing, so `a / b` could not be searched.
+func noTerm(tok string) bool {
+	tok = strings.TrimLeft(tok, "+-")
+	return strings.Trim(tok, `/\`) == "" && strings.Contains(tok, "/")
 }

@@ -13,4 +13,7 @@ func TestEscapeQuery(t *testing.T) {
 	if got, want := LiteralWords(" stars:1  to+5 "), `stars\:1 to\+5`; got != want {
 		t.Errorf("LiteralWords = %q, want %q", got, want)
 	}
+	if got, want := LiteralWords("join items_g1 / items_g3 // a/b"), `join items_g1 items_g3 a\/b`; got != want {
+		t.Errorf("LiteralWords = %q, want %q", got, want)
+	}
 }
