@@ -3,6 +3,7 @@ package queue
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -27,7 +28,23 @@ type claimState struct {
 	holders map[string]string // who holds each of others (the queue list shows them)
 	hidden  int               // how many of the loaded queue others hold
 	gen     int               // bumped on every claim taken, so stale renewals drop
+	gate    claimGate         // orders a claim in flight before the release on quitting
 }
+
+// claimGate orders the claims in flight before the last release: a Cmd
+// that claims holds mu while it does, and the release on quitting takes
+// mu, marks the screen closed and releases, so a claim that started first
+// is given back after it lands, and one that starts after claims nothing.
+// Without it a claim still in flight when q was pressed could land after
+// the release and stay until its TTL ran out (seen in .ci/run under load:
+// TestClaimsInTheQueue).
+type claimGate struct {
+	mu     sync.Mutex
+	closed bool
+}
+
+// errClosed is a claim's outcome once the screen has quit.
+var errClosed = errors.New("the screen has quit")
 
 // claimed is a claim's outcome.
 type claimed struct {
@@ -112,13 +129,39 @@ func (m *Model) followClaim() tea.Cmd {
 // takeClaim claims (or renews) pid in a Cmd.
 func (m *Model) takeClaim(pid string) tea.Cmd {
 	m.claim.gen++
-	cs, op, gen, logf := m.claimStore(), m.deps.Operator, m.claim.gen, m.deps.Logf
+	cs, op, gen, logf, gate := m.claimStore(), m.deps.Operator, m.claim.gen, m.deps.Logf, &m.claim.gate
 	return func() tea.Msg {
+		gate.mu.Lock()
+		defer gate.mu.Unlock()
+		if gate.closed {
+			return claimed{pid: pid, gen: gen, err: errClosed}
+		}
 		_, err := cs.Claim(pid, op, review.ClaimTTL)
 		if err != nil {
 			logf("claim %s: %v", pid, err)
 		}
 		return claimed{pid: pid, gen: gen, err: err}
+	}
+}
+
+// releaseOnQuit gives up the claim held and closes the gate (claimGate),
+// in a Cmd: the last store call about claims this screen makes.
+func (m *Model) releaseOnQuit() tea.Cmd {
+	cs, pid, op, logf, gate := m.claimStore(), m.claim.held, m.deps.Operator, m.deps.Logf, &m.claim.gate
+	m.claim.held = ""
+	if cs == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		gate.mu.Lock()
+		defer gate.mu.Unlock()
+		gate.closed = true
+		if pid != "" {
+			if err := cs.Release(pid, op); err != nil {
+				logf("release the claim on %s: %v", pid, err)
+			}
+		}
+		return nil
 	}
 }
 
@@ -148,7 +191,7 @@ func (m *Model) updateClaims(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 		return m.takeClaim(msg.pid), true
 	case common.Quitting:
-		return m.releaseClaim(), true
+		return m.releaseOnQuit(), true
 	}
 	return nil, false
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
@@ -43,5 +45,39 @@ func TestClaimedMeanwhileMovesOn(t *testing.T) {
 	}
 	if title := m.Title(); !strings.Contains(title, "1 being reviewed by others") {
 		t.Errorf("title %q does not count alice's claim", title)
+	}
+}
+
+// TestQuitWhileClaiming: a claim still in flight when the program quits
+// (its Cmd runs after the release on quitting, its message never read)
+// claims nothing; before the gate it landed and stayed until its TTL.
+func TestQuitWhileClaiming(t *testing.T) {
+	t.Parallel()
+	deps, b, q := uitest.ClaimWorld(t)
+	m := New(common.NewCommon(), deps).(*Model)
+	m.SetSize(200, 50)
+	settle(t, m, m.Init())
+	if !m.ready() || m.cur.P.ID != q[0].ID {
+		t.Fatal("the first proposal did not load")
+	}
+	_, move := m.Update(uitest.Key("]")) // releases q[0], claims q[1]: held back
+	_, quit := m.Update(common.Quitting{})
+	runOnly(quit)
+	runOnly(move) // the program has quit: nothing reads what these return
+	if got := uitest.ClaimsOf(t, b, "tester"); len(got) != 0 {
+		t.Errorf("after quitting tester holds %v, want none", got)
+	}
+}
+
+// runOnly runs cmd and the Cmds of any batch it returns, without handing
+// their messages to a model.
+func runOnly(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	if batch, ok := cmd().(tea.BatchMsg); ok {
+		for _, c := range batch {
+			runOnly(c)
+		}
 	}
 }
