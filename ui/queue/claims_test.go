@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/review/app"
 	"github.com/memreview/memreview/ui/common"
 	"github.com/memreview/memreview/ui/uitest"
 )
@@ -17,13 +18,7 @@ import (
 // reviewing it and shows the one after.
 func TestClaimedMeanwhileMovesOn(t *testing.T) {
 	t.Parallel()
-	deps, b, q := uitest.ClaimWorld(t)
-	m := New(common.NewCommon(), deps).(*Model)
-	m.SetSize(200, 50)
-	settle(t, m, m.Init())
-	if !m.ready() || m.cur.P.ID != q[0].ID {
-		t.Fatal("the first proposal did not load")
-	}
+	m, b, q := openClaimQueue(t)
 	if _, err := b.Claim(q[1].ID, "alice", review.ClaimTTL); err != nil {
 		t.Fatal(err)
 	}
@@ -53,13 +48,7 @@ func TestClaimedMeanwhileMovesOn(t *testing.T) {
 // claims nothing; before the gate it landed and stayed until its TTL.
 func TestQuitWhileClaiming(t *testing.T) {
 	t.Parallel()
-	deps, b, q := uitest.ClaimWorld(t)
-	m := New(common.NewCommon(), deps).(*Model)
-	m.SetSize(200, 50)
-	settle(t, m, m.Init())
-	if !m.ready() || m.cur.P.ID != q[0].ID {
-		t.Fatal("the first proposal did not load")
-	}
+	m, b, _ := openClaimQueue(t)
 	_, move := m.Update(uitest.Key("]")) // releases q[0], claims q[1]: held back
 	_, quit := m.Update(common.Quitting{})
 	runOnly(quit)
@@ -67,6 +56,20 @@ func TestQuitWhileClaiming(t *testing.T) {
 	if got := uitest.ClaimsOf(t, b, "tester"); len(got) != 0 {
 		t.Errorf("after quitting tester holds %v, want none", got)
 	}
+}
+
+// openClaimQueue opens the queue screen on uitest.ClaimWorld, its first
+// proposal shown (and claimed).
+func openClaimQueue(t *testing.T) (*Model, app.Store, []review.Proposal) {
+	t.Helper()
+	deps, b, q := uitest.ClaimWorld(t)
+	m := New(common.NewCommon(), deps).(*Model)
+	m.SetSize(200, 50)
+	settle(t, m, m.Init())
+	if !m.ready() || m.cur.P.ID != q[0].ID {
+		t.Fatal("the first proposal did not load")
+	}
+	return m, b, q
 }
 
 // runOnly runs cmd and the Cmds of any batch it returns, without handing
