@@ -127,12 +127,8 @@ func topTerms(idx bleve.Index, r bindex.IndexReader, terms []string, req RareTer
 	if ok {
 		st, _ := bleveext.NewStored(r) // Top applies to scorch snapshots only
 		for _, h := range hits {
-			var id string
-			if err := st.Visit(h.Doc, func(field string, _ byte, value []byte) {
-				if field == "_id" {
-					id = string(value)
-				}
-			}); err != nil {
+			id, err := st.ID(h.Doc)
+			if err != nil {
 				return nil, err
 			}
 			out = append(out, hit{id, h.Score})

@@ -21,20 +21,8 @@ import (
 // those terms under those filters, sorted by score then id, gives.
 func TestRareTerms(t *testing.T) {
 	t.Parallel()
-	src := newFake()
-	recs := sample.SynthRecords(800, benchSeed)
-	recs[3].Status = review.Retired
-	src.putRecord(recs...)
-	ix := openOn(t, src)
-	df := func(term string) uint64 {
-		q := query.NewTermQuery(term)
-		q.SetField(schema.AllField)
-		res, err := ix.idx.Search(bleve.NewSearchRequestOptions(q, 0, 0, false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Total
-	}
+	ix, recs := termsIndex(t)
+	df := func(term string) uint64 { return termSearch(t, ix, term, 0).Total }
 	for i := 0; i < len(recs); i += 97 {
 		r := recs[i]
 		terms := append(schema.Terms(r.Lemma+"\n"+r.Trigger+"\n"+strings.Join(r.Steps, "\n")), "zzznoterm")
@@ -88,4 +76,28 @@ func TestRareTerms(t *testing.T) {
 			}
 		}
 	}
+}
+
+// termsIndex is the index RareTerms and SharedTerms are tested on: 800
+// synthetic records, the fourth retired.
+func termsIndex(t *testing.T) (*Index, []review.Record) {
+	t.Helper()
+	src := newFake()
+	recs := sample.SynthRecords(800, benchSeed)
+	recs[3].Status = review.Retired
+	src.putRecord(recs...)
+	return openOn(t, src), recs
+}
+
+// termSearch is bleve's own search of term in the all field, its first
+// size hits: the brute force the terms' searches are checked against.
+func termSearch(t *testing.T, ix *Index, term string, size int) *bleve.SearchResult {
+	t.Helper()
+	q := query.NewTermQuery(term)
+	q.SetField(schema.AllField)
+	res, err := ix.idx.Search(bleve.NewSearchRequestOptions(q, size, 0, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -74,12 +74,8 @@ func (ix *Index) SharedTerms(req SharedTermsRequest) (ids []string, stats Shared
 		}
 		st, _ := bleveext.NewStored(r)
 		for _, h := range hits {
-			var id string
-			if err := st.Visit(h.Doc, func(field string, _ byte, value []byte) {
-				if field == "_id" {
-					id = string(value)
-				}
-			}); err != nil {
+			id, err := st.ID(h.Doc)
+			if err != nil {
 				return err
 			}
 			_, id = schema.SplitDocID(id)

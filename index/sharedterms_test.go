@@ -7,12 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search/query"
-
 	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
-	"github.com/memreview/memreview/sample"
 )
 
 // TestSharedTerms: SharedTerms gives the active records of the env and
@@ -22,24 +18,14 @@ import (
 // bleve's own term searches gives them; the record itself first.
 func TestSharedTerms(t *testing.T) {
 	t.Parallel()
-	src := newFake()
-	recs := sample.SynthRecords(800, benchSeed)
-	recs[3].Status = review.Retired
-	src.putRecord(recs...)
-	ix := openOn(t, src)
+	ix, recs := termsIndex(t)
 	count, err := ix.idx.DocCount()
 	if err != nil {
 		t.Fatal(err)
 	}
 	holders := func(term string) map[string]bool {
-		q := query.NewTermQuery(term)
-		q.SetField(schema.AllField)
-		res, err := ix.idx.Search(bleve.NewSearchRequestOptions(q, 10000, 0, false))
-		if err != nil {
-			t.Fatal(err)
-		}
 		out := map[string]bool{}
-		for _, h := range res.Hits {
+		for _, h := range termSearch(t, ix, term, 10000).Hits {
 			_, id := schema.SplitDocID(h.ID)
 			out[id] = true
 		}

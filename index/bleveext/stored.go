@@ -49,6 +49,17 @@ func (st *Stored) Visit(doc uint64, f func(field string, typ byte, value []byte)
 	})
 }
 
+// ID is document doc's id (its stored "_id" field).
+func (st *Stored) ID(doc uint64) (string, error) {
+	var id string
+	err := st.Visit(doc, func(field string, _ byte, value []byte) {
+		if field == "_id" {
+			id = string(value)
+		}
+	})
+	return id, err
+}
+
 // StoredNumber is the number a stored numeric field ('n') holds.
 func StoredNumber(value []byte) (float64, error) {
 	i, err := numeric.PrefixCoded(value).Int64()

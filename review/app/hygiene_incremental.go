@@ -154,49 +154,45 @@ func (s *Service) hygieneNeighbours(r *review.Record, ns NeighbourSearch) ([]str
 // (index.SharedTerms): the duplicate candidates by hygiene's threshold,
 // the contradiction candidates by subjectThreshold.
 func sharedNeighbours(own *index.Index, r *review.Record, ns NeighbourSearch) ([]string, error) {
-	words, subject := hygiene.NeighbourTerms(r)
-	reqs := []index.SharedTermsRequest{{Terms: words, Threshold: hygiene.DuplicateThreshold, K: ns.K + 1,
-		Env: r.Scope.Env, Category: string(r.Category)}}
-	if len(subject) > 0 {
-		reqs = append(reqs, index.SharedTermsRequest{Terms: subject, Threshold: subjectThreshold, K: ns.K + 1, Env: r.Scope.Env})
-	}
-	var out []string
-	for _, req := range reqs {
-		ids, _, err := own.SharedTerms(req)
-		if err != nil {
-			return nil, fmt.Errorf("hygiene: the neighbours of %s: %w", r.ID, err)
+	return neighboursOf(r, func(terms []string, subject bool, env, category string) ([]string, error) {
+		threshold := hygiene.DuplicateThreshold
+		if subject {
+			threshold = subjectThreshold
 		}
-		out = appendOthers(out, ids, r.ID)
-	}
-	return out, nil
-}
-
-// appendOthers appends to out the ids not in it and not self.
-func appendOthers(out, ids []string, self string) []string {
-	for _, id := range ids {
-		if id != self && !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	return out
+		ids, _, err := own.SharedTerms(index.SharedTermsRequest{Terms: terms, Threshold: threshold, K: ns.K + 1, Env: env, Category: category})
+		return ids, err
+	})
 }
 
 // rareNeighbours are r's neighbours in own by BM25 over its rarest terms
 // (index.RareTerms, max-score).
 func rareNeighbours(own *index.Index, r *review.Record, ns NeighbourSearch) ([]string, error) {
+	return neighboursOf(r, func(terms []string, _ bool, env, category string) ([]string, error) {
+		ids, _, err := own.RareTerms(index.RareTermsRequest{Terms: terms, MaxTerms: ns.RareTerms, K: ns.K + 1, Env: env, Category: category})
+		return ids, err
+	})
+}
+
+// neighboursOf runs search for r's similarity terms in its env and
+// category and, when it makes a claim, for its identifiers' terms in its
+// env (subject: the contradiction candidates), and returns the records
+// found other than r, each once.
+func neighboursOf(r *review.Record, search func(terms []string, subject bool, env, category string) ([]string, error)) ([]string, error) {
 	words, subject := hygiene.NeighbourTerms(r)
-	reqs := []index.RareTermsRequest{{Terms: words, MaxTerms: ns.RareTerms, K: ns.K + 1,
-		Env: r.Scope.Env, Category: string(r.Category)}}
-	if len(subject) > 0 {
-		reqs = append(reqs, index.RareTermsRequest{Terms: subject, MaxTerms: ns.RareTerms, K: ns.K + 1, Env: r.Scope.Env})
+	found, err := search(words, false, r.Scope.Env, string(r.Category))
+	if err == nil && len(subject) > 0 {
+		var more []string
+		more, err = search(subject, true, r.Scope.Env, "")
+		found = append(found, more...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("hygiene: the neighbours of %s: %w", r.ID, err)
 	}
 	var out []string
-	for _, req := range reqs {
-		ids, _, err := own.RareTerms(req)
-		if err != nil {
-			return nil, fmt.Errorf("hygiene: the neighbours of %s: %w", r.ID, err)
+	for _, id := range found {
+		if id != r.ID && !slices.Contains(out, id) {
+			out = append(out, id)
 		}
-		out = appendOthers(out, ids, r.ID)
 	}
 	return out, nil
 }

@@ -118,7 +118,7 @@ func (m *Model) followClaim() tea.Cmd {
 	if cs == nil || (p != nil && p.ID == m.claim.held) {
 		return nil
 	}
-	release := m.releaseClaim()
+	release := m.releaseClaim(false)
 	if p == nil {
 		return release
 	}
@@ -144,37 +144,23 @@ func (m *Model) takeClaim(pid string) tea.Cmd {
 	}
 }
 
-// releaseOnQuit gives up the claim held and closes the gate (claimGate),
-// in a Cmd: the last store call about claims this screen makes.
-func (m *Model) releaseOnQuit() tea.Cmd {
+// releaseClaim gives up the claim held, if any, in a Cmd; when quitting
+// it also closes the gate (claimGate), so it is the last claim store call
+// this screen makes.
+func (m *Model) releaseClaim(quitting bool) tea.Cmd {
 	cs, pid, op, logf, gate := m.claimStore(), m.claim.held, m.deps.Operator, m.deps.Logf, &m.claim.gate
 	m.claim.held = ""
-	if cs == nil {
+	if cs == nil || pid == "" && !quitting {
 		return nil
 	}
 	return func() tea.Msg {
 		gate.mu.Lock()
 		defer gate.mu.Unlock()
-		gate.closed = true
+		gate.closed = gate.closed || quitting
 		if pid != "" {
 			if err := cs.Release(pid, op); err != nil {
 				logf("release the claim on %s: %v", pid, err)
 			}
-		}
-		return nil
-	}
-}
-
-// releaseClaim gives up the claim held, if any, in a Cmd.
-func (m *Model) releaseClaim() tea.Cmd {
-	cs, pid, op, logf := m.claimStore(), m.claim.held, m.deps.Operator, m.deps.Logf
-	m.claim.held = ""
-	if cs == nil || pid == "" {
-		return nil
-	}
-	return func() tea.Msg {
-		if err := cs.Release(pid, op); err != nil {
-			logf("release the claim on %s: %v", pid, err)
 		}
 		return nil
 	}
@@ -191,7 +177,7 @@ func (m *Model) updateClaims(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 		return m.takeClaim(msg.pid), true
 	case common.Quitting:
-		return m.releaseOnQuit(), true
+		return m.releaseClaim(true), true
 	}
 	return nil, false
 }
