@@ -36,6 +36,7 @@ const WaitTimeout = 45 * time.Second
 //
 //	func TestMain(m *testing.M) { uitest.Main(m) }
 func Main(m *testing.M, cleanups ...func()) {
+	mainRan = true
 	testenv.LessGC()
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)

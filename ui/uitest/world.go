@@ -26,6 +26,10 @@ var (
 	templateOnce sync.Once
 	template     string
 	templateErr  error
+	// mainRan is set by Main, which removes the template when the process
+	// ends; without it every run of a package's tests would leave its
+	// template (about 1 MB, 26 files) in the temp dir.
+	mainRan bool
 )
 
 func buildTemplate() {
@@ -88,6 +92,9 @@ func removeTemplate() {
 // the environments and memreview.toml) in a temp dir of tb.
 func SampleDir(tb testing.TB) string {
 	tb.Helper()
+	if !mainRan {
+		tb.Fatalf("uitest.SampleDir needs the package's TestMain to call uitest.Main, which removes the sample world's template when the tests end")
+	}
 	templateOnce.Do(buildTemplate)
 	if templateErr != nil {
 		tb.Fatalf("generate the sample world: %v", templateErr)

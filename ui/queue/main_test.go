@@ -1,0 +1,9 @@
+package queue
+
+import (
+	"testing"
+
+	"github.com/memreview/memreview/ui/uitest"
+)
+
+func TestMain(m *testing.M) { uitest.Main(m) }
