@@ -1,6 +1,9 @@
 package index
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // RequireAll rewrites a query-string query so that every term, phrase and
 // field:value must match (AND), the default of the TUI's search boxes and
@@ -11,7 +14,9 @@ import "strings"
 // still means any of them. A term said twice is kept once: every copy
 // was another searcher over the same postings (a word repeated 4,000
 // times took seconds), and the query matches the same records. A token
-// of slashes alone (`a / b`) is dropped: it names no term (noTerm).
+// of slashes alone (`a / b`) is dropped: it names no term (noTerm). A
+// lone + or - goes onto the term after it, as Bleve reads `- join`; one
+// with no term after it is dropped.
 func RequireAll(q string) string {
 	toks := splitQuery(q)
 	for _, t := range toks {
@@ -21,13 +26,21 @@ func RequireAll(q string) string {
 	}
 	out := toks[:0]
 	seen := map[string]bool{}
+	op := "" // a lone + or -, which Bleve puts before the next term
 	for _, t := range toks {
 		switch {
 		case t == "AND" || t == "&&", noTerm(t):
 			continue
+		case t == "+" || t == "-":
+			op = t
+			continue
 		case !strings.HasPrefix(t, "+") && !strings.HasPrefix(t, "-"):
-			t = "+" + t
+			if op == "" {
+				op = "+"
+			}
+			t = op + t
 		}
+		op = ""
 		if !seen[t] {
 			seen[t] = true
 			out = append(out, t)
@@ -36,8 +49,10 @@ func RequireAll(q string) string {
 	return strings.Join(out, " ")
 }
 
-// splitQuery splits q at spaces outside double quotes (a backslash escapes
-// the next character).
+// splitQuery splits q at white space outside double quotes (a backslash
+// escapes the next character). White space is what unicode.IsSpace says,
+// as between Bleve's tokens: a lone carriage return or no-break space left
+// in a token became `+\r`, which Bleve reads as a bare + and refuses.
 func splitQuery(q string) []string {
 	var toks []string
 	var b strings.Builder
@@ -50,7 +65,7 @@ func splitQuery(q string) []string {
 			escaped = true
 		case r == '"':
 			quoted = !quoted
-		case !quoted && (r == ' ' || r == '\t' || r == '\n'):
+		case !quoted && unicode.IsSpace(r):
 			if b.Len() > 0 {
 				toks = append(toks, b.String())
 				b.Reset()

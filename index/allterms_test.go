@@ -20,6 +20,14 @@ func TestRequireAll(t *testing.T) {
 		{strings.Repeat("stars ", 4000), "+stars"},
 		// A slash alone names no term; bleve's parser failed on it.
 		{`items_g1 / items_g3. +/ \/ a/b`, `+items_g1 +items_g3. +a/b`},
+		// So does a lone backslash, which + made a parse error.
+		{`a b \`, `+a +b`},
+		// Any white space parts terms: a lone carriage return or no-break
+		// space became "+\r", a parse error (FuzzRequireAll).
+		{"join \r orders\u00a0refunds\r\n", "+join +orders +refunds"},
+		// A lone + or - goes onto the next term, as Bleve reads it; "+ x"
+		// became "+ +x", a parse error.
+		{"- join + orders x -", "-join +orders +x"},
 	} {
 		if got := RequireAll(c.in); got != c.want {
 			t.Errorf("RequireAll(%q) = %q, want %q", c.in, got, c.want)

@@ -36,10 +36,11 @@ func LiteralWords(s string) string {
 }
 
 // noTerm reports whether a query token is only slashes and backslashes
-// after its + or - (`/`, `+/`, `\/`): the analyser makes no term of it,
-// and Bleve's query-string parser fails on it ("slice bounds out of
-// range") instead of matching nothing, so `a / b` could not be searched.
+// after its + or - (`/`, `+/`, `\/`, `\`): the analyser makes no term of
+// it, and Bleve's query-string parser fails on it ("slice bounds out of
+// range" for a slash; a lone backslash once + is put before it) instead
+// of matching nothing, so `a / b` or `a \` could not be searched.
 func noTerm(tok string) bool {
 	tok = strings.TrimLeft(tok, "+-")
-	return strings.Trim(tok, `/\`) == "" && strings.Contains(tok, "/")
+	return tok != "" && strings.Trim(tok, `/\`) == ""
 }
