@@ -1,6 +1,8 @@
 package index
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -96,6 +98,59 @@ func FuzzRequireAll(f *testing.F) {
 		}
 		if _, err := plan.ParseQuery(RequireAll(q)); err != nil {
 			t.Fatalf("%q parses, but not as RequireAll reads it, %q: %v", typed, RequireAll(q), err)
+		}
+	})
+}
+
+// FuzzTailSort: the same agreement for a query with a sort, a facet and
+// a page (from), as the bank screen asks: both refuse it, or both give
+// the same hits in the same order (after the score sorts, the same set)
+// and the same facet counts.
+func FuzzTailSort(f *testing.F) {
+	for _, c := range []struct {
+		q, sort, facet string
+		from           uint8
+	}{
+		{"join", "-updated,_id", "category", 0}, {"", "_id", "env", 5}, {"edited", "-_score", "status", 0},
+		{"category:warning", "-confidence,_id", "tags", 3}, {"", "priority,-_id", "category", 40},
+		{"join", "nosuchfield", "category", 0}, {"", "-", "nosuchfacet", 0}, {"x", "_id,_id", "", 0},
+		{"", "created,_id", "env", 1}, {"orders", "lemma", "category", 0},
+	} {
+		f.Add(c.q, c.sort, c.facet, c.from)
+	}
+	f.Fuzz(func(t *testing.T, q, sort, facet string, from uint8) {
+		behind, caught, _, _, _ := behindAndCaughtUp(t)
+		req := Request{Query: RequireAll(q), Type: "record", Size: 30, From: int(from)}
+		if sort != "" {
+			req.Sort = strings.Split(sort, ",")
+		}
+		if facet != "" {
+			req.Facets = []string{facet}
+		}
+		if scoreSorted(req.Sort) {
+			req.From, req.Size = 0, 5000
+		}
+		got, gerr := behind.Search(req)
+		want, werr := caught.Search(req)
+		if (gerr == nil) != (werr == nil) {
+			t.Fatalf("%+v: behind says %v, caught up says %v", req, gerr, werr)
+		}
+		if gerr != nil {
+			return
+		}
+		if got.Total != want.Total {
+			t.Errorf("%+v: %d hits behind, %d caught up", req, got.Total, want.Total)
+		}
+		if !reflect.DeepEqual(got.Facets, want.Facets) {
+			t.Errorf("%+v: facets %v behind, %v caught up", req, got.Facets, want.Facets)
+		}
+		if scoreSorted(req.Sort) {
+			g, w := hitMap(got), hitMap(want)
+			if extra, missed := setDiff(g, w), setDiff(w, g); len(extra)+len(missed) > 0 {
+				t.Errorf("%+v: behind finds %v more, %v fewer", req, extra, missed)
+			}
+		} else if !slices.Equal(hitOrder(got), hitOrder(want)) {
+			t.Errorf("%+v: hits %v behind, %v caught up", req, hitOrder(got), hitOrder(want))
 		}
 	})
 }
