@@ -20,6 +20,8 @@ type (
 	FacetCount = plan.FacetCount
 	// Scored is a record Retrieve chose and its final score.
 	Scored = plan.Scored
+	// QueryError is a query a search cannot read (plan.QueryError).
+	QueryError = plan.QueryError
 )
 
 // Highlight markers wrapped around each match in Hit.Fragments. The text

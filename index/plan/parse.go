@@ -23,13 +23,32 @@ func ParseQuery(s string) (query.Query, error) {
 	}
 	q, err := query.NewQueryStringQuery(s).Parse()
 	if err != nil {
-		return nil, fmt.Errorf("search: cannot parse query %q: %v (%s)", s, err, syntaxHint)
+		return nil, &QueryError{Query: s, Err: err}
 	}
 	if f := unknownField(q); f != "" {
-		return nil, fmt.Errorf("search: query %q names unknown field %q; fields are %s", s, f, strings.Join(schema.Fields(), ", "))
+		return nil, &QueryError{Query: s, Field: f}
 	}
 	return dayBounds(keywordPhrases(q)), nil
 }
+
+// QueryError is a query a search cannot read: one Bleve cannot parse
+// (Err), or one naming a field the index does not have (Field). Query is
+// the query as the error names it; the service puts back the text the
+// operator typed where it read that as another (RequireAll).
+type QueryError struct {
+	Query string
+	Field string
+	Err   error
+}
+
+func (e *QueryError) Error() string {
+	if e.Field != "" {
+		return fmt.Sprintf("search: query %q names unknown field %q; fields are %s", e.Query, e.Field, strings.Join(schema.Fields(), ", "))
+	}
+	return fmt.Sprintf("search: cannot parse query %q: %v (%s)", e.Query, e.Err, syntaxHint)
+}
+
+func (e *QueryError) Unwrap() error { return e.Err }
 
 // dayBounds turns date ranges on the date fields, which hold days
 // ("2006-01-02" terms, schema.DayFormat), into ranges of those terms that

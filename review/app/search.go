@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -81,7 +82,13 @@ func (s *Service) Search(req SearchRequest) (*SearchResults, error) {
 	if !req.WithRetired {
 		hideRetired(&ir)
 	}
-	return s.search(ir)
+	res, err := s.search(ir)
+	// A query the operator typed is named as typed, not as RequireAll
+	// read it ("+\"unterminated").
+	if qe := (*index.QueryError)(nil); errors.As(err, &qe) && qe.Query == ir.Query {
+		qe.Query = req.Query
+	}
+	return res, err
 }
 
 // search runs an index request as it is.
