@@ -15,7 +15,10 @@ import (
 // category asked for that hold one of the prefix terms (the rarest,
 // until the rest weigh under the threshold), best K by the weight
 // ln(1 + N/df) of the terms they hold, as a brute-force count over
-// bleve's own term searches gives them; the record itself first.
+// bleve's own term searches gives them; the record itself first. With
+// Bound, the same hits in the same order over no more candidates, from
+// the prefix or fewer of its terms (fewer in some searches here: the
+// bound is taken).
 func TestSharedTerms(t *testing.T) {
 	t.Parallel()
 	ix, recs := termsIndex(t)
@@ -35,6 +38,7 @@ func TestSharedTerms(t *testing.T) {
 	for _, r := range recs {
 		byID[r.ID] = r
 	}
+	stopped := 0 // bounded searches that took fewer terms than the prefix
 	for i := 0; i < len(recs); i += 97 {
 		r := recs[i]
 		if r.Status != review.Active {
@@ -104,8 +108,27 @@ func TestSharedTerms(t *testing.T) {
 						t.Errorf("%s at %v, K %d: hit %d %s weighs %v (a candidate: %v); want the %d-th best, %v", r.ID, threshold, k, n, id, w, ok, n, best[n])
 					}
 				}
+				bounded, bstats, err := ix.SharedTerms(SharedTermsRequest{Terms: terms, Threshold: threshold, K: k, Env: r.Scope.Env, Category: string(r.Category), Bound: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(bounded, ids) {
+					t.Errorf("%s at %v, K %d, bounded: %v; want the hits unbounded, %v", r.ID, threshold, k, bounded, ids)
+				}
+				if bstats.Prefix != prefix || bstats.Taken > prefix || bstats.Candidates > len(want) {
+					t.Errorf("%s at %v, K %d, bounded: stats %+v; want a prefix of %d, at most that many taken and at most %d candidates", r.ID, threshold, k, bstats, prefix, len(want))
+				}
+				if stats.Taken != prefix {
+					t.Errorf("%s at %v, K %d: %d terms taken; want the prefix, %d", r.ID, threshold, k, stats.Taken, prefix)
+				}
+				if bstats.Taken < prefix {
+					stopped++
+				}
 			}
 		}
+	}
+	if stopped == 0 {
+		t.Errorf("no bounded search took fewer terms than its prefix: the bound was not tried")
 	}
 	if _, _, err := ix.SharedTerms(SharedTermsRequest{Terms: []string{"x"}, Threshold: 1.5, K: 3}); err == nil || !strings.Contains(err.Error(), "threshold") {
 		t.Errorf("threshold 1.5: %v; want an error naming the threshold", err)

@@ -32,6 +32,15 @@ import (
 // terms, where BM25's best K over them (TopTermsQuery) walks their long
 // postings one by one before the K-th score bounds the walk.
 //
+// With Bound, the prefix terms are taken one at a time, and each new
+// candidate weighed as it comes; it stops taking them once what the
+// terms not yet taken weigh together (the most a document holding none
+// of those taken can share) is under the K-th best weight found: no
+// document left out can be among the best K, so the hits are the same,
+// found over fewer candidates (a templated record's prefix runs into
+// terms thousands of records of its env and category hold, where its
+// best K, its near copies, share its rarest).
+//
 // Top is the best K by score, ties to the smaller doc number. One
 // SharedTermsQuery serves one search at a time; Stats counts its work.
 type SharedTermsQuery struct {
@@ -40,6 +49,7 @@ type SharedTermsQuery struct {
 	Filter    []FieldTerm
 	Threshold float64
 	K         int
+	Bound     bool
 	Stats     SharedTermsStats
 }
 
@@ -47,10 +57,12 @@ type SharedTermsQuery struct {
 type FieldTerm struct{ Field, Term string }
 
 // SharedTermsStats is what a SharedTermsQuery's search did: Terms the
-// terms some live document holds, Prefix those the candidates came from,
-// Candidates the documents that passed the filter and hold a prefix term.
+// terms some live document holds, Prefix the rarest of them that a
+// document must hold one of to reach the threshold, Taken those the
+// candidates came from (Prefix, or fewer with Bound), Candidates the
+// documents weighed: those that passed the filter and hold a term taken.
 type SharedTermsStats struct {
-	Terms, Prefix, Candidates int
+	Terms, Prefix, Taken, Candidates int
 }
 
 // SharedHit is a document a SharedTermsQuery keeps: its doc number in
@@ -107,6 +119,11 @@ func (q *SharedTermsQuery) Top(ctx context.Context, r index.IndexReader) (hits [
 		prefix++
 	}
 	q.Stats.Prefix = prefix
+	if q.Bound {
+		out, err := q.bounded(ctx, segs, terms, prefix, filters, total)
+		return out, true, err
+	}
+	q.Stats.Taken = prefix
 	var out []SharedHit
 	var offset uint64
 	for j, s := range segs {
@@ -116,12 +133,7 @@ func (q *SharedTermsQuery) Top(ctx context.Context, r index.IndexReader) (hits [
 		out = q.segment(out, terms, prefix, j, filters[j], offset)
 		offset += uint64(s.FullSize())
 	}
-	slices.SortFunc(out, func(a, b SharedHit) int {
-		if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Doc, b.Doc)
-	})
+	slices.SortFunc(out, compareHits)
 	return out[:min(q.K, len(out))], true, nil
 }
 
@@ -180,6 +192,120 @@ func (q *SharedTermsQuery) segment(out []SharedHit, terms []*sharedTerm, prefix,
 		out = append(out, SharedHit{offset + uint64(docs[k]), weights[k]})
 	}
 	return out
+}
+
+// bounded is Top's hits with Bound: the prefix terms taken rarest
+// first, the documents of each not seen before (they hold no term taken
+// before it) weighed by it and the terms after it, the best K kept,
+// until what the terms not yet taken weigh is under the K-th best.
+func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSnapshot, terms []*sharedTerm, prefix int, filters []*roaring.Bitmap, total float64) ([]SharedHit, error) {
+	offsets := make([]uint64, len(segs))
+	for j := 1; j < len(segs); j++ {
+		offsets[j] = offsets[j-1] + uint64(segs[j-1].FullSize())
+	}
+	seen := make([]*roaring.Bitmap, len(segs)) // per segment, the candidates weighed
+	best := &sharedTop{k: q.K}
+	rest := total // what terms[p:] weigh
+	p := 0
+	for ; p < prefix; p++ {
+		// A little slack for the sums' rounding: stop only when no
+		// document left out can reach the K-th best, nor tie it.
+		if len(best.hits) == q.K && rest*(1+1e-9) < best.hits[0].Weight {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t := terms[p]
+		for j := range segs {
+			if t.lists[j] == nil {
+				continue
+			}
+			fresh := roaring.And(t.lists[j], filters[j])
+			if seen[j] == nil {
+				seen[j] = fresh.Clone()
+			} else {
+				fresh.AndNot(seen[j])
+				seen[j].Or(fresh)
+			}
+			docs := fresh.ToArray()
+			if len(docs) == 0 {
+				continue
+			}
+			q.Stats.Candidates += len(docs)
+			weights := make([]float64, len(docs))
+			for k := p; k < len(terms); k++ {
+				u := terms[k]
+				if u.lists[j] == nil {
+					continue
+				}
+				held := fresh
+				if k > p {
+					held = roaring.And(u.lists[j], fresh)
+				}
+				at := 0
+				it := held.Iterator()
+				for it.HasNext() {
+					d := it.Next()
+					at += sort.Search(len(docs)-at, func(x int) bool { return docs[at+x] >= d })
+					weights[at] += u.weight
+				}
+			}
+			for k, d := range docs {
+				best.add(SharedHit{offsets[j] + uint64(d), weights[k]})
+			}
+		}
+		rest -= t.weight
+	}
+	q.Stats.Taken = p
+	out := best.hits
+	slices.SortFunc(out, compareHits)
+	return out, nil
+}
+
+// compareHits orders hits best first: by weight, ties to the smaller doc.
+func compareHits(a, b SharedHit) int {
+	if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Doc, b.Doc)
+}
+
+// sharedTop keeps the best k hits it is given: a heap with the worst
+// (compareHits) at hits[0].
+type sharedTop struct {
+	k    int
+	hits []SharedHit
+}
+
+// add keeps h if it is among the best k so far.
+func (t *sharedTop) add(h SharedHit) {
+	worse := func(i, j int) bool { return compareHits(t.hits[i], t.hits[j]) > 0 }
+	if len(t.hits) < t.k {
+		t.hits = append(t.hits, h)
+		for i := len(t.hits) - 1; i > 0 && worse(i, (i-1)/2); i = (i - 1) / 2 {
+			t.hits[i], t.hits[(i-1)/2] = t.hits[(i-1)/2], t.hits[i]
+		}
+		return
+	}
+	if compareHits(h, t.hits[0]) >= 0 {
+		return
+	}
+	t.hits[0] = h
+	for i := 0; ; {
+		w, l, r := i, 2*i+1, 2*i+2
+		if l < len(t.hits) && worse(l, w) {
+			w = l
+		}
+		if r < len(t.hits) && worse(r, w) {
+			w = r
+		}
+		if w == i {
+			return
+		}
+		t.hits[i], t.hits[w] = t.hits[w], t.hits[i]
+		i = w
+	}
 }
 
 // postings are q's distinct terms that some live document holds, with

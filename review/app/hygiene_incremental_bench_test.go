@@ -25,9 +25,9 @@ import (
 // records spread over the bank, so that each has a duplicate to find),
 // then runs. ms/changed is the run's wall time per changed record.
 // MEMREVIEW_BENCH_BY names its neighbour search (NeighbourSearch.By: the
-// default, shared-terms). With MEMREVIEW_BENCH_PEER set it runs again on
-// the same changes with the search it names (rare-terms, any-word; "1":
-// any-word) and counts the findings both runs make, and with
+// default, shared-terms-bound). With MEMREVIEW_BENCH_PEER set it runs
+// again on the same changes with the search it names (shared-terms,
+// rare-terms, any-word; "1": any-word) and counts the findings both runs make, and with
 // MEMREVIEW_BENCH_FULL set too, a full run's, and how many of its pairs
 // of a changed record and another each incremental run names in one
 // finding. MEMREVIEW_BENCH_NEIGHBOURS sets the neighbours asked for per
