@@ -63,7 +63,7 @@ func (ix *Index) SharedTerms(req SharedTermsRequest) (ids []string, stats Shared
 	if req.Category != "" {
 		filter = append(filter, bleveext.FieldTerm{Field: "category", Term: strings.ToLower(req.Category)})
 	}
-	q := &bleveext.SharedTermsQuery{Field: schema.AllField, Terms: req.Terms, Filter: filter, Threshold: req.Threshold, K: req.K, Bound: req.Bound}
+	q := &bleveext.SharedTermsQuery{Field: schema.AllField, Terms: req.Terms, Filter: filter, Threshold: req.Threshold, K: req.K, Bound: req.Bound, Cache: &ix.shared}
 	err = bleveext.Snapshot(ix.idx, func(r bindex.IndexReader) error {
 		ctx, cancel := context.WithTimeout(context.Background(), plan.SearchLimit)
 		defer cancel()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memreview/memreview/index/schema"
 	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
 )
 
 // TestSharedTerms: SharedTerms gives the active records of the env and
@@ -132,5 +133,48 @@ func TestSharedTerms(t *testing.T) {
 	}
 	if _, _, err := ix.SharedTerms(SharedTermsRequest{Terms: []string{"x"}, Threshold: 1.5, K: 3}); err == nil || !strings.Contains(err.Error(), "threshold") {
 		t.Errorf("threshold 1.5: %v; want an error naming the threshold", err)
+	}
+}
+
+// TestSharedTermsAfterAChange: the searches keep the filters' and terms'
+// postings of the snapshot they searched (the index's SharedTermsCache);
+// a search after a change reads the new snapshot's, so a record retired
+// since is no longer among the hits and one added is.
+func TestSharedTermsAfterAChange(t *testing.T) {
+	t.Parallel()
+	src := newFake()
+	recs := sample.SynthRecords(300, benchSeed)
+	src.putRecord(recs...)
+	ix := openOn(t, src)
+	r := recs[10]
+	terms := schema.Terms(r.Lemma + "\n" + r.Trigger + "\n" + strings.Join(r.Steps, "\n"))
+	search := func() []string { // bounded, checked against unbounded
+		t.Helper()
+		var got [2][]string
+		for i, bound := range []bool{false, true} {
+			ids, _, err := ix.SharedTerms(SharedTermsRequest{Terms: terms, Threshold: 0.4, K: 10, Env: r.Scope.Env, Category: string(r.Category), Bound: bound})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[i] = ids
+		}
+		if !slices.Equal(got[0], got[1]) {
+			t.Errorf("bounded %v; want the hits unbounded, %v", got[1], got[0])
+		}
+		return got[1]
+	}
+	if ids := search(); len(ids) == 0 || ids[0] != r.ID {
+		t.Fatalf("before the change: %v; want %s first", ids, r.ID)
+	}
+	retired := r
+	retired.Status = review.Retired
+	cp := r
+	cp.ID = "mem_copy_of_10"
+	src.putRecord(retired, cp)
+	if err := ix.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if ids := search(); len(ids) == 0 || ids[0] != cp.ID || slices.Contains(ids, r.ID) {
+		t.Errorf("after %s was retired and copied: %v; want the copy first, %s left out", r.ID, ids, r.ID)
 	}
 }

@@ -50,7 +50,10 @@ type SharedTermsQuery struct {
 	Threshold float64
 	K         int
 	Bound     bool
-	Stats     SharedTermsStats
+	// Cache, when set, keeps the filter's bitmaps and the terms'
+	// postings for the searches after this one on the same snapshot.
+	Cache *SharedTermsCache
+	Stats SharedTermsStats
 }
 
 // FieldTerm is a term of a field.
@@ -97,13 +100,12 @@ func (q *SharedTermsQuery) Top(ctx context.Context, r index.IndexReader) (hits [
 		return nil, true, err
 	}
 	segs := snap.Segments()
-	filters := make([]*roaring.Bitmap, len(segs))
-	for j, s := range segs {
-		if filters[j], err = segmentFilter(s, q.Filter); err != nil {
-			return nil, true, err
-		}
+	c := q.Cache.on(snap)
+	filters, err := c.filter(segs, q.Filter)
+	if err != nil {
+		return nil, true, err
 	}
-	terms, err := q.postings(segs)
+	terms, err := q.postings(segs, c)
 	if err != nil {
 		return nil, true, err
 	}
@@ -309,16 +311,9 @@ func (t *sharedTop) add(h SharedHit) {
 }
 
 // postings are q's distinct terms that some live document holds, with
-// their postings per segment, rarest first (ties by term).
-func (q *SharedTermsQuery) postings(segs []*scorch.SegmentSnapshot) ([]*sharedTerm, error) {
-	dicts := make([]segment.TermDictionary, len(segs))
-	for j, s := range segs {
-		d, err := s.Segment().Dictionary(q.Field)
-		if err != nil {
-			return nil, err
-		}
-		dicts[j] = d
-	}
+// their postings per segment, rarest first (ties by term); each a copy
+// of what c keeps, for its weight.
+func (q *SharedTermsQuery) postings(segs []*scorch.SegmentSnapshot, c *sharedCache) ([]*sharedTerm, error) {
 	var terms []*sharedTerm
 	seen := map[string]bool{}
 	for _, text := range q.Terms {
@@ -326,25 +321,13 @@ func (q *SharedTermsQuery) postings(segs []*scorch.SegmentSnapshot) ([]*sharedTe
 			continue
 		}
 		seen[text] = true
-		t := &sharedTerm{text: text, lists: make([]*roaring.Bitmap, len(segs))}
-		for j, s := range segs {
-			bm, err := postingsBitmap(dicts[j], text)
-			if err != nil {
-				return nil, err
-			}
-			if bm == nil {
-				continue
-			}
-			n := bm.GetCardinality()
-			if del := s.Deleted(); del != nil {
-				n -= bm.AndCardinality(del)
-			}
-			if n > 0 {
-				t.lists[j], t.df = bm, t.df+n
-			}
+		t, err := c.term(segs, q.Field, text)
+		if err != nil {
+			return nil, err
 		}
 		if t.df > 0 {
-			terms = append(terms, t)
+			cp := *t
+			terms = append(terms, &cp)
 		}
 	}
 	slices.SortFunc(terms, func(a, b *sharedTerm) int {
@@ -354,6 +337,33 @@ func (q *SharedTermsQuery) postings(segs []*scorch.SegmentSnapshot) ([]*sharedTe
 		return cmp.Compare(a.text, b.text)
 	})
 	return terms, nil
+}
+
+// termPostings is text's postings in field in each segment (nil where no
+// live document holds it) and how many live documents hold it.
+func termPostings(segs []*scorch.SegmentSnapshot, field, text string) (*sharedTerm, error) {
+	t := &sharedTerm{text: text, lists: make([]*roaring.Bitmap, len(segs))}
+	for j, s := range segs {
+		d, err := s.Segment().Dictionary(field)
+		if err != nil {
+			return nil, err
+		}
+		bm, err := postingsBitmap(d, text)
+		if err != nil {
+			return nil, err
+		}
+		if bm == nil {
+			continue
+		}
+		n := bm.GetCardinality()
+		if del := s.Deleted(); del != nil {
+			n -= bm.AndCardinality(del)
+		}
+		if n > 0 {
+			t.lists[j], t.df = bm, t.df+n
+		}
+	}
+	return t, nil
 }
 
 // segmentFilter is the live documents of s that hold every term of
