@@ -15,6 +15,7 @@ package hygiene
 
 import (
 	"errors"
+	"maps"
 	"sort"
 	"strings"
 
@@ -40,6 +41,9 @@ func NeighbourTerms(r *review.Record) (words, subject []string) {
 // its scope). It is asked once, for all the changed records, so that it
 // may search for several at a time.
 type Neighbours func(rs []*review.Record) ([][]string, error)
+
+// readHalves is the most records recordsByID reads in one go.
+const readHalves = 2000
 
 // ByIDStore is a Store that reads many records in a few queries; the
 // incremental run's records are read through it where the store has it.
@@ -127,10 +131,27 @@ func LoadChanged(s Store, changed []string, near Neighbours, env string) (Input,
 }
 
 // recordsByID are the records of ids that s holds: in a few queries where
-// s is a ByIDStore, else one read each.
+// s is a ByIDStore (in two halves at once, above readHalves: the decoding
+// is most of it), else one read each.
 func recordsByID(s Store, ids []string) (map[string]*review.Record, error) {
 	if b, ok := s.(ByIDStore); ok {
-		return b.RecordsByID(ids)
+		if len(ids) < readHalves {
+			return b.RecordsByID(ids)
+		}
+		var other map[string]*review.Record
+		var otherErr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			other, otherErr = b.RecordsByID(ids[len(ids)/2:])
+		}()
+		out, err := b.RecordsByID(ids[:len(ids)/2])
+		<-done
+		if err = errors.Join(err, otherErr); err != nil {
+			return nil, err
+		}
+		maps.Copy(out, other)
+		return out, nil
 	}
 	out := make(map[string]*review.Record, len(ids))
 	for _, id := range ids {

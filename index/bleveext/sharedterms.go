@@ -199,22 +199,29 @@ func (q *SharedTermsQuery) segment(out []SharedHit, terms []*sharedTerm, prefix,
 // bounded is Top's hits with Bound: the prefix terms taken rarest
 // first, the documents of each not seen before (they hold no term taken
 // before it) weighed by it and the terms after it, the best K kept,
-// until what the terms not yet taken weigh is under the K-th best.
+// until what the terms not yet taken weigh is under the K-th best. A
+// document is weighed term by term, the heaviest first, and left as
+// soon as what it holds and what the terms after could add is under the
+// K-th best: it cannot be among the best K either.
 func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSnapshot, terms []*sharedTerm, prefix int, filters []*roaring.Bitmap, total float64) ([]SharedHit, error) {
 	offsets := make([]uint64, len(segs))
 	for j := 1; j < len(segs); j++ {
 		offsets[j] = offsets[j-1] + uint64(segs[j-1].FullSize())
 	}
+	rest := make([]float64, len(terms)+1) // rest[k]: what terms[k:] weigh
+	for k := len(terms) - 1; k >= 0; k-- {
+		rest[k] = rest[k+1] + terms[k].weight
+	}
 	seen := make([]*roaring.Bitmap, len(segs)) // per segment, the candidates weighed
 	best := &sharedTop{k: q.K}
-	rest := total // what terms[p:] weigh
+	// under reports whether a document holding w and at most rest[k]
+	// more is under the K-th best; a little slack for the sums'
+	// rounding, so that it is never one that reaches or ties it.
+	under := func(w float64, k int) bool {
+		return len(best.hits) == q.K && (w+rest[k])*(1+1e-9) < best.hits[0].Weight
+	}
 	p := 0
-	for ; p < prefix; p++ {
-		// A little slack for the sums' rounding: stop only when no
-		// document left out can reach the K-th best, nor tie it.
-		if len(best.hits) == q.K && rest*(1+1e-9) < best.hits[0].Weight {
-			break
-		}
+	for ; p < prefix && !under(0, p); p++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -230,34 +237,23 @@ func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSn
 				fresh.AndNot(seen[j])
 				seen[j].Or(fresh)
 			}
-			docs := fresh.ToArray()
-			if len(docs) == 0 {
-				continue
-			}
-			q.Stats.Candidates += len(docs)
-			weights := make([]float64, len(docs))
-			for k := p; k < len(terms); k++ {
-				u := terms[k]
-				if u.lists[j] == nil {
-					continue
+			q.Stats.Candidates += int(fresh.GetCardinality())
+			it := fresh.Iterator()
+		docs:
+			for it.HasNext() {
+				d := it.Next()
+				w := t.weight
+				for k := p + 1; k < len(terms); k++ {
+					if under(w, k) {
+						continue docs
+					}
+					if l := terms[k].lists[j]; l != nil && l.Contains(d) {
+						w += terms[k].weight
+					}
 				}
-				held := fresh
-				if k > p {
-					held = roaring.And(u.lists[j], fresh)
-				}
-				at := 0
-				it := held.Iterator()
-				for it.HasNext() {
-					d := it.Next()
-					at += sort.Search(len(docs)-at, func(x int) bool { return docs[at+x] >= d })
-					weights[at] += u.weight
-				}
-			}
-			for k, d := range docs {
-				best.add(SharedHit{offsets[j] + uint64(d), weights[k]})
+				best.add(SharedHit{offsets[j] + uint64(d), w})
 			}
 		}
-		rest -= t.weight
 	}
 	q.Stats.Taken = p
 	out := best.hits
