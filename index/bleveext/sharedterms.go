@@ -202,7 +202,9 @@ func (q *SharedTermsQuery) segment(out []SharedHit, terms []*sharedTerm, prefix,
 // until what the terms not yet taken weigh is under the K-th best. A
 // document is weighed term by term, the heaviest first, and left as
 // soon as what it holds and what the terms after could add is under the
-// K-th best: it cannot be among the best K either.
+// K-th best: it cannot be among the best K either (until there is a
+// K-th best, the new candidates are weighed all at once, as Top's
+// segments are).
 func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSnapshot, terms []*sharedTerm, prefix int, filters []*roaring.Bitmap, total float64) ([]SharedHit, error) {
 	offsets := make([]uint64, len(segs))
 	for j := 1; j < len(segs); j++ {
@@ -238,6 +240,31 @@ func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSn
 				seen[j].Or(fresh)
 			}
 			q.Stats.Candidates += int(fresh.GetCardinality())
+			if len(best.hits) < q.K {
+				// No K-th best yet to leave a candidate by: weighed all
+				// at once, a term's postings ANDed with them.
+				docs := fresh.ToArray()
+				weights := make([]float64, len(docs))
+				for k := p; k < len(terms); k++ {
+					held := fresh
+					if l := terms[k].lists[j]; l == nil {
+						continue
+					} else if k > p {
+						held = roaring.And(l, fresh)
+					}
+					at := 0
+					it := held.Iterator()
+					for it.HasNext() {
+						d := it.Next()
+						at += sort.Search(len(docs)-at, func(x int) bool { return docs[at+x] >= d })
+						weights[at] += terms[k].weight
+					}
+				}
+				for x, d := range docs {
+					best.add(SharedHit{offsets[j] + uint64(d), weights[x]})
+				}
+				continue
+			}
 			it := fresh.Iterator()
 		docs:
 			for it.HasNext() {
