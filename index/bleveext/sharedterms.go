@@ -200,7 +200,8 @@ func (q *SharedTermsQuery) segment(out []SharedHit, terms []*sharedTerm, prefix,
 // first, the documents of each not seen before (they hold no term taken
 // before it) weighed by it and the terms after it, the best K kept,
 // until what the terms not yet taken weigh is under the K-th best. A
-// document is weighed term by term, the heaviest first, and left as
+// document is weighed term by term, the heaviest first (each term's
+// postings walked forward with the candidates, in doc order), and left as
 // soon as what it holds and what the terms after could add is under the
 // K-th best: it cannot be among the best K either (until there is a
 // K-th best, the new candidates are weighed all at once, as Top's
@@ -265,6 +266,10 @@ func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSn
 				}
 				continue
 			}
+			// The new candidates come in order: each term's postings are
+			// walked forward with them (a cursor that gallops), not
+			// searched from the start for each.
+			cursors := make([]roaring.IntPeekable, len(terms))
 			it := fresh.Iterator()
 		docs:
 			for it.HasNext() {
@@ -274,7 +279,17 @@ func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSn
 					if under(w, k) {
 						continue docs
 					}
-					if l := terms[k].lists[j]; l != nil && l.Contains(d) {
+					c := cursors[k]
+					if c == nil {
+						l := terms[k].lists[j]
+						if l == nil {
+							continue
+						}
+						c = l.Iterator()
+						cursors[k] = c
+					}
+					c.AdvanceIfNeeded(d)
+					if c.HasNext() && c.PeekNext() == d {
 						w += terms[k].weight
 					}
 				}
