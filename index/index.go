@@ -81,6 +81,7 @@ type Index struct {
 	// (facets, type counts: plans) are valid for one generation.
 	gen      atomic.Uint64
 	plans    plan.State
+	shared   bleveext.SharedTermsCache             // SharedTerms's filters and terms, for the snapshot last searched
 	progress atomic.Pointer[func(done, total int)] // SetProgress
 	tail     *tail.Tail                            // what the index lacks, searched from the bank
 

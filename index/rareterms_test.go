@@ -79,14 +79,22 @@ func TestRareTerms(t *testing.T) {
 }
 
 // termsIndex is the index RareTerms and SharedTerms are tested on: 800
-// synthetic records, the fourth retired.
+// synthetic records, the fourth retired, indexed in three parts (so that
+// the searches cross segments).
 func termsIndex(t *testing.T) (*Index, []review.Record) {
 	t.Helper()
 	src := newFake()
 	recs := sample.SynthRecords(800, benchSeed)
 	recs[3].Status = review.Retired
-	src.putRecord(recs...)
-	return openOn(t, src), recs
+	src.putRecord(recs[:300]...)
+	ix := openOn(t, src)
+	for _, part := range [][]review.Record{recs[300:550], recs[550:]} { // more segments than one
+		src.putRecord(part...)
+		if err := ix.Sync(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ix, recs
 }
 
 // termSearch is bleve's own search of term in the all field, its first

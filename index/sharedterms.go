@@ -23,12 +23,15 @@ import (
 // holding one of the rarest terms that weigh at least 1 − Threshold of
 // them all (what a record must share one of to reach Threshold of their
 // weight). Every hit is of scope env Env (none when ""), and of Category
-// when set.
+// when set. With Bound, the candidates stop once no other record can be
+// among the best K (bleveext.SharedTermsQuery.Bound): the same hits,
+// over fewer candidates.
 type SharedTermsRequest struct {
 	Terms         []string
 	Threshold     float64
 	K             int
 	Env, Category string
+	Bound         bool
 }
 
 // SharedTermsStats is what a SharedTerms search did (bleveext's).
@@ -60,7 +63,7 @@ func (ix *Index) SharedTerms(req SharedTermsRequest) (ids []string, stats Shared
 	if req.Category != "" {
 		filter = append(filter, bleveext.FieldTerm{Field: "category", Term: strings.ToLower(req.Category)})
 	}
-	q := &bleveext.SharedTermsQuery{Field: schema.AllField, Terms: req.Terms, Filter: filter, Threshold: req.Threshold, K: req.K}
+	q := &bleveext.SharedTermsQuery{Field: schema.AllField, Terms: req.Terms, Filter: filter, Threshold: req.Threshold, K: req.K, Bound: req.Bound, Cache: &ix.shared}
 	err = bleveext.Snapshot(ix.idx, func(r bindex.IndexReader) error {
 		ctx, cancel := context.WithTimeout(context.Background(), plan.SearchLimit)
 		defer cancel()

@@ -15,6 +15,7 @@ package hygiene
 
 import (
 	"errors"
+	"maps"
 	"sort"
 	"strings"
 
@@ -35,55 +36,72 @@ func NeighbourTerms(r *review.Record) (words, subject []string) {
 	return words, subject
 }
 
-// Neighbours returns the ids of the records that may duplicate or
-// contradict r (an index search of its words in its scope).
-type Neighbours func(r *review.Record) ([]string, error)
+// Neighbours returns, for each of rs in order, the ids of the records
+// that may duplicate or contradict it (an index search of its words in
+// its scope). It is asked once, for all the changed records, so that it
+// may search for several at a time.
+type Neighbours func(rs []*review.Record) ([][]string, error)
+
+// readHalves is the most records recordsByID reads in one go.
+const readHalves = 2000
+
+// ByIDStore is a Store that reads many records in a few queries; the
+// incremental run's records are read through it where the store has it.
+type ByIDStore interface {
+	RecordsByID(ids []string) (map[string]*review.Record, error)
+}
 
 // LoadChanged reads an incremental run's input: the active records among
 // changed (of env, when set) and their neighbours, the last verify
 // results of those that carry checks, the trajectories, the open
 // proposals and hygiene's rejected ones; and the Focus for Options (the
-// changed records read).
+// changed records read). The records come first the changed ones (by
+// id), then the neighbours in the order near gives them, each once.
 func LoadChanged(s Store, changed []string, near Neighbours, env string) (Input, map[string]bool, error) {
 	in := Input{Checks: map[string][]review.CheckResult{}, Now: s.Now()}
 	focus := map[string]bool{}
 	loaded := map[string]bool{}
-	get := func(id string) (*review.Record, error) {
-		if loaded[id] {
-			return nil, nil
+	// add reads the records of ids not read before and keeps the active
+	// ones of env, in ids's order.
+	add := func(ids []string) error {
+		var todo []string
+		for _, id := range ids {
+			if !loaded[id] {
+				loaded[id] = true
+				todo = append(todo, id)
+			}
 		}
-		loaded[id] = true
-		r, err := s.Record(id)
-		if errors.Is(err, review.ErrNotFound) {
-			return nil, nil
+		got, err := recordsByID(s, todo)
+		if err != nil {
+			return err
 		}
-		if err != nil || r.Status != review.Active || env != "" && r.Scope.Env != env {
-			return nil, err
+		for _, id := range todo {
+			if r := got[id]; r != nil && r.Status == review.Active && (env == "" || r.Scope.Env == env) {
+				in.Records = append(in.Records, *r)
+			}
 		}
-		in.Records = append(in.Records, *r)
-		return r, nil
+		return nil
 	}
 	ids := append([]string(nil), changed...)
 	sort.Strings(ids)
-	for _, id := range ids {
-		r, err := get(id)
-		if err != nil {
-			return in, nil, err
-		}
-		if r != nil {
-			focus[id] = true
-		}
+	if err := add(ids); err != nil {
+		return in, nil, err
 	}
-	for i := range len(in.Records) { // the changed records: neighbours append
-		ns, err := near(&in.Records[i])
-		if err != nil {
-			return in, nil, err
-		}
-		for _, n := range ns {
-			if _, err := get(n); err != nil {
-				return in, nil, err
-			}
-		}
+	rs := make([]*review.Record, len(in.Records))
+	for i := range in.Records {
+		focus[in.Records[i].ID] = true
+		rs[i] = &in.Records[i]
+	}
+	lists, err := near(rs)
+	if err != nil {
+		return in, nil, err
+	}
+	var ns []string
+	for _, l := range lists {
+		ns = append(ns, l...)
+	}
+	if err := add(ns); err != nil {
+		return in, nil, err
 	}
 	for _, r := range in.Records {
 		if len(r.Checks) == 0 {
@@ -97,7 +115,6 @@ func LoadChanged(s Store, changed []string, near Neighbours, env string) (Input,
 			in.Checks[r.ID] = cs
 		}
 	}
-	var err error
 	if in.Trajectories, err = s.Trajectories(); err != nil {
 		return in, nil, err
 	}
@@ -111,6 +128,43 @@ func LoadChanged(s Store, changed []string, near Neighbours, env string) (Input,
 		}
 	}
 	return in, focus, err
+}
+
+// recordsByID are the records of ids that s holds: in a few queries where
+// s is a ByIDStore (in two halves at once, above readHalves: the decoding
+// is most of it), else one read each.
+func recordsByID(s Store, ids []string) (map[string]*review.Record, error) {
+	if b, ok := s.(ByIDStore); ok {
+		if len(ids) < readHalves {
+			return b.RecordsByID(ids)
+		}
+		var other map[string]*review.Record
+		var otherErr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			other, otherErr = b.RecordsByID(ids[len(ids)/2:])
+		}()
+		out, err := b.RecordsByID(ids[:len(ids)/2])
+		<-done
+		if err = errors.Join(err, otherErr); err != nil {
+			return nil, err
+		}
+		maps.Copy(out, other)
+		return out, nil
+	}
+	out := make(map[string]*review.Record, len(ids))
+	for _, id := range ids {
+		r, err := s.Record(id)
+		if errors.Is(err, review.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[id] = r
+	}
+	return out, nil
 }
 
 // inFocus reports whether a finding about ids is one this run makes:

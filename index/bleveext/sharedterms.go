@@ -32,6 +32,15 @@ import (
 // terms, where BM25's best K over them (TopTermsQuery) walks their long
 // postings one by one before the K-th score bounds the walk.
 //
+// With Bound, the prefix terms are taken one at a time, and each new
+// candidate weighed as it comes; it stops taking them once what the
+// terms not yet taken weigh together (the most a document holding none
+// of those taken can share) is under the K-th best weight found: no
+// document left out can be among the best K, so the hits are the same,
+// found over fewer candidates (a templated record's prefix runs into
+// terms thousands of records of its env and category hold, where its
+// best K, its near copies, share its rarest).
+//
 // Top is the best K by score, ties to the smaller doc number. One
 // SharedTermsQuery serves one search at a time; Stats counts its work.
 type SharedTermsQuery struct {
@@ -40,17 +49,23 @@ type SharedTermsQuery struct {
 	Filter    []FieldTerm
 	Threshold float64
 	K         int
-	Stats     SharedTermsStats
+	Bound     bool
+	// Cache, when set, keeps the filter's bitmaps and the terms'
+	// postings for the searches after this one on the same snapshot.
+	Cache *SharedTermsCache
+	Stats SharedTermsStats
 }
 
 // FieldTerm is a term of a field.
 type FieldTerm struct{ Field, Term string }
 
 // SharedTermsStats is what a SharedTermsQuery's search did: Terms the
-// terms some live document holds, Prefix those the candidates came from,
-// Candidates the documents that passed the filter and hold a prefix term.
+// terms some live document holds, Prefix the rarest of them that a
+// document must hold one of to reach the threshold, Taken those the
+// candidates came from (Prefix, or fewer with Bound), Candidates the
+// documents weighed: those that passed the filter and hold a term taken.
 type SharedTermsStats struct {
-	Terms, Prefix, Candidates int
+	Terms, Prefix, Taken, Candidates int
 }
 
 // SharedHit is a document a SharedTermsQuery keeps: its doc number in
@@ -85,13 +100,12 @@ func (q *SharedTermsQuery) Top(ctx context.Context, r index.IndexReader) (hits [
 		return nil, true, err
 	}
 	segs := snap.Segments()
-	filters := make([]*roaring.Bitmap, len(segs))
-	for j, s := range segs {
-		if filters[j], err = segmentFilter(s, q.Filter); err != nil {
-			return nil, true, err
-		}
+	c := q.Cache.on(snap)
+	filters, err := c.filter(segs, q.Filter)
+	if err != nil {
+		return nil, true, err
 	}
-	terms, err := q.postings(segs)
+	terms, err := q.postings(segs, c)
 	if err != nil {
 		return nil, true, err
 	}
@@ -107,6 +121,11 @@ func (q *SharedTermsQuery) Top(ctx context.Context, r index.IndexReader) (hits [
 		prefix++
 	}
 	q.Stats.Prefix = prefix
+	if q.Bound {
+		out, err := q.bounded(ctx, segs, terms, prefix, filters, total)
+		return out, true, err
+	}
+	q.Stats.Taken = prefix
 	var out []SharedHit
 	var offset uint64
 	for j, s := range segs {
@@ -116,12 +135,7 @@ func (q *SharedTermsQuery) Top(ctx context.Context, r index.IndexReader) (hits [
 		out = q.segment(out, terms, prefix, j, filters[j], offset)
 		offset += uint64(s.FullSize())
 	}
-	slices.SortFunc(out, func(a, b SharedHit) int {
-		if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Doc, b.Doc)
-	})
+	slices.SortFunc(out, compareHits)
 	return out[:min(q.K, len(out))], true, nil
 }
 
@@ -182,17 +196,162 @@ func (q *SharedTermsQuery) segment(out []SharedHit, terms []*sharedTerm, prefix,
 	return out
 }
 
-// postings are q's distinct terms that some live document holds, with
-// their postings per segment, rarest first (ties by term).
-func (q *SharedTermsQuery) postings(segs []*scorch.SegmentSnapshot) ([]*sharedTerm, error) {
-	dicts := make([]segment.TermDictionary, len(segs))
-	for j, s := range segs {
-		d, err := s.Segment().Dictionary(q.Field)
-		if err != nil {
+// bounded is Top's hits with Bound: the prefix terms taken rarest
+// first, the documents of each not seen before (they hold no term taken
+// before it) weighed by it and the terms after it, the best K kept,
+// until what the terms not yet taken weigh is under the K-th best. A
+// document is weighed term by term, the heaviest first (each term's
+// postings walked forward with the candidates, in doc order), and left as
+// soon as what it holds and what the terms after could add is under the
+// K-th best: it cannot be among the best K either (until there is a
+// K-th best, the new candidates are weighed all at once, as Top's
+// segments are).
+func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSnapshot, terms []*sharedTerm, prefix int, filters []*roaring.Bitmap, total float64) ([]SharedHit, error) {
+	offsets := make([]uint64, len(segs))
+	for j := 1; j < len(segs); j++ {
+		offsets[j] = offsets[j-1] + uint64(segs[j-1].FullSize())
+	}
+	rest := make([]float64, len(terms)+1) // rest[k]: what terms[k:] weigh
+	for k := len(terms) - 1; k >= 0; k-- {
+		rest[k] = rest[k+1] + terms[k].weight
+	}
+	seen := make([]*roaring.Bitmap, len(segs)) // per segment, the candidates weighed
+	best := &sharedTop{k: q.K}
+	// under reports whether a document holding w and at most rest[k]
+	// more is under the K-th best; a little slack for the sums'
+	// rounding, so that it is never one that reaches or ties it.
+	under := func(w float64, k int) bool {
+		return len(best.hits) == q.K && (w+rest[k])*(1+1e-9) < best.hits[0].Weight
+	}
+	p := 0
+	for ; p < prefix && !under(0, p); p++ {
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		dicts[j] = d
+		t := terms[p]
+		for j := range segs {
+			if t.lists[j] == nil {
+				continue
+			}
+			fresh := roaring.And(t.lists[j], filters[j])
+			if seen[j] == nil {
+				seen[j] = fresh.Clone()
+			} else {
+				fresh.AndNot(seen[j])
+				seen[j].Or(fresh)
+			}
+			q.Stats.Candidates += int(fresh.GetCardinality())
+			if len(best.hits) < q.K {
+				// No K-th best yet to leave a candidate by: weighed all
+				// at once, a term's postings ANDed with them.
+				docs := fresh.ToArray()
+				weights := make([]float64, len(docs))
+				for k := p; k < len(terms); k++ {
+					held := fresh
+					if l := terms[k].lists[j]; l == nil {
+						continue
+					} else if k > p {
+						held = roaring.And(l, fresh)
+					}
+					at := 0
+					it := held.Iterator()
+					for it.HasNext() {
+						d := it.Next()
+						at += sort.Search(len(docs)-at, func(x int) bool { return docs[at+x] >= d })
+						weights[at] += terms[k].weight
+					}
+				}
+				for x, d := range docs {
+					best.add(SharedHit{offsets[j] + uint64(d), weights[x]})
+				}
+				continue
+			}
+			// The new candidates come in order: each term's postings are
+			// walked forward with them (a cursor that gallops), not
+			// searched from the start for each.
+			cursors := make([]roaring.IntPeekable, len(terms))
+			it := fresh.Iterator()
+		docs:
+			for it.HasNext() {
+				d := it.Next()
+				w := t.weight
+				for k := p + 1; k < len(terms); k++ {
+					if under(w, k) {
+						continue docs
+					}
+					c := cursors[k]
+					if c == nil {
+						l := terms[k].lists[j]
+						if l == nil {
+							continue
+						}
+						c = l.Iterator()
+						cursors[k] = c
+					}
+					c.AdvanceIfNeeded(d)
+					if c.HasNext() && c.PeekNext() == d {
+						w += terms[k].weight
+					}
+				}
+				best.add(SharedHit{offsets[j] + uint64(d), w})
+			}
+		}
 	}
+	q.Stats.Taken = p
+	out := best.hits
+	slices.SortFunc(out, compareHits)
+	return out, nil
+}
+
+// compareHits orders hits best first: by weight, ties to the smaller doc.
+func compareHits(a, b SharedHit) int {
+	if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Doc, b.Doc)
+}
+
+// sharedTop keeps the best k hits it is given: a heap with the worst
+// (compareHits) at hits[0].
+type sharedTop struct {
+	k    int
+	hits []SharedHit
+}
+
+// add keeps h if it is among the best k so far.
+func (t *sharedTop) add(h SharedHit) {
+	worse := func(i, j int) bool { return compareHits(t.hits[i], t.hits[j]) > 0 }
+	if len(t.hits) < t.k {
+		t.hits = append(t.hits, h)
+		for i := len(t.hits) - 1; i > 0 && worse(i, (i-1)/2); i = (i - 1) / 2 {
+			t.hits[i], t.hits[(i-1)/2] = t.hits[(i-1)/2], t.hits[i]
+		}
+		return
+	}
+	if compareHits(h, t.hits[0]) >= 0 {
+		return
+	}
+	t.hits[0] = h
+	for i := 0; ; {
+		w, l, r := i, 2*i+1, 2*i+2
+		if l < len(t.hits) && worse(l, w) {
+			w = l
+		}
+		if r < len(t.hits) && worse(r, w) {
+			w = r
+		}
+		if w == i {
+			return
+		}
+		t.hits[i], t.hits[w] = t.hits[w], t.hits[i]
+		i = w
+	}
+}
+
+// postings are q's distinct terms that some live document holds, with
+// their postings per segment, rarest first (ties by term); each a copy
+// of what c keeps, for its weight.
+func (q *SharedTermsQuery) postings(segs []*scorch.SegmentSnapshot, c *sharedCache) ([]*sharedTerm, error) {
 	var terms []*sharedTerm
 	seen := map[string]bool{}
 	for _, text := range q.Terms {
@@ -200,25 +359,13 @@ func (q *SharedTermsQuery) postings(segs []*scorch.SegmentSnapshot) ([]*sharedTe
 			continue
 		}
 		seen[text] = true
-		t := &sharedTerm{text: text, lists: make([]*roaring.Bitmap, len(segs))}
-		for j, s := range segs {
-			bm, err := postingsBitmap(dicts[j], text)
-			if err != nil {
-				return nil, err
-			}
-			if bm == nil {
-				continue
-			}
-			n := bm.GetCardinality()
-			if del := s.Deleted(); del != nil {
-				n -= bm.AndCardinality(del)
-			}
-			if n > 0 {
-				t.lists[j], t.df = bm, t.df+n
-			}
+		t, err := c.term(segs, q.Field, text)
+		if err != nil {
+			return nil, err
 		}
 		if t.df > 0 {
-			terms = append(terms, t)
+			cp := *t
+			terms = append(terms, &cp)
 		}
 	}
 	slices.SortFunc(terms, func(a, b *sharedTerm) int {
@@ -228,6 +375,33 @@ func (q *SharedTermsQuery) postings(segs []*scorch.SegmentSnapshot) ([]*sharedTe
 		return cmp.Compare(a.text, b.text)
 	})
 	return terms, nil
+}
+
+// termPostings is text's postings in field in each segment (nil where no
+// live document holds it) and how many live documents hold it.
+func termPostings(segs []*scorch.SegmentSnapshot, field, text string) (*sharedTerm, error) {
+	t := &sharedTerm{text: text, lists: make([]*roaring.Bitmap, len(segs))}
+	for j, s := range segs {
+		d, err := s.Segment().Dictionary(field)
+		if err != nil {
+			return nil, err
+		}
+		bm, err := postingsBitmap(d, text)
+		if err != nil {
+			return nil, err
+		}
+		if bm == nil {
+			continue
+		}
+		n := bm.GetCardinality()
+		if del := s.Deleted(); del != nil {
+			n -= bm.AndCardinality(del)
+		}
+		if n > 0 {
+			t.lists[j], t.df = bm, t.df+n
+		}
+	}
+	return t, nil
 }
 
 // segmentFilter is the live documents of s that hold every term of

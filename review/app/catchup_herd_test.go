@@ -22,9 +22,15 @@ type bigCounts struct {
 }
 
 func (b *bigCounts) EmbedCounts(string) (review.EmbedCounts, error) {
+	n, err := b.ActiveRecordsUpTo(syncEmbedMax + 1)
+	return review.EmbedCounts{Active: n}, err
+}
+
+// ActiveRecordsUpTo is the count catchUpEmbeddings asks for.
+func (b *bigCounts) ActiveRecordsUpTo(n int) (int, error) {
 	b.calls.Add(1)
 	<-b.gate
-	return review.EmbedCounts{Active: syncEmbedMax + 1}, nil
+	return syncEmbedMax + 1, nil
 }
 
 // TestCatchUpCountsOnce: the retrievals that arrive together at a new

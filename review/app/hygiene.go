@@ -28,7 +28,7 @@ type HygieneOptions struct {
 // NeighbourSearch is how an incremental hygiene run finds a changed
 // record's neighbours in the index.
 type NeighbourSearch struct {
-	By        NeighbourStrategy // "" : NeighboursSharedTerms
+	By        NeighbourStrategy // "" : NeighboursSharedTermsBound
 	K         int               // records per search (0: 30)
 	RareTerms int               // NeighboursRareTerms: the rarest terms searched (0: 10, what max-score takes)
 }
@@ -38,8 +38,14 @@ type NeighbourSearch struct {
 type NeighbourStrategy string
 
 const (
+	// NeighboursSharedTermsBound: the same records as
+	// NeighboursSharedTerms, its candidates taken only until no other
+	// record can be among the best (index.SharedTermsRequest.Bound); the
+	// default.
+	NeighboursSharedTermsBound NeighbourStrategy = "shared-terms-bound"
 	// NeighboursSharedTerms: the records sharing the most weight of its
-	// terms (index.SharedTerms, the postings as bitmaps); the default.
+	// terms (index.SharedTerms, the postings as bitmaps), every record
+	// holding one of its prefix terms weighed; the default before.
 	NeighboursSharedTerms NeighbourStrategy = "shared-terms"
 	// NeighboursRareTerms: BM25's best over its rarest terms
 	// (index.RareTerms, max-score); the default before.

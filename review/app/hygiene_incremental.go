@@ -12,9 +12,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memreview/memreview/curator/hygiene"
@@ -50,7 +53,7 @@ const subjectThreshold = 0.5
 // withDefaults fills ns's zero fields.
 func (ns NeighbourSearch) withDefaults() NeighbourSearch {
 	if ns.By == "" {
-		ns.By = NeighboursSharedTerms
+		ns.By = NeighboursSharedTermsBound
 	}
 	if ns.K <= 0 {
 		ns.K = defaultNeighbours
@@ -64,8 +67,13 @@ func (ns NeighbourSearch) withDefaults() NeighbourSearch {
 // neighbourStrategies are the searches of the index this process owns,
 // by name; NeighboursAnyWord is the service's search.
 var neighbourStrategies = map[NeighbourStrategy]func(*index.Index, *review.Record, NeighbourSearch) ([]string, error){
-	NeighboursSharedTerms: sharedNeighbours,
-	NeighboursRareTerms:   rareNeighbours,
+	NeighboursSharedTermsBound: func(own *index.Index, r *review.Record, ns NeighbourSearch) ([]string, error) {
+		return sharedNeighbours(own, r, ns, true)
+	},
+	NeighboursSharedTerms: func(own *index.Index, r *review.Record, ns NeighbourSearch) ([]string, error) {
+		return sharedNeighbours(own, r, ns, false)
+	},
+	NeighboursRareTerms: rareNeighbours,
 }
 
 // hygieneInput reads a run's input: incremental when opt asks and the
@@ -82,8 +90,8 @@ func (s *Service) hygieneInput(opt HygieneOptions) (in hygiene.Input, focus map[
 				return in, nil, 0, err
 			}
 			if len(changed) <= MaxIncremental {
-				in, focus, err = hygiene.LoadChanged(s.b, changed, func(r *review.Record) ([]string, error) {
-					return s.hygieneNeighbours(r, opt.Neighbours.withDefaults())
+				in, focus, err = hygiene.LoadChanged(s.b, changed, func(rs []*review.Record) ([][]string, error) {
+					return s.hygieneNeighbours(rs, opt.Neighbours.withDefaults())
 				}, opt.Env)
 				return in, focus, seq, err
 			}
@@ -110,28 +118,65 @@ func (s *Service) changedRecords(seq int64) ([]string, error) {
 	return ids, nil
 }
 
-// hygieneNeighbours are r's neighbours: through the index this process
-// owns, by ns.By (neighbourStrategies: the active records of its env and
-// category sharing most of its terms, and those of its env sharing most
-// of its identifiers' terms); where this process cannot own the index,
-// or with NeighboursAnyWord, an any-word search of its lemma and
-// trigger.
-func (s *Service) hygieneNeighbours(r *review.Record, ns NeighbourSearch) ([]string, error) {
+// hygieneNeighbours are the neighbours of each of rs: through the index
+// this process owns, by ns.By (neighbourStrategies: the active records of
+// its env and category sharing most of its terms, and those of its env
+// sharing most of its identifiers' terms); where this process cannot own
+// the index, or with NeighboursAnyWord, an any-word search of its lemma
+// and trigger. The searches run on every CPU, each record's neighbours in
+// its place, so the answer does not depend on their order.
+func (s *Service) hygieneNeighbours(rs []*review.Record, ns NeighbourSearch) ([][]string, error) {
 	search, known := neighbourStrategies[ns.By]
 	if !known && ns.By != NeighboursAnyWord {
-		return nil, fmt.Errorf("hygiene: no neighbour search %q (shared-terms, rare-terms or any-word)", ns.By)
+		return nil, fmt.Errorf("hygiene: no neighbour search %q (%s or any-word)", ns.By, strategyNames())
 	}
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
 	}
+	one := func(r *review.Record) ([]string, error) { return s.anyWordNeighbours(r, ns) }
 	if h, ok := ix.(interface {
 		Hold(time.Duration) (*index.Index, error)
 	}); ok && known {
 		if own, err := h.Hold(0); err == nil {
-			return search(own, r, ns)
+			one = func(r *review.Record) ([]string, error) { return search(own, r, ns) }
 		}
 	}
+	out := make([][]string, len(rs))
+	errs := make([]error, len(rs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(rs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(rs); i = int(next.Add(1) - 1) {
+				out[i], errs[i] = one(rs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err // the first record's, as one search after another would
+		}
+	}
+	return out, nil
+}
+
+// strategyNames are neighbourStrategies' names, sorted.
+func strategyNames() string {
+	var names []string
+	for by := range neighbourStrategies {
+		names = append(names, string(by))
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// anyWordNeighbours are r's neighbours by the service's search: an
+// any-word search of its lemma and trigger.
+func (s *Service) anyWordNeighbours(r *review.Record, ns NeighbourSearch) ([]string, error) {
 	words := index.LiteralWords(r.Lemma + " " + r.Trigger)
 	if strings.TrimSpace(words) == "" {
 		return nil, nil
@@ -151,15 +196,15 @@ func (s *Service) hygieneNeighbours(r *review.Record, ns NeighbourSearch) ([]str
 }
 
 // sharedNeighbours are r's neighbours in own by shared weight
-// (index.SharedTerms): the duplicate candidates by hygiene's threshold,
-// the contradiction candidates by subjectThreshold.
-func sharedNeighbours(own *index.Index, r *review.Record, ns NeighbourSearch) ([]string, error) {
+// (index.SharedTerms, bounded or not): the duplicate candidates by
+// hygiene's threshold, the contradiction candidates by subjectThreshold.
+func sharedNeighbours(own *index.Index, r *review.Record, ns NeighbourSearch, bound bool) ([]string, error) {
 	return neighboursOf(r, func(terms []string, subject bool, env, category string) ([]string, error) {
 		threshold := hygiene.DuplicateThreshold
 		if subject {
 			threshold = subjectThreshold
 		}
-		ids, _, err := own.SharedTerms(index.SharedTermsRequest{Terms: terms, Threshold: threshold, K: ns.K + 1, Env: env, Category: category})
+		ids, _, err := own.SharedTerms(index.SharedTermsRequest{Terms: terms, Threshold: threshold, K: ns.K + 1, Env: env, Category: category, Bound: bound})
 		return ids, err
 	})
 }

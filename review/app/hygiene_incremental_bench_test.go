@@ -23,16 +23,18 @@ import (
 // which it changes: it marks the bank as of now, adds
 // $MEMREVIEW_BENCH_CHANGED (default 1,000) records (copies of the text of
 // records spread over the bank, so that each has a duplicate to find),
-// then runs. ms/changed is the run's wall time per changed record.
+// then runs. ms/changed is the run's wall time per changed record,
+// cpu-ms/changed the process's CPU time over the run (getrusage).
 // MEMREVIEW_BENCH_BY names its neighbour search (NeighbourSearch.By: the
-// default, shared-terms). With MEMREVIEW_BENCH_PEER set it runs again on
-// the same changes with the search it names (rare-terms, any-word; "1":
-// any-word) and counts the findings both runs make, and with
+// default, shared-terms-bound). With MEMREVIEW_BENCH_PEER set it runs
+// again on the same changes with the search it names (shared-terms,
+// rare-terms, any-word; "1": any-word) and counts the findings both runs make, and with
 // MEMREVIEW_BENCH_FULL set too, a full run's, and how many of its pairs
 // of a changed record and another each incremental run names in one
 // finding. MEMREVIEW_BENCH_NEIGHBOURS sets the neighbours asked for per
 // search (30), MEMREVIEW_BENCH_RARETERMS the rarest terms rare-terms
-// searches (10).
+// searches (10). MEMREVIEW_BENCH_WARM set runs once, untimed, before: the
+// first run timed otherwise pays the cold caches its peer finds warm.
 //
 //	MEMREVIEW_BENCH_BANK=DIR go test ./review/app/ -run '^$' -bench HygieneIncremental -benchtime 1x
 func BenchmarkHygieneIncremental(b *testing.B) {
@@ -90,25 +92,34 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 		if _, err := svc.IndexDocs(); err != nil { // the index caught up, as an operator's H finds it
 			b.Fatal(err)
 		}
-		start := time.Now()
+		if os.Getenv("MEMREVIEW_BENCH_WARM") != "" { // the caches warmed, so that the first run timed does not pay them
+			start := time.Now()
+			if _, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true, Neighbours: ns}); err != nil {
+				b.Fatal(err)
+			}
+			b.Logf("warm-up run: %v", time.Since(start))
+		}
+		start, cpu := time.Now(), cpuTime()
 		rep, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true, Neighbours: ns})
 		if err != nil {
 			b.Fatal(err)
 		}
-		d := time.Since(start)
-		b.Logf("incremental run over %d changed of %d records: %v, %d findings", rep.Changed, total, d, len(rep.Findings))
+		d, dc := time.Since(start), cpuTime()-cpu
+		b.Logf("incremental run over %d changed of %d records: %v (CPU %v), %d findings", rep.Changed, total, d, dc, len(rep.Findings))
+		b.ReportMetric(float64(dc.Milliseconds())/float64(changed), "cpu-ms/changed")
 		if !rep.Incremental || rep.Changed != changed {
 			b.Fatalf("incremental %v over %d changed; want %d", rep.Incremental, rep.Changed, changed)
 		}
 		b.ReportMetric(float64(d.Milliseconds())/float64(changed), "ms/changed")
 		if peerBy != "" { // another search, on the same changes
-			start := time.Now()
+			start, cpu := time.Now(), cpuTime()
 			peer, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true,
 				Neighbours: app.NeighbourSearch{By: peerBy, K: k, RareTerms: terms}})
 			if err != nil {
 				b.Fatal(err)
 			}
-			pd := time.Since(start)
+			pd, pc := time.Since(start), cpuTime()-cpu
+			b.ReportMetric(float64(pc.Milliseconds())/float64(changed), "peer-cpu-ms/changed")
 			mine := map[string]bool{}
 			for _, f := range rep.Findings {
 				mine[f.Fingerprint] = true
@@ -119,7 +130,7 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 					both++
 				}
 			}
-			b.Logf("peer (%s): %v, %d findings, %d of them also found by the first run", peerBy, pd, len(peer.Findings), both)
+			b.Logf("peer (%s): %v (CPU %v), %d findings, %d of them also found by the first run", peerBy, pd, pc, len(peer.Findings), both)
 			if os.Getenv("MEMREVIEW_BENCH_FULL") != "" { // what the full run finds about the changed records
 				prefix := fmt.Sprintf("mem_b%d_", run)
 				full, _, err := svc.Hygiene(ctx, app.HygieneOptions{DryRun: true})

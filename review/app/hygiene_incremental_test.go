@@ -98,7 +98,8 @@ func TestHygieneIncremental(t *testing.T) {
 // TestHygieneNeighbourStrategy: an incremental run asked for a neighbour
 // search that does not exist fails with an error naming it, and each
 // search of the index this process owns finds the duplicate of a copied
-// record. (NeighboursAnyWord is left out: on this record its query text
+// record, the bounded shared-terms search the same findings as the
+// unbounded. (NeighboursAnyWord is left out: on this record its query text
 // fails to parse, index.LiteralWords escaping the "/" of "items_g1 /
 // items_g3" into a query the parser rejects — reported, not fixed here.)
 func TestHygieneNeighbourStrategy(t *testing.T) {
@@ -121,10 +122,14 @@ func TestHygieneNeighbourStrategy(t *testing.T) {
 	if _, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true, Neighbours: app.NeighbourSearch{By: "bogus"}}); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
 		t.Fatalf("neighbour search bogus: %v; want an error naming it", err)
 	}
-	for _, by := range []app.NeighbourStrategy{app.NeighboursSharedTerms, app.NeighboursRareTerms} {
+	prints := map[app.NeighbourStrategy][]string{}
+	for _, by := range []app.NeighbourStrategy{app.NeighboursSharedTermsBound, app.NeighboursSharedTerms, app.NeighboursRareTerms} {
 		rep, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true, Neighbours: app.NeighbourSearch{By: by}})
 		if err != nil {
 			t.Fatalf("%s: %v", by, err)
+		}
+		for _, f := range rep.Findings {
+			prints[by] = append(prints[by], f.Fingerprint)
 		}
 		found := false
 		for _, f := range rep.Findings {
@@ -133,5 +138,8 @@ func TestHygieneNeighbourStrategy(t *testing.T) {
 		if !rep.Incremental || !found {
 			t.Errorf("%s: incremental %v, findings %d; want the copy's duplicate of %s found", by, rep.Incremental, len(rep.Findings), orig.ID)
 		}
+	}
+	if b, u := prints[app.NeighboursSharedTermsBound], prints[app.NeighboursSharedTerms]; !slices.Equal(b, u) {
+		t.Errorf("the findings bounded %v; want those of shared-terms unbounded, %v", b, u)
 	}
 }

@@ -257,6 +257,14 @@ func (s *Store) EmbedFailures(model string, limit int) ([]review.EmbedFailure, e
 	})
 }
 
+// ActiveRecordsUpTo is how many active records there are, counted up to
+// n: no more is read than it takes to find n.
+func (s *Store) ActiveRecordsUpTo(n int) (int, error) {
+	var c int
+	err := s.rd.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM records WHERE status = 'active' LIMIT ?)`, n).Scan(&c)
+	return c, err
+}
+
 // EmbedCounts says how many active records there are, how many of them
 // have a vector of model, and how many wait for a retry after a failure.
 func (s *Store) EmbedCounts(model string) (review.EmbedCounts, error) {
