@@ -243,11 +243,12 @@ func (l *cliLatencies) report(b *testing.B) {
 			quantile(s, 0.5).Round(time.Microsecond), s[len(s)-1].Round(time.Microsecond)))
 	}
 	b.Logf("%d runs of each: %s", len(l.by["cli-wall"]), strings.Join(line, "; "))
-	for _, cq := range cmpQueries {
+	// One line a metric: b.Logf keeps the first lines of a benchmark only.
+	for _, m := range []string{"cli-took", "cli-wall", "fts5"} {
 		var per []string
-		for _, m := range l.order {
-			per = append(per, fmt.Sprintf("%s %v", m, quantile(l.byQuery[m+" "+cq.name], 0.5).Round(time.Microsecond)))
+		for _, cq := range cmpQueries {
+			per = append(per, fmt.Sprintf("%s=%v", cq.name, quantile(l.byQuery[m+" "+cq.name], 0.5).Round(10*time.Microsecond)))
 		}
-		b.Logf("p50 %s: %s", cq.name, strings.Join(per, ", "))
+		b.Logf("%s p50 by query: %s", m, strings.Join(per, " "))
 	}
 }
