@@ -43,7 +43,9 @@ import (
 //     same FTS5 file: the time its .timer prints, and exec to exit
 //
 // and the ratios the target reads (cli-took ÷ fts5, p50 and p99;
-// target ≤ 0.25) and cli-wall ÷ sqlite3-wall.
+// target ≤ 0.25) and cli-wall ÷ sqlite3-wall. MEMREVIEW_BENCH_CLI_PEER
+// names another memreview binary (the code before a change) that runs
+// each query too, in the same loop: peer-took, peer-wall, peer-cpu.
 //
 //	go test ./index/ -run '^$' -bench 'SearchCLI$' -benchtime 240x -timeout 60m
 func BenchmarkSearchCLI(b *testing.B) {
@@ -54,19 +56,24 @@ func BenchmarkSearchCLI(b *testing.B) {
 	if sqlite3 == "" {
 		b.Log("no sqlite3 on PATH: the sqlite3 process peer is left out")
 	}
-	bin := buildCLI(b)
+	bins := [][2]string{{"cli", buildCLI(b)}}
+	if peer := os.Getenv("MEMREVIEW_BENCH_CLI_PEER"); peer != "" {
+		bins = append(bins, [2]string{"peer", peer})
+	}
 	fts := filepath.Join(c.dir, "fts5.db")
 	run := func(q cmpQuery, lat *cliLatencies) {
-		took, wall, cpu, hits, err := searchCLI(bin, c.dir, q)
-		if err != nil {
-			b.Fatalf("%s: %v", q.name, err)
+		for _, bin := range bins {
+			took, wall, cpu, hits, err := searchCLI(bin[1], c.dir, q)
+			if err != nil {
+				b.Fatalf("%s: %v", q.name, err)
+			}
+			if hits == 0 {
+				b.Fatalf("%s: %s search found nothing", q.name, bin[1])
+			}
+			lat.add(q.name, bin[0]+"-took", took)
+			lat.add(q.name, bin[0]+"-wall", wall)
+			lat.add(q.name, bin[0]+"-cpu", cpu)
 		}
-		if hits == 0 {
-			b.Fatalf("%s: memreview search found nothing", q.name)
-		}
-		lat.add(q.name, "cli-took", took)
-		lat.add(q.name, "cli-wall", wall)
-		lat.add(q.name, "cli-cpu", cpu)
 		plain := q
 		plain.facets = false
 		start := time.Now()
@@ -234,6 +241,7 @@ func (l *cliLatencies) report(b *testing.B) {
 		ratio("cli-took", "fts5", p)
 		ratio("cli-took", "fts5-facets", p)
 		ratio("cli-wall", "sqlite3-wall", p)
+		ratio("peer-took", "fts5", p)
 	}
 	var line []string
 	for _, m := range l.order {
@@ -243,6 +251,26 @@ func (l *cliLatencies) report(b *testing.B) {
 			quantile(s, 0.5).Round(time.Microsecond), s[len(s)-1].Round(time.Microsecond)))
 	}
 	b.Logf("%d runs of each: %s", len(l.by["cli-wall"]), strings.Join(line, "; "))
+	// The runs at and above p99, with their queries: which queries, or
+	// which moments of load, the p99 is made of.
+	for _, m := range []string{"cli-took", "fts5"} {
+		type run struct {
+			q string
+			d time.Duration
+		}
+		var runs []run
+		for _, cq := range cmpQueries {
+			for _, d := range l.byQuery[m+" "+cq.name] {
+				runs = append(runs, run{cq.name, d})
+			}
+		}
+		slices.SortFunc(runs, func(a, b run) int { return int(b.d - a.d) })
+		var top []string
+		for _, r := range runs[:min(len(runs), max(3, len(runs)/100+1))] {
+			top = append(top, fmt.Sprintf("%s=%v", r.q, r.d.Round(10*time.Microsecond)))
+		}
+		b.Logf("%s slowest: %s", m, strings.Join(top, " "))
+	}
 	// One line a metric: b.Logf keeps the first lines of a benchmark only.
 	for _, m := range []string{"cli-took", "cli-wall", "fts5"} {
 		var per []string
