@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -140,6 +141,15 @@ func cliArgs(bank string, q cmpQuery) []string {
 	return append(args, "--", strings.Join(parts, " "))
 }
 
+// cliFaults sums the page faults of the memreview processes the
+// benchmark ran: major faults read the index from disk (the page cache
+// lost it to another process), minor ones map what the cache holds.
+var cliFaults struct {
+	sync.Mutex
+	major int64
+	minor []int64
+}
+
 // cliHeader is the first line `memreview search` prints: "≈ 40,123 hits
 // (1.2ms)", perhaps with a note before the time.
 var cliHeader = regexp.MustCompile(`^(?:≈ )?(\d+) hits.*\(([^()]+)\)$`)
@@ -161,6 +171,11 @@ func searchCLI(bin, bank string, q cmpQuery) (took, wall, cpu time.Duration, hit
 		return 0, 0, 0, 0, fmt.Errorf("memreview %s wrote to stderr: %s", strings.Join(cmd.Args[1:], " "), stderr.Bytes())
 	}
 	cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	major, minor := pageFaults(cmd.ProcessState)
+	cliFaults.Lock()
+	cliFaults.major += major
+	cliFaults.minor = append(cliFaults.minor, minor)
+	cliFaults.Unlock()
 	first, _, _ := strings.Cut(stdout.String(), "\n")
 	m := cliHeader.FindStringSubmatch(first)
 	if m == nil {
@@ -251,6 +266,14 @@ func (l *cliLatencies) report(b *testing.B) {
 			quantile(s, 0.5).Round(time.Microsecond), s[len(s)-1].Round(time.Microsecond)))
 	}
 	b.Logf("%d runs of each: %s", len(l.by["cli-wall"]), strings.Join(line, "; "))
+	cliFaults.Lock()
+	if n := len(cliFaults.minor); n > 0 {
+		minor := slices.Sorted(slices.Values(cliFaults.minor))
+		b.Logf("memreview processes (warm-up and peer included): %d major page faults in all; minor a process p50 %d, max %d",
+			cliFaults.major, minor[n/2], minor[n-1])
+	}
+	cliFaults.major, cliFaults.minor = 0, nil
+	cliFaults.Unlock()
 	// The runs at and above p99, with their queries: which queries, or
 	// which moments of load, the p99 is made of.
 	for _, m := range []string{"cli-took", "fts5"} {
