@@ -229,8 +229,9 @@ func (s *Service) offlineModel(model string) (*embed.Offline, error) {
 // resolveTarget returns the embedder records are embedded with now: the
 // configured endpoint, else the bank's offline embedder, trained (and
 // stored) first when there is none or the bank has outgrown it. active is
-// the number of active records; train false only reports what would be
-// used (the model name; nil e when it is not trained yet).
+// the number of active records, read only when train is set; train false
+// only reports what would be used (the model name; nil e when it is not
+// trained yet).
 func (s *Service) resolveTarget(active int, train bool) (*target, error) {
 	cfg, err := s.b.Config()
 	if err != nil {

@@ -14,9 +14,10 @@ func searchCommand() *command {
 	var k int
 	var exact bool
 	return &command{name: "search", args: "QUERY",
-		summary: "Search the bank by words, fields and phrases; every term must match unless the query says OR.",
-		help:    "QUERY uses Bleve's query-string syntax: terms, field:value, +/-, \"phrases\", confidence:>0.7.",
-		json:    true,
+		summary:   "Search the bank by words, fields and phrases; every term must match unless the query says OR.",
+		help:      "QUERY uses Bleve's query-string syntax: terms, field:value, +/-, \"phrases\", confidence:>0.7.",
+		json:      true,
+		smallHeap: true,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&typ, "type", "record", "record, trajectory or proposal")
 			fs.StringVar(&env, "env", "", "only this environment")
@@ -33,8 +34,9 @@ func searchCommand() *command {
 			if err != nil {
 				return err
 			}
+			// The table prints no fragments: only --json asks for them.
 			req := app.SearchRequest{Query: strings.Join(args, " "), Type: typ, Size: k,
-				Filters: map[string][]string{}, Highlight: true, Exact: exact}
+				Filters: map[string][]string{}, Highlight: c.json, Exact: exact}
 			for f, v := range map[string]string{"env": env, "category": category, "status": status} {
 				if v != "" {
 					req.Filters[f] = []string{v}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -139,5 +140,36 @@ func TestOutcomesWithoutARewardInTheCLI(t *testing.T) {
 	}
 	if got := must(t, mr(t, "", "--bank", bank, "search", "--type", "trajectory", "passed:false")).stdout; strings.Contains(got, "t_none") {
 		t.Errorf("passed:false finds a run with no outcome:\n%s", got)
+	}
+}
+
+// With --json a search's hits carry their fragments, each match marked
+// (the table prints none, and its search asks for none).
+func TestSearchJSONMarksMatches(t *testing.T) {
+	t.Parallel()
+	bank := filepath.Join(t.TempDir(), "world")
+	sampleWorld(t, bank)
+	out := must(t, mr(t, "", "--bank", bank, "search", "--json", "price_cents")).stdout
+	var res index.Results
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("search --json: %v\n%s", err, out)
+	}
+	if len(res.Hits) == 0 {
+		t.Fatalf("price_cents found nothing in the sample world:\n%s", out)
+	}
+	for _, h := range res.Hits {
+		marked := false
+		for _, frags := range h.Fragments {
+			for _, f := range frags {
+				marked = marked || strings.Contains(f, index.MarkStart+"price_cents"+index.MarkEnd)
+			}
+		}
+		if !marked {
+			t.Errorf("hit %s: fragments %v mark no price_cents", h.ID, h.Fragments)
+		}
+	}
+	table := must(t, mr(t, "", "--bank", bank, "search", "price_cents")).stdout
+	if first, _, _ := strings.Cut(table, "\n"); !strings.HasPrefix(first, fmt.Sprintf("%d hits (", res.Total)) {
+		t.Errorf("the table's first line is %q, want %d hits and the time", first, res.Total)
 	}
 }
