@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // buildBenchSource is the build benchmarks' bank in memory: MEMREVIEW_BENCH_N
@@ -28,7 +29,7 @@ func buildBenchSource() (*fakeSource, int) {
 // build since cpu0 and peak heap (stop, from watchHeap).
 func reportBuild(b *testing.B, n int, cpu0 time.Duration, stop func() uint64) {
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((testenv.CPUTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
 }
 
@@ -52,7 +53,7 @@ func BenchmarkBuild(b *testing.B) {
 		name := fmt.Sprintf("unsafe=%v/gc=%d", v.unsafe, v.gc)
 		b.Run(fmt.Sprintf("n=%d/build=%s/feeders=%d", n, name, v.feeders), func(b *testing.B) {
 			defer debug.SetGCPercent(debug.SetGCPercent(v.gc))
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime()
 			stop := watchHeap()
 			for i := 0; b.Loop(); i++ {
 				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src, tune: Tuning{Build: BuildTuning{Feeders: v.feeders, Safe: !v.unsafe}}}

@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/memreview/memreview/index/schema"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // leanMapping is today's mapping (schema.New) with some of its costs
@@ -63,7 +64,7 @@ func BenchmarkBuildMapping(b *testing.B) {
 		{"all-three", leanMapping{true, true, true}},
 	} {
 		b.Run(fmt.Sprintf("n=%d/mapping=%s", n, v.name), func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime()
 			stop := watchHeap()
 			for b.Loop() {
 				dir := filepath.Join(b.TempDir(), "index")

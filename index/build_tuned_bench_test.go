@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // BenchmarkBuildTuned builds the index of a synthetic bank from a source
@@ -28,7 +30,7 @@ func BenchmarkBuildTuned(b *testing.B) {
 			"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 10000, "SegmentsPerMergeTask": 10000}}},
 	} {
 		b.Run(fmt.Sprintf("n=%d/%s", n, v.name), func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime()
 			stop := watchHeap()
 			for b.Loop() {
 				ix := &Index{dir: filepath.Join(b.TempDir(), "index"), src: src, tune: Tuning{Build: BuildTuning{Batch: v.batch, Feeders: v.feeders, Scorch: v.scorch}}}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // BenchmarkSearchCLI runs the comparison queries (cmpQueries) as
@@ -121,16 +123,7 @@ func buildCLI(b *testing.B) string {
 // cliArgs is q as `memreview search` arguments.
 func cliArgs(bank string, q cmpQuery) []string {
 	args := []string{"--bank", bank, "search", "--k", strconv.Itoa(cmpHits)}
-	var parts []string
-	for _, t := range q.terms {
-		parts = append(parts, "+"+t)
-	}
-	if q.phrase != "" {
-		parts = append(parts, `+"`+q.phrase+`"`)
-	}
-	if q.minConf > 0 {
-		parts = append(parts, fmt.Sprintf("+confidence:>%g", q.minConf))
-	}
+	parts := requiredParts(q)
 	switch q.field {
 	case "env", "category":
 		args = append(args, "--"+q.field, q.value)
@@ -171,7 +164,7 @@ func searchCLI(bin, bank string, q cmpQuery) (took, wall, cpu time.Duration, hit
 		return 0, 0, 0, 0, fmt.Errorf("memreview %s wrote to stderr: %s", strings.Join(cmd.Args[1:], " "), stderr.Bytes())
 	}
 	cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	major, minor := pageFaults(cmd.ProcessState)
+	major, minor := testenv.PageFaults(cmd.ProcessState)
 	cliFaults.Lock()
 	cliFaults.major += major
 	cliFaults.minor = append(cliFaults.minor, minor)

@@ -65,9 +65,9 @@ var cmpFacets = []string{"category", "env", "status"}
 // cmpHits is how many hits each engine returns, best first.
 const cmpHits = 20
 
-// bleveRequest is q for index.Search: required terms and phrase in the
-// query string, the keyword field as a filter.
-func bleveRequest(q cmpQuery) Request {
+// requiredParts is q's terms, phrase and confidence bound, each required,
+// in Bleve's query-string syntax.
+func requiredParts(q cmpQuery) []string {
 	var parts []string
 	for _, t := range q.terms {
 		parts = append(parts, "+"+t)
@@ -78,7 +78,13 @@ func bleveRequest(q cmpQuery) Request {
 	if q.minConf > 0 {
 		parts = append(parts, fmt.Sprintf("+confidence:>%g", q.minConf))
 	}
-	req := Request{Query: strings.Join(parts, " "), Type: "record", Size: cmpHits}
+	return parts
+}
+
+// bleveRequest is q for index.Search: required terms and phrase in the
+// query string, the keyword field as a filter.
+func bleveRequest(q cmpQuery) Request {
+	req := Request{Query: strings.Join(requiredParts(q), " "), Type: "record", Size: cmpHits}
 	if q.field != "" {
 		req.Filters = map[string][]string{q.field: {q.value}}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/memreview/memreview/review/formats"
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // importSizes are the banks BenchmarkImportCaughtUp imports: 10,000 and
@@ -78,7 +79,7 @@ func BenchmarkImportCaughtUp(b *testing.B) {
 						b.Fatal(err)
 					}
 					b.StartTimer()
-					c0, start := cpuTime(), time.Now()
+					c0, start := testenv.CPUTime(), time.Now()
 					var f *Filling
 					followed := make(chan error, 1)
 					if mode == "follow" {
@@ -110,7 +111,7 @@ func BenchmarkImportCaughtUp(b *testing.B) {
 						b.Fatal(err)
 					}
 					caught += time.Since(start)
-					cpu += cpuTime() - c0
+					cpu += testenv.CPUTime() - c0
 					b.StopTimer()
 					if res, err := ix.Search(Request{Type: "record", Size: 1}); err != nil || res.Total != uint64(n) || res.Behind != 0 {
 						b.Fatalf("after the import: %v, %v; want %d records, not behind", res, err, n)

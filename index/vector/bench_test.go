@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/coder/hnsw"
+
+	"github.com/memreview/memreview/sample/testenv"
 )
 
 // The vector search benchmarks: one synthetic clustered bank (see
@@ -248,7 +250,7 @@ func benchEngines(b *testing.B, profile string, n, dims int) {
 					iters = min(iters, 50)
 				}
 				lat := make([]time.Duration, 0, iters)
-				cpu0 := cpuTime()
+				cpu0 := testenv.CPUTime()
 				b.ResetTimer()
 				for i := 0; i < iters; i++ {
 					t0 := time.Now()
@@ -256,7 +258,7 @@ func benchEngines(b *testing.B, profile string, n, dims int) {
 					lat = append(lat, time.Since(t0))
 				}
 				b.StopTimer()
-				b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(iters), "cpu-ms/query")
+				b.ReportMetric(float64((testenv.CPUTime()-cpu0).Microseconds())/1000/float64(iters), "cpu-ms/query")
 				slices.Sort(lat)
 				b.ReportMetric(rsum/100, "recall@10")
 				b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
@@ -348,13 +350,13 @@ func BenchmarkVectorScan(b *testing.B) {
 				ix.Add(gen.entry(uint64(i), make([]float32, dims)))
 			}
 			q := gen.entry(1<<40, make([]float32, dims)).Vector
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				ix.Search(q, 10, Filter{})
 			}
 			b.StopTimer()
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((testenv.CPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

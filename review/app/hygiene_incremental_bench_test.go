@@ -99,12 +99,12 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 			}
 			b.Logf("warm-up run: %v", time.Since(start))
 		}
-		start, cpu := time.Now(), cpuTime()
+		start, cpu := time.Now(), testenv.CPUTime()
 		rep, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true, Neighbours: ns})
 		if err != nil {
 			b.Fatal(err)
 		}
-		d, dc := time.Since(start), cpuTime()-cpu
+		d, dc := time.Since(start), testenv.CPUTime()-cpu
 		b.Logf("incremental run over %d changed of %d records: %v (CPU %v), %d findings", rep.Changed, total, d, dc, len(rep.Findings))
 		b.ReportMetric(float64(dc.Milliseconds())/float64(changed), "cpu-ms/changed")
 		if !rep.Incremental || rep.Changed != changed {
@@ -112,13 +112,13 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 		}
 		b.ReportMetric(float64(d.Milliseconds())/float64(changed), "ms/changed")
 		if peerBy != "" { // another search, on the same changes
-			start, cpu := time.Now(), cpuTime()
+			start, cpu := time.Now(), testenv.CPUTime()
 			peer, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true,
 				Neighbours: app.NeighbourSearch{By: peerBy, K: k, RareTerms: terms}})
 			if err != nil {
 				b.Fatal(err)
 			}
-			pd, pc := time.Since(start), cpuTime()-cpu
+			pd, pc := time.Since(start), testenv.CPUTime()-cpu
 			b.ReportMetric(float64(pc.Milliseconds())/float64(changed), "peer-cpu-ms/changed")
 			mine := map[string]bool{}
 			for _, f := range rep.Findings {
