@@ -266,7 +266,9 @@ func (m *Model) FullHelp() [][]key.Binding {
 // Title is the header: hit count and filters.
 func (m *Model) Title() string {
 	t := "Bank"
-	if m.searched {
+	if m.searched && m.searchErr != "" {
+		t += " (bad query)"
+	} else if m.searched {
 		t += " " + m.count()
 	} else {
 		t += " …"

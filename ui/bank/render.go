@@ -68,7 +68,9 @@ func (m *Model) View() string {
 func (m *Model) statusLine() string {
 	st := m.Styles
 	left := st.Subtle.Render("…")
-	if m.searched {
+	if m.searched && m.searchErr != "" {
+		left = st.Warn.Render("not searched: the query cannot be read (below)")
+	} else if m.searched {
 		left = st.Title.Render(m.count())
 		if m.ranked > 0 {
 			left += st.Subtle.Render(" (best of the first " + thousands(int(m.ranked)) + " ranked)")

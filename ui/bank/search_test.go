@@ -45,6 +45,21 @@ func TestSearchAllTermsAndClear(t *testing.T) {
 	if m.list.total != 0 || m.detail != nil || strings.Contains(ansi.Strip(m.pane.View()), "mem_") {
 		t.Errorf("an empty result kept a detail: total %d, detail %v", m.list.total, m.detail != nil)
 	}
+	// A query that cannot be read says so, as typed, with no count, time
+	// or detail of the query before it.
+	sendKey(t, m, uitest.Key("x"))
+	typeQuery("stars")
+	if m.detail == nil {
+		t.Fatal("stars opened no detail")
+	}
+	typeQuery(` "unterminated`)
+	status, list := ansi.Strip(m.statusLine()), ansi.Strip(m.View())
+	if !strings.Contains(status, "not searched") || strings.Contains(status, "records") || strings.Contains(status, " in ") || strings.Contains(m.Title(), "0 records") {
+		t.Errorf("a query that cannot be read: status line %q, title %q", status, m.Title())
+	}
+	if !strings.Contains(list, `cannot parse query "stars \"unterminated"`) || m.detail != nil || strings.Contains(list, "mem_") {
+		t.Errorf("a query that cannot be read left a detail (%v) or does not name the query as typed:\n%s", m.detail != nil, list)
+	}
 	sendKey(t, m, uitest.Key("x"))
 	if m.search.Value() != "" || m.list.total != all {
 		t.Errorf("x left query %q and %d of %d records", m.search.Value(), m.list.total, all)

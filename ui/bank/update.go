@@ -140,6 +140,14 @@ func (m *Model) pageLoaded(msg pageLoaded) tea.Cmd {
 			m.searched, m.searchErr = true, msg.err.Error()
 			m.list.total, m.list.stale = 0, false
 			m.list.pages = map[int][]app.Hit{}
+			// No count, time or detail of an earlier query stays beside
+			// the error: nothing was searched.
+			m.took, m.ranked, m.rankedOf, m.unsearched = "", 0, 0, 0
+			if m.detail != nil {
+				m.detail, m.detailErr = nil, ""
+				m.detailSeq++
+				m.renderDetail()
+			}
 			return nil
 		}
 		return common.NotifyErr("could not page the results: " + msg.err.Error())
