@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/memreview/memreview/index"
-
 	"github.com/memreview/memreview/review"
 )
 
@@ -33,14 +31,14 @@ func (b *builder) index() *simIndex {
 	idents := make([][]string, len(b.recs))
 	// Analysis is most of a run's linear cost: analyse spreads it over the
 	// CPUs.
-	sets, v := analyse(len(b.recs), func(i int) []string {
+	// The text's terms and the lemma's come of one analysis (recordTerms).
+	sets, v, lemmas, lv := analyse2(len(b.recs), func(i int) ([]string, []string) {
 		idents[i] = identifiers(b.recs[i].Lemma)
 		claims[i] = claimsOf(b.recs[i].Lemma)
-		return terms(recordText(&b.recs[i]))
+		return recordTerms(&b.recs[i])
 	})
 	internWords(idents, claims)
-	b.sim = &simIndex{sets: sets, v: v, claims: claims, idents: idents}
-	b.sim.lemmas, b.sim.lv = analyse(len(b.recs), func(i int) []string { return index.Terms(b.recs[i].Lemma) })
+	b.sim = &simIndex{sets: sets, v: v, claims: claims, idents: idents, lemmas: lemmas, lv: lv}
 	return b.sim
 }
 
@@ -415,7 +413,7 @@ func differences(recs []*review.Record) string {
 	ts := make([][]string, len(recs))
 	for i, r := range recs {
 		all[i] = map[string]bool{}
-		ts[i] = terms(recordText(r))
+		ts[i], _ = recordTerms(r)
 		for _, t := range ts[i] {
 			all[i][t] = true
 		}

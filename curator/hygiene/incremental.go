@@ -29,7 +29,7 @@ import (
 // terms of its identifiers when it makes a claim (a record it contradicts
 // names them too: contradictions), nil otherwise.
 func NeighbourTerms(r *review.Record) (words, subject []string) {
-	words = terms(recordText(r))
+	words, _ = recordTerms(r)
 	if ids := identifiers(r.Lemma); len(ids) > 0 && len(claimsOf(r.Lemma)) > 0 {
 		subject = index.Terms(strings.Join(ids, " "))
 	}

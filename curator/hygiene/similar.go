@@ -75,6 +75,72 @@ func terms(s string) []string {
 	return out
 }
 
+// AnalyseOnce, the default, has recordTerms analyse a record's text once
+// (its lemma and the rest apart, then only the words that hold an
+// identifier's separators) where the text is ASCII; false analyses it as
+// before: the whole text, the whole text again with the identifiers
+// split, and the lemma alone. The terms are the same either way
+// (TestRecordTermsOnce); the knob is for a benchmark's peer.
+var AnalyseOnce = true
+
+// recordTerms returns terms(recordText(r)) and index.Terms(r.Lemma).
+//
+// In ASCII text the English analyzer's tokens never span whitespace (the
+// Unicode word boundaries: a newline, space or tab breaks on both sides,
+// and no ASCII character extends the one before it), so the text's terms
+// are the lemma's followed by those of the rest, and the identifiers'
+// parts add only what the words holding '_', '.' or '/' make once split
+// (every other word is the same in the split text and gave its terms
+// already).
+func recordTerms(r *review.Record) (text, lemma []string) {
+	if !AnalyseOnce || !asciiRecord(r) {
+		return terms(recordText(r)), index.Terms(r.Lemma)
+	}
+	seen := make(map[string]bool, 32)
+	lemma = index.AppendTerms(nil, seen, r.Lemma)
+	text = append(make([]string, 0, 2*len(lemma)+8), lemma...)
+	text = index.AppendTerms(text, seen, r.Trigger+"\n"+strings.Join(r.Steps, "\n"))
+	var split []string
+	addSplit := func(s string) {
+		for _, w := range strings.Fields(s) {
+			if strings.ContainsAny(w, "_./") {
+				split = append(split, identSplitter.Replace(w))
+			}
+		}
+	}
+	addSplit(r.Lemma)
+	addSplit(r.Trigger)
+	for _, st := range r.Steps {
+		addSplit(st)
+	}
+	if len(split) > 0 {
+		text = index.AppendTerms(text, seen, strings.Join(split, "\n"))
+	}
+	return text, lemma
+}
+
+// asciiRecord reports whether r's lemma, trigger and steps are ASCII.
+func asciiRecord(r *review.Record) bool {
+	if !isASCII(r.Lemma) || !isASCII(r.Trigger) {
+		return false
+	}
+	for _, s := range r.Steps {
+		if !isASCII(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // analyse computes the terms of n records with f, spread over the CPUs in
 // chunks, and interns each chunk as it comes: the terms are held as
 // strings one chunk at a time, not for the whole bank (at a million
@@ -104,6 +170,38 @@ func analyse(n int, f func(i int) []string) ([]termSet, *vocab) {
 		}
 	}
 	return in.finish()
+}
+
+// analyse2 is analyse for two term lists a record at a time (f gives
+// both from one analysis): two sets and two vocabularies, each interned in
+// the records' order as analyse interns them.
+func analyse2(n int, f func(i int) (a, b []string)) ([]termSet, *vocab, []termSet, *vocab) {
+	const chunk = 4096
+	ina, inb := newInterner(n), newInterner(n)
+	workers := runtime.GOMAXPROCS(0)
+	ta, tb := make([][]string, chunk), make([][]string, chunk)
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := lo + w; i < hi; i += workers {
+					ta[i-lo], tb[i-lo] = f(i)
+				}
+			}()
+		}
+		wg.Wait()
+		for i := lo; i < hi; i++ {
+			ina.add(i, ta[i-lo])
+			inb.add(i, tb[i-lo])
+			ta[i-lo], tb[i-lo] = nil, nil
+		}
+	}
+	sa, va := ina.finish()
+	sb, vb := inb.finish()
+	return sa, va, sb, vb
 }
 
 // interner numbers terms as they come and counts their document

@@ -1,0 +1,56 @@
+package hygiene
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/memreview/memreview/index"
+	"github.com/memreview/memreview/review"
+	"github.com/memreview/memreview/sample"
+)
+
+// recordTerms analyses a record's text once where it is ASCII; the terms
+// must be those of the three analyses it replaces (the whole text, the
+// whole text with its identifiers split, the lemma), in the same order
+// (the order numbers the vocabulary's ties), for every record of the
+// sample world, of synthetic banks and of texts made to sit on the
+// analyzer's boundaries.
+func TestRecordTermsOnce(t *testing.T) {
+	if !AnalyseOnce {
+		t.Fatal("AnalyseOnce is off by default")
+	}
+	s := sampleStore(t)
+	in, err := Load(s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := in.Records
+	recs = append(recs, sample.SynthRecords(4000, 1)...)
+	recs = append(recs, sample.SynthRecords(1000, 7)...)
+	edge := []string{
+		"items_g2.price_cents is integer cents", "a.b 3.5 x/y/z foo_ _bar a__b ..dots.. end.", "don't the_a it's users' x's",
+		"a:b a,b a;b 1,000.50 v1.2.3 /usr/local/bin ./run.sh", "tab\there\vvt\fff\r\ncrlf\rcr", "  lead  and trail  ",
+		"THE_TABLE Orders_V2.Amount_USD", "a_1.b_2/c_3", "e.g. i.e. U.S.A. etc.", "", "_", ".", "/", "x_", "__init__.py",
+		"café_au.lait", "naïve_x.y", "résumé", "a\u00a0b_c", "x\u0301_y.z", "snake_case\u2019s", "emoji 🎉_x.y",
+	}
+	for i, l := range edge {
+		for j, tr := range []string{"", edge[(i+1)%len(edge)]} {
+			recs = append(recs, review.Record{ID: "edge", Lemma: l, Trigger: tr, Steps: [][]string{nil, {""}, {edge[(i+3)%len(edge)], edge[(i+5)%len(edge)]}}[(i+j)%3]})
+		}
+	}
+	ascii := 0
+	for i := range recs {
+		r := &recs[i]
+		if asciiRecord(r) {
+			ascii++
+		}
+		text, lemma := recordTerms(r)
+		wantText, wantLemma := terms(recordText(r)), index.Terms(r.Lemma)
+		if !slices.Equal(text, wantText) || !slices.Equal(lemma, wantLemma) {
+			t.Fatalf("record %d (%s) %q / %q / %q:\n text  %q\n want  %q\n lemma %q\n want  %q", i, r.ID, r.Lemma, r.Trigger, r.Steps, text, wantText, lemma, wantLemma)
+		}
+	}
+	if ascii < len(recs)*9/10 {
+		t.Errorf("only %d of %d records took the one analysis", ascii, len(recs))
+	}
+}
