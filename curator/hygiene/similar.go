@@ -100,23 +100,37 @@ func recordTerms(r *review.Record) (text, lemma []string) {
 	lemma = index.AppendTerms(nil, seen, r.Lemma)
 	text = append(make([]string, 0, 2*len(lemma)+8), lemma...)
 	text = index.AppendTerms(text, seen, r.Trigger+"\n"+strings.Join(r.Steps, "\n"))
+	return appendSplit(text, seen, append([]string{r.Lemma, r.Trigger}, r.Steps...)...), lemma
+}
+
+// textTerms is terms(s), s analysed once where it is ASCII (recordTerms).
+func textTerms(s string) []string {
+	if !AnalyseOnce || !isASCII(s) {
+		return terms(s)
+	}
+	seen := make(map[string]bool, 32)
+	return appendSplit(index.AppendTerms(nil, seen, s), seen, s)
+}
+
+// appendSplit appends to out (the terms of the ASCII texts, marked in
+// seen) what their identifiers' parts add: the terms of the words that
+// hold '_', '.' or '/', those made spaces.
+func appendSplit(out []string, seen map[string]bool, texts ...string) []string {
 	var split []string
-	addSplit := func(s string) {
+	for _, s := range texts {
+		if !strings.ContainsAny(s, "_./") {
+			continue
+		}
 		for _, w := range strings.Fields(s) {
 			if strings.ContainsAny(w, "_./") {
 				split = append(split, identSplitter.Replace(w))
 			}
 		}
 	}
-	addSplit(r.Lemma)
-	addSplit(r.Trigger)
-	for _, st := range r.Steps {
-		addSplit(st)
-	}
 	if len(split) > 0 {
-		text = index.AppendTerms(text, seen, strings.Join(split, "\n"))
+		out = index.AppendTerms(out, seen, strings.Join(split, "\n"))
 	}
-	return text, lemma
+	return out
 }
 
 // asciiRecord reports whether r's lemma, trigger and steps are ASCII.

@@ -2,6 +2,7 @@ package hygiene
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/memreview/memreview/index"
@@ -9,7 +10,8 @@ import (
 	"github.com/memreview/memreview/sample"
 )
 
-// recordTerms analyses a record's text once where it is ASCII; the terms
+// recordTerms analyses a record's text once where it is ASCII (and
+// textTerms any text, as the contradictions' subjects are); the terms
 // must be those of the three analyses it replaces (the whole text, the
 // whole text with its identifiers split, the lemma), in the same order
 // (the order numbers the vocabulary's ties), for every record of the
@@ -46,6 +48,16 @@ func TestRecordTermsOnce(t *testing.T) {
 		}
 		text, lemma := recordTerms(r)
 		wantText, wantLemma := terms(recordText(r)), index.Terms(r.Lemma)
+		if got := textTerms(recordText(r)); !slices.Equal(got, wantText) {
+			t.Fatalf("record %d (%s): textTerms %q, want %q", i, r.ID, got, wantText)
+		}
+		subject := recordText(r) // as contradictions makes it
+		for _, c := range claimsOf(r.Lemma) {
+			subject = strings.ReplaceAll(subject, c.text, " ")
+		}
+		if got, want := textTerms(subject), terms(subject); !slices.Equal(got, want) {
+			t.Fatalf("record %d (%s) subject %q: textTerms %q, want %q", i, r.ID, subject, got, want)
+		}
 		if !slices.Equal(text, wantText) || !slices.Equal(lemma, wantLemma) {
 			t.Fatalf("record %d (%s) %q / %q / %q:\n text  %q\n want  %q\n lemma %q\n want  %q", i, r.ID, r.Lemma, r.Trigger, r.Steps, text, wantText, lemma, wantLemma)
 		}
