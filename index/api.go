@@ -40,12 +40,6 @@ var Types = schema.Types
 // with what a search for the text would match.
 func Terms(text string) []string { return schema.Terms(text) }
 
-// AppendTerms appends to out the terms of text that seen does not hold
-// (in order of first appearance), marking them in seen.
-func AppendTerms(out []string, seen map[string]bool, text string) []string {
-	return schema.AppendTerms(out, seen, text)
-}
-
 // ErrCorrupt is returned (wrapped) when an index file is damaged so badly
 // that reading it panics inside bleve; Open rebuilds such an index, and a
 // search that meets one fails with it instead of crashing.

@@ -46,7 +46,7 @@ func (b *builder) sampleSlots(group []string) map[int32]bool {
 		sets[k], g[k], idents[k] = six.sets[i], group[i], six.idents[i]
 	}
 	var pairs []pair
-	similarPairs(sets, six.v, g, DuplicateThreshold, func(p pair) { pairs = append(pairs, p) })
+	similarPairsOnCPUs(sets, six.v, g, DuplicateThreshold, func(p pair) { pairs = append(pairs, p) })
 	pairs = append(pairs, rarePairsOf(sets, six.v, idents, g)...)
 	for k := range pairs { // back to the run's indexes
 		pairs[k].a, pairs[k].b = int32(at[pairs[k].a]), int32(at[pairs[k].b])

@@ -241,7 +241,14 @@ func (b *builder) candidatePairs(group, similarGroup []string, f func(pair)) {
 			vecGiven[k] = true
 		}
 	}
-	similarPairs(six.sets, six.v, similarGroup, DuplicateThreshold, func(p pair) {
+	// An incremental run's input is small: its groups go on both CPUs
+	// (the same pairs in the same order). The full run's blocks may hold
+	// many pairs each, which similarPairsOnCPUs would hold a few of.
+	pairsOf := similarPairs
+	if b.opt.Focus != nil {
+		pairsOf = similarPairsOnCPUs
+	}
+	pairsOf(six.sets, six.v, similarGroup, DuplicateThreshold, func(p pair) {
 		if len(rareAt) > 0 || len(vecAt) > 0 {
 			mark(p)
 		}

@@ -1,6 +1,7 @@
 package hygiene
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -64,5 +65,25 @@ func TestRecordTermsOnce(t *testing.T) {
 	}
 	if ascii < len(recs)*9/10 {
 		t.Errorf("only %d of %d records took the one analysis", ascii, len(recs))
+	}
+}
+
+// similarPairsOnCPUs gives the pairs similarPairs gives, in the same
+// order, whatever the CPUs.
+func TestSimilarPairsOnCPUs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	recs := sample.SynthRecords(3000, 3)
+	sets, v := analyse(len(recs), func(i int) []string { ts, _ := recordTerms(&recs[i]); return ts })
+	group := make([]string, len(recs))
+	for i, r := range recs {
+		group[i] = r.Scope.Env + "\x00" + r.Scope.TaskFamily + "\x00" + string(r.Category)
+	}
+	for _, th := range []float64{DuplicateThreshold, 0.5} {
+		var want, got []pair
+		similarPairs(sets, v, group, th, func(p pair) { want = append(want, p) })
+		similarPairsOnCPUs(sets, v, group, th, func(p pair) { got = append(got, p) })
+		if len(want) < 10 || !slices.Equal(got, want) {
+			t.Fatalf("threshold %v: %d pairs on the CPUs, %d on one goroutine (equal: %v)", th, len(got), len(want), slices.Equal(got, want))
+		}
 	}
 }

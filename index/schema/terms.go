@@ -34,22 +34,3 @@ func Terms(text string) []string {
 	}
 	return out
 }
-
-// AppendTerms appends to out the terms of text (as Terms makes them, in
-// order of first appearance) that seen does not hold, and marks them in
-// seen: Terms(a+"\n"+b) is AppendTerms(AppendTerms(nil, seen, a), seen, b)
-// where the analyzer never joins tokens across the newline.
-func AppendTerms(out []string, seen map[string]bool, text string) []string {
-	a, err := textAnalyzer()
-	if err != nil {
-		panic("index: the English analyzer is not registered: " + err.Error())
-	}
-	for _, tok := range a.Analyze([]byte(text)) {
-		if !seen[string(tok.Term)] {
-			t := string(tok.Term)
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
-}

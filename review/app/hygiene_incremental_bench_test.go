@@ -30,7 +30,8 @@ import (
 // default, shared-terms-bound). With MEMREVIEW_BENCH_PEER set it runs
 // again on the same changes with the search it names (shared-terms,
 // rare-terms, any-word; "1": any-word; three-pass: the same search, the
-// finder's analysis as before, hygiene.AnalyseOnce off) and counts the findings both runs make, and with
+// finder's analysis as before, hygiene.AnalyseOnce off; before: that and
+// hygiene.PairsOnCPUs off) and counts the findings both runs make, and with
 // MEMREVIEW_BENCH_FULL set too, a full run's, and how many of its pairs
 // of a changed record and another each incremental run names in one
 // finding. MEMREVIEW_BENCH_NEIGHBOURS sets the neighbours asked for per
@@ -54,8 +55,10 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 	}
 	// three-pass: the peer is the same search with the finder's analysis
 	// as before (hygiene.AnalyseOnce off: each record's text analysed
-	// whole, again with its identifiers split, and its lemma alone).
-	threePass := peerBy == "three-pass"
+	// whole, again with its identifiers split, and its lemma alone);
+	// before: that and the similar pairs on one goroutine
+	// (hygiene.PairsOnCPUs off).
+	threePass, before := peerBy == "three-pass" || peerBy == "before", peerBy == "before"
 	if threePass {
 		peerBy = ns.By
 		if peerBy == "" {
@@ -124,12 +127,12 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 		}
 		b.ReportMetric(float64(d.Milliseconds())/float64(changed), "ms/changed")
 		if peerBy != "" { // another search, on the same changes
-			hygiene.AnalyseOnce = !threePass
+			hygiene.AnalyseOnce, hygiene.PairsOnCPUs = !threePass, !before
 			start, cpu := time.Now(), cpuTime()
 			peer, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true,
 				Neighbours: app.NeighbourSearch{By: peerBy, K: k, RareTerms: terms}})
 			pd, pc := time.Since(start), cpuTime()-cpu
-			hygiene.AnalyseOnce = true
+			hygiene.AnalyseOnce, hygiene.PairsOnCPUs = true, true
 			if err != nil {
 				b.Fatal(err)
 			}
