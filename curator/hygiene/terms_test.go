@@ -87,3 +87,38 @@ func TestSimilarPairsOnCPUs(t *testing.T) {
 		}
 	}
 }
+
+// claimsOf skips a pattern whose word the lemma lacks: no lemma of the
+// sample world or of a synthetic bank that lacks the word is matched by
+// the pattern, and every one the pattern matches is kept.
+func TestClaimWordsPrefilter(t *testing.T) {
+	lemmas := []string{"Amounts RANGE from 1 to 5", "the column was ReNaMeD to price_usd", "ranges  from 3 to 9; renamed\tto x.y"}
+	for _, r := range sample.SynthRecords(5000, 1) {
+		lemmas = append(lemmas, r.Lemma)
+	}
+	in, err := Load(sampleStore(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range in.Records {
+		lemmas = append(lemmas, r.Lemma)
+	}
+	matched := map[string]int{}
+	for _, l := range lemmas {
+		for _, p := range claimPatterns {
+			if p.needs == "" {
+				continue
+			}
+			m := p.re.MatchString(l)
+			if m {
+				matched[p.kind]++
+			}
+			if m && !containsFoldASCII(l, p.needs) {
+				t.Fatalf("%s matches %q, which lacks %q", p.kind, l, p.needs)
+			}
+		}
+	}
+	if matched["range"] < 10 || matched["name"] < 10 {
+		t.Fatalf("too few lemmas matched to tell: %v", matched)
+	}
+}
