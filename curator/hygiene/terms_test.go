@@ -122,3 +122,26 @@ func TestClaimWordsPrefilter(t *testing.T) {
 		t.Fatalf("too few lemmas matched to tell: %v", matched)
 	}
 }
+
+// namedSeqs.of runs the commuting constructions' regexps only on lemmas
+// holding their words: on every other lemma of a synthetic bank they
+// change nothing.
+func TestCommutePrefilter(t *testing.T) {
+	changed := 0
+	for _, r := range sample.SynthRecords(5000, 2) {
+		l := r.Lemma
+		pair := strings.Contains(l, " and ") || strings.Contains(l, " joins ") || strings.Contains(l, " = ")
+		if got := commutePair.ReplaceAllString(l, " $2 "); got != l {
+			changed++
+			if !pair {
+				t.Fatalf("commutePair changes %q, which lacks its words", l)
+			}
+		}
+		if got := commuteList.ReplaceAllString(l, "()"); got != l && !(strings.Contains(l, ", ") && strings.Contains(l, "(")) {
+			t.Fatalf("commuteList changes %q, which lacks ', ' or '('", l)
+		}
+	}
+	if changed < 10 {
+		t.Fatalf("only %d lemmas hold a commuting pair: too few to tell", changed)
+	}
+}
