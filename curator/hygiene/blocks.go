@@ -45,9 +45,8 @@ func (b *builder) sampleSlots(group []string) map[int32]bool {
 	for k, i := range at {
 		sets[k], g[k], idents[k] = six.sets[i], group[i], six.idents[i]
 	}
-	var pairs []pair
-	similarPairsOnCPUs(sets, six.v, g, DuplicateThreshold, func(p pair) { pairs = append(pairs, p) })
-	pairs = append(pairs, rarePairsOf(sets, six.v, idents, g)...)
+	rare := rarePairsOf(sets, six.v, idents, g)
+	pairs := append(similarPairsList(sets, six.v, g, DuplicateThreshold, len(rare)), rare...)
 	for k := range pairs { // back to the run's indexes
 		pairs[k].a, pairs[k].b = int32(at[pairs[k].a]), int32(at[pairs[k].b])
 	}

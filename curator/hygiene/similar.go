@@ -100,7 +100,8 @@ func recordTerms(r *review.Record) (text, lemma []string) {
 	}
 	c := wordCaches.Get().(*wordCache)
 	defer wordCaches.Put(c)
-	seen := make(map[string]bool, 32)
+	seen := c.seen
+	defer clear(seen)
 	lemma = c.appendWords(nil, seen, r.Lemma, false)
 	text = append(make([]string, 0, 2*len(lemma)+8), lemma...)
 	text = c.appendWords(text, seen, r.Trigger, false)
@@ -123,7 +124,8 @@ func textTerms(s string) []string {
 	}
 	c := wordCaches.Get().(*wordCache)
 	defer wordCaches.Put(c)
-	seen := make(map[string]bool, 32)
+	seen := c.seen
+	defer clear(seen)
 	return c.appendWords(c.appendWords(nil, seen, s, false), seen, s, true)
 }
 
@@ -133,12 +135,13 @@ func textTerms(s string) []string {
 // so a run over a million records keeps a few megabytes of them.
 type wordCache struct {
 	plain, split map[string][]string
+	seen         map[string]bool // a call's own, emptied after it
 }
 
 const wordCacheMax = 1 << 16
 
 var wordCaches = sync.Pool{New: func() any {
-	return &wordCache{plain: map[string][]string{}, split: map[string][]string{}}
+	return &wordCache{plain: map[string][]string{}, split: map[string][]string{}, seen: map[string]bool{}}
 }}
 
 // appendWords appends to out the terms of s's words (s is ASCII) that seen
@@ -410,12 +413,43 @@ var PairsOnCPUs = true
 // it holds a few groups' pairs at a time; the full run, whose blocks may
 // be large, keeps similarPairs).
 func similarPairsOnCPUs(sets []termSet, v *vocab, group []string, threshold float64, f func(pair)) {
-	workers := runtime.GOMAXPROCS(0)
-	keys, byGroup := groupsOf(group)
-	if !PairsOnCPUs || workers < 2 || len(keys) < 2 {
+	if !PairsOnCPUs || runtime.GOMAXPROCS(0) < 2 {
 		similarPairs(sets, v, group, threshold, f)
 		return
 	}
+	similarGroupsOnCPUs(sets, v, group, threshold, func(ps []pair) {
+		for _, p := range ps {
+			f(p)
+		}
+	})
+}
+
+// similarPairsList is the pairs similarPairsOnCPUs gives, in one slice
+// of room for extra more (the groups' pairs copied once).
+func similarPairsList(sets []termSet, v *vocab, group []string, threshold float64, extra int) []pair {
+	if !PairsOnCPUs || runtime.GOMAXPROCS(0) < 2 {
+		var out []pair
+		similarPairs(sets, v, group, threshold, func(p pair) { out = append(out, p) })
+		return out
+	}
+	var parts [][]pair
+	n := 0
+	similarGroupsOnCPUs(sets, v, group, threshold, func(ps []pair) {
+		parts = append(parts, ps)
+		n += len(ps)
+	})
+	out := make([]pair, 0, n+extra)
+	for _, ps := range parts {
+		out = append(out, ps...)
+	}
+	return out
+}
+
+// similarGroupsOnCPUs gives f each group's pairs (as similarPairs makes
+// them), the groups in similarPairs' order, made on the CPUs.
+func similarGroupsOnCPUs(sets []termSet, v *vocab, group []string, threshold float64, f func([]pair)) {
+	workers := runtime.GOMAXPROCS(0)
+	keys, byGroup := groupsOf(group)
 	// A group's members are its own: the workers write disjoint parts of
 	// seen.
 	seen := make([]int, len(sets))
@@ -442,9 +476,7 @@ func similarPairsOnCPUs(sets []termSet, v *vocab, group []string, threshold floa
 		}()
 	}
 	for k := range keys {
-		for _, p := range <-out[k] {
-			f(p)
-		}
+		f(<-out[k])
 		<-window
 	}
 }
