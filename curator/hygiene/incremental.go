@@ -16,6 +16,7 @@ package hygiene
 import (
 	"errors"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -75,6 +76,7 @@ func LoadChanged(s Store, changed []string, near Neighbours, env string) (Input,
 		if err != nil {
 			return err
 		}
+		in.Records = slices.Grow(in.Records, len(got)) // grown once, not record by record
 		for _, id := range todo {
 			if r := got[id]; r != nil && r.Status == review.Active && (env == "" || r.Scope.Env == env) {
 				in.Records = append(in.Records, *r)
