@@ -1,6 +1,7 @@
 package hygiene
 
 import (
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -146,5 +147,47 @@ func TestCommutePrefilter(t *testing.T) {
 	}
 	if changed < 10 {
 		t.Fatalf("only %d lemmas hold a commuting pair: too few to tell", changed)
+	}
+}
+
+// sampleSlots learns the slots the pairs sorted and compacted as pairs
+// (the way before) give: the same slot terms, on a synthetic bank over a
+// lowered slotSample, with the pairs on the CPUs and on one goroutine.
+func TestSampleSlotsSame(t *testing.T) {
+	defer func(n int) { slotSample = n }(slotSample)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	slotSample = 1500
+	recs := sample.SynthRecords(4000, 5)
+	b := &builder{recs: recs}
+	group := make([]string, len(recs))
+	for i, r := range recs {
+		group[i] = r.Scope.Env + "\x00" + r.Scope.TaskFamily + "\x00" + string(r.Category)
+	}
+	six := b.index()
+	// The way before.
+	at := sampleOf(len(recs), slotSample)
+	sets, g, idents := make([]termSet, len(at)), make([]string, len(at)), make([][]string, len(at))
+	for k, i := range at {
+		sets[k], g[k], idents[k] = six.sets[i], group[i], six.idents[i]
+	}
+	var pairs []pair
+	similarPairs(sets, six.v, g, DuplicateThreshold, func(p pair) { pairs = append(pairs, p) })
+	pairs = append(pairs, rarePairsOf(sets, six.v, idents, g)...)
+	for k := range pairs {
+		pairs[k].a, pairs[k].b = int32(at[pairs[k].a]), int32(at[pairs[k].b])
+	}
+	slices.SortFunc(pairs, byRecords)
+	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
+	want := slotTerms(six.lemmas, six.lv, pairs)
+	if len(want) < 3 {
+		t.Fatalf("only %d slot terms learned: too few to tell", len(want))
+	}
+	for _, onCPUs := range []bool{true, false} {
+		PairsOnCPUs = onCPUs
+		got := b.sampleSlots(group)
+		PairsOnCPUs = true
+		if !maps.Equal(got, want) {
+			t.Fatalf("on the CPUs %v: %d slot terms, want %d", onCPUs, len(got), len(want))
+		}
 	}
 }
