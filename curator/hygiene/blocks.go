@@ -45,14 +45,21 @@ func (b *builder) sampleSlots(group []string) map[int32]bool {
 	for k, i := range at {
 		sets[k], g[k], idents[k] = six.sets[i], group[i], six.idents[i]
 	}
-	var pairs []pair
-	similarPairs(sets, six.v, g, DuplicateThreshold, func(p pair) { pairs = append(pairs, p) })
-	pairs = append(pairs, rarePairsOf(sets, six.v, idents, g)...)
-	for k := range pairs { // back to the run's indexes
-		pairs[k].a, pairs[k].b = int32(at[pairs[k].a]), int32(at[pairs[k].b])
+	rare := rarePairsOf(sets, six.v, idents, g)
+	pairs := append(similarPairsList(sets, six.v, g, DuplicateThreshold, len(rare)), rare...)
+	// Back to the run's indexes, in record order, each pair once: slotTerms
+	// reads only a pair's records, so the pairs are sorted as two int32s
+	// in one uint64 (a sort of numbers, without a comparison function).
+	keys := make([]uint64, len(pairs))
+	for k, p := range pairs {
+		keys[k] = uint64(uint32(at[p.a]))<<32 | uint64(uint32(at[p.b]))
 	}
-	slices.SortFunc(pairs, byRecords)
-	pairs = slices.CompactFunc(pairs, func(x, y pair) bool { return x.a == y.a && x.b == y.b })
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	pairs = pairs[:len(keys)]
+	for k, key := range keys {
+		pairs[k] = pair{a: int32(key >> 32), b: int32(uint32(key))}
+	}
 	return slotTerms(six.lemmas, six.lv, pairs)
 }
 

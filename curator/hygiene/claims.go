@@ -19,12 +19,29 @@ type claim struct {
 
 // claimPatterns find claims in a lemma; the first group is the value.
 var claimPatterns = []struct {
-	kind string
-	re   *regexp.Regexp
+	kind  string
+	re    *regexp.Regexp
+	needs string // a word every match holds (any case; lower-case ASCII letters none of which another letter folds to)
 }{
-	{"unit", regexp.MustCompile(`(?i)\b(?:(?:is|are)\s+(?:stored\s+|kept\s+|given\s+)?in|(?:stored|kept|recorded|held|expressed|given|reported)\s+(?:as|in)|holds?|stores?\s+[\w.]+\s+(?:as|on))\s+([^;,:—()]+?)(?:[;,:—()]|\.(?:\s|$)|$)`)},
-	{"range", regexp.MustCompile(`(?i)\branges?\s+(from\s+\d+\s+to\s+\d+)`)},
-	{"name", regexp.MustCompile(`(?i)\brenamed\s+to\s+([\w.]+)`)},
+	{"unit", regexp.MustCompile(`(?i)\b(?:(?:is|are)\s+(?:stored\s+|kept\s+|given\s+)?in|(?:stored|kept|recorded|held|expressed|given|reported)\s+(?:as|in)|holds?|stores?\s+[\w.]+\s+(?:as|on))\s+([^;,:—()]+?)(?:[;,:—()]|\.(?:\s|$)|$)`), ""},
+	{"range", regexp.MustCompile(`(?i)\branges?\s+(from\s+\d+\s+to\s+\d+)`), "range"},
+	{"name", regexp.MustCompile(`(?i)\brenamed\s+to\s+([\w.]+)`), "renamed"},
+}
+
+// containsFoldASCII reports whether s holds sub (lower-case ASCII) in any
+// ASCII case. For a sub with none of k and s (which the Kelvin sign and
+// the long s fold to under (?i)) that is every way (?i) can match it.
+func containsFoldASCII(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		k := 0
+		for k < len(sub) && s[i+k]|0x20 == sub[k] {
+			k++
+		}
+		if k == len(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // claimStop cuts a unit claim where the value ends and the sentence goes on.
@@ -34,6 +51,9 @@ var claimStop = regexp.MustCompile(`(?i)\s(?:in|for|per|one|with|when|before|aft
 func claimsOf(lemma string) []claim {
 	var out []claim
 	for _, p := range claimPatterns {
+		if p.needs != "" && !containsFoldASCII(lemma, p.needs) {
+			continue // cannot match: the regexp is most of the cost
+		}
 		for _, m := range p.re.FindAllStringSubmatch(lemma, -1) {
 			v := strings.TrimSpace(m[1])
 			if p.kind == "unit" {

@@ -42,7 +42,7 @@ func (b *builder) contradictions(ctx context.Context) error {
 		for _, c := range six.claims[i] {
 			text = strings.ReplaceAll(text, c.text, " ")
 		}
-		return terms(text)
+		return textTerms(text)
 	})
 	// A pair joins two groups (union-find); a pair whose records are
 	// already in one group is not tested, so the tests grow with the

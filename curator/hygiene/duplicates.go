@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/memreview/memreview/index"
-
 	"github.com/memreview/memreview/review"
 )
 
@@ -33,14 +31,14 @@ func (b *builder) index() *simIndex {
 	idents := make([][]string, len(b.recs))
 	// Analysis is most of a run's linear cost: analyse spreads it over the
 	// CPUs.
-	sets, v := analyse(len(b.recs), func(i int) []string {
+	// The text's terms and the lemma's come of one analysis (recordTerms).
+	sets, v, lemmas, lv := analyse2(len(b.recs), func(i int) ([]string, []string) {
 		idents[i] = identifiers(b.recs[i].Lemma)
 		claims[i] = claimsOf(b.recs[i].Lemma)
-		return terms(recordText(&b.recs[i]))
+		return recordTerms(&b.recs[i])
 	})
 	internWords(idents, claims)
-	b.sim = &simIndex{sets: sets, v: v, claims: claims, idents: idents}
-	b.sim.lemmas, b.sim.lv = analyse(len(b.recs), func(i int) []string { return index.Terms(b.recs[i].Lemma) })
+	b.sim = &simIndex{sets: sets, v: v, claims: claims, idents: idents, lemmas: lemmas, lv: lv}
 	return b.sim
 }
 
@@ -243,7 +241,14 @@ func (b *builder) candidatePairs(group, similarGroup []string, f func(pair)) {
 			vecGiven[k] = true
 		}
 	}
-	similarPairs(six.sets, six.v, similarGroup, DuplicateThreshold, func(p pair) {
+	// An incremental run's input is small: its groups go on both CPUs
+	// (the same pairs in the same order). The full run's blocks may hold
+	// many pairs each, which similarPairsOnCPUs would hold a few of.
+	pairsOf := similarPairs
+	if b.opt.Focus != nil {
+		pairsOf = similarPairsOnCPUs
+	}
+	pairsOf(six.sets, six.v, similarGroup, DuplicateThreshold, func(p pair) {
 		if len(rareAt) > 0 || len(vecAt) > 0 {
 			mark(p)
 		}
@@ -415,7 +420,7 @@ func differences(recs []*review.Record) string {
 	ts := make([][]string, len(recs))
 	for i, r := range recs {
 		all[i] = map[string]bool{}
-		ts[i] = terms(recordText(r))
+		ts[i], _ = recordTerms(r)
 		for _, t := range ts[i] {
 			all[i][t] = true
 		}

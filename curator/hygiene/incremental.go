@@ -16,6 +16,7 @@ package hygiene
 import (
 	"errors"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,7 +30,7 @@ import (
 // terms of its identifiers when it makes a claim (a record it contradicts
 // names them too: contradictions), nil otherwise.
 func NeighbourTerms(r *review.Record) (words, subject []string) {
-	words = terms(recordText(r))
+	words, _ = recordTerms(r)
 	if ids := identifiers(r.Lemma); len(ids) > 0 && len(claimsOf(r.Lemma)) > 0 {
 		subject = index.Terms(strings.Join(ids, " "))
 	}
@@ -75,6 +76,7 @@ func LoadChanged(s Store, changed []string, near Neighbours, env string) (Input,
 		if err != nil {
 			return err
 		}
+		in.Records = slices.Grow(in.Records, len(got)) // grown once, not record by record
 		for _, id := range todo {
 			if r := got[id]; r != nil && r.Status == review.Active && (env == "" || r.Scope.Env == env) {
 				in.Records = append(in.Records, *r)

@@ -20,6 +20,7 @@ type namedSeqs struct {
 	slots map[int32]bool
 	term  map[string]int32 // word → its lemma term id (-1: none)
 	seq   map[int][]string
+	ident map[string]bool // word → whether identifiers finds one in it (at most namedCache)
 }
 
 // namedCache bounds namedSeqs' cache: the pairs of one block come
@@ -27,7 +28,7 @@ type namedSeqs struct {
 const namedCache = 1 << 15
 
 func newNamedSeqs(b *builder, slots map[int32]bool) *namedSeqs {
-	return &namedSeqs{b: b, slots: slots, term: map[string]int32{}, seq: map[int][]string{}}
+	return &namedSeqs{b: b, slots: slots, term: map[string]int32{}, seq: map[int][]string{}, ident: map[string]bool{}}
 }
 
 func (n *namedSeqs) of(i int) []string {
@@ -40,8 +41,15 @@ func (n *namedSeqs) of(i int) []string {
 	var out []string
 	// Names in a commuting construction ("a and b", "(a, b)") have no
 	// order: they are left out.
-	l := commutePair.ReplaceAllString(n.b.recs[i].Lemma, " $2 ")
-	l = commuteList.ReplaceAllString(l, "()")
+	// (A lemma without the constructions' words is left as it is: the
+	// regexps cost most of this where they are run for nothing.)
+	l := n.b.recs[i].Lemma
+	if strings.Contains(l, " and ") || strings.Contains(l, " joins ") || strings.Contains(l, " = ") {
+		l = commutePair.ReplaceAllString(l, " $2 ")
+	}
+	if strings.Contains(l, ", ") && strings.Contains(l, "(") {
+		l = commuteList.ReplaceAllString(l, "()")
+	}
 	for _, w := range strings.FieldsFunc(l, func(r rune) bool {
 		return !(r == '_' || r == '.' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) {
@@ -49,7 +57,15 @@ func (n *namedSeqs) of(i int) []string {
 		if w == "" {
 			continue
 		}
-		if len(identifiers(w)) > 0 {
+		ident, ok := n.ident[w]
+		if !ok {
+			if len(n.ident) >= namedCache {
+				clear(n.ident)
+			}
+			ident = len(identifiers(w)) > 0
+			n.ident[w] = ident
+		}
+		if ident {
 			out = append(out, strings.ToLower(w))
 			continue
 		}

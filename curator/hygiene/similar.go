@@ -75,6 +75,133 @@ func terms(s string) []string {
 	return out
 }
 
+// AnalyseOnce, the default, has recordTerms analyse a record's text once
+// where it is ASCII, a word at a time, each distinct word once a run or
+// so (wordCache); false analyses it as before: the whole text, the whole
+// text again with the identifiers split, and the lemma alone. The terms
+// are the same either way (TestRecordTermsOnce); the knob is for a
+// benchmark's peer.
+var AnalyseOnce = true
+
+// recordTerms returns terms(recordText(r)) and index.Terms(r.Lemma).
+//
+// In ASCII text the English analyzer's tokens never span whitespace (the
+// Unicode word boundaries: a newline, space or tab breaks on both sides,
+// and no ASCII character joins the one before it to the one after across
+// it), so a text's terms are its words' in order, the text's terms the
+// lemma's followed by the rest's, and the identifiers' parts add only
+// what the words holding '_', '.' or '/' make once those are spaces
+// (every other word is the same in the split text). A bank's words
+// repeat (templates, table and column names), so each word's terms are
+// kept for the next record that has it (wordCache).
+func recordTerms(r *review.Record) (text, lemma []string) {
+	if !AnalyseOnce || !asciiRecord(r) {
+		return terms(recordText(r)), index.Terms(r.Lemma)
+	}
+	c := wordCaches.Get().(*wordCache)
+	defer wordCaches.Put(c)
+	seen := c.seen
+	defer clear(seen)
+	lemma = c.appendWords(nil, seen, r.Lemma, false)
+	text = append(make([]string, 0, 2*len(lemma)+8), lemma...)
+	text = c.appendWords(text, seen, r.Trigger, false)
+	for _, st := range r.Steps {
+		text = c.appendWords(text, seen, st, false)
+	}
+	text = c.appendWords(text, seen, r.Lemma, true)
+	text = c.appendWords(text, seen, r.Trigger, true)
+	for _, st := range r.Steps {
+		text = c.appendWords(text, seen, st, true)
+	}
+	return text, lemma
+}
+
+// textTerms is terms(s), s analysed a word at a time where it is ASCII
+// (recordTerms).
+func textTerms(s string) []string {
+	if !AnalyseOnce || !isASCII(s) {
+		return terms(s)
+	}
+	c := wordCaches.Get().(*wordCache)
+	defer wordCaches.Put(c)
+	seen := c.seen
+	defer clear(seen)
+	return c.appendWords(c.appendWords(nil, seen, s, false), seen, s, true)
+}
+
+// wordCache holds the terms of ASCII words: plain, index.Terms(w); split,
+// index.Terms of w with '_', '.' and '/' made spaces. Each holds at most
+// wordCacheMax words (past that a word is analysed each time it comes),
+// so a run over a million records keeps a few megabytes of them.
+type wordCache struct {
+	plain, split map[string][]string
+	seen         map[string]bool // a call's own, emptied after it
+}
+
+const wordCacheMax = 1 << 16
+
+var wordCaches = sync.Pool{New: func() any {
+	return &wordCache{plain: map[string][]string{}, split: map[string][]string{}, seen: map[string]bool{}}
+}}
+
+// appendWords appends to out the terms of s's words (s is ASCII) that seen
+// does not hold, marking them; split, of only the words that hold '_',
+// '.' or '/', those made spaces.
+func (c *wordCache) appendWords(out []string, seen map[string]bool, s string, split bool) []string {
+	if split && !strings.ContainsAny(s, "_./") {
+		return out
+	}
+	m := c.plain
+	if split {
+		m = c.split
+	}
+	for w := range strings.FieldsSeq(s) {
+		if split && !strings.ContainsAny(w, "_./") {
+			continue
+		}
+		ts, ok := m[w]
+		if !ok {
+			if split {
+				ts = index.Terms(identSplitter.Replace(w))
+			} else {
+				ts = index.Terms(w)
+			}
+			if len(m) < wordCacheMax {
+				m[strings.Clone(w)] = ts
+			}
+		}
+		for _, t := range ts {
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// asciiRecord reports whether r's lemma, trigger and steps are ASCII.
+func asciiRecord(r *review.Record) bool {
+	if !isASCII(r.Lemma) || !isASCII(r.Trigger) {
+		return false
+	}
+	for _, s := range r.Steps {
+		if !isASCII(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // analyse computes the terms of n records with f, spread over the CPUs in
 // chunks, and interns each chunk as it comes: the terms are held as
 // strings one chunk at a time, not for the whole bank (at a million
@@ -104,6 +231,38 @@ func analyse(n int, f func(i int) []string) ([]termSet, *vocab) {
 		}
 	}
 	return in.finish()
+}
+
+// analyse2 is analyse for two term lists a record at a time (f gives
+// both from one analysis): two sets and two vocabularies, each interned in
+// the records' order as analyse interns them.
+func analyse2(n int, f func(i int) (a, b []string)) ([]termSet, *vocab, []termSet, *vocab) {
+	const chunk = 4096
+	ina, inb := newInterner(n), newInterner(n)
+	workers := runtime.GOMAXPROCS(0)
+	ta, tb := make([][]string, chunk), make([][]string, chunk)
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := lo + w; i < hi; i += workers {
+					ta[i-lo], tb[i-lo] = f(i)
+				}
+			}()
+		}
+		wg.Wait()
+		for i := lo; i < hi; i++ {
+			ina.add(i, ta[i-lo])
+			inb.add(i, tb[i-lo])
+			ta[i-lo], tb[i-lo] = nil, nil
+		}
+	}
+	sa, va := ina.finish()
+	sb, vb := inb.finish()
+	return sa, va, sb, vb
 }
 
 // interner numbers terms as they come and counts their document
@@ -235,6 +394,95 @@ type pair struct {
 // similarity reaches threshold, by prefix filtering, group by group;
 // members are compared only within the same group key.
 func similarPairs(sets []termSet, v *vocab, group []string, threshold float64, f func(pair)) {
+	keys, byGroup := groupsOf(group)
+	seen := make([]int, len(sets)) // candidate → the member (+1) it was last seen for
+	for _, g := range keys {
+		groupPairs(sets, v, byGroup[g], threshold, seen, f)
+	}
+}
+
+// PairsOnCPUs, the default, spreads the similar pairs of the slots'
+// sample and of an incremental run over the CPUs (similarPairsOnCPUs);
+// false makes them on one goroutine, as before. The knob is for a
+// benchmark's peer.
+var PairsOnCPUs = true
+
+// similarPairsOnCPUs is similarPairs with the groups spread over the CPUs:
+// f is called on the caller's goroutine, in the order similarPairs calls
+// it, each group's pairs held until the groups before it are given (so
+// it holds a few groups' pairs at a time; the full run, whose blocks may
+// be large, keeps similarPairs).
+func similarPairsOnCPUs(sets []termSet, v *vocab, group []string, threshold float64, f func(pair)) {
+	if !PairsOnCPUs || runtime.GOMAXPROCS(0) < 2 {
+		similarPairs(sets, v, group, threshold, f)
+		return
+	}
+	similarGroupsOnCPUs(sets, v, group, threshold, func(ps []pair) {
+		for _, p := range ps {
+			f(p)
+		}
+	})
+}
+
+// similarPairsList is the pairs similarPairsOnCPUs gives, in one slice
+// of room for extra more (the groups' pairs copied once).
+func similarPairsList(sets []termSet, v *vocab, group []string, threshold float64, extra int) []pair {
+	if !PairsOnCPUs || runtime.GOMAXPROCS(0) < 2 {
+		var out []pair
+		similarPairs(sets, v, group, threshold, func(p pair) { out = append(out, p) })
+		return out
+	}
+	var parts [][]pair
+	n := 0
+	similarGroupsOnCPUs(sets, v, group, threshold, func(ps []pair) {
+		parts = append(parts, ps)
+		n += len(ps)
+	})
+	out := make([]pair, 0, n+extra)
+	for _, ps := range parts {
+		out = append(out, ps...)
+	}
+	return out
+}
+
+// similarGroupsOnCPUs gives f each group's pairs (as similarPairs makes
+// them), the groups in similarPairs' order, made on the CPUs.
+func similarGroupsOnCPUs(sets []termSet, v *vocab, group []string, threshold float64, f func([]pair)) {
+	workers := runtime.GOMAXPROCS(0)
+	keys, byGroup := groupsOf(group)
+	// A group's members are its own: the workers write disjoint parts of
+	// seen.
+	seen := make([]int, len(sets))
+	out := make([]chan []pair, len(keys))
+	for k := range out {
+		out[k] = make(chan []pair, 1)
+	}
+	window := make(chan struct{}, 4*workers) // groups taken and not yet given
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for k := range keys {
+			window <- struct{}{}
+			next <- k
+		}
+	}()
+	for range workers {
+		go func() {
+			for k := range next {
+				var ps []pair
+				groupPairs(sets, v, byGroup[keys[k]], threshold, seen, func(p pair) { ps = append(ps, p) })
+				out[k] <- ps
+			}
+		}()
+	}
+	for k := range keys {
+		f(<-out[k])
+		<-window
+	}
+}
+
+// groupsOf returns the group keys, sorted, and each one's members in order.
+func groupsOf(group []string) ([]string, map[string][]int) {
 	byGroup := map[string][]int{}
 	for i, g := range group {
 		byGroup[g] = append(byGroup[g], i)
@@ -244,38 +492,42 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64, f
 		keys = append(keys, g)
 	}
 	sort.Strings(keys)
-	seen := make([]int, len(sets)) // candidate → the member (+1) it was last seen for
-	for _, g := range keys {
-		// Members in order of total weight, so that every record indexed
-		// before i weighs at most what i does (ppjoin): then a pair that
-		// reaches the threshold shares at least 2t/(1+t) of the lighter
-		// one's weight, and the indexed prefix can stop there.
-		members := append([]int(nil), byGroup[g]...)
-		sort.SliceStable(members, func(x, y int) bool { return sets[members[x]].total < sets[members[y]].total })
-		postings := map[int32][]int{}
-		indexed := 2 * threshold / (1 + threshold)
-		for _, i := range members {
-			s := sets[i]
-			for _, id := range s.ids[:v.prefixLen(s, threshold)] {
-				for _, j := range postings[id] {
-					if seen[j] == i+1 {
-						continue
-					}
-					seen[j] = i + 1
-					// Size filter: the weighted Jaccard overlap is at most
-					// the lighter total over the heavier (sets[j] is the
-					// lighter), so no pair above the threshold is lost.
-					if sets[j].total < threshold*s.total {
-						continue
-					}
-					if sim := v.similarity(s, sets[j]); sim >= threshold {
-						f(pair{a: int32(min(i, j)), b: int32(max(i, j)), sim: sim})
-					}
+	return keys, byGroup
+}
+
+// groupPairs gives f the pairs of one group's members (in order) whose
+// similarity reaches threshold; seen is similarPairs' (only the members'
+// entries are read and written).
+func groupPairs(sets []termSet, v *vocab, group []int, threshold float64, seen []int, f func(pair)) {
+	// Members in order of total weight, so that every record indexed
+	// before i weighs at most what i does (ppjoin): then a pair that
+	// reaches the threshold shares at least 2t/(1+t) of the lighter
+	// one's weight, and the indexed prefix can stop there.
+	members := append([]int(nil), group...)
+	sort.SliceStable(members, func(x, y int) bool { return sets[members[x]].total < sets[members[y]].total })
+	postings := map[int32][]int{}
+	indexed := 2 * threshold / (1 + threshold)
+	for _, i := range members {
+		s := sets[i]
+		for _, id := range s.ids[:v.prefixLen(s, threshold)] {
+			for _, j := range postings[id] {
+				if seen[j] == i+1 {
+					continue
+				}
+				seen[j] = i + 1
+				// Size filter: the weighted Jaccard overlap is at most
+				// the lighter total over the heavier (sets[j] is the
+				// lighter), so no pair above the threshold is lost.
+				if sets[j].total < threshold*s.total {
+					continue
+				}
+				if sim := v.similarity(s, sets[j]); sim >= threshold {
+					f(pair{a: int32(min(i, j)), b: int32(max(i, j)), sim: sim})
 				}
 			}
-			for _, id := range s.ids[:v.prefixLen(s, indexed)] {
-				postings[id] = append(postings[id], i)
-			}
+		}
+		for _, id := range s.ids[:v.prefixLen(s, indexed)] {
+			postings[id] = append(postings[id], i)
 		}
 	}
 }
