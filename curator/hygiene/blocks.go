@@ -46,7 +46,9 @@ func (b *builder) sampleSlots(group []string) map[int32]bool {
 		sets[k], g[k], idents[k] = six.sets[i], group[i], six.idents[i]
 	}
 	rare := rarePairsOf(sets, six.v, idents, g)
-	pairs := append(similarPairsList(sets, six.v, g, DuplicateThreshold, len(rare)), rare...)
+	var pairs []pair
+	similarPairsOnCPUs(sets, six.v, g, DuplicateThreshold, func(p pair) { pairs = append(pairs, p) })
+	pairs = append(pairs, rare...)
 	// Back to the run's indexes, in record order, each pair once: slotTerms
 	// reads only a pair's records, so the pairs are sorted as two int32s
 	// in one uint64 (a sort of numbers, without a comparison function).

@@ -46,12 +46,6 @@ type Neighbours func(rs []*review.Record) ([][]string, error)
 // readHalves is the most records recordsByID reads in one go.
 const readHalves = 2000
 
-// ByIDStore is a Store that reads many records in a few queries; the
-// incremental run's records are read through it where the store has it.
-type ByIDStore interface {
-	RecordsByID(ids []string) (map[string]*review.Record, error)
-}
-
 // LoadChanged reads an incremental run's input: the active records among
 // changed (of env, when set) and their neighbours, the last verify
 // results of those that carry checks, the trajectories, the open
@@ -132,40 +126,25 @@ func LoadChanged(s Store, changed []string, near Neighbours, env string) (Input,
 	return in, focus, err
 }
 
-// recordsByID are the records of ids that s holds: in a few queries where
-// s is a ByIDStore (in two halves at once, above readHalves: the decoding
-// is most of it), else one read each.
+// recordsByID are the records of ids that s holds, in two halves read at
+// once above readHalves (the decoding is most of it).
 func recordsByID(s Store, ids []string) (map[string]*review.Record, error) {
-	if b, ok := s.(ByIDStore); ok {
-		if len(ids) < readHalves {
-			return b.RecordsByID(ids)
-		}
-		var other map[string]*review.Record
-		var otherErr error
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			other, otherErr = b.RecordsByID(ids[len(ids)/2:])
-		}()
-		out, err := b.RecordsByID(ids[:len(ids)/2])
-		<-done
-		if err = errors.Join(err, otherErr); err != nil {
-			return nil, err
-		}
-		maps.Copy(out, other)
-		return out, nil
+	if len(ids) < readHalves {
+		return s.RecordsByID(ids)
 	}
-	out := make(map[string]*review.Record, len(ids))
-	for _, id := range ids {
-		r, err := s.Record(id)
-		if errors.Is(err, review.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out[id] = r
+	var other map[string]*review.Record
+	var otherErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		other, otherErr = s.RecordsByID(ids[len(ids)/2:])
+	}()
+	out, err := s.RecordsByID(ids[:len(ids)/2])
+	<-done
+	if err = errors.Join(err, otherErr); err != nil {
+		return nil, err
 	}
+	maps.Copy(out, other)
 	return out, nil
 }
 

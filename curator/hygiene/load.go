@@ -8,7 +8,7 @@ import (
 
 // Store is what Load reads of a bank (the service's store has it all).
 type Store interface {
-	Record(id string) (*review.Record, error)
+	RecordsByID(ids []string) (map[string]*review.Record, error) // those it holds, in a few queries
 	Records(f review.RecordFilter) ([]review.Record, error)
 	CheckResults(recordID string) ([]review.CheckResult, error)
 	Trajectories() ([]review.Trajectory, error)

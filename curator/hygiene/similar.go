@@ -208,28 +208,9 @@ func isASCII(s string) bool {
 // records the strings weighed more than the rest of a run). f may also
 // fill per-record slices of its own (each index is written once).
 func analyse(n int, f func(i int) []string) ([]termSet, *vocab) {
-	const chunk = 4096
 	in := newInterner(n)
-	workers := runtime.GOMAXPROCS(0)
-	texts := make([][]string, chunk)
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := lo + w; i < hi; i += workers {
-					texts[i-lo] = f(i)
-				}
-			}()
-		}
-		wg.Wait()
-		for i := lo; i < hi; i++ {
-			in.add(i, texts[i-lo])
-			texts[i-lo] = nil
-		}
-	}
+	inChunks(n, func(i int) ([]string, []string) { return f(i), nil },
+		func(i int, a, _ []string) { in.add(i, a) })
 	return in.finish()
 }
 
@@ -237,8 +218,21 @@ func analyse(n int, f func(i int) []string) ([]termSet, *vocab) {
 // both from one analysis): two sets and two vocabularies, each interned in
 // the records' order as analyse interns them.
 func analyse2(n int, f func(i int) (a, b []string)) ([]termSet, *vocab, []termSet, *vocab) {
-	const chunk = 4096
 	ina, inb := newInterner(n), newInterner(n)
+	inChunks(n, f, func(i int, a, b []string) {
+		ina.add(i, a)
+		inb.add(i, b)
+	})
+	sa, va := ina.finish()
+	sb, vb := inb.finish()
+	return sa, va, sb, vb
+}
+
+// inChunks runs f for 0..n-1 over the CPUs, 4,096 at a time, and gives
+// each chunk's results to add on the caller's goroutine, in order, before
+// the next chunk starts.
+func inChunks(n int, f func(i int) (a, b []string), add func(i int, a, b []string)) {
+	const chunk = 4096
 	workers := runtime.GOMAXPROCS(0)
 	ta, tb := make([][]string, chunk), make([][]string, chunk)
 	for lo := 0; lo < n; lo += chunk {
@@ -255,14 +249,10 @@ func analyse2(n int, f func(i int) (a, b []string)) ([]termSet, *vocab, []termSe
 		}
 		wg.Wait()
 		for i := lo; i < hi; i++ {
-			ina.add(i, ta[i-lo])
-			inb.add(i, tb[i-lo])
+			add(i, ta[i-lo], tb[i-lo])
 			ta[i-lo], tb[i-lo] = nil, nil
 		}
 	}
-	sa, va := ina.finish()
-	sb, vb := inb.finish()
-	return sa, va, sb, vb
 }
 
 // interner numbers terms as they come and counts their document
@@ -422,27 +412,6 @@ func similarPairsOnCPUs(sets []termSet, v *vocab, group []string, threshold floa
 			f(p)
 		}
 	})
-}
-
-// similarPairsList is the pairs similarPairsOnCPUs gives, in one slice
-// of room for extra more (the groups' pairs copied once).
-func similarPairsList(sets []termSet, v *vocab, group []string, threshold float64, extra int) []pair {
-	if !PairsOnCPUs || runtime.GOMAXPROCS(0) < 2 {
-		var out []pair
-		similarPairs(sets, v, group, threshold, func(p pair) { out = append(out, p) })
-		return out
-	}
-	var parts [][]pair
-	n := 0
-	similarGroupsOnCPUs(sets, v, group, threshold, func(ps []pair) {
-		parts = append(parts, ps)
-		n += len(ps)
-	})
-	out := make([]pair, 0, n+extra)
-	for _, ps := range parts {
-		out = append(out, ps...)
-	}
-	return out
 }
 
 // similarGroupsOnCPUs gives f each group's pairs (as similarPairs makes

@@ -86,9 +86,6 @@ func TestSimilarPairsOnCPUs(t *testing.T) {
 		if len(want) < 10 || !slices.Equal(got, want) {
 			t.Fatalf("threshold %v: %d pairs on the CPUs, %d on one goroutine (equal: %v)", th, len(got), len(want), slices.Equal(got, want))
 		}
-		if list := similarPairsList(sets, v, group, th, 3); !slices.Equal(list, want) || cap(list)-len(list) < 3 {
-			t.Fatalf("threshold %v: similarPairsList gives %d pairs (room for %d more), similarPairs %d", th, len(list), cap(list)-len(list), len(want))
-		}
 	}
 }
 

@@ -45,6 +45,9 @@ type embeddingStore interface {
 	PutEmbeddings(model string, vecs []review.Embedding) error
 	FailEmbeddings(fs []review.EmbedFailure) error
 	EmbedCounts(model string) (review.EmbedCounts, error)
+	// ActiveRecordsUpTo counts the active records up to n (no more is
+	// read than it takes to find n).
+	ActiveRecordsUpTo(n int) (int, error)
 	SaveOfflineModel(m review.OfflineModel) error
 	OfflineModel(model string) (*review.OfflineModel, error)
 }

@@ -80,7 +80,7 @@ func (s *Service) near(ctx context.Context, query, text, key string, filters map
 	for i, fu := range fused {
 		ids[i] = fu.ID
 	}
-	recs, err := s.recordsByID(ids)
+	recs, err := s.b.RecordsByID(ids)
 	if err != nil {
 		return nil, err
 	}

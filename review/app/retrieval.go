@@ -180,7 +180,7 @@ func (s *Service) hybrid(ctx context.Context, ix Index, query string, scope revi
 	for i, f := range fused {
 		top[i] = f.ID
 	}
-	recs, err := s.recordsByID(top)
+	recs, err := s.b.RecordsByID(top)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (s *Service) standings(ids []string) (map[string]review.RecordStanding, err
 	}); ok {
 		return b.RecordStandings(ids)
 	}
-	recs, err := s.recordsByID(ids)
+	recs, err := s.b.RecordsByID(ids)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +228,7 @@ func (s *Service) bm25Records(bm []index.Scored, k int, allowed func(map[string]
 		for _, h := range bm[at:end] {
 			ids = append(ids, h.ID)
 		}
-		recs, err := s.recordsByID(ids)
+		recs, err := s.b.RecordsByID(ids)
 		if err != nil {
 			return nil, err
 		}
@@ -305,27 +305,6 @@ func vectorFilter(scope review.Scope, cats, exclude []string) vector.Filter {
 		f.Tags = append(append([]string(nil), scope.Tags...), "")
 	}
 	return f
-}
-
-// recordsByID reads records in bulk when the store can.
-func (s *Service) recordsByID(ids []string) (map[string]*review.Record, error) {
-	if b, ok := s.b.(interface {
-		RecordsByID(ids []string) (map[string]*review.Record, error)
-	}); ok {
-		return b.RecordsByID(ids)
-	}
-	out := make(map[string]*review.Record, len(ids))
-	for _, id := range ids {
-		if _, ok := out[id]; ok {
-			continue
-		}
-		r, err := s.b.Record(id)
-		if err != nil {
-			continue
-		}
-		out[id] = r
-	}
-	return out, nil
 }
 
 func containsStr(xs []string, x string) bool {

@@ -27,6 +27,9 @@ type Store interface {
 
 	// Records and their versions.
 	Record(id string) (*review.Record, error) // wrapped ErrNotFound when absent
+	// RecordsByID reads the records of ids the bank holds (those it does
+	// not are left out), in a few queries.
+	RecordsByID(ids []string) (map[string]*review.Record, error)
 	Records(f review.RecordFilter) ([]review.Record, error)
 	History(id string) ([]review.Version, error)
 	RecordVersion(id string, v int) (*review.Record, error)

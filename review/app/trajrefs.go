@@ -1,9 +1,6 @@
 package app
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/memreview/memreview/review"
 )
 
@@ -45,27 +42,7 @@ func (s *Service) RecordRefsByTrajectory() (map[string]*review.TrajectoryRefs, e
 
 // RecordsByID returns the current version of each record in ids that the
 // bank holds; ids it does not hold are left out. It reads only those
-// records (a screen asks for the rows it shows): a SQLite bank in one
-// query per 500 ids, another backend one read per id.
+// records (a screen asks for the rows it shows), one query per 500 ids.
 func (s *Service) RecordsByID(ids []string) (map[string]*review.Record, error) {
-	if r, ok := s.b.(interface {
-		RecordsByID([]string) (map[string]*review.Record, error)
-	}); ok {
-		return r.RecordsByID(ids)
-	}
-	out := make(map[string]*review.Record, len(ids))
-	for _, id := range ids {
-		if _, ok := out[id]; ok {
-			continue
-		}
-		r, err := s.b.Record(id)
-		if errors.Is(err, review.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load record %s: %w", id, err)
-		}
-		out[id] = r
-	}
-	return out, nil
+	return s.b.RecordsByID(ids)
 }

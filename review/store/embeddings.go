@@ -261,7 +261,7 @@ func (s *Store) EmbedFailures(model string, limit int) ([]review.EmbedFailure, e
 // n: no more is read than it takes to find n.
 func (s *Store) ActiveRecordsUpTo(n int) (int, error) {
 	var c int
-	err := s.rd.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM records WHERE status = 'active' LIMIT ?)`, n).Scan(&c)
+	err := s.rd.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM records WHERE status = 'active' LIMIT ?) AS active`, n).Scan(&c)
 	return c, err
 }
 

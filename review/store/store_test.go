@@ -360,17 +360,3 @@ func TestRecordsAfter(t *testing.T) {
 		t.Errorf("pages of 2 gave %v, want mem_a mem_b mem_c", got)
 	}
 }
-
-// TestActiveRecordsUpTo: the count of active records stops at n, and
-// leaves out the records that are not active.
-func TestActiveRecordsUpTo(t *testing.T) {
-	s := newBank(t)
-	if err := s.PutRecords([]review.Record{{ID: "mem_d", Lemma: "a retired record", Category: review.Convention, Status: review.Retired, Confidence: 0.5}}, "test", "fixture"); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct{ n, want int }{{2, 2}, {3, 3}, {10, 3}} {
-		if got, err := s.ActiveRecordsUpTo(c.n); err != nil || got != c.want {
-			t.Errorf("ActiveRecordsUpTo(%d) = %d, %v; want %d", c.n, got, err, c.want)
-		}
-	}
-}

@@ -25,6 +25,7 @@ type EmbeddingStore interface {
 	RecordsOfKeys(keys []string) (map[string][]string, error)
 	FailEmbeddings(fs []review.EmbedFailure) error
 	EmbedCounts(model string) (review.EmbedCounts, error)
+	ActiveRecordsUpTo(n int) (int, error)
 	EmbeddingModels() (map[string]int, error)
 	SaveOfflineModel(m review.OfflineModel) error
 	OfflineModel(model string) (*review.OfflineModel, error)
@@ -70,6 +71,20 @@ func RunEmbeddings(t *testing.T, open func(t *testing.T) EmbeddingStore) {
 		}
 		if got := unkeyed(); !slices.Equal(got, []string{"mem_b"}) {
 			t.Fatalf("a refused key changed what is unkeyed: %v", got)
+		}
+	})
+
+	// The count of active records stops at n and leaves out the records
+	// that are not active (the embedder asks whether a bank is small).
+	t.Run("ActiveRecordsUpTo", func(t *testing.T) {
+		t.Parallel()
+		b := open(t)
+		Fixture(t, b)
+		must(t, b.PutRecords([]review.Record{{ID: "mem_d", Lemma: "a retired record", Category: review.Convention, Status: review.Retired, Confidence: 0.5}}, "test", "fixture"))
+		for _, c := range []struct{ n, want int }{{2, 2}, {3, 3}, {10, 3}} {
+			if got, err := b.ActiveRecordsUpTo(c.n); err != nil || got != c.want {
+				t.Errorf("ActiveRecordsUpTo(%d) = %d, %v; want %d", c.n, got, err, c.want)
+			}
 		}
 	})
 
