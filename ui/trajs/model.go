@@ -155,5 +155,8 @@ func (m *Model) Title() string {
 	if !m.loaded {
 		return "Trajectories …"
 	}
+	if m.searchErr != "" {
+		return "Trajectories (bad query)" + m.filterText()
+	}
 	return "Trajectories " + itoa(len(m.shown)) + "/" + itoa(len(m.all)) + m.filterText()
 }

@@ -56,9 +56,6 @@ func (m *Model) View() string {
 	}
 	st := m.Styles
 	box := m.search.View(st, "/ search · f env · o outcome · ● curated ◌ proposals pending"+m.filterText())
-	if m.searchErr != "" {
-		box = st.Error.Render(m.searchErr)
-	}
 	lw, dw := m.paneWidths()
 	h := m.Height - topLines
 	frame := func(w int, on bool, title, inner string) string {
@@ -101,6 +98,9 @@ func (m *Model) listView(w int) string {
 		return st.Error.Render(ansi.Wrap(m.loadErr, w, " "))
 	case !m.loaded:
 		return st.Subtle.Render("loading…")
+	case m.searchErr != "":
+		return st.Warn.Render(common.Wrap("not searched: the query cannot be read", w)) + "\n" +
+			st.Error.Render(common.Wrap(m.searchErr, w))
 	case len(m.shown) == 0:
 		return st.Subtle.Render(ansi.Wrap("No trajectory matches the filters.", w, " "))
 	}
@@ -125,7 +125,14 @@ func (m *Model) renderDetail() {
 	if t == nil || m.pane.Width <= 0 {
 		m.pane.SetContent("")
 		if m.loaded && len(m.shown) == 0 && m.pane.Width > 0 { // stacked, the list saying so is hidden
-			m.pane.SetContent(m.Styles.Subtle.Render(ansi.Wrap("No trajectory matches the search and filters.", m.pane.Width, " ")))
+			say := "No trajectory matches the search and filters."
+			if m.searchErr != "" {
+				say = "Nothing searched: the query cannot be read."
+				if !m.wide() { // the list, which names the error, is hidden
+					say += " " + m.searchErr
+				}
+			}
+			m.pane.SetContent(m.Styles.Subtle.Render(ansi.Wrap(say, m.pane.Width, " ")))
 		}
 		m.paneFor = ""
 		return

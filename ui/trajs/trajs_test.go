@@ -125,3 +125,45 @@ func TestNoMatchSaysSo(t *testing.T) {
 		t.Fatalf("no match, stacked on the detail:\n%s", v)
 	}
 }
+
+// TestBadQuerySaysSo: a query the index cannot read keeps the search box
+// with the query as typed, says nothing was searched (naming the query),
+// and leaves no earlier query's matches or detail on screen; clearing the
+// query shows every trajectory again.
+func TestBadQuerySaysSo(t *testing.T) {
+	t.Parallel()
+	deps := uitest.OpenSample(t)
+	all, err := deps.Service.Trajectories()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newScreen(t, deps)
+	m.search.SetValue("Bluetooth")
+	uitest.Drain(t, m, m.runSearch())
+	if len(m.shown) == 0 || len(m.shown) == len(all) {
+		t.Fatalf("Bluetooth shows %d of %d trajectories", len(m.shown), len(all))
+	}
+	hit := m.all[m.shown[0]].ID
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Detail "+hit) {
+		t.Fatalf("Bluetooth's first match %s is not in the detail:\n%s", hit, v)
+	}
+	typed := `Bluetooth "unterminated`
+	m.search.SetValue(typed)
+	uitest.Drain(t, m, m.runSearch())
+	v := ansi.Strip(m.View())
+	box, _, _ := strings.Cut(v, "\n")
+	if !strings.Contains(box, typed) {
+		t.Errorf("the search box does not show the query as typed: %q", box)
+	}
+	if !strings.Contains(v, "not searched: the query cannot be read") || !strings.Contains(v, `cannot parse query "Bluetooth \"unterminated"`) {
+		t.Errorf("a query that cannot be read does not say so, naming it:\n%s", v)
+	}
+	if strings.Contains(v, hit) || len(m.shown) != 0 || !strings.Contains(m.Title(), "(bad query)") {
+		t.Errorf("a query that cannot be read left %d matches (%s on screen: %v), title %q:\n%s", len(m.shown), hit, strings.Contains(v, hit), m.Title(), v)
+	}
+	m.search.SetValue("")
+	uitest.Drain(t, m, m.runSearch())
+	if len(m.shown) != len(all) || strings.Contains(m.Title(), "bad query") || strings.Contains(ansi.Strip(m.View()), "not searched") {
+		t.Errorf("an empty query after a bad one shows %d of %d, title %q", len(m.shown), len(all), m.Title())
+	}
+}

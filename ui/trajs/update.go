@@ -212,12 +212,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if !m.search.Current(msg.seq) {
 			return nil
 		}
-		m.searchErr = ""
+		m.searchErr, m.matches = "", msg.ids
 		if msg.err != nil {
-			m.searchErr = msg.err.Error()
-			return nil
+			// Nothing was searched: no earlier query's matches stay on
+			// screen as if this one had found them.
+			m.searchErr, m.matches = msg.err.Error(), map[string]bool{}
 		}
-		m.matches = msg.ids
 		m.applyFilter()
 	case common.ShowTrajectory:
 		if !m.loaded {
