@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/memreview/memreview/curator"
 	"github.com/memreview/memreview/probe"
@@ -235,33 +238,97 @@ func secretMessage(fs []review.Finding, prefix string) (field, msg string) {
 }
 
 // screenRecords screens imported records: a secret is refused (or
-// redacted), other findings are counted.
+// redacted), other findings are counted. A large import is screened on
+// every CPU, in chunks taken in file order; the answer is the one line by
+// line gives: the first line holding a secret is the one refused.
 func (s *Service) screenRecords(recs []review.Record, file string, lines []int) (flagged int, err error) {
 	sc, redact, err := s.screener()
 	if err != nil {
 		return 0, err
 	}
-	for i := range recs {
+	found := make([][]review.Finding, len(recs))
+	first := screenInChunks(len(recs), runtime.GOMAXPROCS(0), func(i int) bool {
 		fields := RecordFields(&recs[i])
 		fs := Findings(sc.ScreenFields(fields...))
-		if HasSecret(fs) {
-			if !redact {
-				line := 0
-				if i < len(lines) {
-					line = lines[i]
-				}
-				return 0, secretInputError(file, line, fs, "")
-			}
+		found[i] = fs
+		if !HasSecret(fs) {
+			return false
+		}
+		if redact {
 			red, _ := sc.RedactFields(fields...)
 			for _, f := range red {
 				recs[i].SetText(f.Name, f.Text)
 			}
+			return false
 		}
+		return true
+	})
+	if first >= 0 {
+		return 0, secretInputError(file, lineOf(lines, first), found[first], "")
+	}
+	for _, fs := range found {
 		if len(fs) > 0 {
 			flagged++
 		}
 	}
 	return flagged, nil
+}
+
+// screenChunk is how many records a goroutine of screenInChunks takes at
+// a time; an import of at most one chunk is screened on the caller's
+// goroutine.
+const screenChunk = 256
+
+// screenInChunks calls stop(i) for every i in [0, n) — on up to workers
+// goroutines, each taking the next chunk in order — and returns
+// the least i for which stop returned true (-1: none). Once some i has
+// stopped, chunks beyond it are not begun; every index below it is still
+// visited, so the least one is found.
+func screenInChunks(n, workers int, stop func(i int) bool) int {
+	workers = min(workers, (n+screenChunk-1)/screenChunk)
+	if workers <= 1 {
+		for i := range n {
+			if stop(i) {
+				return i
+			}
+		}
+		return -1
+	}
+	var next atomic.Int64
+	var least atomic.Int64
+	least.Store(int64(n))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				from := int(next.Add(screenChunk)) - screenChunk
+				if from >= n || int64(from) > least.Load() {
+					return
+				}
+				for i := from; i < min(from+screenChunk, n); i++ {
+					if int64(i) > least.Load() {
+						break
+					}
+					if stop(i) {
+						for {
+							cur := least.Load()
+							if int64(i) >= cur || least.CompareAndSwap(cur, int64(i)) {
+								break
+							}
+						}
+						break
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if l := int(least.Load()); l < n {
+		return l
+	}
+	return -1
 }
 
 // ScreenOptions tune ScreenTexts.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -280,6 +281,61 @@ func TestRescreen(t *testing.T) {
 	for _, p := range q {
 		if p.Screen == nil || p.Screen.Rules != app.ScreenRules {
 			t.Fatalf("%s not rescreened", p.ID)
+		}
+	}
+}
+
+// TestLargeRecordsImportScreened: an import of many records (screened on
+// every CPU, in chunks) refuses the first line holding a secret, as a
+// line-by-line screen would, and writes nothing; with redact = true every
+// secret is replaced and every record holding one counted as flagged.
+func TestLargeRecordsImportScreened(t *testing.T) {
+	t.Parallel()
+	svc := sampleService(t, app.Options{})
+	before, err := svc.Records(review.RecordFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := map[int]string{700: screentest.Secret(2), 600: screentest.Secret(1), 1199: screentest.Secret(3)}
+	var body strings.Builder
+	for line := 1; line <= 1200; line++ {
+		lemma := "Bulk fact " + strings.Repeat("x", line%7) + " about the shop table number " + strconv.Itoa(line) + "."
+		if s, ok := secrets[line]; ok {
+			lemma = "Deploy with token " + s + " on the shop host."
+		}
+		body.WriteString(`{"id":"mem_bulk` + strconv.Itoa(line) + `","lemma":` + quote(lemma) + `,"category":"fact","scope":{"env":"shop"},"confidence":0.5,"status":"active"}` + "\n")
+	}
+	_, err = svc.Import(context.Background(), app.KindRecords, []app.ImportInput{{Name: "bulk.jsonl", R: strings.NewReader(body.String())}}, app.ImportOptions{})
+	var ie *app.InputError
+	if !errors.As(err, &ie) || ie.File != "bulk.jsonl" || ie.Line != 600 || ie.Field != "lemma" {
+		t.Fatalf("a bulk import with secrets on lines 600, 700 and 1199: %v, want line 600's lemma named", err)
+	}
+	if after, _ := svc.Records(review.RecordFilter{}); len(after) != len(before) {
+		t.Fatalf("the refused import wrote %d records", len(after)-len(before))
+	}
+	if err := os.WriteFile(filepath.Join(svc.Dir(), "memreview.toml"), []byte("[screen]\nredact = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.Import(context.Background(), app.KindRecords, []app.ImportInput{{Name: "bulk.jsonl", R: strings.NewReader(body.String())}}, app.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Count != 1200 || res.Flagged != len(secrets) {
+		t.Errorf("redacting import: %d records, %d flagged; want 1200 and %d", res.Count, res.Flagged, len(secrets))
+	}
+	for line := range secrets {
+		r, err := svc.Record("mem_bulk" + strconv.Itoa(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Lemma, "[redacted: github-pat]") {
+			t.Errorf("line %d's record was stored unredacted: %q", line, r.Lemma)
+		}
+	}
+	svc.Close()
+	for _, s := range secrets {
+		if f := bankHolds(t, svc.Dir(), s); f != "" {
+			t.Fatalf("%s holds a secret after a redacting import", f)
 		}
 	}
 }
