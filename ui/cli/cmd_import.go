@@ -16,7 +16,7 @@ import (
 
 func importCommand() *command {
 	var opt app.ImportOptions
-	return &command{name: "import", args: "records|proposals|trajectories|memories FILE...",
+	return &command{name: "import", args: "records|proposals|trajectories|memories FILE...", bulkWrite: true,
 		summary: "Import records, proposals, trajectories or another tool's memory bank; the whole input is checked first and nothing is written on any error.",
 		help: "records and proposals are JSON Lines; trajectories may be in any format 'memreview formats' lists;\n" +
 			"memories (mem0, MCP memory, Letta, AGENTS.md, CLAUDE.md, a Claude Code memory folder, .cursor/rules, …) arrive\n" +
