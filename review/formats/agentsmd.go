@@ -7,7 +7,6 @@ package formats
 // own section of an existing file, between its markers.
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"sort"
@@ -172,18 +171,24 @@ func oneLineText(s string) string { return strings.Join(strings.Fields(sectionTe
 // returned.
 func SpliceSection(existing, section []byte, file string) ([]byte, error) {
 	var begins, ends []int // 0-based line indexes
-	var lines [][]byte
-	sc := bufio.NewScanner(bytes.NewReader(existing))
-	sc.Buffer(make([]byte, 64<<10), MaxMemoryFileBytes)
-	fence := ""
-	for i := 0; sc.Scan(); i++ {
-		line := sc.Bytes()
-		lines = append(lines, append([]byte(nil), line...))
+	var lines [][]byte     // each line as the file has it, its line ending included
+	fence, fenceAt := "", 0
+	for i, rest := 0, existing; len(rest) > 0; i++ {
+		n := bytes.IndexByte(rest, '\n') + 1
+		if n == 0 {
+			n = len(rest)
+		}
+		line := rest[:n]
+		rest = rest[n:]
+		if len(line) > MaxMemoryFileBytes {
+			return nil, &InputError{File: file, Line: i + 1, Msg: fmt.Sprintf("a line over %d MiB", MaxMemoryFileBytes>>20)}
+		}
+		lines = append(lines, line)
 		t := strings.TrimSpace(string(line))
 		if f := fenceOf(t); f != "" {
 			switch {
 			case fence == "":
-				fence = f
+				fence, fenceAt = f, i
 			case strings.HasPrefix(t, fence):
 				fence = ""
 			}
@@ -198,9 +203,6 @@ func SpliceSection(existing, section []byte, file string) ([]byte, error) {
 		case strings.HasPrefix(t, strings.TrimSuffix(SectionEnd, " -->")):
 			ends = append(ends, i)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &InputError{File: file, Msg: fmt.Sprintf("read: %v", err)}
 	}
 	damaged := func(line int, format string, args ...any) error {
 		return &InputError{File: file, Line: line + 1, Msg: fmt.Sprintf(format, args...) +
@@ -217,6 +219,10 @@ func SpliceSection(existing, section []byte, file string) ([]byte, error) {
 		return nil, damaged(ends[0], "memreview's end marker has no begin marker before it")
 	case len(ends) == 1 && ends[0] < begins[0]:
 		return nil, damaged(ends[0], "memreview's end marker comes before its begin marker (line %d)", begins[0]+1)
+	case len(begins) == 0 && fence != "":
+		// The section would land inside the code block, where its markers
+		// are text: the next export would add it again.
+		return nil, &InputError{File: file, Line: fenceAt + 1, Msg: "the code block opened here (" + fence + ") is never closed, so memreview's section would land inside it; close it, then export again; nothing was written"}
 	}
 	var out bytes.Buffer
 	if len(begins) == 0 {
@@ -229,12 +235,10 @@ func SpliceSection(existing, section []byte, file string) ([]byte, error) {
 	}
 	for _, l := range lines[:begins[0]] {
 		out.Write(l)
-		out.WriteByte('\n')
 	}
 	out.Write(section)
 	for _, l := range lines[ends[0]+1:] {
 		out.Write(l)
-		out.WriteByte('\n')
 	}
 	return out.Bytes(), nil
 }

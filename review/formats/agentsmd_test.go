@@ -74,11 +74,25 @@ func TestSpliceSection(t *testing.T) {
 	if err != nil || !strings.HasSuffix(string(got), "```\n\n"+string(section)) {
 		t.Fatalf("a marker in fenced code is text: %v\n%s", err, got)
 	}
+	// A file with Windows line endings keeps them, in the lines before and
+	// after the section, however often it is spliced.
+	crlf := "# Project\r\nOur notes.\r\n\r\n" + SectionBegin + " (old) -->\nOLD\n" + SectionEnd + "\r\n\r\n## After\r\nkept"
+	for range 2 {
+		if got, err = SpliceSection([]byte(crlf), section, "AGENTS.md"); err != nil {
+			t.Fatal(err)
+		}
+		if want := "# Project\r\nOur notes.\r\n\r\n" + string(section) + "\r\n## After\r\nkept"; string(got) != want {
+			t.Fatalf("a CRLF file spliced:\n%q\nwant:\n%q", got, want)
+		}
+		crlf = string(got)
+	}
 	for _, c := range []struct {
 		name, file string
 		line       int
 		msg        string
 	}{
+		{"an unclosed fence", "# Notes\n\n```sh\ngo test ./...\n", 3, "the code block opened here (```) is never closed"},
+		{"a fence closed by a shorter one", "~~~~\n~~~\n", 1, "the code block opened here (~~~~) is never closed"},
 		{"begin without end", "a\n" + SectionBegin + " -->\nb\n", 2, "memreview's section begins here and has no end marker"},
 		{"end without begin", "a\nb\n" + SectionEnd + "\n", 3, "memreview's end marker has no begin marker before it"},
 		{"end before begin", SectionEnd + "\n" + SectionBegin + " -->\n", 1, "memreview's end marker comes before its begin marker (line 2)"},
