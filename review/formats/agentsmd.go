@@ -166,13 +166,19 @@ func oneLineText(s string) string { return strings.Join(strings.Fields(sectionTe
 
 // SpliceSection puts section in place of memreview's own section of an
 // instruction file (file names it in errors), or after its text when it
-// has none. Markers inside fenced code are text, not markers. A damaged
+// has none. Markers inside fenced code or an HTML comment are text, not
+// markers; a file that ends inside either is refused. A damaged
 // or repeated marker is an *InputError naming its line, and nothing is
 // returned.
 func SpliceSection(existing, section []byte, file string) ([]byte, error) {
 	var begins, ends []int // 0-based line indexes
 	var lines [][]byte     // each line as the file has it, its line ending included
-	fence, fenceAt := "", 0
+	// The file is read as the agents-md reader reads it: inside
+	// memreview's section only its end marker counts; outside it a code
+	// fence or an HTML comment runs until it closes, and markers in them
+	// are text.
+	endPrefix := strings.TrimSuffix(SectionEnd, " -->")
+	inSection, fence, comment, openAt := false, "", false, 0
 	for i, rest := 0, existing; len(rest) > 0; i++ {
 		n := bytes.IndexByte(rest, '\n') + 1
 		if n == 0 {
@@ -185,23 +191,24 @@ func SpliceSection(existing, section []byte, file string) ([]byte, error) {
 		}
 		lines = append(lines, line)
 		t := strings.TrimSpace(string(line))
-		if f := fenceOf(t); f != "" {
-			switch {
-			case fence == "":
-				fence, fenceAt = f, i
-			case strings.HasPrefix(t, fence):
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
 				fence = ""
 			}
-			continue
-		}
-		if fence != "" {
-			continue
-		}
-		switch {
+		case comment:
+			comment = !strings.Contains(t, "-->")
 		case strings.HasPrefix(t, SectionBegin):
 			begins = append(begins, i)
-		case strings.HasPrefix(t, strings.TrimSuffix(SectionEnd, " -->")):
+			inSection = true
+		case strings.HasPrefix(t, endPrefix):
 			ends = append(ends, i)
+			inSection = false
+		case inSection:
+		case strings.HasPrefix(t, "<!--"):
+			comment, openAt = !strings.Contains(t, "-->"), i
+		case fenceOf(t) != "":
+			fence, openAt = fenceOf(t), i
 		}
 	}
 	damaged := func(line int, format string, args ...any) error {
@@ -222,7 +229,9 @@ func SpliceSection(existing, section []byte, file string) ([]byte, error) {
 	case len(begins) == 0 && fence != "":
 		// The section would land inside the code block, where its markers
 		// are text: the next export would add it again.
-		return nil, &InputError{File: file, Line: fenceAt + 1, Msg: "the code block opened here (" + fence + ") is never closed, so memreview's section would land inside it; close it, then export again; nothing was written"}
+		return nil, &InputError{File: file, Line: openAt + 1, Msg: "the code block opened here (" + fence + ") is never closed, so memreview's section would land inside it; close it, then export again; nothing was written"}
+	case len(begins) == 0 && comment:
+		return nil, &InputError{File: file, Line: openAt + 1, Msg: "the HTML comment opened here (<!--) is never closed (-->), so memreview's section would land inside it; close it, then export again; nothing was written"}
 	}
 	var out bytes.Buffer
 	if len(begins) == 0 {

@@ -135,6 +135,7 @@ func FuzzOpenAI(f *testing.F)    { fuzzFormat(f, "openai", "tau-*") }
 func FuzzMem0(f *testing.F)      { fuzzFormat(f, "mem0", "mem0*") }
 func FuzzMCPMemory(f *testing.F) { fuzzFormat(f, "mcp-memory", "*.jsonl") }
 func FuzzLetta(f *testing.F)     { fuzzFormat(f, "letta", "*.af") }
+func FuzzAgentsMD(f *testing.F)  { f.Add([]byte(agentsMD)); fuzzFormat(f, "agents-md", "*.md", "*.mdc") }
 
 // Ids taken from a field are placed (file, line, field) for the messages
 // about duplicates (issue 11 item 14).
