@@ -54,8 +54,14 @@ func claimsOf(lemma string) []claim {
 		if p.needs != "" && !containsFoldASCII(lemma, p.needs) {
 			continue // cannot match: the regexp is most of the cost
 		}
-		for _, m := range p.re.FindAllStringSubmatch(lemma, -1) {
-			v := strings.TrimSpace(m[1])
+		var spans [][]int
+		if p.kind == "unit" && Scanners && isASCII(lemma) {
+			spans = unitClaimSpans(lemma) // the regexp's matches, without it (scan.go)
+		} else {
+			spans = p.re.FindAllStringSubmatchIndex(lemma, -1)
+		}
+		for _, m := range spans {
+			v := strings.TrimSpace(lemma[m[2]:m[3]])
 			if p.kind == "unit" {
 				v = strings.TrimSpace(claimStop.ReplaceAllString(" "+v+" ", ""))
 				if w := strings.Fields(v); len(w) > 4 {
@@ -218,6 +224,20 @@ var (
 )
 
 func commute(s string) string {
+	if Scanners { // the regexps' matches, without them (scan.go)
+		s = replaceSpans(s, commutePairSpans(s), func(m []int) string {
+			if a, b := s[m[2]:m[3]], s[m[6]:m[7]]; b < a {
+				return b + " " + s[m[4]:m[5]] + " " + a
+			}
+			return s[m[0]:m[1]]
+		})
+		return replaceSpans(s, commuteListSpans(s), func(m []int) string {
+			if a, b := s[m[2]:m[3]], s[m[4]:m[5]]; b < a {
+				return "(" + b + ", " + a + ")"
+			}
+			return s[m[0]:m[1]]
+		})
+	}
 	if strings.Contains(s, " and ") || strings.Contains(s, " joins ") || strings.Contains(s, " = ") {
 		s = commutePair.ReplaceAllStringFunc(s, func(m string) string {
 			p := commutePair.FindStringSubmatch(m)

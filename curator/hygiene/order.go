@@ -44,11 +44,17 @@ func (n *namedSeqs) of(i int) []string {
 	// (A lemma without the constructions' words is left as it is: the
 	// regexps cost most of this where they are run for nothing.)
 	l := n.b.recs[i].Lemma
-	if strings.Contains(l, " and ") || strings.Contains(l, " joins ") || strings.Contains(l, " = ") {
-		l = commutePair.ReplaceAllString(l, " $2 ")
-	}
-	if strings.Contains(l, ", ") && strings.Contains(l, "(") {
-		l = commuteList.ReplaceAllString(l, "()")
+	switch {
+	case Scanners: // the regexps' matches, without them (scan.go)
+		l = replaceSpans(l, commutePairSpans(l), func(m []int) string { return " " + l[m[4]:m[5]] + " " })
+		l = replaceSpans(l, commuteListSpans(l), func([]int) string { return "()" })
+	default:
+		if strings.Contains(l, " and ") || strings.Contains(l, " joins ") || strings.Contains(l, " = ") {
+			l = commutePair.ReplaceAllString(l, " $2 ")
+		}
+		if strings.Contains(l, ", ") && strings.Contains(l, "(") {
+			l = commuteList.ReplaceAllString(l, "()")
+		}
 	}
 	for _, w := range strings.FieldsFunc(l, func(r rune) bool {
 		return !(r == '_' || r == '.' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
