@@ -125,7 +125,11 @@ func identifiers(s string) []string {
 		return append(out, w)
 	}
 	var out []string
-	for _, w := range strings.FieldsFunc(c, func(r rune) bool {
+	// The words are ASCII (letters, digits, '_', '.', '/'): a code in
+	// capitals has an upper-case letter and no lower-case one (what
+	// ToUpper(w) == w && ToLower(w) != w says of ASCII), and only a word
+	// with '_' or '.' is lower-cased (the copy ToLower makes).
+	for w := range strings.FieldsFuncSeq(c, func(r rune) bool {
 		return !(r == '_' || r == '.' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) {
 		w = strings.Trim(w, "./")
@@ -133,14 +137,15 @@ func identifiers(s string) []string {
 			out = appendNew(out, strconv.FormatFloat(n, 'f', -1, 64))
 			continue
 		}
-		if len(w) >= 2 && strings.ToUpper(w) == w && strings.ToLower(w) != w {
+		upper, lower := asciiCases(w)
+		if len(w) >= 2 && upper && !lower {
 			out = add(out, w)
 			continue
 		}
-		w = strings.ToLower(w)
 		if !strings.ContainsAny(w, "_.") {
 			continue
 		}
+		w = strings.ToLower(w)
 		out = add(out, w)
 		for _, part := range strings.Split(w, ".") {
 			if strings.Contains(part, "_") {
@@ -149,6 +154,17 @@ func identifiers(s string) []string {
 		}
 	}
 	return out
+}
+
+// asciiCases reports whether w holds an upper-case and a lower-case
+// ASCII letter.
+func asciiCases(w string) (upper, lower bool) {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+	}
+	return upper, lower
 }
 
 // number parses w as strconv.ParseFloat does, without the error a word

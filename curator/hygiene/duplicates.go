@@ -204,7 +204,7 @@ func (b *builder) duplicatePair(six *simIndex, slots map[int32]bool, named *name
 	if ia, ib := six.idents[p.a], six.idents[p.b]; (len(ia) > 0 || len(ib) > 0) && !sameSubject(ia, ib, !p.rare && !p.vector) {
 		return false // about another table, file, code or number
 	}
-	if swapsSlot(six.lemmas[p.a], six.lemmas[p.b], six.lv, slots) {
+	if swapsSlot(six.lemmas[p.a], six.lemmas[p.b], slots) {
 		return false // the same sentence about another column, table or noun
 	}
 	if numbersDiffer(six.idents[p.a], six.idents[p.b]) {
