@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
@@ -448,6 +449,34 @@ func similarGroupsOnCPUs(sets []termSet, v *vocab, group []string, threshold flo
 		f(<-out[k])
 		<-window
 	}
+}
+
+// similarKeys are key of every pair similarPairs gives, in no order:
+// the groups spread over the CPUs with no order to keep (each worker
+// keeps its own keys), unless PairsOnCPUs is off.
+func similarKeys(sets []termSet, v *vocab, group []string, threshold float64, key func(pair) uint64) []uint64 {
+	workers := runtime.GOMAXPROCS(0)
+	if !PairsOnCPUs || workers < 2 {
+		var out []uint64
+		similarPairs(sets, v, group, threshold, func(p pair) { out = append(out, key(p)) })
+		return out
+	}
+	keys, byGroup := groupsOf(group)
+	seen := make([]int, len(sets)) // a group's members are its own: disjoint parts
+	parts := make([][]uint64, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := int(next.Add(1) - 1); k < len(keys); k = int(next.Add(1) - 1) {
+				groupPairs(sets, v, byGroup[keys[k]], threshold, seen, func(p pair) { parts[w] = append(parts[w], key(p)) })
+			}
+		}()
+	}
+	wg.Wait()
+	return slices.Concat(parts...)
 }
 
 // groupsOf returns the group keys, sorted, and each one's members in order.
