@@ -45,20 +45,19 @@ func (b *builder) sampleSlots(group []string) map[int32]bool {
 	for k, i := range at {
 		sets[k], g[k], idents[k] = six.sets[i], group[i], six.idents[i]
 	}
-	rare := rarePairsOf(sets, six.v, idents, g)
-	var pairs []pair
-	similarPairsOnCPUs(sets, six.v, g, DuplicateThreshold, func(p pair) { pairs = append(pairs, p) })
-	pairs = append(pairs, rare...)
-	// Back to the run's indexes, in record order, each pair once: slotTerms
-	// reads only a pair's records, so the pairs are sorted as two int32s
-	// in one uint64 (a sort of numbers, without a comparison function).
-	keys := make([]uint64, len(pairs))
-	for k, p := range pairs {
-		keys[k] = uint64(uint32(at[p.a]))<<32 | uint64(uint32(at[p.b]))
+	// The pairs back at the run's indexes, in record order, each once:
+	// slotTerms reads only a pair's records, so each is kept as two int32s
+	// in one uint64 (a sort of numbers, without a comparison function;
+	// a third of a pair's bytes), made as the pairs are found, in no
+	// order (similarKeys).
+	key := func(p pair) uint64 { return uint64(uint32(at[p.a]))<<32 | uint64(uint32(at[p.b])) }
+	keys := similarKeys(sets, six.v, g, DuplicateThreshold, key)
+	for _, p := range rarePairsOf(sets, six.v, idents, g) {
+		keys = append(keys, key(p))
 	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
-	pairs = pairs[:len(keys)]
+	pairs := make([]pair, len(keys))
 	for k, key := range keys {
 		pairs[k] = pair{a: int32(key >> 32), b: int32(uint32(key))}
 	}

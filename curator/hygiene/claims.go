@@ -54,8 +54,14 @@ func claimsOf(lemma string) []claim {
 		if p.needs != "" && !containsFoldASCII(lemma, p.needs) {
 			continue // cannot match: the regexp is most of the cost
 		}
-		for _, m := range p.re.FindAllStringSubmatch(lemma, -1) {
-			v := strings.TrimSpace(m[1])
+		var spans [][]int
+		if p.kind == "unit" && Scanners && isASCII(lemma) {
+			spans = unitClaimSpans(lemma) // the regexp's matches, without it (scan.go)
+		} else {
+			spans = p.re.FindAllStringSubmatchIndex(lemma, -1)
+		}
+		for _, m := range spans {
+			v := strings.TrimSpace(lemma[m[2]:m[3]])
 			if p.kind == "unit" {
 				v = strings.TrimSpace(claimStop.ReplaceAllString(" "+v+" ", ""))
 				if w := strings.Fields(v); len(w) > 4 {
@@ -119,7 +125,11 @@ func identifiers(s string) []string {
 		return append(out, w)
 	}
 	var out []string
-	for _, w := range strings.FieldsFunc(c, func(r rune) bool {
+	// The words are ASCII (letters, digits, '_', '.', '/'): a code in
+	// capitals has an upper-case letter and no lower-case one (what
+	// ToUpper(w) == w && ToLower(w) != w says of ASCII), and only a word
+	// with '_' or '.' is lower-cased (the copy ToLower makes).
+	for w := range strings.FieldsFuncSeq(c, func(r rune) bool {
 		return !(r == '_' || r == '.' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) {
 		w = strings.Trim(w, "./")
@@ -127,14 +137,15 @@ func identifiers(s string) []string {
 			out = appendNew(out, strconv.FormatFloat(n, 'f', -1, 64))
 			continue
 		}
-		if len(w) >= 2 && strings.ToUpper(w) == w && strings.ToLower(w) != w {
+		upper, lower := asciiCases(w)
+		if len(w) >= 2 && upper && !lower {
 			out = add(out, w)
 			continue
 		}
-		w = strings.ToLower(w)
 		if !strings.ContainsAny(w, "_.") {
 			continue
 		}
+		w = strings.ToLower(w)
 		out = add(out, w)
 		for _, part := range strings.Split(w, ".") {
 			if strings.Contains(part, "_") {
@@ -143,6 +154,17 @@ func identifiers(s string) []string {
 		}
 	}
 	return out
+}
+
+// asciiCases reports whether w holds an upper-case and a lower-case
+// ASCII letter.
+func asciiCases(w string) (upper, lower bool) {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+	}
+	return upper, lower
 }
 
 // number parses w as strconv.ParseFloat does, without the error a word
@@ -218,6 +240,20 @@ var (
 )
 
 func commute(s string) string {
+	if Scanners { // the regexps' matches, without them (scan.go)
+		s = replaceSpans(s, commutePairSpans(s), func(m []int) string {
+			if a, b := s[m[2]:m[3]], s[m[6]:m[7]]; b < a {
+				return b + " " + s[m[4]:m[5]] + " " + a
+			}
+			return s[m[0]:m[1]]
+		})
+		return replaceSpans(s, commuteListSpans(s), func(m []int) string {
+			if a, b := s[m[2]:m[3]], s[m[4]:m[5]]; b < a {
+				return "(" + b + ", " + a + ")"
+			}
+			return s[m[0]:m[1]]
+		})
+	}
 	if strings.Contains(s, " and ") || strings.Contains(s, " joins ") || strings.Contains(s, " = ") {
 		s = commutePair.ReplaceAllStringFunc(s, func(m string) string {
 			p := commutePair.FindStringSubmatch(m)

@@ -93,22 +93,31 @@ func (b *builder) duplicates(ctx context.Context) error {
 	var slots map[int32]bool
 	var named *namedSeqs
 	var kept []pair
-	keep := func(p pair) {
-		if b.duplicatePair(six, slots, named, p) {
-			kept = append(kept, p)
-		}
-	}
 	if len(b.recs) > slotSample {
 		slots = b.sampleSlots(group)
-		named = newNamedSeqs(b, slots)
-		b.candidatePairs(group, b.blockKeys(group, slots), keep)
+		// Each worker decides the pairs it is given with its own names
+		// (namedSeqs' caches) and keeps its own; they are sorted below.
+		nameds := make([]*namedSeqs, b.candidateWorkers())
+		keptBy := make([][]pair, len(nameds))
+		b.candidatePairs(group, b.blockKeys(group, slots), func(w int, p pair) {
+			if nameds[w] == nil {
+				nameds[w] = newNamedSeqs(b, slots)
+			}
+			if b.duplicatePair(six, slots, nameds[w], p) {
+				keptBy[w] = append(keptBy[w], p)
+			}
+		})
+		kept = slices.Concat(keptBy...)
 	} else {
-		var pairs []pair
-		b.candidatePairs(group, group, func(p pair) { pairs = append(pairs, p) })
+		pairsBy := make([][]pair, b.candidateWorkers())
+		b.candidatePairs(group, group, func(w int, p pair) { pairsBy[w] = append(pairsBy[w], p) })
+		pairs := slices.Concat(pairsBy...)
 		slots = slotTerms(six.lemmas, six.lv, pairs)
 		named = newNamedSeqs(b, slots)
 		for _, p := range pairs {
-			keep(p)
+			if b.duplicatePair(six, slots, named, p) {
+				kept = append(kept, p)
+			}
 		}
 	}
 	// In record order, the embedding neighbours last: the order the
@@ -204,7 +213,7 @@ func (b *builder) duplicatePair(six *simIndex, slots map[int32]bool, named *name
 	if ia, ib := six.idents[p.a], six.idents[p.b]; (len(ia) > 0 || len(ib) > 0) && !sameSubject(ia, ib, !p.rare && !p.vector) {
 		return false // about another table, file, code or number
 	}
-	if swapsSlot(six.lemmas[p.a], six.lemmas[p.b], six.lv, slots) {
+	if swapsSlot(six.lemmas[p.a], six.lemmas[p.b], slots) {
 		return false // the same sentence about another column, table or noun
 	}
 	if numbersDiffer(six.idents[p.a], six.idents[p.b]) {
@@ -214,55 +223,75 @@ func (b *builder) duplicatePair(six *simIndex, slots map[int32]bool, named *name
 	return named.sameOrder(int(p.a), int(p.b))
 }
 
+// candidateWorkers is how many workers candidatePairs gives pairs on:
+// an incremental run's input is small, and its groups go on the CPUs
+// (pairWorkers); the full run's blocks may hold many pairs each, decided
+// as they are made on one goroutine.
+func (b *builder) candidateWorkers() int {
+	if b.opt.Focus == nil {
+		return 1
+	}
+	return pairWorkers()
+}
+
 // candidatePairs gives f every duplicate candidate pair once: the similar
 // pairs of similarGroup as they are made, then the rare pairs of group
 // (rarePairs) not already given, then the embedding neighbours
 // (vectorPairs) not already given. A pair in two lists is given as the
-// first (a similar pair, not rare).
-func (b *builder) candidatePairs(group, similarGroup []string, f func(pair)) {
+// first (a similar pair, not rare). f(w, p) is called on worker w's
+// goroutine (0 to candidateWorkers()-1), the similar pairs in no order
+// where there are several workers (similarOnWorkers: its callers sort
+// what they keep), the rest on the caller's as worker 0.
+func (b *builder) candidatePairs(group, similarGroup []string, f func(w int, p pair)) {
 	six := b.index()
 	// Two records may be the only two naming more than one identifier.
 	rare := slices.CompactFunc(b.rarePairs(group), func(x, y pair) bool { return x.a == y.a && x.b == y.b })
 	vec := b.vectorPairs(group)
-	given := func(ps []pair) (map[[2]int32]int, []bool) {
+	workers := b.candidateWorkers()
+	given := func(ps []pair) (map[[2]int32]int, [][]bool) {
 		at := make(map[[2]int32]int, len(ps))
 		for k, p := range ps {
 			at[[2]int32{p.a, p.b}] = k
 		}
-		return at, make([]bool, len(ps))
+		by := make([][]bool, workers) // each worker marks its own
+		for w := range by {
+			by[w] = make([]bool, len(ps))
+		}
+		return at, by
 	}
 	rareAt, rareGiven := given(rare)
 	vecAt, vecGiven := given(vec)
-	mark := func(p pair) {
+	mark := func(w int, p pair) {
 		if k, ok := rareAt[[2]int32{p.a, p.b}]; ok && !p.rare {
-			rareGiven[k] = true
+			rareGiven[w][k] = true
 		}
 		if k, ok := vecAt[[2]int32{p.a, p.b}]; ok {
-			vecGiven[k] = true
+			vecGiven[w][k] = true
 		}
 	}
-	// An incremental run's input is small: its groups go on both CPUs
-	// (the same pairs in the same order). The full run's blocks may hold
-	// many pairs each, which similarPairsOnCPUs would hold a few of.
-	pairsOf := similarPairs
-	if b.opt.Focus != nil {
-		pairsOf = similarPairsOnCPUs
-	}
-	pairsOf(six.sets, six.v, similarGroup, DuplicateThreshold, func(p pair) {
+	similarOnWorkers(six.sets, six.v, similarGroup, DuplicateThreshold, workers, func(w int, p pair) {
 		if len(rareAt) > 0 || len(vecAt) > 0 {
-			mark(p)
+			mark(w, p)
 		}
-		f(p)
+		f(w, p)
 	})
+	for w := 1; w < workers; w++ {
+		for k, ok := range rareGiven[w] {
+			rareGiven[0][k] = rareGiven[0][k] || ok
+		}
+		for k, ok := range vecGiven[w] {
+			vecGiven[0][k] = vecGiven[0][k] || ok
+		}
+	}
 	for k, p := range rare {
-		if !rareGiven[k] {
-			mark(p)
-			f(p)
+		if !rareGiven[0][k] {
+			mark(0, p)
+			f(0, p)
 		}
 	}
 	for k, p := range vec {
-		if !vecGiven[k] {
-			f(p)
+		if !vecGiven[0][k] {
+			f(0, p)
 		}
 	}
 }

@@ -127,8 +127,11 @@ func LoadChanged(s Store, changed []string, near Neighbours, env string) (Input,
 }
 
 // recordsByID are the records of ids that s holds, in two halves read at
-// once above readHalves (the decoding is most of it).
+// once above readHalves (the decoding is most of it). The ids are asked
+// for in order: each query's rows then lie near each other in the
+// bank's id index (fewer pages read; the answer is a map).
 func recordsByID(s Store, ids []string) (map[string]*review.Record, error) {
+	ids = slices.Sorted(slices.Values(ids))
 	if len(ids) < readHalves {
 		return s.RecordsByID(ids)
 	}

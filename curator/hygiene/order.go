@@ -1,7 +1,6 @@
 package hygiene
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/memreview/memreview/index"
@@ -44,11 +43,17 @@ func (n *namedSeqs) of(i int) []string {
 	// (A lemma without the constructions' words is left as it is: the
 	// regexps cost most of this where they are run for nothing.)
 	l := n.b.recs[i].Lemma
-	if strings.Contains(l, " and ") || strings.Contains(l, " joins ") || strings.Contains(l, " = ") {
-		l = commutePair.ReplaceAllString(l, " $2 ")
-	}
-	if strings.Contains(l, ", ") && strings.Contains(l, "(") {
-		l = commuteList.ReplaceAllString(l, "()")
+	switch {
+	case Scanners: // the regexps' matches, without them (scan.go)
+		l = replaceSpans(l, commutePairSpans(l), func(m []int) string { return " " + l[m[4]:m[5]] + " " })
+		l = replaceSpans(l, commuteListSpans(l), func([]int) string { return "()" })
+	default:
+		if strings.Contains(l, " and ") || strings.Contains(l, " joins ") || strings.Contains(l, " = ") {
+			l = commutePair.ReplaceAllString(l, " $2 ")
+		}
+		if strings.Contains(l, ", ") && strings.Contains(l, "(") {
+			l = commuteList.ReplaceAllString(l, "()")
+		}
 	}
 	for _, w := range strings.FieldsFunc(l, func(r rune) bool {
 		return !(r == '_' || r == '.' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
@@ -91,27 +96,30 @@ func (n *namedSeqs) of(i int) []string {
 // sameOrder: the names both lemmas hold (outside commuting constructions)
 // occur in the same order in each.
 func (n *namedSeqs) sameOrder(a, b int) bool {
-	sa, sb := n.of(a), n.of(b)
-	in := func(xs []string) map[string]bool {
-		m := make(map[string]bool, len(xs))
-		for _, x := range xs {
-			m[x] = true
+	return sameShared(n.of(a), n.of(b))
+}
+
+// sameShared: the names of sa that sb holds, in sa's order, are those of
+// sb that sa holds, in sb's order (every occurrence). The two lists are
+// walked together, a name's membership looked up in the other list (a
+// lemma names a few), not collected.
+func sameShared(sa, sb []string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(sa) && !contains(sb, sa[i]) {
+			i++
 		}
-		return m
-	}
-	ma, mb := in(sa), in(sb)
-	var fa, fb []string
-	for _, x := range sa {
-		if mb[x] {
-			fa = append(fa, x)
+		for j < len(sb) && !contains(sa, sb[j]) {
+			j++
 		}
-	}
-	for _, x := range sb {
-		if ma[x] {
-			fb = append(fb, x)
+		if i == len(sa) || j == len(sb) {
+			return i == len(sa) && j == len(sb)
 		}
+		if sa[i] != sb[j] {
+			return false
+		}
+		i, j = i+1, j+1
 	}
-	return slices.Equal(fa, fb)
 }
 
 // numbersDiffer: one list of identifiers holds a number the other lacks.

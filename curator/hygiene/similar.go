@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
@@ -392,62 +393,53 @@ func similarPairs(sets []termSet, v *vocab, group []string, threshold float64, f
 }
 
 // PairsOnCPUs, the default, spreads the similar pairs of the slots'
-// sample and of an incremental run over the CPUs (similarPairsOnCPUs);
+// sample and of an incremental run over the CPUs (similarOnWorkers);
 // false makes them on one goroutine, as before. The knob is for a
 // benchmark's peer.
 var PairsOnCPUs = true
 
-// similarPairsOnCPUs is similarPairs with the groups spread over the CPUs:
-// f is called on the caller's goroutine, in the order similarPairs calls
-// it, each group's pairs held until the groups before it are given (so
-// it holds a few groups' pairs at a time; the full run, whose blocks may
-// be large, keeps similarPairs).
-func similarPairsOnCPUs(sets []termSet, v *vocab, group []string, threshold float64, f func(pair)) {
-	if !PairsOnCPUs || runtime.GOMAXPROCS(0) < 2 {
-		similarPairs(sets, v, group, threshold, f)
-		return
+// pairWorkers is how many workers similarOnWorkers is given: the CPUs,
+// or one where PairsOnCPUs is off.
+func pairWorkers() int {
+	if !PairsOnCPUs {
+		return 1
 	}
-	similarGroupsOnCPUs(sets, v, group, threshold, func(ps []pair) {
-		for _, p := range ps {
-			f(p)
-		}
-	})
+	return max(1, runtime.GOMAXPROCS(0))
 }
 
-// similarGroupsOnCPUs gives f each group's pairs (as similarPairs makes
-// them), the groups in similarPairs' order, made on the CPUs.
-func similarGroupsOnCPUs(sets []termSet, v *vocab, group []string, threshold float64, f func([]pair)) {
-	workers := runtime.GOMAXPROCS(0)
-	keys, byGroup := groupsOf(group)
-	// A group's members are its own: the workers write disjoint parts of
-	// seen.
-	seen := make([]int, len(sets))
-	out := make([]chan []pair, len(keys))
-	for k := range out {
-		out[k] = make(chan []pair, 1)
+// similarOnWorkers gives f(w, p) every pair similarPairs gives, the
+// groups spread over workers goroutines (w is the one's number, 0 to
+// workers-1, each one's calls on its own goroutine), in no order: for
+// callers that sort what they keep. With one worker it is similarPairs,
+// on the caller's goroutine, in its order.
+func similarOnWorkers(sets []termSet, v *vocab, group []string, threshold float64, workers int, f func(w int, p pair)) {
+	if workers < 2 {
+		similarPairs(sets, v, group, threshold, func(p pair) { f(0, p) })
+		return
 	}
-	window := make(chan struct{}, 4*workers) // groups taken and not yet given
-	next := make(chan int)
-	go func() {
-		defer close(next)
-		for k := range keys {
-			window <- struct{}{}
-			next <- k
-		}
-	}()
-	for range workers {
+	keys, byGroup := groupsOf(group)
+	seen := make([]int, len(sets)) // a group's members are its own: disjoint parts
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
 		go func() {
-			for k := range next {
-				var ps []pair
-				groupPairs(sets, v, byGroup[keys[k]], threshold, seen, func(p pair) { ps = append(ps, p) })
-				out[k] <- ps
+			defer wg.Done()
+			for k := int(next.Add(1) - 1); k < len(keys); k = int(next.Add(1) - 1) {
+				groupPairs(sets, v, byGroup[keys[k]], threshold, seen, func(p pair) { f(w, p) })
 			}
 		}()
 	}
-	for k := range keys {
-		f(<-out[k])
-		<-window
-	}
+	wg.Wait()
+}
+
+// similarKeys are key of every pair similarPairs gives, in no order, made
+// on the CPUs (similarOnWorkers; each worker keeps its own).
+func similarKeys(sets []termSet, v *vocab, group []string, threshold float64, key func(pair) uint64) []uint64 {
+	workers := pairWorkers()
+	parts := make([][]uint64, workers)
+	similarOnWorkers(sets, v, group, threshold, workers, func(w int, p pair) { parts[w] = append(parts[w], key(p)) })
+	return slices.Concat(parts...)
 }
 
 // groupsOf returns the group keys, sorted, and each one's members in order.

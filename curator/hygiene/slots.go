@@ -1,5 +1,7 @@
 package hygiene
 
+import "slices"
+
 // Slot terms.
 //
 // Two records can share nearly all their words and still say different
@@ -22,16 +24,11 @@ const (
 	maxSlotShare = 10
 )
 
-// diff returns the terms of a not in b (both sorted by the vocab's rank).
-func (v *vocab) diff(a, b termSet) []int32 {
-	out, _ := v.diffUpTo(a, b, len(a.ids)) // never more than a's terms
-	return out
-}
-
-// diffUpTo gives the terms of a not in b (both sorted by the vocab's rank)
-// when there are at most n of them; false when there are more.
-func (v *vocab) diffUpTo(a, b termSet, n int) ([]int32, bool) {
-	var out []int32
+// diffUpTo appends to dst (reused: the caller's buffer) the terms of a
+// not in b (both sorted by the vocab's rank) when there are at most n of
+// them; false when there are more.
+func (v *vocab) diffUpTo(dst []int32, a, b termSet, n int) ([]int32, bool) {
+	out := dst[:0]
 	i, j := 0, 0
 	for i < len(a.ids) {
 		switch {
@@ -49,6 +46,27 @@ func (v *vocab) diffUpTo(a, b termSet, n int) ([]int32, bool) {
 		}
 	}
 	return out, true
+}
+
+// diffHolds reports whether a term of a not in b (both sorted by rank)
+// is in slots.
+func diffHolds(a, b termSet, slots map[int32]bool) bool {
+	i, j := 0, 0
+	for i < len(a.ids) {
+		switch {
+		case j >= len(b.ids) || a.ids[i] < b.ids[j]:
+			if slots[a.ids[i]] {
+				return true
+			}
+			i++
+		case a.ids[i] == b.ids[j]:
+			i++
+			j++
+		default:
+			j++
+		}
+	}
+	return false
 }
 
 // slotTerms learns the slot terms from candidate pairs, in two passes. A
@@ -80,10 +98,14 @@ func slotTerms(sets []termSet, v *vocab, pairs []pair) map[int32]bool {
 	}
 	type swap struct{ a, b []int32 }
 	var wide []swap
+	var bufA, bufB [maxSwap]int32 // most pairs differ in more: nothing allocated for them
 	for _, p := range pairs {
-		da, okA := v.diffUpTo(sets[p.a], sets[p.b], maxSwap)
-		db, okB := v.diffUpTo(sets[p.b], sets[p.a], maxSwap)
-		if !okA || !okB {
+		da, okA := v.diffUpTo(bufA[:0], sets[p.a], sets[p.b], maxSwap)
+		if !okA {
+			continue
+		}
+		db, okB := v.diffUpTo(bufB[:0], sets[p.b], sets[p.a], maxSwap)
+		if !okB {
 			continue
 		}
 		switch {
@@ -92,7 +114,7 @@ func slotTerms(sets []termSet, v *vocab, pairs []pair) map[int32]bool {
 			link(da[0], db[0])
 			link(db[0], da[0])
 		default:
-			wide = append(wide, swap{da, db})
+			wide = append(wide, swap{slices.Clone(da), slices.Clone(db)})
 		}
 	}
 	known := learned()
@@ -142,14 +164,6 @@ func slotTerms(sets []termSet, v *vocab, pairs []pair) map[int32]bool {
 }
 
 // swapsSlot reports whether a or b holds a slot term the other lacks.
-func swapsSlot(a, b termSet, v *vocab, slots map[int32]bool) bool {
-	has := func(ts []int32) bool {
-		for _, t := range ts {
-			if slots[t] {
-				return true
-			}
-		}
-		return false
-	}
-	return has(v.diff(a, b)) || has(v.diff(b, a))
+func swapsSlot(a, b termSet, slots map[int32]bool) bool {
+	return diffHolds(a, b, slots) || diffHolds(b, a, slots)
 }

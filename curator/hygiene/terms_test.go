@@ -1,11 +1,13 @@
 package hygiene
 
 import (
+	"context"
 	"maps"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memreview/memreview/index"
 	"github.com/memreview/memreview/review"
@@ -69,9 +71,9 @@ func TestRecordTermsOnce(t *testing.T) {
 	}
 }
 
-// similarPairsOnCPUs gives the pairs similarPairs gives, in the same
-// order, whatever the CPUs.
-func TestSimilarPairsOnCPUs(t *testing.T) {
+// similarOnWorkers gives the pairs similarPairs gives, each once, on
+// the workers it names (in similarPairs' order with one).
+func TestSimilarOnWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	recs := sample.SynthRecords(3000, 3)
 	sets, v := analyse(len(recs), func(i int) []string { ts, _ := recordTerms(&recs[i]); return ts })
@@ -80,11 +82,28 @@ func TestSimilarPairsOnCPUs(t *testing.T) {
 		group[i] = r.Scope.Env + "\x00" + r.Scope.TaskFamily + "\x00" + string(r.Category)
 	}
 	for _, th := range []float64{DuplicateThreshold, 0.5} {
-		var want, got []pair
+		var want []pair
 		similarPairs(sets, v, group, th, func(p pair) { want = append(want, p) })
-		similarPairsOnCPUs(sets, v, group, th, func(p pair) { got = append(got, p) })
-		if len(want) < 10 || !slices.Equal(got, want) {
-			t.Fatalf("threshold %v: %d pairs on the CPUs, %d on one goroutine (equal: %v)", th, len(got), len(want), slices.Equal(got, want))
+		if len(want) < 10 {
+			t.Fatalf("threshold %v: %d pairs: too few to tell", th, len(want))
+		}
+		for _, workers := range []int{1, 2, 4} {
+			by := make([][]pair, workers)
+			similarOnWorkers(sets, v, group, th, workers, func(w int, p pair) { by[w] = append(by[w], p) })
+			got := slices.Concat(by...)
+			if workers > 1 {
+				if len(by[1]) == 0 {
+					t.Errorf("threshold %v, %d workers: worker 1 was given nothing", th, workers)
+				}
+				slices.SortFunc(got, byRecords)
+				want := slices.Clone(want)
+				slices.SortFunc(want, byRecords)
+				if !slices.Equal(got, want) {
+					t.Fatalf("threshold %v, %d workers: %d pairs, %d by similarPairs (the same: %v)", th, workers, len(got), len(want), slices.Equal(got, want))
+				}
+			} else if !slices.Equal(got, want) {
+				t.Fatalf("threshold %v, one worker: not similarPairs' pairs in its order", th)
+			}
 		}
 	}
 }
@@ -185,6 +204,44 @@ func TestSampleSlotsSame(t *testing.T) {
 		PairsOnCPUs = true
 		if !maps.Equal(got, want) {
 			t.Fatalf("on the CPUs %v: %d slot terms, want %d", onCPUs, len(got), len(want))
+		}
+	}
+}
+
+// An incremental run's candidate pairs made and decided on the workers
+// (candidatePairs with several) give the findings of one goroutine
+// (PairsOnCPUs off), above slotSample (the blocks) and at or below it
+// (every candidate collected first).
+func TestIncrementalPairsOnWorkers(t *testing.T) {
+	defer func(n int) { slotSample = n }(slotSample)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	recs := sample.SynthRecords(3000, 9)
+	for i := range recs {
+		recs[i].Version = 1
+	}
+	focus := map[string]bool{}
+	for i := 0; i < len(recs); i += 5 {
+		focus[recs[i].ID] = true
+	}
+	for _, sampled := range []int{1000, 20000} {
+		slotSample = sampled
+		fingerprints := func() []string {
+			rep, err := Run(context.Background(), Input{Records: recs, Now: time.Unix(1e9, 0)}, Options{Only: Duplicates, Focus: focus})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, f := range rep.Findings {
+				out = append(out, f.Fingerprint+" "+f.Proposal.Rationale)
+			}
+			return out
+		}
+		got := fingerprints()
+		PairsOnCPUs = false
+		want := fingerprints()
+		PairsOnCPUs = true
+		if len(want) < 20 || !slices.Equal(got, want) {
+			t.Fatalf("slot sample %d: %d findings on the workers, %d on one goroutine (the same: %v)", sampled, len(got), len(want), slices.Equal(got, want))
 		}
 	}
 }

@@ -223,6 +223,8 @@ func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSn
 	under := func(w float64, k int) bool {
 		return len(best.hits) == q.K && (w+rest[k])*(1+1e-9) < best.hits[0].Weight
 	}
+	cursors := make([]roaring.IntIterator, len(terms)) // terms[k]'s postings in the segment walked, once started
+	started := make([]bool, len(terms))
 	p := 0
 	for ; p < prefix && !under(0, p); p++ {
 		if err := ctx.Err(); err != nil {
@@ -269,7 +271,10 @@ func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSn
 			// The new candidates come in order: each term's postings are
 			// walked forward with them (a cursor that gallops), not
 			// searched from the start for each.
-			cursors := make([]roaring.IntPeekable, len(terms))
+			// The cursors are values, reused from segment to segment
+			// (no iterator allocated per term and segment) and called
+			// directly, not through the IntPeekable interface.
+			clear(started)
 			it := fresh.Iterator()
 		docs:
 			for it.HasNext() {
@@ -279,14 +284,14 @@ func (q *SharedTermsQuery) bounded(ctx context.Context, segs []*scorch.SegmentSn
 					if under(w, k) {
 						continue docs
 					}
-					c := cursors[k]
-					if c == nil {
+					c := &cursors[k]
+					if !started[k] {
 						l := terms[k].lists[j]
 						if l == nil {
 							continue
 						}
-						c = l.Iterator()
-						cursors[k] = c
+						c.Initialize(l)
+						started[k] = true
 					}
 					c.AdvanceIfNeeded(d)
 					if c.HasNext() && c.PeekNext() == d {

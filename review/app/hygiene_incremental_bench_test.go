@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,8 +32,8 @@ import (
 // default, shared-terms-bound). With MEMREVIEW_BENCH_PEER set it runs
 // again on the same changes with the search it names (shared-terms,
 // rare-terms, any-word; "1": any-word; three-pass: the same search, the
-// finder's analysis as before, hygiene.AnalyseOnce off; before: that and
-// hygiene.PairsOnCPUs off) and counts the findings both runs make, and with
+// finder's analysis as before, hygiene.AnalyseOnce off; regexps: the same
+// search and analysis, hygiene.Scanners off; before: all three off) and counts the findings both runs make, and with
 // MEMREVIEW_BENCH_FULL set too, a full run's, and how many of its pairs
 // of a changed record and another each incremental run names in one
 // finding. MEMREVIEW_BENCH_NEIGHBOURS sets the neighbours asked for per
@@ -50,6 +52,7 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 	terms, _ := strconv.Atoi(os.Getenv("MEMREVIEW_BENCH_RARETERMS"))
 	ns := app.NeighbourSearch{By: app.NeighbourStrategy(os.Getenv("MEMREVIEW_BENCH_BY")), K: k, RareTerms: terms}
 	peerBy := app.NeighbourStrategy(os.Getenv("MEMREVIEW_BENCH_PEER"))
+	peerName := peerBy
 	if peerBy == "1" {
 		peerBy = app.NeighboursAnyWord
 	}
@@ -58,8 +61,12 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 	// whole, again with its identifiers split, and its lemma alone);
 	// before: that and the similar pairs on one goroutine
 	// (hygiene.PairsOnCPUs off).
+	// regexps: the same search and analysis, the claims and commuting
+	// constructions found by the regexps (hygiene.Scanners off; before
+	// turns it off too).
 	threePass, before := peerBy == "three-pass" || peerBy == "before", peerBy == "before"
-	if threePass {
+	regexps := peerBy == "regexps" || before
+	if threePass || regexps {
 		peerBy = ns.By
 		if peerBy == "" {
 			peerBy = app.NeighboursSharedTermsBound
@@ -84,7 +91,17 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 		src[i] = recs[(i*7919)%len(recs)]
 	}
 	recs = nil
-	for range b.N {
+	// MEMREVIEW_BENCH_ORDER: new-first or peer-first for the first run
+	// (unset: drawn at random); later runs alternate.
+	peerFirst := rand.IntN(2) == 1
+	switch o := os.Getenv("MEMREVIEW_BENCH_ORDER"); o {
+	case "new-first", "peer-first":
+		peerFirst = o == "peer-first"
+	case "":
+	default:
+		b.Fatalf("MEMREVIEW_BENCH_ORDER=%q: new-first, peer-first or unset (random)", o)
+	}
+	for i := range b.N {
 		seq, err := svc.LastSeq()
 		if err != nil {
 			b.Fatal(err)
@@ -122,27 +139,61 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 			}
 			b.Logf("warm-up run: %v", time.Since(start))
 		}
-		start, cpu := time.Now(), testenv.CPUTime()
-		rep, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true, Neighbours: ns})
-		if err != nil {
-			b.Fatal(err)
-		}
-		d, dc := time.Since(start), testenv.CPUTime()-cpu
-		b.Logf("incremental run over %d changed of %d records: %v (CPU %v), %d findings", rep.Changed, total, d, dc, len(rep.Findings))
-		b.ReportMetric(float64(dc.Milliseconds())/float64(changed), "cpu-ms/changed")
-		if !rep.Incremental || rep.Changed != changed {
-			b.Fatalf("incremental %v over %d changed; want %d", rep.Incremental, rep.Changed, changed)
-		}
-		b.ReportMetric(float64(d.Milliseconds())/float64(changed), "ms/changed")
-		if peerBy != "" { // another search, on the same changes
-			hygiene.AnalyseOnce, hygiene.PairsOnCPUs = !threePass, !before
+		var rep *app.HygieneReport
+		first := func() {
+			if path := os.Getenv("MEMREVIEW_BENCH_PROFILE"); path != "" { // this run's CPU alone, not the setup's
+				f, err := os.Create(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					b.Fatal(err)
+				}
+				defer pprof.StopCPUProfile()
+			}
 			start, cpu := time.Now(), testenv.CPUTime()
-			peer, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true,
-				Neighbours: app.NeighbourSearch{By: peerBy, K: k, RareTerms: terms}})
-			pd, pc := time.Since(start), testenv.CPUTime()-cpu
-			hygiene.AnalyseOnce, hygiene.PairsOnCPUs = true, true
+			r, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true, Neighbours: ns})
 			if err != nil {
 				b.Fatal(err)
+			}
+			d, dc := time.Since(start), testenv.CPUTime()-cpu
+			rep = r
+			b.Logf("incremental run over %d changed of %d records: %v (CPU %v), %d findings", rep.Changed, total, d, dc, len(rep.Findings))
+			b.ReportMetric(float64(dc.Milliseconds())/float64(changed), "cpu-ms/changed")
+			if !rep.Incremental || rep.Changed != changed {
+				b.Fatalf("incremental %v over %d changed; want %d", rep.Incremental, rep.Changed, changed)
+			}
+			b.ReportMetric(float64(d.Milliseconds())/float64(changed), "ms/changed")
+		}
+		if peerBy == "" {
+			first()
+		} else { // another search, on the same changes
+			var peer *app.HygieneReport
+			var pd, pc time.Duration
+			second := func() {
+				hygiene.AnalyseOnce, hygiene.PairsOnCPUs, hygiene.Scanners = !threePass, !before, !regexps
+				start, cpu := time.Now(), testenv.CPUTime()
+				r, _, err := svc.Hygiene(ctx, app.HygieneOptions{Incremental: true, DryRun: true,
+					Neighbours: app.NeighbourSearch{By: peerBy, K: k, RareTerms: terms}})
+				pd, pc = time.Since(start), testenv.CPUTime()-cpu
+				hygiene.AnalyseOnce, hygiene.PairsOnCPUs, hygiene.Scanners = true, true, true
+				if err != nil {
+					b.Fatal(err)
+				}
+				peer = r
+			}
+			// The run timed first finds the caches the other warmed
+			// less warm, or the collector's debt of the other: neither
+			// side goes first every time.
+			if peerFirst != (i%2 == 1) {
+				b.Logf("order: the peer first")
+				second()
+				first()
+			} else {
+				b.Logf("order: the default first")
+				first()
+				second()
 			}
 			b.ReportMetric(float64(pc.Milliseconds())/float64(changed), "peer-cpu-ms/changed")
 			mine := map[string]bool{}
@@ -155,7 +206,7 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 					both++
 				}
 			}
-			b.Logf("peer (%s): %v (CPU %v), %d findings, %d of them also found by the first run", peerBy, pd, pc, len(peer.Findings), both)
+			b.Logf("peer (%s): %v (CPU %v), %d findings, %d of them also found by the default's run", peerName, pd, pc, len(peer.Findings), both)
 			if os.Getenv("MEMREVIEW_BENCH_FULL") != "" { // what the full run finds about the changed records
 				prefix := fmt.Sprintf("mem_b%d_", run)
 				full, _, err := svc.Hygiene(ctx, app.HygieneOptions{DryRun: true})
@@ -163,7 +214,7 @@ func BenchmarkHygieneIncremental(b *testing.B) {
 					b.Fatal(err)
 				}
 				want := pairsAbout(full, prefix)
-				for name, r := range map[string]*app.HygieneReport{"first": rep, "peer " + string(peerBy): peer} {
+				for name, r := range map[string]*app.HygieneReport{"default": rep, "peer " + string(peerName): peer} {
 					got := pairsAbout(r, prefix)
 					for kind, ps := range want {
 						hit := 0
