@@ -338,11 +338,12 @@ func BenchmarkVectorFile(b *testing.B) {
 
 // BenchmarkVectorScan is one unfiltered search of 100,000 (hard profile),
 // Search alone (no recall or quantiles), wall and CPU time: for
-// profiling and comparing the scan.
+// profiling and comparing the scan (128 dimensions: the offline
+// embedder's).
 //
 // go test ./index/vector -run '^$' -bench VectorScan -benchtime 2000x
 func BenchmarkVectorScan(b *testing.B) {
-	for _, dims := range []int{384, 1536} {
+	for _, dims := range []int{128, 384, 1536} {
 		b.Run(fmt.Sprintf("dims=%d", dims), func(b *testing.B) {
 			gen := newProfile("hard", dims, 1000, 1)
 			ix, _ := New(Options{Dims: dims})

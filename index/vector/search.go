@@ -261,6 +261,8 @@ func (ix *Index) scanHead(q []uint64, c scope, dist []uint16, lo, hi int, none u
 		blk := ix.head.blocks[j>>blockShift]
 		end := min(hi, (j>>blockShift+1)<<blockShift)
 		switch hw {
+		case 2:
+			scan2(q, blk, ix.alive, j, end, dist, h, none)
 		case 4:
 			scan4(q, blk, ix.alive, j, end, dist, h, none)
 		case 6:
@@ -281,8 +283,33 @@ func (ix *Index) scanHead(q []uint64, c scope, dist []uint16, lo, hi int, none u
 	return h
 }
 
-// scan4 and scan6 are scanHead's loop over slots [j, end) of one block
-// for heads of 4 and 6 words, with the query in registers.
+// scan2, scan4 and scan6 are scanHead's loop over slots [j, end) of one
+// block for heads of 2, 4 and 6 words (128, 256 and 384 dimensions, the
+// offline embedder's 128 among them), with the query in registers.
+func scan2(q, blk, alive []uint64, j, end int, dist []uint16, h []int32, none uint16) {
+	q0, q1 := q[0], q[1]
+	// Four histograms, slot by slot in turn: consecutive slots at the same
+	// distance (most are near the middle) then do not wait on one
+	// another's increment.
+	var hs [4][2*64 + 1]int32
+	for k := j; k < end; k++ {
+		if alive[k/64]&(1<<(k%64)) == 0 {
+			dist[k] = none
+			continue
+		}
+		b := blk[(k&blockMask)*2:]
+		b = b[:2]
+		d := bits.OnesCount64(q0^b[0]) + bits.OnesCount64(q1^b[1])
+		dist[k] = uint16(d)
+		hs[k&3][d]++
+	}
+	for _, x := range hs {
+		for d, n := range x {
+			h[d] += n
+		}
+	}
+}
+
 func scan4(q, blk, alive []uint64, j, end int, dist []uint16, h []int32, none uint16) {
 	q0, q1, q2, q3 := q[0], q[1], q[2], q[3]
 	for k := j; k < end; k++ {
@@ -316,10 +343,13 @@ func scan6(q, blk, alive []uint64, j, end int, dist []uint16, h []int32, none ui
 	}
 }
 
-// headDistance is hamming, unrolled for the usual head widths (256 and
-// 384 dimensions).
+// headDistance is hamming, unrolled for the usual head widths (128, 256
+// and 384 dimensions).
 func headDistance(q, b []uint64) int {
 	switch len(q) {
+	case 2:
+		b = b[:2]
+		return bits.OnesCount64(q[0]^b[0]) + bits.OnesCount64(q[1]^b[1])
 	case 4:
 		b = b[:4]
 		return bits.OnesCount64(q[0]^b[0]) + bits.OnesCount64(q[1]^b[1]) +

@@ -142,8 +142,9 @@ func (s *Service) hybrid(ctx context.Context, ix Index, query string, scope revi
 	}
 	// The candidates are filtered and weighed by their standing; only the
 	// k returned are read in full (decoding the whole pool, up to a
-	// hundred records, was a fifth of a hybrid call's CPU).
-	standing, err := s.standings(ids)
+	// hundred records, was a fifth of a hybrid call's CPU), through the
+	// standings cache (standingcache.go).
+	standing, err := s.standingsCached(ids)
 	if err != nil {
 		return nil, err
 	}

@@ -130,6 +130,7 @@ type Service struct {
 	evals  evalCache
 	rcache retrieveCache     // retrievecache.go
 	rslots retrieveSlots     // retrieveslots.go
+	scache standingCache     // standingcache.go
 	tel    *telemetry.Tracer // nil: no telemetry (telemetry.go)
 }
 

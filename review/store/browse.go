@@ -2,7 +2,6 @@ package store
 
 import (
 	"database/sql"
-	"strings"
 
 	"github.com/memreview/memreview/review"
 )
@@ -26,15 +25,11 @@ func scanString(rows *sql.Rows) (string, error) {
 // bank holds, in a few queries (a screen's rows: one query per 500 ids)
 // rather than one per id; ids it does not hold are left out.
 func (s *Store) RecordsByID(ids []string) (map[string]*review.Record, error) {
-	const chunk = 500
+	const chunk = 512
 	out := make(map[string]*review.Record, len(ids))
 	for lo := 0; lo < len(ids); lo += chunk {
-		part := ids[lo:min(lo+chunk, len(ids))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
-		}
-		q := `SELECT body, ` + suspectSQL + ` FROM records WHERE id IN (?` + strings.Repeat(", ?", len(part)-1) + `)`
+		args, in := inArgs(ids[lo:min(lo+chunk, len(ids))])
+		q := `SELECT body, ` + suspectSQL + ` FROM records WHERE id IN (` + in
 		recs, err := queryRows(s.rd, q, args, scanRecord)
 		if err != nil {
 			return nil, err

@@ -3,7 +3,7 @@ package store
 import "fmt"
 
 // schemaVersion is the bank.db schema this code writes (PRAGMA user_version).
-const schemaVersion = 6
+const schemaVersion = 7
 
 // migrations[i] brings a bank from user_version i to i+1. The SQL stays
 // portable (plain tables, JSON bodies in TEXT) so the store can move to
@@ -55,6 +55,10 @@ var migrations = []string{
 	// index follows), the texts whose embedding failed and when to try
 	// again, and the trained offline embedders.
 	embeddingsSchema,
+	// 6→7: the records' standing (standing.go) as a covering index, so
+	// that a hybrid retrieval reads its candidates' standing from the
+	// index alone instead of from each record's row and JSON body.
+	`CREATE INDEX IF NOT EXISTS records_standing ON records(id, status, ` + standingColumns + `);`,
 }
 
 func (s *Store) migrate() error {

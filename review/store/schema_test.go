@@ -57,3 +57,47 @@ func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
 		t.Fatalf("reading a target's runs does not use the index: %s", p)
 	}
 }
+
+// A bank of schema 6 gains records_standing when it is opened, and the
+// standings query reads it alone (SQLite's plan: a covering index), not
+// the records' rows.
+func TestSchemaMigratesStandingIndex(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Create(dir, Options{Now: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", filepath.Join(dir, DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DROP INDEX records_standing`, `PRAGMA user_version = 6`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	db.Close()
+	s, err = Open(dir, Options{Now: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := s.db.Query(`EXPLAIN QUERY PLAN SELECT id, status, `+standingColumns+` FROM records INDEXED BY records_standing WHERE id IN (?, ?)`, "mem_a", "mem_b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "COVERING INDEX records_standing") {
+		t.Fatalf("the standings query reads more than records_standing: %s", p)
+	}
+}

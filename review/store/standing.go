@@ -2,7 +2,6 @@ package store
 
 import (
 	"database/sql"
-	"strings"
 
 	"github.com/memreview/memreview/review"
 )
@@ -11,26 +10,30 @@ import (
 // holds (ids it does not hold are left out), read from the records' JSON
 // by SQLite without decoding them: a hybrid retrieval checks up to a
 // hundred candidates this way and reads in full only the k it returns.
+// The covering index records_standing holds what it reads of a record
+// (schema 7), so a record's row and body are not read at all.
 func (s *Store) RecordStandings(ids []string) (map[string]review.RecordStanding, error) {
-	return StandingsBy(s.rd, ids, `SELECT id, status, coalesce(json_extract(body, '$.category'), ''),
-		coalesce(json_extract(body, '$.priority'), 0), coalesce(json_extract(body, '$.confidence'), 0), `+suspectSQL+`
-		FROM records WHERE id IN (`)
+	return StandingsBy(s.rd, ids, `SELECT id, status, `+standingColumns+`, `+suspectSQL+`
+		FROM records INDEXED BY records_standing WHERE id IN (`)
 }
 
+// standingColumns are a record's category, priority and confidence, as
+// RecordStandings reads them and records_standing indexes them (the
+// same expressions, or SQLite would read the body again).
+const standingColumns = `coalesce(json_extract(body, '$.category'), ''), coalesce(json_extract(body, '$.priority'), 0), coalesce(json_extract(body, '$.confidence'), 0)`
+
 // StandingsBy runs a standings query (prefix, then the ids' placeholders
-// and ")") in chunks of 500 ids; PostgreSQL's store gives its own prefix.
+// and ")") in chunks of 512 ids (inArgs pads each); PostgreSQL's store
+// gives its own prefix.
 func StandingsBy(q interface {
 	Query(query string, args ...any) (*sql.Rows, error)
 }, ids []string, prefix string) (map[string]review.RecordStanding, error) {
-	const chunk = 500
+	const chunk = 512
 	out := make(map[string]review.RecordStanding, len(ids))
 	for lo := 0; lo < len(ids); lo += chunk {
 		part := ids[lo:min(lo+chunk, len(ids))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
-		}
-		rows, err := q.Query(prefix+`?`+strings.Repeat(", ?", len(part)-1)+`)`, args...)
+		args, in := inArgs(part)
+		rows, err := q.Query(prefix+in, args...)
 		if err != nil {
 			return nil, err
 		}

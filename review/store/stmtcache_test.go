@@ -150,3 +150,42 @@ func BenchmarkStandings(b *testing.B) {
 		}
 	})
 }
+
+// TestInListsPadded: RecordsByID and RecordStandings give every record
+// asked for, and only those, whatever the count (a repeated id included),
+// through a handful of statements: one per power of two, not one per
+// count.
+func TestInListsPadded(t *testing.T) {
+	s, recs := cachedBank(t, 300)
+	before := len(s.rd.stmts)
+	for n := 1; n <= 300; n++ {
+		ids := make([]string, 0, n+1)
+		for i := range n {
+			ids = append(ids, recs[(i*7)%len(recs)].ID)
+		}
+		ids = append(ids, "mem_absent")
+		got, err := s.RecordsByID(ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := s.RecordStandings(ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids[:n] {
+			if got[id] == nil || got[id].ID != id {
+				t.Fatalf("%d ids: %s read as %+v", n, id, got[id])
+			}
+			if want := review.StandingOf(got[id]); st[id] != want {
+				t.Fatalf("%d ids: %s standing %+v, the record says %+v", n, id, st[id], want)
+			}
+		}
+		if len(got) != n || len(st) != n {
+			t.Fatalf("%d ids (and one absent): %d records, %d standings", n, len(got), len(st))
+		}
+	}
+	// 2 to 301 ids: lists of 8, 16, …, 512, two queries each.
+	if k := len(s.rd.stmts) - before; k != 2*7 {
+		t.Fatalf("%d statements for IN lists of 2 to 301 ids, want 14", k)
+	}
+}
