@@ -39,21 +39,7 @@ func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
 	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != schemaVersion {
 		t.Fatalf("user_version = %d (%v), want %d", v, err, schemaVersion)
 	}
-	rows, err := s.db.Query(`EXPLAIN QUERY PLAN SELECT run_id FROM attachments WHERE kind = ? AND target = ? ORDER BY at, run_id`, "proposal", "prop_1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	if p := strings.Join(plan, "; "); !strings.Contains(p, "attachments_target") {
+	if p := queryPlan(t, s, `SELECT run_id FROM attachments WHERE kind = ? AND target = ? ORDER BY at, run_id`, "proposal", "prop_1"); !strings.Contains(p, "attachments_target") {
 		t.Fatalf("reading a target's runs does not use the index: %s", p)
 	}
 }
@@ -83,7 +69,15 @@ func TestSchemaMigratesStandingIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rows, err := s.db.Query(`EXPLAIN QUERY PLAN SELECT id, status, `+standingColumns+` FROM records INDEXED BY records_standing WHERE id IN (?, ?)`, "mem_a", "mem_b")
+	if p := queryPlan(t, s, `SELECT id, status, `+standingColumns+` FROM records INDEXED BY records_standing WHERE id IN (?, ?)`, "mem_a", "mem_b"); !strings.Contains(p, "COVERING INDEX records_standing") {
+		t.Fatalf("the standings query reads more than records_standing: %s", p)
+	}
+}
+
+// queryPlan is SQLite's plan for query, its steps joined by "; ".
+func queryPlan(t *testing.T, s *Store, query string, args ...any) string {
+	t.Helper()
+	rows, err := s.db.Query(`EXPLAIN QUERY PLAN `+query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +91,5 @@ func TestSchemaMigratesStandingIndex(t *testing.T) {
 		}
 		plan = append(plan, detail)
 	}
-	if p := strings.Join(plan, "; "); !strings.Contains(p, "COVERING INDEX records_standing") {
-		t.Fatalf("the standings query reads more than records_standing: %s", p)
-	}
+	return strings.Join(plan, "; ")
 }
