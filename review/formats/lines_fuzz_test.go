@@ -68,6 +68,21 @@ func FuzzReadRecords(f *testing.F) {
 				t.Fatalf("record %s read, but %s: %s", r.ID, field, msg)
 			}
 		}
+		// What was read exports as a file that reads back as itself.
+		var once, twice bytes.Buffer
+		if err := WriteJSONL(&once, recs); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadRecords(bytes.NewReader(once.Bytes()), "export.jsonl")
+		if err != nil {
+			t.Fatalf("the records read do not read back once written: %v\n%s", err, once.Bytes())
+		}
+		if err := WriteJSONL(&twice, back); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(once.Bytes(), twice.Bytes()) {
+			t.Fatalf("written, read and written again, the records differ:\n%s\n%s", once.Bytes(), twice.Bytes())
+		}
 	})
 }
 
