@@ -39,7 +39,8 @@ func checkInputError(t *testing.T, err error, file string, lines int) {
 
 // FuzzReadRecords: any records file is refused with an InputError that
 // names it, a line and a field, printable; or every record read passes
-// the record rules, with a distinct id and the line it came from.
+// the record rules, with a distinct id and the line it came from, and
+// they export as a file that reads back as itself.
 func FuzzReadRecords(f *testing.F) {
 	for _, s := range lineSeeds {
 		f.Add([]byte(s))
@@ -88,7 +89,8 @@ func FuzzReadRecords(f *testing.F) {
 
 // FuzzReadProposals: any proposals file is refused with an InputError
 // that names it, printable; or every proposal read has an op and the
-// line it came from.
+// line it came from, and they export as a file that reads back as
+// itself.
 func FuzzReadProposals(f *testing.F) {
 	for _, s := range lineSeeds {
 		f.Add([]byte(s))
@@ -110,6 +112,20 @@ func FuzzReadProposals(f *testing.F) {
 			if p.Op == "" {
 				t.Fatalf("proposal %d on line %d has no op", i, at[i])
 			}
+		}
+		var once, twice bytes.Buffer
+		if err := WriteJSONL(&once, ps); err != nil {
+			t.Fatal(err)
+		}
+		back, _, err := ReadProposals(bytes.NewReader(once.Bytes()), "export.jsonl")
+		if err != nil {
+			t.Fatalf("the proposals read do not read back once written: %v\n%s", err, once.Bytes())
+		}
+		if err := WriteJSONL(&twice, back); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(once.Bytes(), twice.Bytes()) {
+			t.Fatalf("written, read and written again, the proposals differ:\n%s\n%s", once.Bytes(), twice.Bytes())
 		}
 	})
 }
