@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -119,6 +120,24 @@ func fuzzFormat(f *testing.F, name string, patterns ...string) {
 		for _, tr := range ts {
 			if tr.ID == "" || len(tr.Steps) == 0 {
 				t.Fatalf("a run with id %q and %d steps", tr.ID, len(tr.Steps))
+			}
+		}
+		if err == nil {
+			// The runs read export (memreview's JSON Lines) as a file that
+			// imports as the same runs.
+			var once, twice bytes.Buffer
+			if err := WriteJSONL(&once, ts); err != nil {
+				t.Fatal(err)
+			}
+			back, _, err := ReadTrajectories(NewInput("export.jsonl", once.Bytes()), nil)
+			if err != nil {
+				t.Fatalf("the runs read do not import once exported: %v\n%s", err, once.Bytes())
+			}
+			if err := WriteJSONL(&twice, back); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(once.Bytes(), twice.Bytes()) {
+				t.Fatalf("exported, imported and exported again, the runs differ:\n%s\n%s", once.Bytes(), twice.Bytes())
 			}
 		}
 		Detect(NewInput("fuzz", data), Trajectories)
