@@ -196,23 +196,9 @@ func (s *Service) hybrid(ctx context.Context, ix Index, query string, scope revi
 	return out, nil
 }
 
-// standings reads the candidates' standing: without decoding them where
-// the store can, else from the records.
+// standings reads the candidates' standing without decoding them.
 func (s *Service) standings(ids []string) (map[string]review.RecordStanding, error) {
-	if b, ok := s.b.(interface {
-		RecordStandings(ids []string) (map[string]review.RecordStanding, error)
-	}); ok {
-		return b.RecordStandings(ids)
-	}
-	recs, err := s.b.RecordsByID(ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]review.RecordStanding, len(recs))
-	for id, r := range recs {
-		out[id] = review.StandingOf(r)
-	}
-	return out, nil
+	return s.b.RecordStandings(ids)
 }
 
 // bm25Records are the first k of the BM25 pool that allowed lets

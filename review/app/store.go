@@ -30,6 +30,10 @@ type Store interface {
 	// RecordsByID reads the records of ids the bank holds (those it does
 	// not are left out), in a few queries.
 	RecordsByID(ids []string) (map[string]*review.Record, error)
+	// RecordStandings reads the standing (status, category, priority,
+	// confidence, suspect) of the records of ids the bank holds, without
+	// decoding them.
+	RecordStandings(ids []string) (map[string]review.RecordStanding, error)
 	Records(f review.RecordFilter) ([]review.Record, error)
 	History(id string) ([]review.Version, error)
 	RecordVersion(id string, v int) (*review.Record, error)

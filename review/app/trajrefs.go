@@ -42,7 +42,7 @@ func (s *Service) RecordRefsByTrajectory() (map[string]*review.TrajectoryRefs, e
 
 // RecordsByID returns the current version of each record in ids that the
 // bank holds; ids it does not hold are left out. It reads only those
-// records (a screen asks for the rows it shows), one query per 500 ids.
+// records (a screen asks for the rows it shows), one query per 512 ids.
 func (s *Service) RecordsByID(ids []string) (map[string]*review.Record, error) {
 	return s.b.RecordsByID(ids)
 }

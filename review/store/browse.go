@@ -22,21 +22,19 @@ func scanString(rows *sql.Rows) (string, error) {
 }
 
 // RecordsByID returns the current version of each record in ids that the
-// bank holds, in a few queries (a screen's rows: one query per 500 ids)
+// bank holds, in a few queries (a screen's rows: one query per 512 ids)
 // rather than one per id; ids it does not hold are left out.
 func (s *Store) RecordsByID(ids []string) (map[string]*review.Record, error) {
-	const chunk = 512
 	out := make(map[string]*review.Record, len(ids))
-	for lo := 0; lo < len(ids); lo += chunk {
-		args, in := inArgs(ids[lo:min(lo+chunk, len(ids))])
-		q := `SELECT body, ` + suspectSQL + ` FROM records WHERE id IN (` + in
-		recs, err := queryRows(s.rd, q, args, scanRecord)
-		if err != nil {
-			return nil, err
-		}
+	err := inChunks(ids, func(in string, args []any) error {
+		recs, err := queryRows(s.rd, `SELECT body, `+suspectSQL+` FROM records WHERE id IN (`+in+`)`, args, scanRecord)
 		for i := range recs {
 			out[recs[i].ID] = &recs[i]
 		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -9,19 +9,27 @@ import (
 	"github.com/memreview/memreview/review"
 )
 
-// byIDChunk is how many ids one IN (...) query names.
-const byIDChunk = 500
+// byIDChunk is how many ids one IN (...) query names at most.
+const byIDChunk = 512
 
 // inChunks runs read on ids cut into chunks of byIDChunk, each as the
-// placeholder list "?, ?, …" and its arguments.
+// placeholder list "?, ?, …" and its arguments, padded with the chunk's
+// last id to the next power of two (at least 8): a query then has a few
+// texts rather than one for every count of ids, so its prepared
+// statements stay in the read cache (stmtcache.go) instead of being
+// prepared anew on most calls. A repeated id matches nothing more.
 func inChunks(ids []string, read func(placeholders string, args []any) error) error {
 	for lo := 0; lo < len(ids); lo += byIDChunk {
 		part := ids[lo:min(lo+byIDChunk, len(ids))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
+		n := 8
+		for n < len(part) {
+			n *= 2
 		}
-		if err := read("?"+strings.Repeat(", ?", len(part)-1), args); err != nil {
+		args := make([]any, n)
+		for i := range args {
+			args[i] = part[min(i, len(part)-1)]
+		}
+		if err := read("?"+strings.Repeat(", ?", n-1), args); err != nil {
 			return err
 		}
 	}
@@ -29,7 +37,7 @@ func inChunks(ids []string, read func(placeholders string, args []any) error) er
 }
 
 // ProposalsByID returns each proposal in ids that the bank holds, in a few
-// queries (one per 500 ids) rather than one per id, as RecordsByID does
+// queries (one per 512 ids) rather than one per id, as RecordsByID does
 // for records; ids it does not hold are left out. The index reads the
 // items changed after its sequence with it (index.Store's bulk reads).
 func (s *Store) ProposalsByID(ids []string) (map[string]*review.Proposal, error) {

@@ -7,38 +7,44 @@ import (
 	"testing"
 )
 
-// A bank written by the previous schema (3) gains the attachments index
-// when it is opened, and reading a target's runs uses it.
-func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
+// reopenedFrom creates a bank, puts it back to an older schema with
+// downgrade (ending with its PRAGMA user_version), and opens it again,
+// which migrates it to schemaVersion.
+func reopenedFrom(t *testing.T, downgrade ...string) *Store {
+	t.Helper()
 	dir := t.TempDir()
 	s, err := Create(dir, Options{Now: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-
-	// Put the bank back to schema 3: no index, user_version 3.
 	db, err := sql.Open("sqlite", filepath.Join(dir, DBFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP INDEX attachments_target`, `DROP TABLE agent_tokens`, `DROP TABLE agent_audit`,
-		`ALTER TABLE proposals DROP COLUMN screen_rules`, `ALTER TABLE proposals DROP COLUMN flagged`, `PRAGMA user_version = 3`} {
+	for _, q := range downgrade {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(q, err)
 		}
 	}
 	db.Close()
-
 	s, err = Open(dir, Options{Now: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
 	var v int
 	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != schemaVersion {
 		t.Fatalf("user_version = %d (%v), want %d", v, err, schemaVersion)
 	}
+	return s
+}
+
+// A bank written by schema 3 gains the attachments index when it is
+// opened, and reading a target's runs uses it.
+func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
+	s := reopenedFrom(t, `DROP INDEX attachments_target`, `DROP TABLE agent_tokens`, `DROP TABLE agent_audit`,
+		`ALTER TABLE proposals DROP COLUMN screen_rules`, `ALTER TABLE proposals DROP COLUMN flagged`, `PRAGMA user_version = 3`)
 	if p := queryPlan(t, s, `SELECT run_id FROM attachments WHERE kind = ? AND target = ? ORDER BY at, run_id`, "proposal", "prop_1"); !strings.Contains(p, "attachments_target") {
 		t.Fatalf("reading a target's runs does not use the index: %s", p)
 	}
@@ -48,27 +54,7 @@ func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
 // standings query reads it alone (SQLite's plan: a covering index), not
 // the records' rows.
 func TestSchemaMigratesStandingIndex(t *testing.T) {
-	dir := t.TempDir()
-	s, err := Create(dir, Options{Now: fixedClock()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	db, err := sql.Open("sqlite", filepath.Join(dir, DBFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{`DROP INDEX records_standing`, `PRAGMA user_version = 6`} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(q, err)
-		}
-	}
-	db.Close()
-	s, err = Open(dir, Options{Now: fixedClock()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := reopenedFrom(t, `DROP INDEX records_standing`, `PRAGMA user_version = 6`)
 	if p := queryPlan(t, s, `SELECT id, status, `+standingColumns+` FROM records INDEXED BY records_standing WHERE id IN (?, ?)`, "mem_a", "mem_b"); !strings.Contains(p, "COVERING INDEX records_standing") {
 		t.Fatalf("the standings query reads more than records_standing: %s", p)
 	}

@@ -23,34 +23,29 @@ func (s *Store) RecordStandings(ids []string) (map[string]review.RecordStanding,
 const standingColumns = `coalesce(json_extract(body, '$.category'), ''), coalesce(json_extract(body, '$.priority'), 0), coalesce(json_extract(body, '$.confidence'), 0)`
 
 // StandingsBy runs a standings query (prefix, then the ids' placeholders
-// and ")") in chunks of 512 ids (inArgs pads each); PostgreSQL's store
-// gives its own prefix.
+// and ")") in chunks (inChunks); PostgreSQL's store gives its own prefix.
 func StandingsBy(q interface {
 	Query(query string, args ...any) (*sql.Rows, error)
 }, ids []string, prefix string) (map[string]review.RecordStanding, error) {
-	const chunk = 512
 	out := make(map[string]review.RecordStanding, len(ids))
-	for lo := 0; lo < len(ids); lo += chunk {
-		part := ids[lo:min(lo+chunk, len(ids))]
-		args, in := inArgs(part)
-		rows, err := q.Query(prefix+in, args...)
+	err := inChunks(ids, func(in string, args []any) error {
+		rows, err := q.Query(prefix+in+")", args...)
 		if err != nil {
-			return nil, err
+			return err
 		}
+		defer rows.Close()
 		for rows.Next() {
 			var id string
 			var st review.RecordStanding
 			if err := rows.Scan(&id, &st.Status, &st.Category, &st.Priority, &st.Confidence, &st.Suspect); err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			out[id] = st
 		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, err
-		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
