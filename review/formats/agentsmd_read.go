@@ -65,7 +65,12 @@ type mdItem struct {
 }
 
 func readAgentsMD(in *Input, rep *Report) ([]Memory, error) {
-	lines := strings.Split(strings.ReplaceAll(string(in.Data), "\r\n", "\n"), "\n")
+	// A line ends at LF, CRLF, or a CR that ends the file (which splicing
+	// a section after it turns into CRLF: the line reads the same).
+	lines := strings.Split(string(in.Data), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
 	var items []*mdItem
 	var cur *mdItem
 	section := ""

@@ -123,7 +123,7 @@ func TestEvalZipInflateCaps(t *testing.T) {
 		t.Fatalf("err = %v\nwant  %s", err, want)
 	}
 	mid := sampleJSON(1, strings.Repeat("z", 60<<10))
-	three := buildZip(t, zipMember{name: "samples/1_epoch_1.json", data: mid}, zipMember{name: "samples/2_epoch_1.json", data: mid}, zipMember{name: "samples/3_epoch_1.json", data: mid})
+	three := buildZip(t, zipMember{name: "samples/1_epoch_1.json", data: mid}, zipMember{name: "samples/2_epoch_1.json", data: sampleJSON(2, strings.Repeat("z", 60<<10))}, zipMember{name: "samples/3_epoch_1.json", data: sampleJSON(3, strings.Repeat("z", 60<<10))})
 	_, _, err = ReadTrajectories(NewInput("sum.eval", three), nil)
 	if want := fmt.Sprintf("sum.eval: the archive's header and sample members declare %d bytes or more uncompressed, over the %d an archive may hold; nothing was read", 3*len(mid), 150<<10); err == nil || err.Error() != want {
 		t.Fatalf("err = %v\nwant  %s", err, want)
@@ -131,7 +131,7 @@ func TestEvalZipInflateCaps(t *testing.T) {
 	// Within the caps the same archive reads, member by member.
 	maxZipTotal = 1 << 20
 	ts, _, err := ReadTrajectories(NewInput("sum.eval", three), nil)
-	if err != nil || len(ts) != 3 || ts[2].ID != "sum-1-epoch1" || len(ts[2].Steps[0].Content) != 60<<10 {
+	if err != nil || len(ts) != 3 || ts[2].ID != "sum-3-epoch1" || len(ts[2].Steps[0].Content) != 60<<10 {
 		t.Fatalf("%d runs, %v", len(ts), err)
 	}
 }
@@ -143,5 +143,16 @@ func TestEvalZipSampleID(t *testing.T) {
 	_, _, err := ReadTrajectories(NewInput("ids.eval", data), nil)
 	if want := `ids.eval[samples/x.json]:1: field "id": the id ids-a b-epoch1 holds white space or control characters`; err == nil || err.Error() != want {
 		t.Fatalf("err = %v\nwant  %s", err, want)
+	}
+}
+
+// Two members of an .eval with the same sample id and epoch would import as
+// one run: refused, naming both members.
+func TestEvalZipDuplicateSample(t *testing.T) {
+	data := buildZip(t, zipMember{name: "samples/1_epoch_1.json", data: sampleJSON(1, "q")}, zipMember{name: "samples/1_epoch_1_copy.json", data: sampleJSON(1, "r")})
+	ts, _, err := ReadTrajectories(NewInput("dup.eval", data), nil)
+	want := `dup.eval[samples/1_epoch_1_copy.json]:1: field "id": duplicate run id dup-1-epoch1: samples/1_epoch_1.json has the same sample id and epoch`
+	if err == nil || err.Error() != want || ts != nil {
+		t.Fatalf("%d runs, err = %v\nwant  %s", len(ts), err, want)
 	}
 }

@@ -140,6 +140,7 @@ func readEvalZip(in *Input, zr *zip.Reader, rep *Report) ([]review.Trajectory, e
 		eval, _ = object(h["eval"])
 	}
 	var out []review.Trajectory
+	member := map[string]string{} // run id → the member it came from
 	for _, f := range samples {
 		b, sub, err := read(f)
 		if err != nil {
@@ -149,6 +150,10 @@ func readEvalZip(in *Input, zr *zip.Reader, rep *Report) ([]review.Trajectory, e
 		if err != nil {
 			return nil, err
 		}
+		if first, dup := member[t.ID]; dup {
+			return nil, sub.errAt(0, b, "id", "duplicate run id %s: %s has the same sample id and epoch", printable.Line(t.ID), first)
+		}
+		member[t.ID] = f.Name
 		if err := review.CheckID(t.ID); err != nil {
 			return nil, sub.errAt(0, b, "id", "%v", err)
 		}

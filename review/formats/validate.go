@@ -48,6 +48,7 @@ func fileID(base, suffix string) string {
 // size as JSON. places (parallel to ts, or nil) say where each run is and
 // which field its id came from.
 func checkRuns(in *Input, ts []review.Trajectory, places []Place) error {
+	seen := make(map[string]int, len(ts))
 	for i := range ts {
 		var pl Place
 		if places != nil {
@@ -56,6 +57,18 @@ func checkRuns(in *Input, ts []review.Trajectory, places []Place) error {
 		if err := review.CheckID(ts[i].ID); err != nil {
 			return &InputError{File: in.File, Line: pl.Line, Field: pl.Field, Msg: fmt.Sprintf("run %d: %v", i+1, err)}
 		}
+		// Two runs of one file under one id would import as one, the
+		// second silently replacing the first (Inspect samples that share
+		// an id and epoch, names that differ only in what an id may not
+		// hold): refused, naming both.
+		if j, dup := seen[ts[i].ID]; dup {
+			first := fmt.Sprintf("run %d", j+1)
+			if places != nil && places[j].Field != "" {
+				first += " (" + places[j].Field + ")"
+			}
+			return &InputError{File: in.File, Line: pl.Line, Field: pl.Field, Msg: fmt.Sprintf("run %d: duplicate run id %s, the id of %s too", i+1, printable.Line(ts[i].ID), first)}
+		}
+		seen[ts[i].ID] = i
 		if err := checkSize(in.File, pl.Line, &ts[i]); err != nil {
 			return err
 		}
