@@ -10,6 +10,12 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/probe"
+	// The drivers of the stateful kinds register themselves with probe:
+	// the service is where the program links them in, so that every kind
+	// runs from every front end, while the domain packages, which run
+	// probes through probe alone, link neither pgx nor the MCP SDK.
+	_ "github.com/memreview/memreview/probe/mcpenv"
+	_ "github.com/memreview/memreview/probe/pg"
 	"github.com/memreview/memreview/review"
 )
 
