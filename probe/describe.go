@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/memreview/memreview/probe/mcpenv"
-	"github.com/memreview/memreview/probe/pg"
 )
 
 // Description tells a curator model (and help screens) what an
@@ -25,6 +22,14 @@ type Description struct {
 // sqlUsage says what a sql probe is.
 const sqlUsage = "one SQLite statement that only reads: SELECT, WITH … SELECT, or a PRAGMA that describes the schema"
 
+// PostgresUsage and MCPUsage say what a postgres and an mcp probe are.
+// They live here, not with the drivers, so that Usage answers for every
+// kind in any program; the drivers quote them in their errors.
+const (
+	PostgresUsage = "one reading statement: SELECT, WITH … SELECT, VALUES, TABLE, EXPLAIN (without ANALYZE) or SHOW"
+	MCPUsage      = `TOOL {json arguments}: one call of a callable tool, its arguments a JSON object checked against the tool's input schema (omit it for {})`
+)
+
 // Usage is the probe grammar of kind, as one line.
 func Usage(kind Kind) string {
 	switch kind {
@@ -33,9 +38,9 @@ func Usage(kind Kind) string {
 	case KindFiles:
 		return filesUsage
 	case KindPostgres:
-		return pg.Usage
+		return PostgresUsage
 	case KindMCP:
-		return mcpenv.Usage
+		return MCPUsage
 	}
 	return "unknown kind " + string(kind)
 }
@@ -89,27 +94,16 @@ func (r *Runner) Health(ctx context.Context, env Env, timeout time.Duration) Hea
 			return Health{Reachable: true, Detail: fmt.Sprintf("SQLite file, %d bytes", info.Size())}
 		}
 		return Health{Reachable: true, Detail: "folder"}
-	case KindPostgres:
-		p, err := r.pool(env)
+	case KindPostgres, KindMCP:
+		c, err := r.conn(env)
+		var detail string
 		if err == nil {
-			err = p.Check(ctx)
+			detail, err = c.Health(ctx)
 		}
 		if err != nil {
 			return Health{Detail: describe(context.Background(), ctx, err, Limits{Timeout: timeout})}
 		}
-		return Health{Reachable: true, Detail: "connected as a read-only role to " + p.Where()}
-	case KindMCP:
-		tools, err := r.Tools(ctx, env)
-		if err != nil {
-			return Health{Detail: describe(context.Background(), ctx, err, Limits{Timeout: timeout})}
-		}
-		n := 0
-		for _, t := range tools {
-			if t.Callable {
-				n++
-			}
-		}
-		return Health{Reachable: true, Detail: fmt.Sprintf("%d tools, %d callable", len(tools), n)}
+		return Health{Reachable: true, Detail: detail}
 	}
 	return Health{Detail: fmt.Sprintf("unknown kind %q", env.Kind)}
 }

@@ -3,10 +3,9 @@ package probe
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
-
-	"github.com/memreview/memreview/probe/pg"
 )
 
 // Kind names an environment kind.
@@ -81,7 +80,7 @@ type Env struct {
 func (e Env) Target() string {
 	switch e.Kind {
 	case KindPostgres:
-		if where, err := pg.CheckURL(e.URL); where != "" || err == nil {
+		if where, err := CheckPostgresURL(e.URL); where != "" || err == nil {
 			return where
 		}
 		return "(a URL that cannot be read)"
@@ -113,7 +112,7 @@ func CheckEnv(e Env) error {
 		if e.URL == "" {
 			return fmt.Errorf("environment %q (postgres) needs url", e.Name)
 		}
-		if _, err := pg.CheckURL(e.URL); err != nil {
+		if _, err := CheckPostgresURL(e.URL); err != nil {
 			return fmt.Errorf("environment %q: url: %w", e.Name, err)
 		}
 		allowed = []string{"url", "password_env"}
@@ -137,6 +136,41 @@ func CheckEnv(e Env) error {
 		}
 	}
 	return nil
+}
+
+// CheckPostgresURL checks that u is a postgres URL that holds no password,
+// and returns where it points (database and host) for messages. It reads
+// the URL only; probe/pg opens it.
+func CheckPostgresURL(u string) (where string, err error) {
+	pu, err := url.Parse(u)
+	if err != nil || (pu.Scheme != "postgres" && pu.Scheme != "postgresql") {
+		return "", errors.New("the postgres URL must look like postgres://ROLE@HOST:PORT/DATABASE (a keyword=value string is not accepted)")
+	}
+	where = describeURL(pu)
+	if _, has := pu.User.Password(); has {
+		return where, fmt.Errorf("the URL for %s holds a password in clear; remove it and name an environment variable that holds it (password_env), or put it in ~/.pgpass", where)
+	}
+	for k := range pu.Query() {
+		if strings.EqualFold(k, "password") || strings.EqualFold(k, "passfile") {
+			return where, fmt.Errorf("the URL for %s sets %s; remove it and use password_env or ~/.pgpass", where, k)
+		}
+	}
+	return where, nil
+}
+
+func describeURL(pu *url.URL) string {
+	db := strings.TrimPrefix(pu.Path, "/")
+	host := pu.Hostname()
+	if h := pu.Query().Get("host"); h != "" {
+		host = h
+	}
+	if db == "" {
+		db = "(default)"
+	}
+	if host == "" {
+		host = "localhost"
+	}
+	return fmt.Sprintf("database %q on host %q", db, host)
 }
 
 func kindList() string {

@@ -1,4 +1,4 @@
-package probe
+package probe_test
 
 import (
 	"context"
@@ -10,18 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memreview/memreview/probe"
+	_ "github.com/memreview/memreview/probe/mcpenv" // registers the mcp kind
 	"github.com/memreview/memreview/probe/mcpenv/mcptest"
 	"github.com/memreview/memreview/sample/testenv"
 )
 
-func TestMain(m *testing.M) {
-	testenv.LessGC()
-	mcptest.MaybeServe() // the test binary doubles as the MCP test server
-	maybeGrepOnce()      // and as BenchmarkGrepOffice's cold process
-	os.Exit(m.Run())
-}
-
-func fakeEnv(t *testing.T, mode string, allow ...string) Env {
+func fakeEnv(t *testing.T, mode string, allow ...string) probe.Env {
 	cmd, env := mcptest.Command(mode, filepath.Join(t.TempDir(), "calls.log"))
 	var pass []string
 	for _, kv := range env {
@@ -29,43 +24,43 @@ func fakeEnv(t *testing.T, mode string, allow ...string) Env {
 		t.Setenv(k, v)
 		pass = append(pass, k)
 	}
-	return Env{Name: "fake", Kind: KindMCP, Command: cmd, PassEnv: pass, Allow: allow}
+	return probe.Env{Name: "fake", Kind: probe.KindMCP, Command: cmd, PassEnv: pass, Allow: allow}
 }
 
 // TestRunnerMCP: one session for many probes, the allow-list note in the
 // result and its text form, a table from structured content, the
 // fingerprint, Describe and Health.
 func TestRunnerMCP(t *testing.T) {
-	r := NewRunner()
+	r := probe.NewRunner()
 	defer r.Close()
 	env := fakeEnv(t, mcptest.ModeTools, "count_words")
 	ctx := context.Background()
-	res := r.Run(ctx, env, `lookup {"id": 7}`, Limits{})
-	if !res.OK() || res.Text != "item 7: apple\x1b[31m" || res.Kind != KindMCP || len(res.Fingerprint) != fingerprintLen {
+	res := r.Run(ctx, env, `lookup {"id": 7}`, probe.Limits{})
+	if !res.OK() || res.Text != "item 7: apple\x1b[31m" || res.Kind != probe.KindMCP || len(res.Fingerprint) != probe.FingerprintLen {
 		t.Fatalf("lookup: %+v", res)
 	}
-	if s := FormatText(res, 0); strings.Contains(s, "\x1b") {
+	if s := probe.FormatText(res, 0); strings.Contains(s, "\x1b") {
 		t.Errorf("an escape from the server reached the text form: %q", s)
 	}
-	first := r.mcps["fake"].client
-	res2 := r.Run(ctx, env, `count_words {"text": "a b"}`, Limits{})
+	first := probe.ConnOf(r, "fake")
+	res2 := r.Run(ctx, env, `count_words {"text": "a b"}`, probe.Limits{})
 	if !res2.OK() || res2.Text != "2" || res2.Note != "read-only by your allow-list, not by the server" {
 		t.Errorf("count_words: %+v", res2)
 	}
-	if !strings.Contains(FormatText(res2, 0), "(note: read-only by your allow-list, not by the server)") {
-		t.Errorf("the note is not shown: %q", FormatText(res2, 0))
+	if !strings.Contains(probe.FormatText(res2, 0), "(note: read-only by your allow-list, not by the server)") {
+		t.Errorf("the note is not shown: %q", probe.FormatText(res2, 0))
 	}
-	if r.mcps["fake"].client != first {
+	if probe.ConnOf(r, "fake") != first {
 		t.Errorf("a second probe made a new session")
 	}
-	res3 := r.Run(ctx, env, "rows", Limits{})
+	res3 := r.Run(ctx, env, "rows", probe.Limits{})
 	if !reflect.DeepEqual(res3.Columns, []string{"id", "name", "tags", "ok"}) || len(res3.Rows) != 2 {
 		t.Errorf("rows: %+v", res3)
 	}
 	if res3.Fingerprint != res.Fingerprint {
 		t.Errorf("the fingerprint moved between probes of an unchanged server")
 	}
-	if res4 := r.Run(ctx, env, `write_note {"text": "x"}`, Limits{}); !strings.HasPrefix(res4.Error, "refused: write_note") {
+	if res4 := r.Run(ctx, env, `write_note {"text": "x"}`, probe.Limits{}); !strings.HasPrefix(res4.Error, "refused: write_note") {
 		t.Errorf("write_note: %+v", res4)
 	}
 	d := r.Describe(ctx, env)
@@ -73,7 +68,7 @@ func TestRunnerMCP(t *testing.T) {
 	for _, tl := range d.Tools {
 		names = append(names, tl.Name)
 	}
-	if d.Kind != KindMCP || !strings.HasPrefix(d.Target, "stdio: ") || d.Usage != Usage(KindMCP) ||
+	if d.Kind != probe.KindMCP || !strings.HasPrefix(d.Target, "stdio: ") || d.Usage != probe.Usage(probe.KindMCP) ||
 		!reflect.DeepEqual(names, []string{"count_words", "crash", "fails", "flood", "garbage", "huge", "lookup", "peek", "rows", "sleep"}) {
 		t.Errorf("Describe: %+v %v", d, names)
 	}
@@ -84,11 +79,11 @@ func TestRunnerMCP(t *testing.T) {
 	if fp, err := r.Fingerprint(ctx, other); err != nil || fp == res.Fingerprint {
 		t.Errorf("a server with one more tool: fingerprint %q (%v), same as before", fp, err)
 	}
-	if r.mcps["fake"].client == first {
+	if probe.ConnOf(r, "fake") == first {
 		t.Errorf("a re-declared environment kept its old session")
 	}
 	r.Close()
-	if res := r.Run(ctx, env, "rows", Limits{}); !strings.Contains(res.Error, "closed") {
+	if res := r.Run(ctx, env, "rows", probe.Limits{}); !strings.Contains(res.Error, "closed") {
 		t.Errorf("after Close: %+v", res)
 	}
 }
@@ -96,14 +91,14 @@ func TestRunnerMCP(t *testing.T) {
 // TestRunnerMCPTimeout: a tool that hangs is stopped at the probe's time
 // limit with the usual sentence.
 func TestRunnerMCPTimeout(t *testing.T) {
-	r := NewRunner()
+	r := probe.NewRunner()
 	defer r.Close()
 	env := fakeEnv(t, mcptest.ModeTools)
-	res := r.Run(context.Background(), env, "sleep", Limits{Timeout: 300 * time.Millisecond})
+	res := r.Run(context.Background(), env, "sleep", probe.Limits{Timeout: 300 * time.Millisecond})
 	if !strings.HasPrefix(res.Error, "timed out after 300ms") {
 		t.Errorf("sleep: %+v", res)
 	}
-	if h := r.Health(context.Background(), Env{Name: "x", Kind: KindMCP, Command: []string{"/nonexistent/server"}}, 0); h.Reachable || !strings.Contains(h.Detail, "no such file") {
+	if h := r.Health(context.Background(), probe.Env{Name: "x", Kind: probe.KindMCP, Command: []string{"/nonexistent/server"}}, 0); h.Reachable || !strings.Contains(h.Detail, "no such file") {
 		t.Errorf("Health of a missing server: %+v", h)
 	}
 }
@@ -141,12 +136,12 @@ func TestOfficialFilesystemServer(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("reviews join items on ref_id\nsecond line\n"), 0o644)
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
-	before := dirNames(t, dir)
-	r := NewRunner()
+	before := probe.DirNames(t, dir)
+	r := probe.NewRunner()
 	defer r.Close()
-	env := Env{Name: "fs", Kind: KindMCP, Command: append(cmd, dir)}
+	env := probe.Env{Name: "fs", Kind: probe.KindMCP, Command: append(cmd, dir)}
 	ctx := context.Background()
-	lim := Limits{Timeout: 20 * time.Second}
+	lim := probe.Limits{Timeout: 20 * time.Second}
 	res := r.Run(ctx, env, `read_text_file {"path": "`+filepath.Join(dir, "notes.txt")+`"}`, lim)
 	if !res.OK() || !strings.Contains(res.Text, "reviews join items on ref_id") || res.Note != "" {
 		t.Errorf("read_text_file: %+v", res)
@@ -166,7 +161,7 @@ func TestOfficialFilesystemServer(t *testing.T) {
 			t.Errorf("%s: %+v", name, res)
 		}
 	}
-	if after := dirNames(t, dir); !reflect.DeepEqual(before, after) {
+	if after := probe.DirNames(t, dir); !reflect.DeepEqual(before, after) {
 		t.Errorf("the folder changed: %v -> %v", before, after)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); !strings.HasPrefix(string(b), "reviews join") {

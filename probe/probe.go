@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/probe/docs"
-	"github.com/memreview/memreview/probe/pg"
 )
 
 // Limits bound one probe run. A zero field means its default.
@@ -77,10 +76,8 @@ func run(ctx context.Context, rn *Runner, env Env, input string, lim Limits) Res
 		}
 	case KindFiles:
 		err = runFiles(runCtx, env, input, lim, &r)
-	case KindPostgres:
-		err = rn.runPostgres(runCtx, env, input, lim, &r)
-	case KindMCP:
-		err = rn.runMCP(runCtx, env, input, lim, &r)
+	case KindPostgres, KindMCP:
+		err = rn.runStateful(runCtx, env, input, lim, &r)
 	default:
 		err = fmt.Errorf("environment %q has unknown kind %q; use %s", env.Name, env.Kind, kindList())
 	}
@@ -108,7 +105,8 @@ func run(ctx context.Context, rn *Runner, env Env, input string, lim Limits) Res
 }
 
 // describe turns err into the sentence stored in Result.Error, naming the
-// time limit when it was the cause.
+// time limit when it was the cause. A driver whose server stopped a
+// statement at the time limit wraps context.DeadlineExceeded.
 func describe(parent, run context.Context, err error, lim Limits) string {
 	var preparing *docs.PreparingError
 	switch {
@@ -116,7 +114,7 @@ func describe(parent, run context.Context, err error, lim Limits) string {
 		return "canceled: the probe was stopped before it finished"
 	case errors.As(err, &preparing): // not a probe that ran too long
 		return err.Error()
-	case errors.Is(run.Err(), context.DeadlineExceeded), errors.Is(err, pg.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(run.Err(), context.DeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("timed out after %s: the probe was stopped at its time limit", lim.Timeout)
 	}
 	return err.Error()

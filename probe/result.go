@@ -9,8 +9,13 @@
 // Run probes sql and files environments statelessly; a Runner also holds
 // the PostgreSQL pools and MCP sessions that the other kinds need, and
 // describes environments (Describe, Health, Tools). The engines live in
-// sub-packages that know nothing of this one: probe/pg, probe/docs,
-// probe/mcpenv. probe imports nothing of memreview but review/printable.
+// sub-packages: probe/docs knows nothing of this one; probe/pg and
+// probe/mcpenv are the drivers of the stateful kinds and register
+// themselves (Register) when a program links them in, as its service
+// does, so a package that only runs sql and files probes, or only holds
+// Results, links neither pgx nor the MCP SDK. A stateful kind without its
+// driver fails each probe with a sentence saying so. probe imports nothing
+// of memreview but review/printable and probe/docs.
 package probe
 
 import (

@@ -7,12 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"hash"
 	"sync"
 	"time"
-
-	"github.com/memreview/memreview/probe/mcpenv"
-	"github.com/memreview/memreview/probe/pg"
 )
 
 // Runner runs probes of every kind and holds what the stateful kinds
@@ -22,40 +19,100 @@ import (
 // declaration (a changed declaration gets new ones), and closed by Close.
 // A Runner is safe for concurrent use; a program holds one for its
 // lifetime and closes it on exit.
+//
+// The stateful kinds' drivers register themselves (Register) when their
+// packages are linked in: probe/pg for postgres, probe/mcpenv for mcp. The
+// program's service (review/app) imports both; a kind whose driver is not
+// linked in fails each probe with a sentence saying so.
 type Runner struct {
-	opt runnerOptions
-
 	mu     sync.Mutex
 	closed bool
-	pools  map[string]pgEntry  // by environment name
-	mcps   map[string]mcpEntry // by environment name
+	conns  map[string]connEntry // by environment name
 }
 
-// pgEntry and mcpEntry hold what was made for one declaration (key).
-type pgEntry struct {
+// connEntry holds what was opened for one declaration (key).
+type connEntry struct {
 	key  string
-	pool *pg.Pool
+	conn Conn
 }
 
-type mcpEntry struct {
-	key    string
-	client *mcpenv.Client
+// Conn is what a stateful kind's driver holds open for one environment
+// between probes: a postgres pool, or an MCP session.
+type Conn interface {
+	// Run runs one probe, filling res's output fields (Columns, Rows,
+	// Text, Truncated, Note). An error is a refusal or failure.
+	Run(ctx context.Context, input string, lim Limits, res *Result) error
+	// Fingerprint writes what the environment's probes depend on into h.
+	Fingerprint(ctx context.Context, h hash.Hash) error
+	// Health reaches the environment now and says what it found ("12
+	// tools, 4 callable"), or why it cannot be probed.
+	Health(ctx context.Context) (detail string, err error)
+	// Close closes the pool or session.
+	Close() error
 }
 
-type runnerOptions struct {
-	// mcpStartTimeout bounds how long an MCP server may take to start and
-	// answer initialize (20 s: npx may install the server first).
-	mcpStartTimeout time.Duration
-	// mcpMaxMessage bounds one JSON-RPC message from an MCP server (16
-	// MiB); a larger one closes the session with an error.
-	mcpMaxMessage int
-	mcpStderr     int
+// ToolConn is a Conn whose environment has tools (mcp).
+type ToolConn interface {
+	Conn
+	Tools(ctx context.Context) ([]Tool, error)
+}
+
+// Driver is a stateful kind's driver, as it registers itself.
+type Driver struct {
+	// Refuse, when set, checks a probe's input before anything is opened,
+	// so a refused request never connects (postgres refuses every
+	// statement that is not one reading statement).
+	Refuse func(input string) error
+	// Open makes env's Conn; it may connect lazily, on the first probe.
+	Open func(env Env) (Conn, error)
+}
+
+var (
+	driversMu sync.RWMutex
+	drivers   = map[Kind]Driver{}
+)
+
+// Register makes d the driver of kind, a stateful kind (postgres or mcp);
+// the driver's package calls it from an init function. It panics on a
+// kind that is not stateful, or on a second driver for one kind: both are
+// programming errors, found when the program starts.
+func Register(kind Kind, d Driver) {
+	if kind != KindPostgres && kind != KindMCP {
+		panic(fmt.Sprintf("probe: Register(%q): only postgres and mcp have drivers", kind))
+	}
+	if d.Open == nil {
+		panic(fmt.Sprintf("probe: Register(%q): the driver has no Open", kind))
+	}
+	driversMu.Lock()
+	defer driversMu.Unlock()
+	if _, dup := drivers[kind]; dup {
+		panic(fmt.Sprintf("probe: Register(%q) called twice", kind))
+	}
+	drivers[kind] = d
+}
+
+// driverOf returns kind's driver, or an error saying that this program was
+// built without it.
+func driverOf(kind Kind) (Driver, error) {
+	driversMu.RLock()
+	defer driversMu.RUnlock()
+	d, ok := drivers[kind]
+	if !ok {
+		return Driver{}, fmt.Errorf("%s probes are not built into this program: nothing linked in their driver (%s)", kind, driverPackage[kind])
+	}
+	return d, nil
+}
+
+// driverPackage names the package that registers each stateful kind, for
+// the error of a program built without it.
+var driverPackage = map[Kind]string{
+	KindPostgres: "github.com/memreview/memreview/probe/pg",
+	KindMCP:      "github.com/memreview/memreview/probe/mcpenv",
 }
 
 // NewRunner returns a Runner with no pools or sessions yet.
 func NewRunner() *Runner {
-	o := runnerOptions{mcpStartTimeout: 20 * time.Second, mcpMaxMessage: 16 << 20, mcpStderr: 8 << 10}
-	return &Runner{opt: o, pools: map[string]pgEntry{}, mcps: map[string]mcpEntry{}}
+	return &Runner{conns: map[string]connEntry{}}
 }
 
 // Close closes every pool and session (stopping stdio servers). Probes
@@ -65,13 +122,9 @@ func (r *Runner) Close() error {
 	defer r.mu.Unlock()
 	r.closed = true
 	var errs []error
-	for k, e := range r.pools {
-		e.pool.Close()
-		delete(r.pools, k)
-	}
-	for k, e := range r.mcps {
-		errs = append(errs, e.client.Close())
-		delete(r.mcps, k)
+	for k, e := range r.conns {
+		errs = append(errs, e.conn.Close())
+		delete(r.conns, k)
 	}
 	return errors.Join(errs...)
 }
@@ -85,70 +138,32 @@ func envKey(e Env) string {
 	return string(b)
 }
 
-// pool returns env's pool, making it on first use.
-func (r *Runner) pool(env Env) (*pg.Pool, error) {
+// conn returns env's Conn, opening it on first use (and again when env
+// was re-declared, closing the old one).
+func (r *Runner) conn(env Env) (Conn, error) {
+	d, err := driverOf(env.Kind)
+	if err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return nil, errClosed
 	}
 	k := envKey(env)
-	e, ok := r.pools[env.Name]
+	e, ok := r.conns[env.Name]
 	if ok && e.key == k {
-		return e.pool, nil
+		return e.conn, nil
 	}
-	p, err := pg.Open(pg.Target{URL: env.URL, PasswordEnv: env.PasswordEnv})
+	c, err := d.Open(env)
 	if err != nil {
 		return nil, err
 	}
-	if ok { // re-declared: the old pool goes
-		e.pool.Close()
+	if ok { // re-declared: the old pool or session goes
+		e.conn.Close()
 	}
-	r.pools[env.Name] = pgEntry{k, p}
-	return p, nil
-}
-
-// mcp returns env's MCP client, making it on first use (it connects when
-// first asked).
-func (r *Runner) mcp(env Env) (*mcpenv.Client, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return nil, errClosed
-	}
-	k := envKey(env)
-	e, ok := r.mcps[env.Name]
-	if ok && e.key == k {
-		return e.client, nil
-	}
-	cfg := mcpenv.Config{
-		Name: env.Name, Command: env.Command, Env: serverEnviron(env.PassEnv), URL: env.URL,
-		TokenFile: env.TokenFile, Allow: env.Allow,
-		StartTimeout: r.opt.mcpStartTimeout, MaxMessage: r.opt.mcpMaxMessage, StderrTail: r.opt.mcpStderr,
-	}
-	c, err := mcpenv.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		e.client.Close()
-	}
-	r.mcps[env.Name] = mcpEntry{k, c}
+	r.conns[env.Name] = connEntry{k, c}
 	return c, nil
-}
-
-// baseEnviron is what a stdio MCP server gets of memreview's environment
-// without being told more (Env.PassEnv).
-var baseEnviron = []string{"PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR", "TZ"}
-
-func serverEnviron(pass []string) []string {
-	var env []string
-	for _, k := range append(append([]string(nil), baseEnviron...), pass...) {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	return env
 }
 
 // Run runs one probe against env, as the package's Run does, using and
@@ -161,59 +176,37 @@ func (r *Runner) Run(ctx context.Context, env Env, input string, lim Limits) Res
 // Fingerprint is the package's Fingerprint for every kind: for postgres
 // the schema the probe role sees, for mcp the tool list with schemas.
 func (r *Runner) Fingerprint(ctx context.Context, env Env) (string, error) {
-	h := sha256.New()
-	var err error
-	switch env.Kind {
-	case KindPostgres:
-		var p *pg.Pool
-		if p, err = r.pool(env); err == nil {
-			err = p.SchemaHash(ctx, h)
-		}
-	case KindMCP:
-		var c *mcpenv.Client
-		if c, err = r.mcp(env); err == nil {
-			err = c.Fingerprint(ctx, h)
-		}
-	default:
+	if env.Kind != KindPostgres && env.Kind != KindMCP {
 		return Fingerprint(ctx, env)
 	}
+	c, err := r.conn(env)
 	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	if err := c.Fingerprint(ctx, h); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil))[:fingerprintLen], nil
 }
 
-// runPostgres classifies input (refusing everything but one reading
-// statement before it reaches the server) and runs it on env's pool.
-func (r *Runner) runPostgres(ctx context.Context, env Env, input string, lim Limits, res *Result) error {
-	st, err := pg.Classify(input)
+// runStateful runs a postgres or mcp probe on env's Conn, refusing what
+// the driver refuses before the Conn is opened.
+func (r *Runner) runStateful(ctx context.Context, env Env, input string, lim Limits, res *Result) error {
+	d, err := driverOf(env.Kind)
 	if err != nil {
 		return err
 	}
-	p, err := r.pool(env)
+	if d.Refuse != nil {
+		if err := d.Refuse(input); err != nil {
+			return err
+		}
+	}
+	c, err := r.conn(env)
 	if err != nil {
 		return err
 	}
-	out, err := p.Query(ctx, st, pg.Limits{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxBytes: lim.MaxBytes})
-	if err != nil {
-		return err
-	}
-	res.Columns, res.Rows, res.Truncated = out.Columns, out.Rows, out.Truncated
-	return nil
-}
-
-// runMCP calls one tool of env's server.
-func (r *Runner) runMCP(ctx context.Context, env Env, input string, lim Limits, res *Result) error {
-	c, err := r.mcp(env)
-	if err != nil {
-		return err
-	}
-	out, err := c.Call(ctx, input, mcpenv.Limits{MaxRows: lim.MaxRows, MaxBytes: lim.MaxBytes})
-	if err != nil {
-		return err
-	}
-	res.Columns, res.Rows, res.Text, res.Truncated, res.Note = out.Columns, out.Rows, out.Text, out.Truncated, out.Note
-	return nil
+	return c.Run(ctx, input, lim, res)
 }
 
 // Tools lists an mcp environment's tools with their annotations, input
@@ -223,15 +216,32 @@ func (r *Runner) Tools(ctx context.Context, env Env) ([]Tool, error) {
 	if env.Kind != KindMCP {
 		return nil, fmt.Errorf("environment %q is a %s environment; only mcp environments have tools", env.Name, env.Kind)
 	}
-	c, err := r.mcp(env)
+	c, err := r.conn(env)
 	if err != nil {
 		return nil, err
 	}
-	return c.Tools(ctx)
+	tc, ok := c.(ToolConn)
+	if !ok {
+		return nil, fmt.Errorf("environment %q: the mcp driver lists no tools", env.Name)
+	}
+	return tc.Tools(ctx)
 }
 
 // Tool is one tool of an MCP server as `env tools` and Describe show it.
-type Tool = mcpenv.Tool
+type Tool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+	Annotated   bool            `json:"annotated"`   // the server sent annotations
+	ReadOnly    bool            `json:"read_only"`   // readOnlyHint
+	Destructive bool            `json:"destructive"` // destructiveHint (MCP's default: true unless read-only)
+	Idempotent  bool            `json:"idempotent"`
+	OpenWorld   bool            `json:"open_world"`
+	Callable    bool            `json:"callable"`
+	AllowListed bool            `json:"allow_listed,omitempty"` // callable only through the allow-list
+	Why         string          `json:"why"`                    // why it is callable, or why not
+}
 
 // context budget of the stateful kinds beyond the probe's own time limit:
 // the server's statement_timeout fires first and keeps the connection.

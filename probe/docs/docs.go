@@ -1,6 +1,7 @@
 // Package docs reads the text of office and PDF documents for the files
 // probe: PDF (through PDFium compiled to WebAssembly, run sandboxed by
-// wazero, no cgo), and DOCX, PPTX and XLSX (Office Open XML, streamed with
+// wazero, no cgo: the engine is probe/docs/pdfwasm, which the program
+// installs with UsePDFEngine), and DOCX, PPTX and XLSX (Office Open XML, streamed with
 // archive/zip and encoding/xml). Every line comes with where it is: a
 // page, a slide or its notes, a paragraph, a sheet's cell.
 //
@@ -12,6 +13,7 @@
 //
 // It reads from an io.ReaderAt the caller opened (the files probe opens
 // it through its os.Root), never a path, and imports nothing of memreview.
+// Linking it does not link wazero or the PDFium module.
 package docs
 
 import (

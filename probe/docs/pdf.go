@@ -16,15 +16,13 @@ import (
 	"github.com/klippa-app/go-pdfium"
 	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/requests"
-	"github.com/klippa-app/go-pdfium/webassembly"
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/experimental"
 )
 
 // The PDF engine is PDFium compiled to WebAssembly (go-pdfium), run by
 // wazero: no cgo, and a hostile PDF runs in a sandbox with a memory cap
-// whose run can be stopped at the probe's time limit. Compiling the
+// whose run can be stopped at the probe's time limit. The program
+// installs it (UsePDFEngine with probe/docs/pdfwasm.Pool), so that a
+// program or test binary that reads no PDF does not link it. Compiling the
 // module takes about 15 s on a 2-core machine, once per machine: the
 // result is kept in the user's cache folder, after which the engine starts
 // in about 0.2 s. One engine serves the process, one document at a time.
@@ -98,24 +96,36 @@ func cacheDir() string {
 	return filepath.Join(d, "memreview", "pdfium-wasm")
 }
 
+// PoolFunc starts a PDF engine's pool, its instance's memory capped at
+// memoryMiB and its compiled module kept in cacheDir: pdfwasm.Pool.
+type PoolFunc func(cacheDir string, memoryMiB int) (pdfium.Pool, error)
+
+var (
+	poolMu   sync.Mutex
+	poolFunc PoolFunc
+)
+
+// UsePDFEngine installs the PDF engine; a program that reads PDFs calls
+// it once, before its first probe: docs.UsePDFEngine(pdfwasm.Pool).
+// Without it every PDF read fails with a sentence saying so.
+func UsePDFEngine(f PoolFunc) {
+	poolMu.Lock()
+	defer poolMu.Unlock()
+	poolFunc = f
+}
+
+// errNoEngine is every PDF read's error in a program that installed no
+// engine.
+var errNoEngine = errors.New("PDF files cannot be read: this program was built without the PDF engine (nothing installed github.com/memreview/memreview/probe/docs/pdfwasm with docs.UsePDFEngine)")
+
 func newPool() (pdfium.Pool, error) {
-	rc := wazero.NewRuntimeConfig().
-		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
-		WithCloseOnContextDone(true).
-		WithMemoryLimitPages(engineMemoryMiB * 16) // 64 KiB pages
-	if dir := cacheDir(); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err == nil {
-			if cache, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
-				rc = rc.WithCompilationCache(cache)
-			}
-		}
+	poolMu.Lock()
+	f := poolFunc
+	poolMu.Unlock()
+	if f == nil {
+		return nil, errNoEngine
 	}
-	p, err := webassembly.Init(webassembly.Config{MinIdle: 0, MaxIdle: 1, MaxTotal: 1, RuntimeConfig: rc,
-		Stdout: io.Discard, Stderr: io.Discard})
-	if err != nil {
-		return nil, fmt.Errorf("cannot start the PDF engine: %v", err)
-	}
-	return p, nil
+	return f(cacheDir(), engineMemoryMiB)
 }
 
 // withPDF runs fn with the engine's instance, holding it for one

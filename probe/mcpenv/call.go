@@ -14,10 +14,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memreview/memreview/probe"
 )
 
 // Usage says what an mcp probe is.
-const Usage = `TOOL {json arguments}: one call of a callable tool, its arguments a JSON object checked against the tool's input schema (omit it for {})`
+const Usage = probe.MCPUsage
 
 // Limits bound one call's output.
 type Limits struct {

@@ -5,8 +5,10 @@
 // a tool that is neither annotated read-only by the server nor named in
 // the environment's allow-list before any call is made.
 //
-// It may import the MCP go-sdk and its JSON Schema package, nothing of
-// memreview.
+// It may import the MCP go-sdk and its JSON Schema package, and of
+// memreview only probe: linking it in registers the mcp kind with probe
+// (kind.go), so that a probe.Runner runs mcp probes; the program's
+// service, review/app, imports it.
 package mcpenv
 
 import (

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/memreview/memreview/probe"
 )
 
 // Statement is a probe statement that Classify allows to be sent.
@@ -18,7 +20,7 @@ type Statement struct {
 func (s Statement) Cursor() bool { return s.Verb != "explain" && s.Verb != "show" }
 
 // Usage says which statements a postgres probe sends.
-const Usage = "one reading statement: SELECT, WITH … SELECT, VALUES, TABLE, EXPLAIN (without ANALYZE) or SHOW"
+const Usage = probe.PostgresUsage
 
 // readingVerbs are the statements a probe may start with.
 var readingVerbs = map[string]bool{"select": true, "with": true, "values": true, "table": true, "explain": true, "show": true}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -13,6 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/memreview/memreview/probe"
 )
 
 // Target is where a postgres environment points: a URL without a password
@@ -37,38 +38,9 @@ type Pool struct {
 }
 
 // CheckURL checks that u is a postgres URL that holds no password, and
-// returns where it points (database and host) for messages.
-func CheckURL(u string) (where string, err error) {
-	pu, err := url.Parse(u)
-	if err != nil || (pu.Scheme != "postgres" && pu.Scheme != "postgresql") {
-		return "", errors.New("the postgres URL must look like postgres://ROLE@HOST:PORT/DATABASE (a keyword=value string is not accepted)")
-	}
-	where = describeURL(pu)
-	if _, has := pu.User.Password(); has {
-		return where, fmt.Errorf("the URL for %s holds a password in clear; remove it and name an environment variable that holds it (password_env), or put it in ~/.pgpass", where)
-	}
-	for k := range pu.Query() {
-		if strings.EqualFold(k, "password") || strings.EqualFold(k, "passfile") {
-			return where, fmt.Errorf("the URL for %s sets %s; remove it and use password_env or ~/.pgpass", where, k)
-		}
-	}
-	return where, nil
-}
-
-func describeURL(pu *url.URL) string {
-	db := strings.TrimPrefix(pu.Path, "/")
-	host := pu.Hostname()
-	if h := pu.Query().Get("host"); h != "" {
-		host = h
-	}
-	if db == "" {
-		db = "(default)"
-	}
-	if host == "" {
-		host = "localhost"
-	}
-	return fmt.Sprintf("database %q on host %q", db, host)
-}
+// returns where it points (database and host) for messages: it is
+// probe.CheckPostgresURL, which checks declarations without this driver.
+func CheckURL(u string) (where string, err error) { return probe.CheckPostgresURL(u) }
 
 // Open makes the pool for t; it connects lazily, on the first probe. Use
 // Check to connect now.

@@ -10,8 +10,21 @@ import (
 	"time"
 
 	"github.com/memreview/memreview/probe"
+	"github.com/memreview/memreview/probe/docs"
+	"github.com/memreview/memreview/probe/docs/pdfwasm"
+	// The drivers of the stateful kinds register themselves with probe:
+	// the service is where the program links them in, so that every kind
+	// runs from every front end, while the domain packages, which run
+	// probes through probe alone, link neither pgx nor the MCP SDK.
+	_ "github.com/memreview/memreview/probe/mcpenv"
+	_ "github.com/memreview/memreview/probe/pg"
 	"github.com/memreview/memreview/review"
 )
+
+// The service installs the PDF engine (wazero and the PDFium module) for
+// the files kind, for the same reason: the domain's test binaries read no
+// PDF and link neither.
+func init() { docs.UsePDFEngine(pdfwasm.Pool) }
 
 // The environments as the front ends see them beyond probing: their
 // health (env list), an MCP server's tools (env tools), a description for
