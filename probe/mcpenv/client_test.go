@@ -195,8 +195,11 @@ func TestFaults(t *testing.T) {
 		t.Errorf("flood: %v %v", out, err)
 	}
 	c.mu.Lock()
-	tailLen := len(c.s.stderr.buf)
+	stderr := c.s.stderr
 	c.mu.Unlock()
+	stderr.mu.Lock() // the server's stderr is still being copied into it
+	tailLen := len(stderr.buf)
+	stderr.mu.Unlock()
 	if tailLen > 8<<10 {
 		t.Errorf("the stderr tail grew to %d bytes", tailLen)
 	}
