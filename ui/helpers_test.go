@@ -1,10 +1,7 @@
 package ui
 
 import (
-	"flag"
 	"os"
-	"runtime"
-	"strconv"
 	"testing"
 	"time"
 
@@ -19,21 +16,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(otherProcessEnv) == "1" {
 		os.Exit(otherProcess(os.Args[1:]))
 	}
-	runMoreAtOnce(4)
 	uitest.Main(m)
-}
-
-// runMoreAtOnce lets n tests run at once (-parallel's default is the
-// number of CPUs) unless -parallel was given: the TUI's tests mostly wait
-// for a program's next frame, so running only as many as there are cores
-// leaves the cores idle.
-func runMoreAtOnce(n int) {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given && runtime.GOMAXPROCS(0) < n {
-		flag.Set("test.parallel", strconv.Itoa(n))
-	}
 }
 
 // world is a fresh copy of the sample bank, opened as the program opens it.
