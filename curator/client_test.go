@@ -23,6 +23,7 @@ func curateOnce(t *testing.T, st *store.Store, llm LLM) (*Run, error) {
 }
 
 func TestRetry500ThenSuccess(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t, append([]reply{errReply(500, nil)}, skipThenFinish...)...)
 	sl := &sleeper{}
@@ -40,6 +41,7 @@ func TestRetry500ThenSuccess(t *testing.T) {
 }
 
 func TestRetry429HonoursRetryAfter(t *testing.T) {
+	t.Parallel()
 	for name, h := range map[string]string{
 		"seconds":   "1",
 		"http date": time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat),
@@ -63,6 +65,7 @@ func TestRetry429HonoursRetryAfter(t *testing.T) {
 }
 
 func TestRetriesRunOut(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t, skipThenFinish[0], errReply(500, nil), errReply(500, nil), errReply(500, nil))
 	sl := &sleeper{}
@@ -81,6 +84,7 @@ func TestRetriesRunOut(t *testing.T) {
 }
 
 func TestStatusHints(t *testing.T) {
+	t.Parallel()
 	for code, want := range map[int]string{
 		401: "answered 401 Unauthorized (\"scripted failure\") while curating traj_1 (step 1); check OPENAI_API_KEY",
 		404: `check OPENAI_BASE_URL (it usually ends in /v1) and that model "test-model" exists there`,
@@ -97,6 +101,7 @@ func TestStatusHints(t *testing.T) {
 }
 
 func TestHTTPTimeout(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t, skipThenFinish[0], reply{status: 200, delay: 3 * time.Second, body: skipThenFinish[1].body})
 	start := time.Now()
@@ -117,6 +122,7 @@ func TestHTTPTimeout(t *testing.T) {
 }
 
 func TestRunTimeout(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t, reply{status: 200, delay: 3 * time.Second, body: skipThenFinish[0].body})
 	_, err := curateOnce(t, st, testLLM(f, &sleeper{}, func(s *Settings) { s.RunTimeout = 200 * time.Millisecond }))
@@ -130,6 +136,7 @@ func TestRunTimeout(t *testing.T) {
 }
 
 func TestNoChoices(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t, skipThenFinish[0], reply{status: 200, body: `{"id":"x","object":"chat.completion","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":0}}`})
 	_, err := curateOnce(t, st, testLLM(f, &sleeper{}, nil))
@@ -146,6 +153,7 @@ func TestNoChoices(t *testing.T) {
 }
 
 func TestUnreachableServer(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t)
 	llm := testLLM(f, &sleeper{}, nil)
@@ -190,6 +198,7 @@ func TestSettingsFromEnv(t *testing.T) {
 }
 
 func TestAPIKeyHeader(t *testing.T) {
+	t.Parallel()
 	for key, want := range map[string]string{"": "", "none": "", "sk-1": "Bearer sk-1"} {
 		f := newFakeLLM(t, completion(map[string]any{"role": "assistant", "content": `{"task":"t"}`}))
 		tr := testTrajectory(false)
@@ -204,6 +213,7 @@ func TestAPIKeyHeader(t *testing.T) {
 }
 
 func TestRetryAfterParse(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 	for v, want := range map[string]time.Duration{
 		"1": time.Second, "0": 0, "120": 2 * time.Minute,

@@ -38,6 +38,7 @@ var newRecord = map[string]any{
 // TestCurateWithProbes drives the whole loop: search, a real SQL probe, two
 // proposals with evidence, finish; then checks what the bank holds.
 func TestCurateWithProbes(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t,
 		toolReply(
@@ -121,6 +122,7 @@ func TestCurateWithProbes(t *testing.T) {
 // TestCurateFilesProbes checks the files tools reach probe.Run with its
 // grammar and that the model sees the real file text.
 func TestCurateFilesProbes(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t,
 		toolReply(
@@ -161,6 +163,7 @@ func TestCurateFilesProbes(t *testing.T) {
 // (strict JSON schema), declares no probe tool, answers sql_query as
 // unknown without running it, and stores the packet.
 func TestCurateDistillsAndProbeOff(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	tr := testTrajectory(false)
 	if err := st.PutTrajectories([]review.Trajectory{tr}); err != nil {
@@ -213,6 +216,7 @@ func TestCurateDistillsAndProbeOff(t *testing.T) {
 // TestBadCallsCorrected: each kind of bad call is sent back as an error
 // tool result, and the model's corrected retry succeeds.
 func TestBadCallsCorrected(t *testing.T) {
+	t.Parallel()
 	okSkip := `{"targets":[],"rationale":"fine","evidence":[],"probe_runs":[]}`
 	noLemma := strings.Replace(args(map[string]any{"record": newRecord, "rationale": "r", "evidence": []any{}, "probe_runs": []string{}}), `"lemma":"In shop, list item names with SELECT name FROM items_g1."`, `"lemma":""`, 1)
 	for name, tc := range map[string]struct {
@@ -251,6 +255,7 @@ func TestBadCallsCorrected(t *testing.T) {
 // TestBadCallsEndRun: three bad calls in a row end the run with a clear
 // error, and the proposal made before them is not saved.
 func TestBadCallsEndRun(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	bad := call{"b", "propose_update", `{"targets":["mem_404"],"record":null,"rationale":"r","evidence":[],"probe_runs":[]}`}
 	f := newFakeLLM(t,
@@ -270,6 +275,7 @@ func TestBadCallsEndRun(t *testing.T) {
 }
 
 func TestStepAndTokenLimits(t *testing.T) {
+	t.Parallel()
 	search := call{"s", "memory_search", `{"query":"items","k":3}`}
 	for name, tc := range map[string]struct {
 		mod  func(*Settings)
@@ -297,6 +303,7 @@ func TestStepAndTokenLimits(t *testing.T) {
 }
 
 func TestPlainTextReply(t *testing.T) {
+	t.Parallel()
 	t.Run("nudge then error", func(t *testing.T) {
 		st := newBank(t)
 		f := newFakeLLM(t, textReply("I would add a record about items."),
@@ -329,6 +336,7 @@ func TestPlainTextReply(t *testing.T) {
 }
 
 func TestUnknownTrajectory(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t)
 	_, err := Curate(context.Background(), Deps{Store: st, LLM: testLLM(f, &sleeper{}, nil)}, []string{"traj_9"}, Options{})

@@ -11,6 +11,7 @@ import (
 )
 
 func TestDistillValidates(t *testing.T) {
+	t.Parallel()
 	tr := testTrajectory(false)
 	for name, tc := range map[string]struct{ content, want string }{
 		"step out of range": {args(map[string]any{"task": "x", "observations": []any{map[string]any{"steps": map[string]int{"from": 3, "to": 9}, "text": "y"}}}), "observation 1 cites steps 3–9, but the trajectory has steps 1–4"},
@@ -34,6 +35,7 @@ func TestDistillValidates(t *testing.T) {
 }
 
 func TestCurateRedistill(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t,
 		completion(map[string]any{"role": "assistant", "content": `{"task":"fresh task","retrieved":[],"observations":[],"procedures":[],"assumptions":[],"answer":""}`}),
@@ -55,6 +57,7 @@ func TestCurateRedistill(t *testing.T) {
 }
 
 func TestDeclaredSchemasAreStrict(t *testing.T) {
+	t.Parallel()
 	var check func(path string, v any)
 	check = func(path string, v any) {
 		m, ok := v.(map[string]any)

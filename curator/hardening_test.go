@@ -12,6 +12,7 @@ import (
 // which then only answers in plain text ends with an error naming the
 // refused call and why, not "use a model that supports tool calls".
 func TestRefusedCallThenPlainText(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t,
 		toolReply(call{"c1", ToolSQL, `{"env":"shop","sql":""}`}),
@@ -31,6 +32,7 @@ func TestRefusedCallThenPlainText(t *testing.T) {
 // TestInfiniteProbeResultReachesTheModel: SELECT 1e999 run by the model
 // comes back to it as JSON naming +Inf, and the run goes on.
 func TestInfiniteProbeResultReachesTheModel(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	f := newFakeLLM(t,
 		toolReply(call{"c1", ToolSQL, `{"env":"shop","sql":"SELECT 1e999 AS big, -1e999 AS small"}`}),
@@ -60,6 +62,7 @@ func TestInfiniteProbeResultReachesTheModel(t *testing.T) {
 // TestCancelStopsTheHTTPCall: cancelling the context ends a run waiting on
 // a slow model server at once (the TUI cancels it on quit).
 func TestCancelStopsTheHTTPCall(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	slow := textReply("late")
 	slow.delay = 30 * time.Second
@@ -80,6 +83,7 @@ func TestCancelStopsTheHTTPCall(t *testing.T) {
 // limit is refused at the tool call, with the limit, so the model can
 // shorten it; the corrected call is queued.
 func TestOversizeProposalIsRefusedToTheModel(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	rec := func(lemma string) string {
 		return args(map[string]any{"record": map[string]any{"lemma": lemma, "category": "fact", "scope": map[string]any{"env": "shop", "tags": []string{}, "task_family": ""},

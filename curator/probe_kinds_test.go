@@ -20,6 +20,7 @@ import (
 // callable tools. The probes are recorded, not run: the service's runner
 // is tested with real servers in review/app.
 func TestProbeToolsOfEveryKind(t *testing.T) {
+	t.Parallel()
 	st := newBank(t)
 	cfg, err := st.Config()
 	if err != nil {

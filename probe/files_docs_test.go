@@ -53,6 +53,7 @@ func docsFolder(t *testing.T) string {
 }
 
 func TestFilesDocuments(t *testing.T) {
+	t.Parallel()
 	dir := docsFolder(t)
 	env := Env{Name: "docs", Kind: KindFiles, Path: dir}
 	ctx := context.Background()
@@ -129,6 +130,7 @@ func TestFilesDocuments(t *testing.T) {
 // TestRealDocumentsThroughFiles: the real documents, through the files
 // probe, give their reference text.
 func TestRealDocumentsThroughFiles(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "shared", "realdata", "documents")
 	if _, err := os.Stat(dir); err != nil {
 		needRealData(t, "the real documents", dir, err)

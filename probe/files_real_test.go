@@ -28,6 +28,7 @@ func realFilesEnv(t *testing.T) Env {
 // Expected values below come from grep -n, wc, head and stat on the same
 // files.
 func TestFilesOnRealData(t *testing.T) {
+	t.Parallel()
 	env := realFilesEnv(t)
 	ctx := context.Background()
 

@@ -47,6 +47,7 @@ func hostileTree(t *testing.T) (root, outer string) {
 }
 
 func TestFilesHostile(t *testing.T) {
+	t.Parallel()
 	root, outer := hostileTree(t)
 	env := Env{Name: "tree", Kind: KindFiles, Path: root}
 	refused := []struct {

@@ -27,6 +27,7 @@ func writeSQL(t *testing.T, path string, stmts ...string) {
 }
 
 func TestFingerprintAndCompare(t *testing.T) {
+	t.Parallel()
 	path := writeMusicDB(t)
 	env := Env{Name: "music", Kind: KindSQL, Path: path}
 	ctx := context.Background()
@@ -75,6 +76,7 @@ func TestFingerprintAndCompare(t *testing.T) {
 }
 
 func TestFingerprintFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -116,6 +118,7 @@ func TestFingerprintFiles(t *testing.T) {
 // TestSQLWALDatabaseLeavesNoFiles checks that probing a WAL-mode database
 // does not leave -wal or -shm files beside it.
 func TestSQLWALDatabaseLeavesNoFiles(t *testing.T) {
+	t.Parallel()
 	path := writeMusicDB(t)
 	writeSQL(t, path, "PRAGMA journal_mode = wal")
 	before := dirNames(t, filepath.Dir(path))
@@ -132,6 +135,7 @@ func TestSQLWALDatabaseLeavesNoFiles(t *testing.T) {
 }
 
 func TestSQLMissingDatabaseIsNotCreated(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "missing.sqlite")
 	r := Run(context.Background(), Env{Name: "m", Kind: KindSQL, Path: path}, "SELECT 1", Limits{})
 	if !strings.Contains(r.Error, "cannot open the database") {
@@ -143,6 +147,7 @@ func TestSQLMissingDatabaseIsNotCreated(t *testing.T) {
 }
 
 func TestSQLPathWithURICharacters(t *testing.T) {
+	t.Parallel()
 	src := writeMusicDB(t)
 	dir := filepath.Join(t.TempDir(), "a b?c#d%e&mode=rw")
 	if err := os.Mkdir(dir, 0o755); err != nil {

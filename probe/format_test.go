@@ -8,6 +8,7 @@ import (
 )
 
 func TestFormatTextTable(t *testing.T) {
+	t.Parallel()
 	r := Result{
 		Columns: []string{"name", "n", "note"},
 		Rows: [][]any{
@@ -26,6 +27,7 @@ func TestFormatTextTable(t *testing.T) {
 }
 
 func TestFormatTextCutsAtWidth(t *testing.T) {
+	t.Parallel()
 	r := Result{
 		Columns:   []string{"text"},
 		Rows:      [][]any{{strings.Repeat("ü", 50)}},
@@ -44,6 +46,7 @@ func TestFormatTextCutsAtWidth(t *testing.T) {
 }
 
 func TestFormatTextTextAndError(t *testing.T) {
+	t.Parallel()
 	r := Result{Text: "a:1: hello\tworld\nb:2: \x1b[31mred\x1b[0m\n", Truncated: true}
 	got := FormatText(r, 0)
 	want := "a:1: hello    world\nb:2: \\x1b[31mred\\x1b[0m\n(truncated: the output stopped at the probe's byte cap)\n"
@@ -57,6 +60,7 @@ func TestFormatTextTextAndError(t *testing.T) {
 }
 
 func TestParseFilesInput(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want filesOp

@@ -12,6 +12,7 @@ import (
 // after it nor floods the output; a match inside it is shown cut, and
 // says so.
 func TestGrepLongLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	long := strings.Repeat("x", 3<<20)
 	body := "first needle\n" + long + "\nafter needle\n" + long[:1<<20] + "needle-inside" + long[:1<<20] + "\nlast needle\n"

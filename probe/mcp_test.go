@@ -132,6 +132,7 @@ const filesystemServerVersion = "2026.8.31"
 // create_directory and move_file are refused before any call, and the
 // folder is unchanged.
 func TestOfficialFilesystemServer(t *testing.T) {
+	t.Parallel()
 	cmd := filesystemServer(t)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("reviews join items on ref_id\nsecond line\n"), 0o644)

@@ -16,6 +16,7 @@ import (
 // Result. Each must encode as JSON (alone and embedded), decode back to the
 // same verdict on a re-run, and print as text.
 func TestNonFiniteFloats(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "n.db")
 	writeSQL(t, db, "CREATE TABLE t(x REAL)", "INSERT INTO t VALUES (1e999), (-1e999), (1.5)")
 	env := Env{Name: "n", Kind: KindSQL, Path: db}

@@ -13,6 +13,7 @@ import (
 // with a link to another folder after it was added: probes must refuse it,
 // not read through it. An environment added as a link keeps working.
 func TestRootSwappedForLinkIsRefused(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	d, secret := filepath.Join(base, "D"), filepath.Join(base, "secret")
 	for _, dir := range []string{d, secret} {
@@ -67,6 +68,7 @@ func TestRootSwappedForLinkIsRefused(t *testing.T) {
 // TestCheckTargetRefusesSystemAndSpecialFiles: /, /proc, /sys, /dev, what
 // is under them, FIFOs and devices are never environments.
 func TestCheckTargetRefusesSystemAndSpecialFiles(t *testing.T) {
+	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)

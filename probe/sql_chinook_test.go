@@ -72,12 +72,14 @@ func dirNames(t *testing.T, dir string) []string {
 // TestSQLMatchesFixture runs the correctness cases on the fixture, whose
 // answers come from its formulas in Go.
 func TestSQLMatchesFixture(t *testing.T) {
+	t.Parallel()
 	checkSQLCases(t, Env{Name: "fixture", Kind: KindSQL, Path: writeMusicDB(t)}, fixtureCases())
 }
 
 // TestSQLMatchesSQLiteCLI is the extra check on real data: answers the
 // sqlite3 command-line tool gave on the real Chinook database.
 func TestSQLMatchesSQLiteCLI(t *testing.T) {
+	t.Parallel()
 	checkSQLCases(t, Env{Name: "chinook", Kind: KindSQL, Path: copyChinook(t)}, chinookCases)
 }
 
@@ -105,6 +107,7 @@ func checkSQLCases(t *testing.T, env Env, cases []sqlCase) {
 }
 
 func TestSQLEmptyResultKeepsColumns(t *testing.T) {
+	t.Parallel()
 	env := Env{Name: "fixture", Kind: KindSQL, Path: writeMusicDB(t)}
 	r := Run(context.Background(), env, "SELECT * FROM Album WHERE AlbumId < 0", Limits{})
 	if r.Error != "" || len(r.Rows) != 0 {
@@ -116,6 +119,7 @@ func TestSQLEmptyResultKeepsColumns(t *testing.T) {
 }
 
 func TestSQLBlobsAndTrailingSemicolon(t *testing.T) {
+	t.Parallel()
 	env := Env{Name: "fixture", Kind: KindSQL, Path: writeMusicDB(t)}
 	r := Run(context.Background(), env, "SELECT x'CAFE' AS small, zeroblob(100) AS big; -- done\n;", Limits{})
 	want := [][]any{{"x'CAFE'", "<blob 100 bytes>"}}
@@ -125,6 +129,7 @@ func TestSQLBlobsAndTrailingSemicolon(t *testing.T) {
 }
 
 func TestSplitStatement(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in     string
 		single bool

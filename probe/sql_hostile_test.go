@@ -14,6 +14,7 @@ import (
 // one must be refused or bounded by SQLite itself, and the file and its
 // folder must be byte-for-byte unchanged afterwards.
 func TestSQLHostile(t *testing.T) {
+	t.Parallel()
 	for _, d := range sqlDatabases(t) {
 		t.Run(d.name, func(t *testing.T) { sqlHostile(t, d.path) })
 	}

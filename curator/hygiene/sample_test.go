@@ -2,6 +2,7 @@ package hygiene
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -9,14 +10,22 @@ import (
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/store"
 	"github.com/memreview/memreview/sample"
+	"github.com/memreview/memreview/sample/testenv"
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	sampleWorld.Remove()
+	os.Exit(code)
+}
+
+// sampleWorld is the sample world, generated once per test process (seven
+// tests read it); each test opens a copy of its own.
+var sampleWorld = &testenv.Template{Name: "world", Build: func(dir string) error { return sample.Generate(dir, sample.Seed) }}
 
 func sampleStore(t *testing.T) *store.Store {
 	t.Helper()
-	dir := t.TempDir()
-	if err := sample.Generate(dir, sample.Seed); err != nil {
-		t.Fatal(err)
-	}
+	dir := sampleWorld.Copy(t)
 	s, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)

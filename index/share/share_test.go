@@ -60,6 +60,7 @@ func find(t *testing.T, ix *Index, id string, minSeq int64) uint64 {
 }
 
 func TestClientSearchesThroughOwnerAndTakesOver(t *testing.T) {
+	t.Parallel()
 	s := newBank(t, t.TempDir())
 	a := open(t, s, Options{})
 	if n := find(t, a, "mem_a", 0); n != 1 || !a.Owner() {
@@ -92,6 +93,7 @@ func TestClientSearchesThroughOwnerAndTakesOver(t *testing.T) {
 }
 
 func TestOwnerFollowsTheChangeSequence(t *testing.T) {
+	t.Parallel()
 	s := newBank(t, t.TempDir())
 	a := open(t, s, Options{Poll: 10 * time.Millisecond})
 	hold(t, a)
@@ -110,6 +112,7 @@ func TestOwnerFollowsTheChangeSequence(t *testing.T) {
 }
 
 func TestOwnerErrorsReachTheClient(t *testing.T) {
+	t.Parallel()
 	s := newBank(t, t.TempDir())
 	hold(t, open(t, s, Options{}))
 	b := open(t, s, Options{})
@@ -129,6 +132,7 @@ func TestOwnerErrorsReachTheClient(t *testing.T) {
 
 // A bank path too long for a unix socket address uses an abstract name.
 func TestLongBankPath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for len(dir) < 120 {
 		dir = filepath.Join(dir, strings.Repeat("d", 30))
@@ -146,6 +150,7 @@ func TestLongBankPath(t *testing.T) {
 }
 
 func TestNoServeFailsWithoutOwner(t *testing.T) {
+	t.Parallel()
 	s := newBank(t, t.TempDir())
 	b := open(t, s, Options{NoServe: true, Timeout: 200 * time.Millisecond})
 	_, err := b.Search(index.Request{}, 0)
@@ -157,6 +162,7 @@ func TestNoServeFailsWithoutOwner(t *testing.T) {
 // A live process that holds the index without answering yet (opening it,
 // catching up) is waited for past Timeout; the search then succeeds.
 func TestSearchWaitsForALiveHolder(t *testing.T) {
+	t.Parallel()
 	s := newBank(t, t.TempDir())
 	raw, err := index.Open(filepath.Join(s.Dir(), store.IndexDir), s)
 	if err != nil {

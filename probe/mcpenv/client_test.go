@@ -53,6 +53,7 @@ func calls(t *testing.T, log string) []string {
 // TestToolsJudged: each tool's annotations decide whether a probe may call
 // it, and the list says why.
 func TestToolsJudged(t *testing.T) {
+	t.Parallel()
 	c, _ := stdio(t, mcptest.ModeTools, "count_words")
 	tools, err := c.Tools(context.Background())
 	if err != nil {
@@ -82,6 +83,7 @@ func TestToolsJudged(t *testing.T) {
 // TestCalls: text, a table from structured content, an allow-listed tool
 // marked as such, a tool's own error.
 func TestCalls(t *testing.T) {
+	t.Parallel()
 	c, log := stdio(t, mcptest.ModeTools, "count_words")
 	ctx := context.Background()
 	out, err := c.Call(ctx, `lookup {"id": 3}`, lim)
@@ -113,6 +115,7 @@ func TestCalls(t *testing.T) {
 // schema rejects, bad JSON, an unknown tool: refused, and the server saw
 // no call.
 func TestRefusedBeforeAnyCall(t *testing.T) {
+	t.Parallel()
 	c, log := stdio(t, mcptest.ModeTools)
 	ctx := context.Background()
 	for _, c2 := range []struct{ in, want string }{
@@ -142,6 +145,7 @@ func TestRefusedBeforeAnyCall(t *testing.T) {
 // is called (nothing on the client can tell); the README says the
 // annotations and the allow-list are the only defence.
 func TestAnnotationIsTheServersWord(t *testing.T) {
+	t.Parallel()
 	c, log := stdio(t, mcptest.ModeTools)
 	if _, err := c.Call(context.Background(), "peek", lim); err != nil {
 		t.Fatal(err)
@@ -155,6 +159,7 @@ func TestAnnotationIsTheServersWord(t *testing.T) {
 // JSON-RPC and a stderr flood each give a clear error (or, for the flood,
 // a normal answer), and the next probe works on a restarted server.
 func TestFaults(t *testing.T) {
+	t.Parallel()
 	c, _ := stdio(t, mcptest.ModeTools)
 	ctx := context.Background()
 	pid := func() int { c.mu.Lock(); defer c.mu.Unlock(); return c.s.cmd.Process.Pid }
@@ -190,8 +195,11 @@ func TestFaults(t *testing.T) {
 		t.Errorf("flood: %v %v", out, err)
 	}
 	c.mu.Lock()
-	tailLen := len(c.s.stderr.buf)
+	stderr := c.s.stderr
 	c.mu.Unlock()
+	stderr.mu.Lock() // the server's stderr is still being copied into it
+	tailLen := len(stderr.buf)
+	stderr.mu.Unlock()
 	if tailLen > 8<<10 {
 		t.Errorf("the stderr tail grew to %d bytes", tailLen)
 	}
@@ -200,6 +208,7 @@ func TestFaults(t *testing.T) {
 // TestStartFaults: a server that never answers initialize, one that exits
 // at once, a program that does not exist.
 func TestStartFaults(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cmd, env := mcptest.Command(mcptest.ModeSilent, "")
 	c, _ := New(Config{Name: "silent", Command: cmd, Env: env, StartTimeout: 300 * time.Millisecond})
@@ -227,6 +236,7 @@ func TestStartFaults(t *testing.T) {
 // TestFingerprint: the same tool list gives the same fingerprint; one
 // more tool changes it.
 func TestFingerprint(t *testing.T) {
+	t.Parallel()
 	fp := func(mode string) string {
 		c, _ := stdio(t, mode)
 		h := sha256.New()
@@ -245,6 +255,7 @@ func TestFingerprint(t *testing.T) {
 // file's token works, a wrong one is refused, and the token never shows
 // in an error.
 func TestHTTP(t *testing.T) {
+	t.Parallel()
 	srv := mcptest.Server(false)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

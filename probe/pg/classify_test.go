@@ -8,6 +8,7 @@ import (
 // TestClassifyAllows: the reading statements a probe sends, and the text
 // sent (first statement, without trailing semicolons or comments).
 func TestClassifyAllows(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, text, verb string }{
 		{"SELECT 1", "SELECT 1", "select"},
 		{"  select count(*) from items;  -- done\n", "select count(*) from items", "select"},
@@ -42,6 +43,7 @@ func TestClassifyAllows(t *testing.T) {
 // of hiding a denied function's name, is refused before anything is sent,
 // with a sentence naming what.
 func TestClassifyRefuses(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"INSERT INTO items VALUES (1)", "INSERT"},
 		{"UPDATE items SET name = 'x'", "UPDATE"},

@@ -43,6 +43,9 @@ func openPool(t *testing.T, url string) *Pool {
 // another session of the same role, listening for notifications, was not
 // disturbed.
 func TestHostileStatements(t *testing.T) {
+	// Not parallel: dbState reads the server's next transaction id and its
+	// advisory locks, which the other tests' fixtures and sessions change;
+	// they run once this one is done.
 	f := newFixture(t)
 	ctx := context.Background()
 	admin := f.admin(t)
@@ -194,6 +197,7 @@ func TestHostileStatements(t *testing.T) {
 // and several leave effects a rollback does not undo. (nextval and
 // setval it refuses itself, but they stay on the deny-list.)
 func TestReadOnlyIsNotEnough(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	c, err := pgx.Connect(ctx, f.roURL())
@@ -233,6 +237,7 @@ func TestReadOnlyIsNotEnough(t *testing.T) {
 // TestValues: what a probe returns for each column type, and the row
 // order of the statement.
 func TestValues(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	p := openPool(t, f.roURL())
 	ctx := context.Background()
@@ -281,6 +286,7 @@ func TestValues(t *testing.T) {
 // connection is made, with the CREATE ROLE … GRANT advice; and a role
 // made superuser later is refused on the next new connection.
 func TestRoleRefused(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	admin := f.admin(t)
@@ -351,6 +357,7 @@ func TestSecrets(t *testing.T) {
 // TestSchemaHash: the fingerprint changes with a column's type and a new
 // table, not with rows.
 func TestSchemaHash(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	p := openPool(t, f.roURL())
 	admin := f.admin(t)

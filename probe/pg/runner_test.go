@@ -16,6 +16,7 @@ import (
 // sentences, the role refusal at Check and Health, and a schema change
 // seen by Compare as a changed environment.
 func TestRunnerPostgres(t *testing.T) {
+	t.Parallel()
 	roURL, adminURL, admin := pg.Fixture(t)
 	r := probe.NewRunner()
 	defer r.Close()

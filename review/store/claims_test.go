@@ -16,6 +16,7 @@ func TestSQLiteClaims(t *testing.T) { storetest.RunClaims(t, newSQLite) }
 // compare as times do (with RFC 3339's trailing zeros cut, ".5Z" sorted
 // after ".55Z" and an expired claim stayed listed).
 func TestClaimExpiryComparesTimesNotText(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 12, 1, 10, 0, 0, 460_000_000, time.UTC)
 	s, err := store.Create(t.TempDir(), store.Options{Now: func() time.Time { return now }})
 	if err != nil {
@@ -40,6 +41,7 @@ func TestClaimExpiryComparesTimesNotText(t *testing.T) {
 }
 
 func TestSQLiteAgents(t *testing.T) {
+	t.Parallel()
 	storetest.RunAgents(t, func(t *testing.T) storetest.AgentStore {
 		s := newSQLite(t)
 		return s.(*store.Store)

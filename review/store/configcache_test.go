@@ -12,6 +12,7 @@ import (
 // included), a caller's change to what it got reaches no one else, and a
 // file that became wrong is reported again on every read.
 func TestReadConfigFollowsTheFile(t *testing.T) {
+	t.Parallel()
 	s, err := Create(filepath.Join(t.TempDir(), "bank"), Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -45,6 +45,7 @@ func TestMain(m *testing.M) {
 
 // Decisions survive kill -9 of the process that made them.
 func TestConformanceDurability(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := store.Create(dir, store.Options{})
 	if err != nil {

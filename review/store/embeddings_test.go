@@ -9,6 +9,7 @@ import (
 
 // The embeddings conformance suite on the SQLite store.
 func TestEmbeddingsConformance(t *testing.T) {
+	t.Parallel()
 	storetest.RunEmbeddings(t, func(t *testing.T) storetest.EmbeddingStore {
 		s, err := store.Create(t.TempDir(), store.Options{})
 		if err != nil {

@@ -21,6 +21,7 @@ import (
 // (and -1e999): verify, the stored check results, the record's export and
 // its decoded copy all work, and the check holds.
 func TestNonFiniteCheckVerifies(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	db := filepath.Join(s.Dir(), "n.db")
 	w, err := sql.Open("sqlite", db)
@@ -91,6 +92,7 @@ func TestNonFiniteCheckVerifies(t *testing.T) {
 // TestNaNConfidenceIsRefused: NaN passes "< 0 || > 1"; it must not reach
 // the store (where it could not even be encoded).
 func TestNaNConfidenceIsRefused(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	for _, c := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		err := s.PutRecords([]review.Record{{ID: "mem_nan", Lemma: "x", Category: review.Fact, Confidence: c}}, "t", "t")
@@ -111,6 +113,7 @@ func TestNaNConfidenceIsRefused(t *testing.T) {
 // an error before any check runs, and no check result or suspect flag is
 // written.
 func TestVerifyStopsOnConfigError(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	db := filepath.Join(s.Dir(), "n.db")
 	w, _ := sql.Open("sqlite", db)
@@ -151,6 +154,7 @@ func TestVerifyStopsOnConfigError(t *testing.T) {
 // another application's SQLite database are errors, as a missing one is,
 // and none of them is changed.
 func TestOpenRefusesWhatIsNotABank(t *testing.T) {
+	t.Parallel()
 	cases := map[string]func(path string){
 		"empty": func(p string) { os.WriteFile(p, nil, 0o644) },
 		"text": func(p string) {
@@ -186,6 +190,7 @@ func TestOpenRefusesWhatIsNotABank(t *testing.T) {
 // TestReadOnlyBank: a bank opened read-only reads (queue, records, export)
 // and refuses every write with ErrReadOnly, creating no file.
 func TestReadOnlyBank(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	propose(t, s, review.Proposal{Op: review.OpCreate, Record: &review.Record{Lemma: "x", Category: review.Fact}})
 	dir := s.Dir()
@@ -238,6 +243,7 @@ func TestReadOnlyBank(t *testing.T) {
 // TestBadTimeNamesItsField: a time that does not parse, or a year past
 // 9999, is an error naming the field, in records and proposals.
 func TestBadTimeNamesItsField(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, field string }{
 		{`{"id":"m1","lemma":"x","category":"fact","created":"yesterday"}`, "created"},
 		{`{"id":"m1","lemma":"x","category":"fact","updated":"10000-01-01T00:00:00Z"}`, "updated"},
@@ -255,6 +261,7 @@ func TestBadTimeNamesItsField(t *testing.T) {
 // in an earlier file of the same import, is refused naming file, line and
 // field.
 func TestDuplicateRecordNamesLineAndField(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	exists := func(id string) bool { _, err := s.Record(id); return err == nil }
 	from := map[string]string{}
@@ -277,6 +284,7 @@ func TestDuplicateRecordNamesLineAndField(t *testing.T) {
 // and a record without provenance is accepted into a record whose
 // provenance names the trajectory, the cited steps and the probe runs.
 func TestProposalTrajectoryReachesProvenance(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	if err := s.PutTrajectories([]review.Trajectory{{ID: "traj_9", Task: "t"}}); err != nil {
 		t.Fatal(err)

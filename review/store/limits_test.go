@@ -36,6 +36,7 @@ func atLimit(t *testing.T, n int) review.Record {
 // store's own entry points, exports it and reads every file back, and
 // imports the records and proposals into a fresh bank.
 func TestLimitsRoundTrip(t *testing.T) {
+	t.Parallel()
 	s, err := Create(t.TempDir(), Options{Now: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +109,7 @@ func TestLimitsRoundTrip(t *testing.T) {
 // store (any source) and by the readers (naming file, line and field), and
 // nothing is written.
 func TestLimitsRefuseAtEveryEntry(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	big := atLimit(t, 1)
 	big.Steps[len(big.Steps)-1] += "s"
@@ -150,6 +152,7 @@ func TestLimitsRefuseAtEveryEntry(t *testing.T) {
 // escapes, bidi controls, white space or over 200 bytes are refused by
 // every reader (naming file, line and field) and by the store.
 func TestIDsRefused(t *testing.T) {
+	t.Parallel()
 	bad := []string{"../etc", "a/b", `a\b`, "..", ".", "a\x00b", "a\nb", "a\x1b]0;title\x07", "a\u202eb", "a b", "a\tb", "\u0085x", strings.Repeat("i", review.MaxIDBytes+1), "a\u009bb"}
 	good := []string{"mem_1", "traj-tau.airline_3", "日本語", strings.Repeat("i", review.MaxIDBytes)}
 	for _, id := range good {
@@ -199,6 +202,7 @@ func jsonString(s string) string {
 // TestTrajectoryIDsRefused: the trajectory readers refuse a bad id or a
 // bad retrieved id, naming file, line and field.
 func TestTrajectoryIDsRefused(t *testing.T) {
+	t.Parallel()
 	for _, id := range []string{"../x", "a\x1bb", "a b"} {
 		in := `{"id":` + jsonString(id) + `,"steps":[{"role":"user","content":"x"}]}`
 		_, err := formats.ReadChatTrajectories(strings.NewReader(in), "t.jsonl")
@@ -214,6 +218,7 @@ func TestTrajectoryIDsRefused(t *testing.T) {
 // body longer than MaxRecordBytes is still taken (the content is what the
 // limit bounds), and one byte more of content is refused.
 func TestNewVersionSizeBound(t *testing.T) {
+	t.Parallel()
 	r := atLimit(t, 1)
 	r.Provenance = review.Provenance{Trajectory: "traj_1", ProbeRuns: []string{"run_1", "run_2"}}
 	body, err := review.NewVersion(&r, 0, fixedClock()())
@@ -241,6 +246,7 @@ func TestNewVersionSizeBound(t *testing.T) {
 // and a line whose record is over the limit is still refused with its
 // file and line.
 func TestLineBound(t *testing.T) {
+	t.Parallel()
 	lines := []string{
 		`{"id":"m1","lemma":"x","category":"fact"}`,
 		`{"id":"m2","lemma":"` + strings.Repeat("<>&", 300) + `","category":"fact","checks":[` + strings.Repeat(`{"env":"e","input":"<"},`, 200) + `{"env":"e","input":"i"}]}`,

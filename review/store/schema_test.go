@@ -43,6 +43,7 @@ func reopenedFrom(t *testing.T, downgrade ...string) *Store {
 // A bank written by schema 3 gains the attachments index when it is
 // opened, and reading a target's runs uses it.
 func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
+	t.Parallel()
 	s := reopenedFrom(t, `DROP INDEX attachments_target`, `DROP TABLE agent_tokens`, `DROP TABLE agent_audit`,
 		`ALTER TABLE proposals DROP COLUMN screen_rules`, `ALTER TABLE proposals DROP COLUMN flagged`, `PRAGMA user_version = 3`)
 	if p := queryPlan(t, s, `SELECT run_id FROM attachments WHERE kind = ? AND target = ? ORDER BY at, run_id`, "proposal", "prop_1"); !strings.Contains(p, "attachments_target") {
@@ -54,6 +55,7 @@ func TestSchemaMigratesAttachmentsIndex(t *testing.T) {
 // standings query reads it alone (SQLite's plan: a covering index), not
 // the records' rows.
 func TestSchemaMigratesStandingIndex(t *testing.T) {
+	t.Parallel()
 	s := reopenedFrom(t, `DROP INDEX records_standing`, `PRAGMA user_version = 6`)
 	if p := queryPlan(t, s, `SELECT id, status, `+standingColumns+` FROM records INDEXED BY records_standing WHERE id IN (?, ?)`, "mem_a", "mem_b"); !strings.Contains(p, "COVERING INDEX records_standing") {
 		t.Fatalf("the standings query reads more than records_standing: %s", p)

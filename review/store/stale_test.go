@@ -13,6 +13,7 @@ import (
 // A record folded in by merge that changed after the operator read it is a
 // conflict, and nothing of the merge is written.
 func TestMergeWithChangedRecordConflicts(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	ctx := context.Background()
 	propose(t, s, review.Proposal{ID: "p1", Op: review.OpCreate, Record: &review.Record{Lemma: "prices are cents", Category: review.Convention, Confidence: 0.5}})
@@ -42,6 +43,7 @@ func TestMergeWithChangedRecordConflicts(t *testing.T) {
 
 // The bank browser's verbs act on the version the operator read.
 func TestDecideRecordsOnStaleRecordConflicts(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	ctx := context.Background()
 	read, _ := s.Record("mem_a") // v1, as the browser shows it
@@ -78,6 +80,7 @@ func TestDecideRecordsOnStaleRecordConflicts(t *testing.T) {
 // Undoing an older decision on a proposal decided again since would reopen
 // a proposal whose later decision still stands.
 func TestUndoOlderDecisionOfRedecidedProposalRefused(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	ctx := context.Background()
 	propose(t, s, review.Proposal{ID: "p1", Op: review.OpCreate, Record: &review.Record{Lemma: "ratings are 1-5", Category: review.Fact}})
@@ -110,6 +113,7 @@ func TestUndoOlderDecisionOfRedecidedProposalRefused(t *testing.T) {
 
 // Verify results for a version the record has left are not stored.
 func TestCheckResultsOfOldVersionDropped(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	ctx := context.Background()
 	r, _ := s.Record("mem_b")
@@ -138,6 +142,7 @@ func TestCheckResultsOfOldVersionDropped(t *testing.T) {
 // verify --env with a name the bank does not declare is an error, not a
 // verify of nothing that reports success.
 func TestVerifyUnknownEnvIsAnError(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	if _, err := s.Verify(context.Background(), "shpo"); err == nil || !strings.Contains(err.Error(), `"shpo" is not declared`) {
 		t.Fatalf("verify of an undeclared env: %v", err)
@@ -150,6 +155,7 @@ func TestVerifyUnknownEnvIsAnError(t *testing.T) {
 // An undo refused because a record changed after the decision says which
 // decision changed it, and to undo that one first.
 func TestUndoConflictNamesTheLaterDecision(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	ctx := context.Background()
 	propose(t, s, review.Proposal{ID: "p1", Op: review.OpDelete, Targets: []review.Target{{ID: "mem_c"}}})
@@ -178,6 +184,7 @@ func TestUndoConflictNamesTheLaterDecision(t *testing.T) {
 // A bank whose path holds URI syntax ('?', '#', '%', '&') keeps its bank.db
 // inside it, not at a path the URI cut short.
 func TestBankPathWithURICharacters(t *testing.T) {
+	t.Parallel()
 	parent := t.TempDir()
 	for _, name := range []string{"a?b", "a#b", "a%41", "a&mode=ro"} {
 		dir := filepath.Join(parent, name)

@@ -33,6 +33,7 @@ func cachedBank(tb testing.TB, n int) (*Store, []review.Record) {
 // lists) stop being cached at the bound and still answer; a bad query is
 // an error, not a cached statement; Close closes what was cached.
 func TestReadsCache(t *testing.T) {
+	t.Parallel()
 	s, recs := cachedBank(t, 300)
 	plain := newReads(s.db, false)
 	before := len(s.rd.stmts) // what opening the bank read
@@ -156,6 +157,7 @@ func BenchmarkStandings(b *testing.B) {
 // through a handful of statements: one per power of two, not one per
 // count.
 func TestInListsPadded(t *testing.T) {
+	t.Parallel()
 	s, recs := cachedBank(t, 300)
 	before := len(s.rd.stmts)
 	for n := 1; n <= 300; n++ {

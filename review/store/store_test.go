@@ -49,6 +49,7 @@ func propose(t *testing.T, s *Store, ps ...review.Proposal) {
 }
 
 func TestCreateOpenRoundTrip(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	dir := s.Dir()
 	s.Close()
@@ -73,6 +74,7 @@ func TestCreateOpenRoundTrip(t *testing.T) {
 }
 
 func TestAcceptCreateThenUndo(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	ctx := context.Background()
 	propose(t, s, review.Proposal{ID: "p1", Op: review.OpCreate, Rationale: "seen twice",
@@ -126,6 +128,7 @@ func isConflict(err error) bool {
 }
 
 func TestNarrowAndConflict(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	ctx := context.Background()
 	rec := review.Record{Lemma: "reviews join items on ref_id (g1 only)", Category: review.Relation, Scope: review.Scope{Env: "shop", Tags: []string{"g1"}}, Confidence: 0.9}
@@ -161,6 +164,7 @@ func TestNarrowAndConflict(t *testing.T) {
 }
 
 func TestMergeRetiresSourcesBothWays(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	ctx := context.Background()
 	propose(t, s, review.Proposal{ID: "p1", Op: review.OpCreate, Record: &review.Record{Lemma: "prices are cents", Category: review.Convention, Confidence: 0.5}})
@@ -194,6 +198,7 @@ func TestMergeRetiresSourcesBothWays(t *testing.T) {
 }
 
 func TestDeleteRejectDefer(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	ctx := context.Background()
 	propose(t, s,
@@ -234,6 +239,7 @@ func ids(ps []review.Proposal) []string {
 }
 
 func TestAddProposalsAtomic(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	err := s.AddProposals([]review.Proposal{
 		{ID: "ok", Op: review.OpSkip},
@@ -252,6 +258,7 @@ func TestAddProposalsAtomic(t *testing.T) {
 }
 
 func TestConcurrentDecideOneWins(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	propose(t, s, review.Proposal{ID: "p1", Op: review.OpUpdate, Targets: []review.Target{{ID: "mem_b"}},
 		Record: &review.Record{Lemma: "prices are integer cents", Category: review.Convention, Confidence: 0.9}})
@@ -290,6 +297,7 @@ func TestConcurrentDecideOneWins(t *testing.T) {
 }
 
 func TestChangeFeed(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	seq, _ := s.LastSeq()
 	propose(t, s, review.Proposal{ID: "p1", Op: review.OpDelete, Targets: []review.Target{{ID: "mem_a"}}})
@@ -307,6 +315,7 @@ func TestChangeFeed(t *testing.T) {
 }
 
 func TestNewVersionClearsVerifyResults(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	if err := s.SetCheckResults([]review.CheckResult{{RecordID: "mem_b", Index: 0, Verdict: "fails-now"}}); err != nil {
 		t.Fatal(err)
@@ -326,6 +335,7 @@ func TestNewVersionClearsVerifyResults(t *testing.T) {
 }
 
 func TestExistingRecordIDs(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	got, err := s.ExistingRecordIDs([]string{"mem_b", "mem_x", "mem_a", "mem_b", "", `mem_"q`})
 	if err != nil {
@@ -340,6 +350,7 @@ func TestExistingRecordIDs(t *testing.T) {
 }
 
 func TestRecordsAfter(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	var got []string
 	after := ""

@@ -12,6 +12,7 @@ import (
 // with the steps they cite (the zero range for none); records from no
 // trajectory are left out.
 func TestRecordRefsByTrajectory(t *testing.T) {
+	t.Parallel()
 	s := newBank(t) // mem_a, mem_b, mem_c: no provenance
 	recs := []review.Record{
 		{ID: "mem_z", Lemma: "z", Category: review.Fact, Provenance: review.Provenance{Trajectory: "traj_1", Steps: &review.StepRange{From: 4, To: 6}}},
@@ -43,6 +44,7 @@ func TestRecordRefsByTrajectory(t *testing.T) {
 // TestTrajectoryRefsAddAfterSeal: refs read the same sealed or not, and
 // an Add after Seal keeps what was there.
 func TestTrajectoryRefsAddAfterSeal(t *testing.T) {
+	t.Parallel()
 	var tr review.TrajectoryRefs
 	tr.Add("mem_a", review.StepRange{From: 1, To: 2})
 	tr.Add("mem_bb", review.StepRange{})

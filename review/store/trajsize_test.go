@@ -12,6 +12,7 @@ import (
 // whoever writes it (an import, trajectory_submit, the curator), and
 // nothing is stored.
 func TestTrajectoryOverTheCapIsRefused(t *testing.T) {
+	t.Parallel()
 	s := newBank(t)
 	big := review.Trajectory{ID: "huge", Steps: []review.Step{{Role: "tool", Content: strings.Repeat("x", review.MaxTrajectoryBytes)}}}
 	for name, put := range map[string]func([]review.Trajectory) error{"PutTrajectories": s.PutTrajectories, "AddTrajectories": s.AddTrajectories} {

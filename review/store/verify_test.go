@@ -75,6 +75,7 @@ INSERT INTO Invoice (CustomerId) VALUES (1), (2), (3);`); err != nil {
 // exactly the checks that depend on them and marks only those records
 // suspect.
 func TestVerifyFlagsExactlyTheAffectedRecords(t *testing.T) {
+	t.Parallel()
 	t.Run("fixture", func(t *testing.T) { verifyFlagsAffected(t, writeMusicDB) })
 	t.Run("chinook", func(t *testing.T) { verifyFlagsAffected(t, copyChinook) })
 }

@@ -11,6 +11,7 @@ import (
 )
 
 func TestWorthOf(t *testing.T) {
+	t.Parallel()
 	day := func(d int) time.Time { return time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC) }
 	trs := []review.Trajectory{
 		{ID: "t1", Ended: day(1), Outcome: review.Outcome{Passed: true}, Retrieved: []string{"a"}},
@@ -36,6 +37,7 @@ func TestWorthOf(t *testing.T) {
 }
 
 func TestHygieneConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Create(dir, Options{})
 	if err != nil {

@@ -18,9 +18,7 @@ import (
 func TestCLILiveAndRebaseline(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "bank")
-	if err := sample.Generate(bank, sample.Seed); err != nil {
-		t.Fatal(err)
-	}
+	rawWorldTemplate.CopyTo(t, bank)
 	out := must(t, mr(t, "", "--bank", bank, "live", sample.PropAcceptCreate)).stdout
 	m := regexp.MustCompile(`(run_\d+) +same +(run_\d+) `).FindStringSubmatch(out)
 	if m == nil {

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/memreview/memreview/sample"
 )
 
 // curate with no endpoint and no key fails at once with a non-zero exit
@@ -21,9 +19,7 @@ import (
 func TestCurateWithoutEndpointConnectsNowhere(t *testing.T) {
 	t.Parallel()
 	bank := filepath.Join(t.TempDir(), "bank")
-	if err := sample.Generate(bank, sample.Seed); err != nil {
-		t.Fatal(err)
-	}
+	rawWorldTemplate.CopyTo(t, bank)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/memreview/memreview/curator/llmtest"
-	"github.com/memreview/memreview/sample"
 )
 
 // oneQuery is a scripted task agent that counts the office products
@@ -31,9 +30,7 @@ func oneQuery(t *testing.T) *llmtest.Server {
 // shapes the issue gives.
 func TestEvalCommand(t *testing.T) {
 	bank := filepath.Join(t.TempDir(), "bank")
-	if err := sample.Generate(bank, sample.Seed); err != nil {
-		t.Fatal(err)
-	}
+	rawWorldTemplate.CopyTo(t, bank)
 	tasks := filepath.Join(t.TempDir(), "tasks.jsonl")
 	os.WriteFile(tasks, []byte(`{"id":"count","env":"shop","text":"How many office products are listed?","grading":{"probe":"SELECT COUNT(*) FROM items_g1"}}
 {"id":"wrong","env":"shop","text":"How many musical instruments are listed?","grading":{"probe":"SELECT COUNT(*) FROM items_g3"},"tags":["g3"]}

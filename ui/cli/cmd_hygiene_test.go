@@ -13,9 +13,7 @@ import (
 // queues none; show gives a record's worth; a bad --only is a usage error.
 func TestCLIHygiene(t *testing.T) {
 	bank := filepath.Join(t.TempDir(), "bank")
-	if err := sample.Generate(bank, sample.Seed); err != nil {
-		t.Fatal(err)
-	}
+	rawWorldTemplate.CopyTo(t, bank)
 	dry := must(t, mr(t, "", "--bank", bank, "hygiene", "--dry-run"))
 	if !strings.Contains(dry.stdout, "7 findings, 0 queued") {
 		t.Fatalf("dry run: %s", dry.stdout)

@@ -74,6 +74,7 @@ func TestMain(m *testing.M) {
 	runMoreAtOnce(4)
 	code := pgtest.Main(m) // PostgreSQL starts for the first test that asks for it
 	sampleTemplate.Remove()
+	rawWorldTemplate.Remove()
 	cliBankTemplate.Remove()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memreview/memreview/sample"
 	"github.com/memreview/memreview/sample/testenv"
 )
 
@@ -19,6 +20,12 @@ var (
 	// sampleTemplate is 'memreview sample DIR'.
 	sampleTemplate = &testenv.Template{Name: "world", Build: func(dir string) error {
 		return runTemplate([]string{"sample", dir}, "")
+	}}
+	// rawWorldTemplate is sample.Generate's world as it writes it (no
+	// index, no embeddings: not what 'memreview sample' leaves), for the
+	// tests that start from that.
+	rawWorldTemplate = &testenv.Template{Name: "raw-world", Build: func(dir string) error {
+		return sample.Generate(dir, sample.Seed)
 	}}
 	// cliBankTemplate is a new bank with goodRecords imported (newCLIBank).
 	cliBankTemplate = &testenv.Template{Name: "bank", Build: func(dir string) error {

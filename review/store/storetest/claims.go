@@ -11,9 +11,11 @@ import (
 )
 
 // RunClaims checks a Store's claims: one operator at a time, renewal,
-// release, expiry, and that decided proposals drop out.
+// release, expiry, and that decided proposals drop out; each case on a
+// bank of its own, the cases in parallel.
 func RunClaims(t *testing.T, open Opener) {
 	t.Run("ClaimsOneOperatorAtATime", func(t *testing.T) {
+		t.Parallel()
 		b := open(t)
 		p1, p2 := claimFixture(t, b)
 		c, err := b.Claim(p1, "alice", review.ClaimTTL)
@@ -68,6 +70,7 @@ func RunClaims(t *testing.T, open Opener) {
 		}
 	})
 	t.Run("ClaimExpires", func(t *testing.T) {
+		t.Parallel()
 		b := open(t)
 		p1, _ := claimFixture(t, b)
 		if _, err := b.Claim(p1, "alice", 30*time.Millisecond); err != nil {
@@ -86,6 +89,7 @@ func RunClaims(t *testing.T, open Opener) {
 		}
 	})
 	t.Run("ClaimsFollowTheQueue", func(t *testing.T) {
+		t.Parallel()
 		b := open(t)
 		p1, p2 := claimFixture(t, b)
 		if _, err := b.Claim("prop_none", "alice", review.ClaimTTL); !errors.Is(err, review.ErrNotFound) {
