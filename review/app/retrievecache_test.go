@@ -2,7 +2,9 @@ package app_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/memreview/memreview/review"
 	"github.com/memreview/memreview/review/app"
@@ -47,17 +49,40 @@ func TestRetrieveCache(t *testing.T) {
 	if len(first) < 2 {
 		t.Fatalf("retrieved %v; want at least 2 records", ids(first))
 	}
+	// A caller changing what it was given changes nothing the next caller
+	// gets: every answer is changed as soon as it is given.
+	mutate := func(rs []app.Retrieved) {
+		rs[0].Record.Lemma, rs[0].Record.Scope.Tags = "changed by the caller", append(rs[0].Record.Scope.Tags, "x")
+	}
 	want := ids(first)
-	first[0].Record.Lemma, first[0].Record.Scope.Tags = "changed by the caller", append(first[0].Record.Scope.Tags, "x")
-	again, err := svc.Retrieve(req)
-	if err != nil {
-		t.Fatal(err)
+	given := map[string]int{strings.Join(want, ","): 1} // t1's answers, by their records
+	mutate(first)
+	// The same task asked again on an unchanged bank is answered from the
+	// cache. On a loaded machine what runs in the background (the vector
+	// side taking in the embeddings, the index catching up) can still
+	// change the state an answer depends on between two asks, and then
+	// the cache rightly answers nothing: the task is asked again until it
+	// does, for at most 10 s.
+	var again []app.Retrieved
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		again, err = svc.Retrieve(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hits, _ := svc.RetrieveCacheStats(); hits == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no answer from the cache after asking the same task %d times", given[strings.Join(ids(again), ",")]+1)
+		}
+		want = ids(again)
+		given[strings.Join(want, ",")]++
+		mutate(again)
+		time.Sleep(20 * time.Millisecond)
 	}
-	if hits, _ := svc.RetrieveCacheStats(); hits != 1 {
-		t.Errorf("%d cache hits after asking twice; want 1", hits)
-	}
+	given[strings.Join(want, ",")]++
 	if !slices.Equal(ids(again), want) || again[0].Record.Lemma == "changed by the caller" || slices.Contains(again[0].Record.Scope.Tags, "x") {
-		t.Errorf("second answer %v (lemma %q, tags %v); want %v as first given", ids(again), again[0].Record.Lemma, again[0].Record.Scope.Tags, want)
+		t.Errorf("the cache's answer %v (lemma %q, tags %v); want %v as first given", ids(again), again[0].Record.Lemma, again[0].Record.Scope.Tags, want)
 	}
 	// Another task is not the first one's answer.
 	other, err := svc.Retrieve(app.RetrieveRequest{Task: "join reviews to items", K: 3})
@@ -81,7 +106,8 @@ func TestRetrieveCache(t *testing.T) {
 	if hits, _ := svc.RetrieveCacheStats(); hits != 1 {
 		t.Errorf("%d cache hits after the commit; want still 1", hits)
 	}
-	// Every call is logged, hits too: the first three of task t1.
+	// Every call is logged, hits too: each of task t1's asks before the
+	// commit, with the records it was given.
 	log, err := svc.Retrievals(0, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -92,8 +118,8 @@ func TestRetrieveCache(t *testing.T) {
 			logged++
 		}
 	}
-	if logged != 2 {
-		t.Errorf("%d retrievals of t1 logged with %v; want 2 (the cached answer is logged too): %+v", logged, want, log)
+	if w := given[strings.Join(want, ",")]; logged != w || w < 2 {
+		t.Errorf("%d retrievals of t1 logged with %v; want %d (the cached answer is logged too): %+v", logged, want, w, log)
 	}
 
 	off := sampleService(t, app.Options{RetrieveCache: -1})
