@@ -7,14 +7,12 @@ package app_test
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,7 +66,7 @@ func TestMain(m *testing.M) {
 	if role := os.Getenv(childRoleEnv); role != "" {
 		os.Exit(child(role, os.Getenv(childBankEnv)))
 	}
-	runMoreAtOnce(4)
+	testenv.RunAtOnce(4)
 	code := pgtest.Main(m) // a PostgreSQL server starts for the tests that ask for one
 	sampleWorld.Remove()
 	for _, dir := range []string{sharedBank.dir, benchBank.dir} {
@@ -77,19 +75,6 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
-}
-
-// runMoreAtOnce lets n tests run at once (-parallel's default is the
-// number of CPUs) unless -parallel was given: many of the service's tests
-// wait on the processes they start, PostgreSQL or the disk, so running
-// only as many as there are cores leaves the cores idle.
-func runMoreAtOnce(n int) {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given && runtime.GOMAXPROCS(0) < n {
-		flag.Set("test.parallel", strconv.Itoa(n))
-	}
 }
 
 // sharedBank is generated once per test package run: a synthetic bank of

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,10 +11,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -71,26 +68,13 @@ func TestMain(m *testing.M) {
 	// decide as tester and print no colour.
 	os.Setenv("MEMREVIEW_OPERATOR", "tester")
 	os.Setenv("NO_COLOR", "1")
-	runMoreAtOnce(4)
+	testenv.RunAtOnce(4)
 	code := pgtest.Main(m) // PostgreSQL starts for the first test that asks for it
 	sampleTemplate.Remove()
 	rawWorldTemplate.Remove()
 	cliBankTemplate.Remove()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// runMoreAtOnce lets n tests run at once (-parallel's default is the
-// number of CPUs) unless -parallel was given: the CLI tests
-// mostly wait on the processes they start (their disk writes, a terminal),
-// so running only as many as there are cores leaves the cores idle.
-func runMoreAtOnce(n int) {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given && runtime.GOMAXPROCS(0) < n {
-		flag.Set("test.parallel", strconv.Itoa(n))
-	}
 }
 
 type result struct {

@@ -9,10 +9,7 @@ package uitest
 
 import (
 	"bytes"
-	"flag"
 	"os"
-	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +32,7 @@ const WaitTimeout = 45 * time.Second
 
 // Main runs a package's tests and benchmarks rendering without colour on a
 // dark background, so that screens draw the same in every terminal, four
-// at once unless -parallel is given (runMoreAtOnce), then
+// at once unless -parallel is given (testenv.RunAtOnce), then
 // runs cleanups (for fixtures shared by the whole process) and exits:
 //
 //	func TestMain(m *testing.M) { uitest.Main(m) }
@@ -44,26 +41,13 @@ func Main(m *testing.M, cleanups ...func()) {
 	testenv.LessGC()
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
-	runMoreAtOnce(4)
+	testenv.RunAtOnce(4)
 	code := m.Run()
 	removeTemplate()
 	for _, c := range cleanups {
 		c()
 	}
 	os.Exit(code)
-}
-
-// runMoreAtOnce lets n tests run at once (-parallel's default is the
-// number of CPUs) unless -parallel was given: the screens' tests mostly
-// wait for a program's next frame (teatest polls), so running only as
-// many as there are cores leaves the cores idle.
-func runMoreAtOnce(n int) {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given && runtime.GOMAXPROCS(0) < n {
-		flag.Set("test.parallel", strconv.Itoa(n))
-	}
 }
 
 // Start runs model in a teatest program of w×h cells and quits it when the

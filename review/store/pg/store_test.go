@@ -3,11 +3,8 @@ package pg
 import (
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"os/exec"
-	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,25 +24,12 @@ func TestMain(m *testing.M) {
 	// DATABASE, the schema, round trips), so 4 at once left the package
 	// waiting ~6 s on two cores; 16 at once use ~22 of the server's 200
 	// connections.
-	runMoreAtOnce(16)
+	testenv.RunAtOnce(16)
 	code := pgtest.Main(m)
 	if durableSrv != nil {
 		durableSrv.Close()
 	}
 	os.Exit(code)
-}
-
-// runMoreAtOnce lets n tests run at once (-parallel's default is the
-// number of CPUs) unless -parallel was given: the tests
-// mostly wait on the PostgreSQL server, so running only as many as there
-// are cores leaves the cores idle.
-func runMoreAtOnce(n int) {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given && runtime.GOMAXPROCS(0) < n {
-		flag.Set("test.parallel", strconv.Itoa(n))
-	}
 }
 
 // open opens a fresh bank on the package's server; url is its database.
