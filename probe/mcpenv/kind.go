@@ -90,11 +90,7 @@ func (c conn) Tools(ctx context.Context) ([]probe.Tool, error) {
 	}
 	out := make([]probe.Tool, len(tools))
 	for i, t := range tools {
-		out[i] = probe.Tool{
-			Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
-			Annotated: t.Annotated, ReadOnly: t.ReadOnly, Destructive: t.Destructive, Idempotent: t.Idempotent,
-			OpenWorld: t.OpenWorld, Callable: t.Callable, AllowListed: t.AllowListed, Why: t.Why,
-		}
+		out[i] = t.Tool
 	}
 	return out, nil
 }

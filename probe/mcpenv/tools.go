@@ -11,23 +11,15 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memreview/memreview/probe"
 )
 
-// Tool is one tool of the server as memreview sees it: its annotations,
-// its input schema, and whether a probe may call it, and why.
+// Tool is one tool of the server as memreview sees it: what probe shows
+// of it (its annotations, its input schema, whether a probe may call it,
+// and why), and the schema resolved for checking arguments.
 type Tool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"input_schema,omitempty"`
-	Annotated   bool            `json:"annotated"`   // the server sent annotations
-	ReadOnly    bool            `json:"read_only"`   // readOnlyHint
-	Destructive bool            `json:"destructive"` // destructiveHint (MCP's default: true unless read-only)
-	Idempotent  bool            `json:"idempotent"`
-	OpenWorld   bool            `json:"open_world"`
-	Callable    bool            `json:"callable"`
-	AllowListed bool            `json:"allow_listed,omitempty"` // callable only through the allow-list
-	Why         string          `json:"why"`                    // why it is callable, or why not
+	probe.Tool
 
 	schema *jsonschema.Resolved // nil when InputSchema is invalid
 }
@@ -84,7 +76,7 @@ func (c *Client) tools(ctx context.Context, s *session) ([]Tool, error) {
 // schema must be valid JSON Schema, so arguments can be checked before the
 // call.
 func (c *Client) judge(t *mcp.Tool) Tool {
-	out := Tool{Name: t.Name, Title: t.Title, Description: t.Description}
+	out := Tool{Tool: probe.Tool{Name: t.Name, Title: t.Title, Description: t.Description}}
 	if a := t.Annotations; a != nil {
 		out.Annotated = true
 		out.ReadOnly = a.ReadOnlyHint
