@@ -16,7 +16,8 @@ import (
 // times took seconds), and the query matches the same records. A token
 // of slashes alone (`a / b`) is dropped: it names no term (noTerm). A
 // lone + or - goes onto the term after it, as Bleve reads `- join`; one
-// with no term after it is dropped.
+// with no term after it is dropped. A lone boost or fuzziness (`a ^2`,
+// `a ~1`) stays with the term before it.
 func RequireAll(q string) string {
 	toks := splitQuery(q)
 	for _, t := range toks {
@@ -26,10 +27,20 @@ func RequireAll(q string) string {
 	}
 	out := toks[:0]
 	seen := map[string]bool{}
-	op := "" // a lone + or -, which Bleve puts before the next term
+	op := ""     // a lone + or -, which Bleve puts before the next term
+	kept := true // the term before was kept (not a copy dropped)
 	for _, t := range toks {
 		switch {
 		case t == "AND" || t == "&&", noTerm(t):
+			continue
+		case op == "" && (strings.HasPrefix(t, "^") || strings.HasPrefix(t, "~")) && len(out) > 0:
+			// A boost or fuzziness after a space modifies the term before
+			// it, as Bleve reads `a ^2` and `a ~1`: it stays unmarked
+			// after that term (`+a ^2`), and goes with it when the term
+			// was a copy dropped.
+			if kept {
+				out = append(out, t)
+			}
 			continue
 		case t == "+" || t == "-":
 			op = t
@@ -41,7 +52,8 @@ func RequireAll(q string) string {
 			t = op + t
 		}
 		op = ""
-		if !seen[t] {
+		kept = !seen[t]
+		if kept {
 			seen[t] = true
 			out = append(out, t)
 		}

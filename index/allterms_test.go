@@ -28,6 +28,12 @@ func TestRequireAll(t *testing.T) {
 		// A lone + or - goes onto the next term, as Bleve reads it; "+ x"
 		// became "+ +x", a parse error.
 		{"- join + orders x -", "-join +orders +x"},
+		// A boost or fuzziness after a space is the term before's, as
+		// Bleve reads it; "0 ^" became "+0 +^", a parse error
+		// (FuzzRequireAll). It goes with a copy dropped.
+		{"0 ^", "+0 ^"},
+		{"stars ^2 ratings ~1", "+stars ^2 +ratings ~1"},
+		{"stars ratings stars ^3", "+stars +ratings"},
 	} {
 		if got := RequireAll(c.in); got != c.want {
 			t.Errorf("RequireAll(%q) = %q, want %q", c.in, got, c.want)
