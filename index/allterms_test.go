@@ -34,6 +34,17 @@ func TestRequireAll(t *testing.T) {
 		{"0 ^", "+0 ^"},
 		{"stars ^2 ratings ~1", "+stars ^2 +ratings ~1"},
 		{"stars ratings stars ^3", "+stars +ratings"},
+		{`"" :0 x`, `+"" :0 +x`},
+		{`a \\ ^2 b`, `+a +b`},
+		// Clauses as Bleve's lexer reads them (FuzzRequireAll): a phrase
+		// ends its clause at the closing quote; a quote inside a term is
+		// a character; white space after a colon or a comparison comes
+		// before the value; OR leaves the query as typed, its white
+		// space spaces.
+		{`""+ 0`, `+"" +0`},
+		{"0\"^2\f x", "+0\"^2 +x"},
+		{`"": 0 stars:> 3`, `+"":0 +stars:>3`},
+		{"a ||\r b", "a || b"},
 	} {
 		if got := RequireAll(c.in); got != c.want {
 			t.Errorf("RequireAll(%q) = %q, want %q", c.in, got, c.want)
