@@ -10,14 +10,14 @@ import (
 // meant for `memreview search` too: `env:shop stars` becomes
 // `+env:shop +stars`. Bleve's own default is any term (OR). A term already
 // marked + or - is kept as it is; AND between terms is dropped (it is the
-// default now); a query that says OR anywhere is left untouched, so OR
-// still means any of them. A term said twice is kept once: every copy
+// default now); a query that says OR anywhere is left as typed (its
+// white space made spaces), so OR still means any of them. A term said twice is kept once: every copy
 // was another searcher over the same postings (a word repeated 4,000
 // times took seconds), and the query matches the same records. A token
 // of slashes alone (`a / b`) is dropped: it names no term (noTerm). A
 // lone + or - goes onto the term after it, as Bleve reads `- join`; one
-// with no term after it is dropped. A lone boost or fuzziness (`a ^2`,
-// `a ~1`) stays with the term before it.
+// with no term after it is dropped. A boost, fuzziness or colon after a
+// space (`a ^2`, `a ~1`) stays with the term before it.
 func RequireAll(q string) string {
 	toks := splitQuery(q)
 	for _, t := range toks {
@@ -28,7 +28,7 @@ func RequireAll(q string) string {
 	out := toks[:0]
 	seen := map[string]bool{}
 	op := ""     // a lone + or -, which Bleve puts before the next term
-	kept := true // the term before was kept (not a copy dropped)
+	kept := true // the token before was kept (not a copy, a slash or AND dropped)
 	for _, t := range toks {
 		switch {
 		case t == "AND" || t == "&&", noTerm(t):

@@ -77,7 +77,7 @@ var (
 // kind that is not stateful, or on a second driver for one kind: both are
 // programming errors, found when the program starts.
 func Register(kind Kind, d Driver) {
-	if kind != KindPostgres && kind != KindMCP {
+	if !kind.stateful() {
 		panic(fmt.Sprintf("probe: Register(%q): only postgres and mcp have drivers", kind))
 	}
 	if d.Open == nil {
@@ -90,6 +90,10 @@ func Register(kind Kind, d Driver) {
 	}
 	drivers[kind] = d
 }
+
+// stateful reports whether kind keeps a connection or session between
+// probes, and so has a Driver (postgres, mcp).
+func (k Kind) stateful() bool { return k == KindPostgres || k == KindMCP }
 
 // driverOf returns kind's driver, or an error saying that this program was
 // built without it.
@@ -176,7 +180,7 @@ func (r *Runner) Run(ctx context.Context, env Env, input string, lim Limits) Res
 // Fingerprint is the package's Fingerprint for every kind: for postgres
 // the schema the probe role sees, for mcp the tool list with schemas.
 func (r *Runner) Fingerprint(ctx context.Context, env Env) (string, error) {
-	if env.Kind != KindPostgres && env.Kind != KindMCP {
+	if !env.Kind.stateful() {
 		return Fingerprint(ctx, env)
 	}
 	c, err := r.conn(env)

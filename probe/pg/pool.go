@@ -37,15 +37,10 @@ type Pool struct {
 	password string // for redaction
 }
 
-// CheckURL checks that u is a postgres URL that holds no password, and
-// returns where it points (database and host) for messages: it is
-// probe.CheckPostgresURL, which checks declarations without this driver.
-func CheckURL(u string) (where string, err error) { return probe.CheckPostgresURL(u) }
-
 // Open makes the pool for t; it connects lazily, on the first probe. Use
 // Check to connect now.
 func Open(t Target) (*Pool, error) {
-	where, err := CheckURL(t.URL)
+	where, err := probe.CheckPostgresURL(t.URL)
 	if err != nil {
 		return nil, err
 	}

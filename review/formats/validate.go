@@ -57,10 +57,9 @@ func checkRuns(in *Input, ts []review.Trajectory, places []Place) error {
 		if err := review.CheckID(ts[i].ID); err != nil {
 			return &InputError{File: in.File, Line: pl.Line, Field: pl.Field, Msg: fmt.Sprintf("run %d: %v", i+1, err)}
 		}
-		// Two runs of one file under one id would import as one, the
-		// second silently replacing the first (Inspect samples that share
-		// an id and epoch, names that differ only in what an id may not
-		// hold): refused, naming both.
+		// Two runs of one file under one id cannot both be kept, and
+		// their export would not import (Inspect samples that share an
+		// id and epoch, or ids 7 and "7"): refused, naming both.
 		if j, dup := seen[ts[i].ID]; dup {
 			first := fmt.Sprintf("run %d", j+1)
 			if places != nil && places[j].Field != "" {
